@@ -1,0 +1,71 @@
+package dev.infermon.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fails the build when a module depends against the intended direction (docs/architecture.md). Each
+ * module owns one root package {@code dev.infermon.<module>}; the layers below list, for each
+ * module, the only modules it may use. Maven already forbids cycles between modules; this test also
+ * forbids edges that Maven would allow (a pom gaining a dependency it should not have).
+ */
+class ArchitectureTest {
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.infermon");
+  }
+
+  @Test
+  void modulesDependOneWay() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .withOptionalLayers(true)
+        .layer("model")
+        .definedBy("dev.infermon.model..")
+        .layer("textparse")
+        .definedBy("dev.infermon.textparse..")
+        .layer("storage")
+        .definedBy("dev.infermon.storage..")
+        .layer("tsdb")
+        .definedBy("dev.infermon.tsdb..")
+        .layer("promql")
+        .definedBy("dev.infermon.promql..")
+        .layer("server")
+        .definedBy("dev.infermon.server..")
+        .whereLayer("server")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("promql")
+        .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("tsdb")
+        .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("textparse")
+        .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("storage")
+        .mayOnlyBeAccessedByLayers("tsdb", "promql", "server")
+        .whereLayer("model")
+        .mayOnlyBeAccessedByLayers("textparse", "storage", "tsdb", "promql", "server")
+        .check(classes);
+  }
+
+  @Test
+  void modelHasNoDependencies() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.infermon.model..")
+        .should()
+        .dependOnClassesThat()
+        .resideOutsideOfPackages("dev.infermon.model..", "java..")
+        .check(classes);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.infermon.storage;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
+
+/**
+ * A write transaction. Samples appended are invisible to queries until {@link #commit()}; {@link
+ * #rollback()} discards them. After either, the appender must not be used again.
+ *
+ * <p>Threading: an appender is used by one thread at a time. Different appenders of one storage may
+ * be used concurrently from different threads.
+ *
+ * <p>Errors: a rejected sample throws a named {@link StorageException} subclass ({@link
+ * OutOfOrderSampleException}, {@link DuplicateSampleException}, {@link OutOfBoundsException}); the
+ * sample is not added, the transaction stays usable, and the caller decides whether to go on (the
+ * scrape loop counts and continues, as Prometheus does). A failure of {@code commit} itself (for
+ * example the write-ahead log cannot be written) throws {@link StorageException} and nothing of the
+ * transaction is visible.
+ */
+public interface Appender {
+  /**
+   * Appends a sample.
+   *
+   * @param ref a reference returned by an earlier append for the same labels, or 0 when unknown; a
+   *     stale or wrong reference is tolerated (the labels decide)
+   * @param labels the series' labels, sorted and non-empty
+   * @param timestampMs the sample time in milliseconds
+   * @param value the value; {@link dev.infermon.model.value.StaleNaN} marks the series stale
+   * @return a reference to the series, valid for later appends to the same storage
+   */
+  long append(long ref, Labels labels, long timestampMs, double value);
+
+  /** Appends a sample without a cached reference. */
+  default long append(Labels labels, long timestampMs, double value) {
+    return append(0, labels, timestampMs, value);
+  }
+
+  /**
+   * Records metadata for the family of this series; applied on commit. Storages that do not keep
+   * metadata ignore it.
+   */
+  default void updateMetadata(Labels labels, Metadata metadata) {}
+
+  /** Makes every appended sample visible atomically and durable per the storage's policy. */
+  void commit();
+
+  /** Discards everything appended in this transaction. */
+  void rollback();
+}
