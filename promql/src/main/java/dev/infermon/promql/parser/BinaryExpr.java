@@ -1,0 +1,17 @@
+package dev.infermon.promql.parser;
+
+/**
+ * A binary operation.
+ *
+ * @param matching how vectors are matched; null when either side is a scalar
+ * @param returnBool whether {@code bool} was given (comparisons only)
+ */
+public record BinaryExpr(
+    BinaryOp op, Expr lhs, Expr rhs, VectorMatching matching, boolean returnBool) implements Expr {
+  @Override
+  public ValueType type() {
+    return lhs.type() == ValueType.SCALAR && rhs.type() == ValueType.SCALAR
+        ? ValueType.SCALAR
+        : ValueType.VECTOR;
+  }
+}
