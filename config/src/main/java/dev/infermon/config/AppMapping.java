@@ -1,0 +1,315 @@
+package dev.infermon.config;
+
+import static dev.infermon.config.ConfigSchema.DCGM;
+import static dev.infermon.config.ConfigSchema.INFERENCE_WORKLOAD;
+import static dev.infermon.config.ConfigSchema.LLM_ALERTS;
+import static dev.infermon.config.ConfigSchema.STORAGE_EXEMPLARS;
+import static dev.infermon.config.ConfigSchema.STORAGE_REMOTE;
+import static dev.infermon.config.ConfigSchema.STORAGE_RETENTION;
+import static dev.infermon.config.ConfigSchema.STORAGE_TSDB;
+import static dev.infermon.config.ConfigSchema.WEB_AUTH;
+import static dev.infermon.config.ConfigSchema.WEB_TLS;
+
+import dev.infermon.config.app.InferenceConfig;
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.config.app.StorageConfig;
+import dev.infermon.config.app.UiConfig;
+import dev.infermon.config.app.WebConfig;
+import dev.infermon.config.scrape.GlobalConfig;
+import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Secret;
+import dev.infermon.config.yaml.MapView;
+import dev.infermon.config.yaml.Node;
+import dev.infermon.config.yaml.Reader;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Reads infermon's own sections: storage, inference, llm, ui and web. */
+final class AppMapping {
+  private static final Pattern BCRYPT = Pattern.compile("\\$2[aby]?\\$\\d\\d\\$[./A-Za-z0-9]{53}");
+  private static final Pattern SHA256 = Pattern.compile("sha256:[0-9a-fA-F]{64}");
+
+  private AppMapping() {}
+
+  static StorageConfig storage(MapView s) {
+    String modeName = s.string("mode", StorageConfig.Mode.EMBEDDED.yamlName());
+    StorageConfig.Mode mode = StorageConfig.Mode.EMBEDDED;
+    boolean known = false;
+    for (StorageConfig.Mode m : StorageConfig.Mode.values()) {
+      if (m.yamlName().equals(modeName)) {
+        mode = m;
+        known = true;
+      }
+    }
+    if (!known) {
+      s.error(
+          "mode",
+          "unknown storage mode "
+              + Checks.quote(modeName)
+              + ", expected one of embedded, remote, agent");
+    }
+    MapView t = s.map("tsdb", STORAGE_TSDB);
+    MapView ret = t.map("retention", STORAGE_RETENTION);
+    StorageConfig.Retention retention =
+        new StorageConfig.Retention(
+            ScrapeMapping.positiveOr(
+                ret.duration("time", null), StorageConfig.Retention.DEFAULT_TIME),
+            ret.bytes("size", StorageConfig.Retention.DEFAULT.size()));
+    ret.finish();
+    StorageConfig.Tsdb tsdb =
+        new StorageConfig.Tsdb(
+            t.string("path", StorageConfig.Tsdb.DEFAULT_PATH),
+            retention,
+            t.duration("out_of_order_time_window", Duration.ZERO));
+    if (t.has("path") && tsdb.path().isBlank()) {
+      t.error("path", "storage.tsdb.path must not be empty");
+    }
+    t.finish();
+    MapView e = s.map("exemplars", STORAGE_EXEMPLARS);
+    StorageConfig.Exemplars exemplars =
+        new StorageConfig.Exemplars(
+            e.count("max_exemplars", StorageConfig.Exemplars.DEFAULT.maxExemplars()));
+    e.finish();
+    MapView r = s.map("remote", STORAGE_REMOTE);
+    URI queryUrl = Checks.url(r, "query_url");
+    StorageConfig.Remote remote =
+        new StorageConfig.Remote(
+            Optional.ofNullable(queryUrl),
+            r.duration("timeout", StorageConfig.Remote.DEFAULT_TIMEOUT),
+            HttpMapping.read(r, HttpClientConfig.DEFAULT));
+    r.finish();
+    if (mode == StorageConfig.Mode.REMOTE && !r.has("query_url")) {
+      s.error("mode", "storage.mode remote needs storage.remote.query_url");
+    }
+    s.finish();
+    return new StorageConfig(mode, tsdb, exemplars, remote);
+  }
+
+  static InferenceConfig inference(MapView v, GlobalConfig g) {
+    List<String> namespaces = v.strings("namespaces", List.of());
+    String selector = selector(v, "label_selector", InferenceConfig.DEFAULT_LABEL_SELECTOR);
+    String metricsPath = path(v, "metrics_path", InferenceConfig.DEFAULT_METRICS_PATH);
+    Duration interval =
+        ScrapeMapping.positiveOr(v.duration("scrape_interval", null), g.scrapeInterval());
+    Duration timeout = timeout(v, interval, g.scrapeTimeout());
+    String workloadLabel = v.string("workload_label", InferenceConfig.DEFAULT_WORKLOAD_LABEL);
+    if (!Checks.isKubernetesLabelKey(workloadLabel)) {
+      v.error(
+          "workload_label", Checks.quote(workloadLabel) + " is not a valid Kubernetes label key");
+    }
+    List<String> backendLabels =
+        labelKeys(v, "backend_labels", InferenceConfig.DEFAULT_BACKEND_LABELS);
+    List<String> roleLabels = labelKeys(v, "role_labels", InferenceConfig.DEFAULT_ROLE_LABELS);
+    Reader r = v.reader();
+    Set<String> seen = new HashSet<>();
+    List<InferenceConfig.WorkloadOverride> workloads =
+        v.list(
+            "workloads",
+            (node, path) -> {
+              MapView w = r.view(node, node.pos(), path, INFERENCE_WORKLOAD);
+              String name = w.string("name", "");
+              String ns = w.string("namespace", "");
+              if (name.isEmpty()) {
+                w.error("workload name is empty");
+              } else if (!seen.add(ns + "/" + name)) {
+                w.error(
+                    "name",
+                    "duplicate override for workload "
+                        + Checks.quote(name)
+                        + (ns.isEmpty() ? "" : " in namespace " + Checks.quote(ns)));
+              }
+              Duration wi = ScrapeMapping.positiveOr(w.duration("scrape_interval", null), interval);
+              Duration wt = timeout(w, wi, timeout);
+              w.finish();
+              return name.isEmpty() ? null : new InferenceConfig.WorkloadOverride(name, ns, wi, wt);
+            });
+    MapView d = v.map("dcgm", DCGM);
+    InferenceConfig.DcgmConfig dd = InferenceConfig.DcgmConfig.DEFAULT;
+    int port = d.intCount("port", dd.port());
+    if (port < 1 || port > 65535) {
+      d.error("port", "port must be between 1 and 65535, got " + port);
+    }
+    InferenceConfig.DcgmConfig dcgm =
+        new InferenceConfig.DcgmConfig(
+            d.bool("enabled", dd.enabled()),
+            selector(d, "label_selector", dd.labelSelector()),
+            port,
+            d.string("port_name", dd.portName()),
+            d.strings("namespaces", dd.namespaces()),
+            path(d, "metrics_path", dd.metricsPath()));
+    d.finish();
+    InferenceConfig c =
+        new InferenceConfig(
+            v.bool("enabled", false),
+            v.file("kubeconfig_file"),
+            namespaces,
+            selector,
+            v.string("port_name", InferenceConfig.DEFAULT_PORT_NAME),
+            metricsPath,
+            interval,
+            timeout,
+            workloadLabel,
+            backendLabels,
+            roleLabels,
+            workloads,
+            dcgm);
+    v.finish();
+    return c;
+  }
+
+  private static Duration timeout(MapView v, Duration interval, Duration defaultTimeout) {
+    Duration t = v.duration("scrape_timeout", null);
+    if (t != null && t.compareTo(interval) > 0) {
+      v.error("scrape_timeout", "scrape_timeout greater than scrape_interval");
+    }
+    return t == null || t.isZero() ? ScrapeMapping.min(defaultTimeout, interval) : t;
+  }
+
+  private static String selector(MapView v, String key, String def) {
+    String s = v.string(key, def);
+    String problem = Checks.labelSelectorProblem(s);
+    if (problem != null) {
+      v.error(key, problem);
+    }
+    return s;
+  }
+
+  private static String path(MapView v, String key, String def) {
+    String p = v.string(key, def);
+    if (!p.startsWith("/")) {
+      v.error(key, key + " must start with /, got " + Checks.quote(p));
+    }
+    return p;
+  }
+
+  private static List<String> labelKeys(MapView v, String key, List<String> def) {
+    List<String> keys = v.strings(key, def);
+    for (String k : keys) {
+      if (!Checks.isKubernetesLabelKey(k)) {
+        v.error(key, Checks.quote(k) + " is not a valid Kubernetes label key");
+      }
+    }
+    return keys;
+  }
+
+  static LlmConfig llm(MapView v) {
+    MapView a = v.map("alerts", LLM_ALERTS);
+    LlmConfig.Alerts d = LlmConfig.Alerts.DEFAULT;
+    double q = a.number("ttft_quantile", d.ttftQuantile());
+    if (!(q > 0 && q < 1)) {
+      a.error("ttft_quantile", "must be between 0 and 1 (exclusive), got " + q);
+    }
+    Duration threshold = a.duration("ttft_threshold", d.ttftThreshold());
+    if (threshold.isZero()) {
+      a.error("ttft_threshold", "must be greater than 0s");
+    }
+    LlmConfig.Alerts alerts =
+        new LlmConfig.Alerts(
+            a.bool("enabled", d.enabled()),
+            q,
+            threshold,
+            a.duration("ttft_for", d.ttftFor()),
+            a.count("waiting_threshold", d.waitingThreshold()),
+            a.duration("waiting_for", d.waitingFor()));
+    a.finish();
+    List<Double> quantiles = LlmConfig.DEFAULT_QUANTILES;
+    if (v.has("quantiles")) {
+      List<Double> qs = new ArrayList<>();
+      for (String s : v.strings("quantiles", List.of())) {
+        try {
+          double x = Double.parseDouble(s);
+          if (x > 0 && x < 1) {
+            qs.add(x);
+            continue;
+          }
+        } catch (NumberFormatException e) {
+          // reported below
+        }
+        v.error(
+            "quantiles",
+            "each quantile must be a number between 0 and 1 (exclusive), got " + Checks.quote(s));
+      }
+      quantiles = List.copyOf(qs);
+    }
+    v.finish();
+    return new LlmConfig(alerts, quantiles);
+  }
+
+  static UiConfig ui(MapView v) {
+    UiConfig d = UiConfig.DEFAULT;
+    Duration range = v.duration("default_range", d.defaultRange());
+    if (range.isZero()) {
+      v.error("default_range", "must be greater than 0s");
+    }
+    UiConfig c = new UiConfig(v.bool("enabled", d.enabled()), v.string("title", d.title()), range);
+    v.finish();
+    return c;
+  }
+
+  static WebConfig web(MapView v) {
+    WebConfig d = WebConfig.DEFAULT;
+    String listen = v.string("listen_address", d.listenAddress());
+    String problem = Checks.listenAddressProblem(listen);
+    if (problem != null) {
+      v.error("listen_address", problem);
+    }
+    int maxQueries = v.intCount("max_concurrent_queries", d.maxConcurrentQueries());
+    if (maxQueries < 1) {
+      v.error("max_concurrent_queries", "must be at least 1");
+    }
+    MapView a = v.map("auth", WEB_AUTH);
+    List<Secret> tokens = new ArrayList<>();
+    for (String t : a.strings("bearer_tokens", List.of())) {
+      if (t.isEmpty()) {
+        a.error("bearer_tokens", "bearer tokens must not be empty");
+      } else {
+        tokens.add(Secret.of(t));
+      }
+    }
+    Map<String, Secret> users = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : a.stringMap("basic_users").entrySet()) {
+      String hash = e.getValue();
+      if (!BCRYPT.matcher(hash).matches() && !SHA256.matcher(hash).matches()) {
+        a.error(
+            "basic_users",
+            "password of user "
+                + Checks.quote(e.getKey())
+                + " must be a bcrypt hash ($2y$...) or sha256:<64 hex digits>; plain-text"
+                + " passwords are not accepted");
+      } else {
+        users.put(e.getKey(), Secret.of(hash));
+      }
+    }
+    a.finish();
+    MapView t = v.map("tls", WEB_TLS);
+    String cert = t.file("cert_file");
+    String key = t.file("key_file");
+    if (cert.isEmpty() != key.isEmpty()) {
+      t.error(
+          cert.isEmpty() ? "key_file" : "cert_file", "cert_file and key_file must be set together");
+    }
+    t.finish();
+    WebConfig c =
+        new WebConfig(
+            listen,
+            maxQueries,
+            v.bytes("max_request_body_size", d.maxRequestBodySize()),
+            v.bytes("remote_write_max_body_size", d.remoteWriteMaxBodySize()),
+            new WebConfig.Auth(List.copyOf(tokens), java.util.Collections.unmodifiableMap(users)),
+            new WebConfig.Tls(cert, key));
+    v.finish();
+    return c;
+  }
+
+  static boolean isNull(Node n) {
+    return n instanceof Node.ScalarNode && ((Node.ScalarNode) n).type() == Node.ScalarType.NULL;
+  }
+}

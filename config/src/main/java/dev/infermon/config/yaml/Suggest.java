@@ -1,0 +1,47 @@
+package dev.infermon.config.yaml;
+
+import java.util.Collection;
+
+/** Picks the closest known key for a misspelt one ("did you mean port_name?"). */
+final class Suggest {
+  private Suggest() {}
+
+  /** The closest candidate within a small edit distance, or null. */
+  static String closest(String key, Collection<String> candidates) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String c : candidates) {
+      int d = distance(key, c);
+      if (d < bestDistance) {
+        best = c;
+        bestDistance = d;
+      }
+    }
+    int allowed = Math.max(1, Math.min(3, key.length() / 3));
+    return bestDistance <= allowed ? best : null;
+  }
+
+  /** Optimal string alignment distance: Levenshtein plus adjacent transpositions. */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+}

@@ -1,0 +1,37 @@
+package dev.infermon.model.relabel;
+
+/** Quotes strings as Go's {@code %q} does, so that messages read exactly like Prometheus's. */
+final class GoQuote {
+  private GoQuote() {}
+
+  static String quote(String s) {
+    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"':
+          sb.append("\\\"");
+          break;
+        case '\\':
+          sb.append("\\\\");
+          break;
+        case '\n':
+          sb.append("\\n");
+          break;
+        case '\t':
+          sb.append("\\t");
+          break;
+        case '\r':
+          sb.append("\\r");
+          break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            sb.append(String.format("\\x%02x", (int) c));
+          } else {
+            sb.append(c);
+          }
+      }
+    }
+    return sb.append('"').toString();
+  }
+}

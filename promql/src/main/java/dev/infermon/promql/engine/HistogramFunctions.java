@@ -1,0 +1,349 @@
+package dev.infermon.promql.engine;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.parser.Expr;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code histogram_quantile} and {@code histogram_fraction} over classic histograms: buckets are
+ * the series that share all labels but {@code le}. The grouping of input series is computed once
+ * per query, then each step only gathers counts into reused arrays.
+ */
+final class HistogramFunctions {
+  /** Bucket differences this small (relative) are float noise, not monotonicity violations. */
+  private static final double SMALL_DELTA_TOLERANCE = 1e-12;
+
+  private static final Set<String> LE = Set.of(LabelNames.BUCKET);
+
+  private HistogramFunctions() {}
+
+  @FunctionalInterface
+  private interface BucketFn {
+    /** Computes the group's value from sorted-by-input buckets; may add annotations. */
+    double apply(double[] upper, double[] count, int n, int step, Labels group);
+  }
+
+  static List<EvalSeries> quantile(Evaluator ev, List<Expr> args) {
+    double[] q = ev.scalarValues(args.get(0));
+    QueryContext ctx = ev.ctx;
+    for (double qv : q) {
+      if (Double.isNaN(qv) || qv < 0 || qv > 1) {
+        ctx.warn("quantile value should be between 0 and 1, got " + GoFormat.g(qv));
+      }
+    }
+    return byGroup(
+        ev,
+        args.get(1),
+        (upper, count, n, step, group) -> {
+          Result r = bucketQuantile(q[step], upper, count, n);
+          if (r.forcedMonotonic) {
+            String name = ctx.delayedNameRemoval ? group.metricName() : "";
+            ctx.info(
+                "input to histogram_quantile needed to be fixed for monotonicity (see"
+                    + " https://prometheus.io/docs/prometheus/latest/querying/functions/#histogram_quantile)"
+                    + forMetric(name));
+          }
+          return r.value;
+        });
+  }
+
+  static List<EvalSeries> fraction(Evaluator ev, List<Expr> args) {
+    double[] lower = ev.scalarValues(args.get(0));
+    double[] upperArg = ev.scalarValues(args.get(1));
+    return byGroup(
+        ev,
+        args.get(2),
+        (upper, count, n, step, group) ->
+            bucketFraction(lower[step], upperArg[step], upper, count, n));
+  }
+
+  private static String forMetric(String name) {
+    return name.isEmpty() ? "" : " for metric name " + LabelNames.goQuote(name);
+  }
+
+  private static List<EvalSeries> byGroup(Evaluator ev, Expr vectorArg, BucketFn fn) {
+    QueryContext ctx = ev.ctx;
+    List<EvalSeries> in = ev.eval(vectorArg);
+    int nIn = in.size();
+    double[] le = new double[nIn];
+    boolean[] badLe = new boolean[nIn];
+    int[] group = new int[nIn];
+    Map<Labels, Integer> groups = new HashMap<>();
+    List<Labels> groupLabels = new ArrayList<>();
+    for (int i = 0; i < nIn; i++) {
+      Labels l = in.get(i).labels;
+      String leValue = l.get(LabelNames.BUCKET);
+      try {
+        le[i] = GoParse.parseFloat(leValue);
+      } catch (NumberFormatException e) {
+        badLe[i] = true;
+        continue;
+      }
+      Labels key = l.without(LE);
+      Integer g = groups.get(key);
+      if (g == null) {
+        g = groupLabels.size();
+        groups.put(key, g);
+        groupLabels.add(key);
+      }
+      group[i] = g;
+    }
+    int nGroups = groupLabels.size();
+    EvalSeries[] out = new EvalSeries[nGroups];
+    int[] sizes = new int[nGroups];
+    double[][] upper = new double[nGroups][];
+    double[][] count = new double[nGroups][];
+    int[] cursor = new int[nIn];
+    int[] touched = new int[nGroups];
+    for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
+      ctx.checkDeadline();
+      int step = ev.stepIndex(ts);
+      int nTouched = 0;
+      for (int i = 0; i < nIn; i++) {
+        EvalSeries s = in.get(i);
+        int c = cursor[i];
+        if (c >= s.n || s.t[c] != ts) {
+          continue;
+        }
+        cursor[i] = c + 1;
+        if (badLe[i]) {
+          String name = ctx.delayedNameRemoval ? s.labels.metricName() : "";
+          ctx.warn(
+              "bucket label \"le\" is missing or has a malformed value of "
+                  + LabelNames.goQuote(s.labels.get(LabelNames.BUCKET))
+                  + forMetric(name));
+          continue;
+        }
+        int g = group[i];
+        if (sizes[g] == 0) {
+          touched[nTouched++] = g;
+          if (upper[g] == null) {
+            upper[g] = new double[8];
+            count[g] = new double[8];
+          }
+        } else if (sizes[g] == upper[g].length) {
+          upper[g] = Arrays.copyOf(upper[g], sizes[g] * 2);
+          count[g] = Arrays.copyOf(count[g], sizes[g] * 2);
+        }
+        upper[g][sizes[g]] = le[i];
+        count[g][sizes[g]] = s.v[c];
+        sizes[g]++;
+      }
+      Arrays.sort(touched, 0, nTouched);
+      for (int k = 0; k < nTouched; k++) {
+        int g = touched[k];
+        double v = fn.apply(upper[g], count[g], sizes[g], step, groupLabels.get(g));
+        sizes[g] = 0;
+        if (out[g] == null) {
+          Labels l = groupLabels.get(g);
+          if (!ctx.delayedNameRemoval) {
+            l = LabelNames.dropMetadata(l);
+          }
+          out[g] = new EvalSeries(l, Math.min(ev.numSteps, 64));
+          out[g].dropName = true;
+        }
+        out[g].add(ts, v);
+      }
+    }
+    List<EvalSeries> res = new ArrayList<>(nGroups);
+    for (EvalSeries s : out) {
+      if (s != null) {
+        ctx.addSamples(s.n);
+        res.add(s);
+      }
+    }
+    return ctx.delayedNameRemoval ? res : Evaluator.mergeSameLabels(res);
+  }
+
+  /** A quantile and whether the buckets had to be made monotonic. */
+  static final class Result {
+    final double value;
+    final boolean forcedMonotonic;
+
+    Result(double value, boolean forcedMonotonic) {
+      this.value = value;
+      this.forcedMonotonic = forcedMonotonic;
+    }
+  }
+
+  /**
+   * Prometheus's {@code BucketQuantile}: sorts and merges buckets by upper bound, requires a {@code
+   * +Inf} bucket, forces monotonicity, and interpolates linearly inside the bucket holding rank
+   * {@code q * total} (with 0 as the lower bound of a positive first bucket).
+   */
+  static Result bucketQuantile(double q, double[] upperIn, double[] countIn, int nIn) {
+    if (Double.isNaN(q)) {
+      return new Result(Double.NaN, false);
+    }
+    if (q < 0) {
+      return new Result(Double.NEGATIVE_INFINITY, false);
+    }
+    if (q > 1) {
+      return new Result(Double.POSITIVE_INFINITY, false);
+    }
+    double[][] b = sortAndCoalesce(upperIn, countIn, nIn);
+    if (b == null) {
+      return new Result(Double.NaN, false);
+    }
+    double[] upper = b[0];
+    double[] count = b[1];
+    int n = upper.length;
+    boolean forced = false;
+    double prev = count[0];
+    for (int i = 1; i < n; i++) {
+      double curr = count[i];
+      if (curr == prev) {
+        continue;
+      }
+      if (Almost.equal(prev, curr, SMALL_DELTA_TOLERANCE)) {
+        count[i] = prev;
+        continue;
+      }
+      if (curr < prev) {
+        count[i] = prev;
+        forced = true;
+        continue;
+      }
+      prev = curr;
+    }
+    if (n < 2) {
+      return new Result(Double.NaN, false);
+    }
+    double observations = count[n - 1];
+    if (observations == 0) {
+      return new Result(Double.NaN, false);
+    }
+    double rank = q * observations;
+    int idx;
+    int lo = 0;
+    int hi = n - 1;
+    while (lo < hi) { // first index in [0, n-1) with count >= rank, else n-1
+      int mid = (lo + hi) >>> 1;
+      if (count[mid] >= rank) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    idx = lo;
+    if (idx == n - 1) {
+      return new Result(upper[n - 2], forced);
+    }
+    if (idx == 0 && upper[0] <= 0) {
+      return new Result(upper[0], forced);
+    }
+    double bucketStart = 0;
+    double bucketEnd = upper[idx];
+    double c = count[idx];
+    if (idx > 0) {
+      bucketStart = upper[idx - 1];
+      c -= count[idx - 1];
+      rank -= count[idx - 1];
+    }
+    return new Result(bucketStart + (bucketEnd - bucketStart) * (rank / c), forced);
+  }
+
+  /** Prometheus's {@code BucketFraction}: the share of observations in (lower, upper]. */
+  static double bucketFraction(
+      double lower, double upperBound, double[] upperIn, double[] countIn, int nIn) {
+    double[][] b = sortAndCoalesce(upperIn, countIn, nIn);
+    if (b == null) {
+      return Double.NaN;
+    }
+    double[] upper = b[0];
+    double[] count = b[1];
+    int n = upper.length;
+    double total = count[n - 1];
+    if (total == 0 || Double.isNaN(lower) || Double.isNaN(upperBound)) {
+      return Double.NaN;
+    }
+    if (lower >= upperBound) {
+      return 0;
+    }
+    double rank = 0;
+    double lowerRank = 0;
+    double upperRank = 0;
+    boolean lowerSet = false;
+    boolean upperSet = false;
+    double lowerB = upper[0] <= 0 ? Double.NEGATIVE_INFINITY : 0;
+    for (int i = 0; i < n; i++) {
+      if (i > 0) {
+        lowerB = upper[i - 1];
+      }
+      double upperB = upper[i];
+      double bc = count[i];
+      if (!lowerSet && lowerB >= lower) {
+        lowerRank = rank;
+        lowerSet = true;
+      }
+      if (!upperSet && lowerB >= upperBound) {
+        upperRank = rank;
+        upperSet = true;
+      }
+      if (lowerSet && upperSet) {
+        break;
+      }
+      if (!lowerSet && lowerB < lower && upperB > lower) {
+        lowerRank = interpolate(lower, lowerB, upperB, rank, bc);
+        lowerSet = true;
+      }
+      if (!upperSet && lowerB < upperBound && upperB > upperBound) {
+        upperRank = interpolate(upperBound, lowerB, upperB, rank, bc);
+        upperSet = true;
+      }
+      if (lowerSet && upperSet) {
+        break;
+      }
+      rank = bc;
+    }
+    if (!lowerSet || lowerRank > total) {
+      lowerRank = total;
+    }
+    if (!upperSet || upperRank > total) {
+      upperRank = total;
+    }
+    return (upperRank - lowerRank) / total;
+  }
+
+  private static double interpolate(double v, double lowerB, double upperB, double rank, double c) {
+    if (lowerB == Double.NEGATIVE_INFINITY) {
+      return c;
+    }
+    return rank + (c - rank) * (v - lowerB) / (upperB - lowerB);
+  }
+
+  /** Buckets sorted by upper bound with equal bounds merged; null without a +Inf bucket. */
+  private static double[][] sortAndCoalesce(double[] upperIn, double[] countIn, int nIn) {
+    if (nIn == 0) {
+      return null;
+    }
+    Integer[] order = new Integer[nIn];
+    for (int i = 0; i < nIn; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> upperIn[a] < upperIn[b] ? -1 : upperIn[a] > upperIn[b] ? 1 : 0);
+    if (upperIn[order[nIn - 1]] != Double.POSITIVE_INFINITY) {
+      return null;
+    }
+    double[] upper = new double[nIn];
+    double[] count = new double[nIn];
+    int k = 0;
+    for (int i = 0; i < nIn; i++) {
+      double u = upperIn[order[i]];
+      double c = countIn[order[i]];
+      if (k > 0 && upper[k - 1] == u) {
+        count[k - 1] += c;
+      } else {
+        upper[k] = u;
+        count[k] = c;
+        k++;
+      }
+    }
+    return new double[][] {Arrays.copyOf(upper, k), Arrays.copyOf(count, k)};
+  }
+}

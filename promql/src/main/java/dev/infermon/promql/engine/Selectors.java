@@ -1,0 +1,129 @@
+package dev.infermon.promql.engine;
+
+import dev.infermon.model.value.StaleNaN;
+import dev.infermon.promql.parser.MatrixSelector;
+import dev.infermon.promql.parser.VectorSelector;
+import dev.infermon.promql.value.Annotation;
+import dev.infermon.storage.SampleIterator;
+import dev.infermon.storage.Series;
+import dev.infermon.storage.SeriesSet;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads series from storage: instant selectors with the lookback window {@code (t - lookback, t]}
+ * and range selectors with the window {@code (t - range, t]}, both left-open as in Prometheus 3.
+ * Staleness markers end a series for instant selectors and are dropped from range windows.
+ */
+final class Selectors {
+  private Selectors() {}
+
+  /**
+   * Loads the samples of every matching series in {@code [mint, maxt]} into arrays.
+   *
+   * @param dropStale whether to leave staleness markers out (range windows never contain them)
+   */
+  static List<EvalSeries> load(
+      QueryContext ctx, VectorSelector vs, long mint, long maxt, boolean dropStale) {
+    List<EvalSeries> out = new ArrayList<>();
+    if (mint > maxt) {
+      return out;
+    }
+    SeriesSet set = ctx.querier.select(false, mint, maxt, vs.matchers());
+    while (set.next()) {
+      ctx.checkDeadline();
+      Series s = set.at();
+      EvalSeries r = new EvalSeries(s.labels(), 16);
+      SampleIterator it = s.iterator();
+      if (it.seek(mint)) {
+        do {
+          long t = it.timestamp();
+          if (t > maxt) {
+            break;
+          }
+          double v = it.value();
+          if (dropStale && StaleNaN.is(v)) {
+            continue;
+          }
+          r.add(t, v);
+        } while (it.next());
+      }
+      if (r.n > 0) {
+        out.add(r);
+      }
+    }
+    for (String w : set.warnings()) {
+      ctx.annotations.add(new Annotation(Annotation.Severity.WARNING, w));
+    }
+    return out;
+  }
+
+  /**
+   * An instant selector at every step: per series, the newest sample in the lookback window, unless
+   * it is a staleness marker.
+   *
+   * @param sampleTimestamps return the sample's time in seconds instead of its value (for {@code
+   *     timestamp()})
+   */
+  static List<EvalSeries> instantVector(Evaluator ev, VectorSelector vs, boolean sampleTimestamps) {
+    QueryContext ctx = ev.ctx;
+    Long at = ev.atTime(vs.at());
+    long offset = vs.offsetMs();
+    long lookback = ctx.lookbackMs;
+    long firstRef = (at != null ? at : ev.start) - offset;
+    long lastRef = (at != null ? at : ev.end) - offset;
+    List<EvalSeries> raw = load(ctx, vs, firstRef - lookback + 1, lastRef, false);
+    List<EvalSeries> out = new ArrayList<>(raw.size());
+    for (EvalSeries r : raw) {
+      ctx.checkDeadline();
+      EvalSeries s = null;
+      int c = -1; // index of the newest sample at or before the reference time
+      for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
+        long ref = (at != null ? at : ts) - offset;
+        while (c + 1 < r.n && r.t[c + 1] <= ref) {
+          c++;
+        }
+        if (c < 0 || r.t[c] <= ref - lookback || StaleNaN.is(r.v[c])) {
+          continue;
+        }
+        if (s == null) {
+          s = new EvalSeries(r.labels, Math.min(ev.numSteps, r.n + 1));
+        }
+        s.add(ts, sampleTimestamps ? r.t[c] / 1000.0 : r.v[c]);
+      }
+      if (s != null) {
+        ctx.addSamples(s.n);
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** A range selector evaluated once (instant query): raw points in the window. */
+  static List<EvalSeries> rangeVectorAtInstant(Evaluator ev, MatrixSelector ms) {
+    VectorSelector vs = ms.selector();
+    Long at = ev.atTime(vs.at());
+    long maxt = (at != null ? at : ev.start) - vs.offsetMs();
+    long mint = maxt - ms.rangeMs();
+    List<EvalSeries> out = load(ev.ctx, vs, mint + 1, maxt, true);
+    for (EvalSeries s : out) {
+      ev.ctx.addSamples(s.n);
+    }
+    return out;
+  }
+
+  /** First index in {@code [from, n)} whose time is greater than {@code t}. */
+  static int firstAfter(long[] ts, int from, int n, long t) {
+    int lo = from;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (ts[mid] <= t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}

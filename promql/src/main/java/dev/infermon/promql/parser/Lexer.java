@@ -1,0 +1,758 @@
+package dev.infermon.promql.parser;
+
+/**
+ * The PromQL lexer: a port of Prometheus's state-function lexer ({@code promql/parser/lex.go}),
+ * kept state for state so that tokens, their positions and the wording of lexical errors are the
+ * same. Lexical errors come back as {@link TokenKind#ERROR} tokens carrying the message; after one,
+ * the lexer only returns {@link TokenKind#EOF}.
+ *
+ * <p>Positions are offsets in the Java string (UTF-16 units). Not thread-safe: one per parse.
+ */
+final class Lexer {
+  private static final int EOF = -1;
+
+  private enum State {
+    STATEMENTS,
+    INSIDE_BRACES,
+    LINE_COMMENT,
+    SPACE,
+    STRING,
+    RAW_STRING,
+    ESCAPE,
+    NUMBER_OR_DURATION,
+    KEYWORD_OR_IDENTIFIER,
+    IDENTIFIER,
+    DURATION_EXPR
+  }
+
+  private final String input;
+  private State state = State.STATEMENTS;
+  private int pos;
+  private int start;
+  private int width;
+  private Token item;
+
+  private int parenDepth;
+  private boolean braceOpen;
+  private boolean bracketOpen;
+  private boolean gotColon;
+  private boolean gotDuration;
+  private int stringOpen;
+
+  Lexer(String input) {
+    this.input = input;
+  }
+
+  /** The next token, comments included; {@link TokenKind#EOF} forever once the input is done. */
+  Token nextToken() {
+    item = null;
+    if (state == null) {
+      return new Token(TokenKind.EOF, "", start);
+    }
+    while (item == null) {
+      state = step(state);
+      if (state == null && item == null) {
+        emit(TokenKind.EOF);
+      }
+    }
+    return item;
+  }
+
+  private State step(State s) {
+    switch (s) {
+      case STATEMENTS:
+        return lexStatements();
+      case INSIDE_BRACES:
+        return lexInsideBraces();
+      case LINE_COMMENT:
+        return lexLineComment();
+      case SPACE:
+        return lexSpace();
+      case STRING:
+        return lexString();
+      case RAW_STRING:
+        return lexRawString();
+      case ESCAPE:
+        return lexEscape();
+      case NUMBER_OR_DURATION:
+        return lexNumberOrDuration();
+      case KEYWORD_OR_IDENTIFIER:
+        return lexKeywordOrIdentifier();
+      case IDENTIFIER:
+        return lexIdentifier();
+      case DURATION_EXPR:
+        return lexDurationExpr();
+      default:
+        throw new AssertionError(s);
+    }
+  }
+
+  // ---- primitives, as in lex.go ----
+
+  private int next() {
+    if (pos >= input.length()) {
+      width = 0;
+      return EOF;
+    }
+    int r = input.codePointAt(pos);
+    width = Character.charCount(r);
+    pos += width;
+    return r;
+  }
+
+  private int peek() {
+    int r = next();
+    backup();
+    return r;
+  }
+
+  private void backup() {
+    pos -= width;
+  }
+
+  private void emit(TokenKind kind) {
+    item = new Token(kind, input.substring(start, pos), start);
+    start = pos;
+  }
+
+  private void ignore() {
+    start = pos;
+  }
+
+  private boolean accept(String valid) {
+    int r = next();
+    if (r != EOF && valid.indexOf(r) >= 0) {
+      return true;
+    }
+    backup();
+    return false;
+  }
+
+  private boolean is(String valid) {
+    int r = peek();
+    return r != EOF && valid.indexOf(r) >= 0;
+  }
+
+  private void acceptRun(String valid) {
+    int r;
+    do {
+      r = next();
+    } while (r != EOF && valid.indexOf(r) >= 0);
+    backup();
+  }
+
+  /** Emits an error token at the start of the current token and stops lexing. */
+  private State error(String message) {
+    item = new Token(TokenKind.ERROR, message, start);
+    return null;
+  }
+
+  // ---- states ----
+
+  private State lexStatements() {
+    if (braceOpen) {
+      return State.INSIDE_BRACES;
+    }
+    if (input.startsWith("#", pos)) {
+      return State.LINE_COMMENT;
+    }
+    int r = next();
+    if (r == EOF) {
+      if (parenDepth != 0) {
+        return error("unclosed left parenthesis");
+      } else if (bracketOpen) {
+        return error("unclosed left bracket");
+      }
+      emit(TokenKind.EOF);
+      return null;
+    }
+    switch (r) {
+      case ',':
+        emit(TokenKind.COMMA);
+        return State.STATEMENTS;
+      case '*':
+        emit(TokenKind.MUL);
+        return State.STATEMENTS;
+      case '/':
+        emit(TokenKind.DIV);
+        return State.STATEMENTS;
+      case '%':
+        emit(TokenKind.MOD);
+        return State.STATEMENTS;
+      case '+':
+        emit(TokenKind.ADD);
+        return State.STATEMENTS;
+      case '-':
+        emit(TokenKind.SUB);
+        return State.STATEMENTS;
+      case '^':
+        emit(TokenKind.POW);
+        return State.STATEMENTS;
+      case '=':
+        {
+          int t = peek();
+          if (t == '=') {
+            next();
+            emit(TokenKind.EQLC);
+          } else if (t == '~') {
+            return error("unexpected character after '=': " + GoText.quoteRune(t));
+          } else {
+            emit(TokenKind.EQL);
+          }
+          return State.STATEMENTS;
+        }
+      case '!':
+        {
+          int t = next();
+          if (t != '=') {
+            return error("unexpected character after '!': " + GoText.quoteRune(t));
+          }
+          emit(TokenKind.NEQ);
+          return State.STATEMENTS;
+        }
+      case '<':
+      case '>':
+        if (peek() == '=') {
+          next();
+          emit(r == '<' ? TokenKind.LTE : TokenKind.GTE);
+        } else {
+          emit(r == '<' ? TokenKind.LSS : TokenKind.GTR);
+        }
+        return State.STATEMENTS;
+      case '"':
+      case '\'':
+        stringOpen = r;
+        return State.STRING;
+      case '`':
+        stringOpen = r;
+        return State.RAW_STRING;
+      case '(':
+        emit(TokenKind.LEFT_PAREN);
+        parenDepth++;
+        return State.STATEMENTS;
+      case ')':
+        emit(TokenKind.RIGHT_PAREN);
+        parenDepth--;
+        if (parenDepth < 0) {
+          return error("unexpected right parenthesis " + GoText.quoteRune(r));
+        }
+        return State.STATEMENTS;
+      case '{':
+        emit(TokenKind.LEFT_BRACE);
+        braceOpen = true;
+        return State.INSIDE_BRACES;
+      case '[':
+        if (bracketOpen) {
+          return error("unexpected left bracket " + GoText.quoteRune(r));
+        }
+        gotColon = false;
+        emit(TokenKind.LEFT_BRACKET);
+        skipSpaces();
+        bracketOpen = true;
+        return State.DURATION_EXPR;
+      case ']':
+        if (!bracketOpen) {
+          return error("unexpected right bracket " + GoText.quoteRune(r));
+        }
+        emit(TokenKind.RIGHT_BRACKET);
+        bracketOpen = false;
+        return State.STATEMENTS;
+      case '@':
+        emit(TokenKind.AT);
+        return State.STATEMENTS;
+      default:
+        break;
+    }
+    if (isSpace(r)) {
+      return State.SPACE;
+    }
+    if (isDigit(r) || (r == '.' && isDigit(peek()))) {
+      backup();
+      return State.NUMBER_OR_DURATION;
+    }
+    if (isAlpha(r) || r == ':') {
+      if (!bracketOpen) {
+        backup();
+        return State.KEYWORD_OR_IDENTIFIER;
+      }
+      if (r == ':') {
+        if (gotColon) {
+          return error("unexpected colon " + GoText.quoteRune(r));
+        }
+        if (peek() == ':') {
+          next();
+          emit(TokenKind.DOUBLE_COLON);
+        } else {
+          emit(TokenKind.COLON);
+        }
+        gotColon = true;
+        return State.STATEMENTS;
+      }
+      if ((r == 's' || r == 'S' || r == 'm' || r == 'M') && scanDurationKeyword()) {
+        return State.STATEMENTS;
+      }
+      return error(
+          "unexpected character: " + GoText.quoteRune(r) + ", expected " + GoText.quoteRune(':'));
+    }
+    return error("unexpected character: " + GoText.quoteRune(r));
+  }
+
+  private State lexInsideBraces() {
+    if (input.startsWith("#", pos)) {
+      return State.LINE_COMMENT;
+    }
+    int r = next();
+    if (r == EOF) {
+      return error("unexpected end of input inside braces");
+    }
+    if (isSpace(r)) {
+      return State.SPACE;
+    }
+    if (isAlpha(r)) {
+      backup();
+      return State.IDENTIFIER;
+    }
+    switch (r) {
+      case ',':
+        emit(TokenKind.COMMA);
+        break;
+      case '"':
+      case '\'':
+        stringOpen = r;
+        return State.STRING;
+      case '`':
+        stringOpen = r;
+        return State.RAW_STRING;
+      case '=':
+        if (next() == '~') {
+          emit(TokenKind.EQL_REGEX);
+          break;
+        }
+        backup();
+        emit(TokenKind.EQL);
+        break;
+      case '!':
+        {
+          int nr = next();
+          if (nr == '~') {
+            emit(TokenKind.NEQ_REGEX);
+          } else if (nr == '=') {
+            emit(TokenKind.NEQ);
+          } else {
+            return error("unexpected character after '!' inside braces: " + GoText.quoteRune(nr));
+          }
+          break;
+        }
+      case '{':
+        return error("unexpected left brace " + GoText.quoteRune(r));
+      case '}':
+        emit(TokenKind.RIGHT_BRACE);
+        braceOpen = false;
+        return State.STATEMENTS;
+      default:
+        return error("unexpected character inside braces: " + GoText.quoteRune(r));
+    }
+    return State.INSIDE_BRACES;
+  }
+
+  private State lexEscape() {
+    int n;
+    int base;
+    int max;
+    int ch = next();
+    switch (ch) {
+      case 'a':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+      case 'v':
+      case '\\':
+        return State.STRING;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+        n = 3;
+        base = 8;
+        max = 255;
+        break;
+      case 'x':
+        ch = next();
+        n = 2;
+        base = 16;
+        max = 255;
+        break;
+      case 'u':
+        ch = next();
+        n = 4;
+        base = 16;
+        max = Character.MAX_CODE_POINT;
+        break;
+      case 'U':
+        ch = next();
+        n = 8;
+        base = 16;
+        max = Character.MAX_CODE_POINT;
+        break;
+      case EOF:
+        return error("escape sequence not terminated");
+      default:
+        if (ch == stringOpen) {
+          return State.STRING;
+        }
+        return error("unknown escape sequence " + GoText.unicode(ch));
+    }
+    long x = 0;
+    while (n > 0) {
+      int d = digitVal(ch);
+      if (d >= base) {
+        if (ch == EOF) {
+          return error("escape sequence not terminated");
+        }
+        return error("illegal character " + GoText.unicode(ch) + " in escape sequence");
+      }
+      x = x * base + d;
+      n--;
+      if (n > 0) {
+        ch = next();
+      }
+    }
+    if (x > max || (0xD800 <= x && x < 0xE000)) {
+      return error("escape sequence is an invalid Unicode code point");
+    }
+    return State.STRING;
+  }
+
+  private static int digitVal(int ch) {
+    if ('0' <= ch && ch <= '9') {
+      return ch - '0';
+    }
+    if ('a' <= ch && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if ('A' <= ch && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return 16;
+  }
+
+  private void skipSpaces() {
+    while (isSpace(peek())) {
+      next();
+    }
+    ignore();
+  }
+
+  private State lexString() {
+    while (true) {
+      int r = next();
+      if (r == '\\') {
+        return State.ESCAPE;
+      }
+      if (r == EOF || r == '\n') {
+        return error("unterminated quoted string");
+      }
+      if (r == stringOpen) {
+        break;
+      }
+    }
+    emit(TokenKind.STRING);
+    return State.STATEMENTS;
+  }
+
+  private State lexRawString() {
+    while (true) {
+      int r = next();
+      if (r == EOF) {
+        return error("unterminated raw string");
+      }
+      if (r == stringOpen) {
+        break;
+      }
+    }
+    emit(TokenKind.STRING);
+    return State.STATEMENTS;
+  }
+
+  private State lexSpace() {
+    while (isSpace(peek())) {
+      next();
+    }
+    ignore();
+    return State.STATEMENTS;
+  }
+
+  private State lexLineComment() {
+    pos += 1;
+    int r = next();
+    while (!isEndOfLine(r) && r != EOF) {
+      r = next();
+    }
+    backup();
+    emit(TokenKind.COMMENT);
+    return State.STATEMENTS;
+  }
+
+  private boolean scanDurationKeyword() {
+    while (true) {
+      int r = next();
+      if (isAlpha(r)) {
+        continue;
+      }
+      backup();
+      String word = input.substring(start, pos).toLowerCase(java.util.Locale.ROOT);
+      switch (word) {
+        case "step":
+          emit(TokenKind.STEP);
+          return true;
+        case "range":
+          emit(TokenKind.RANGE);
+          return true;
+        case "min":
+          emit(TokenKind.MIN);
+          return true;
+        case "max":
+          emit(TokenKind.MAX);
+          return true;
+        default:
+          return false;
+      }
+    }
+  }
+
+  private State lexNumberOrDuration() {
+    if (scanNumber()) {
+      emit(TokenKind.NUMBER);
+      return State.STATEMENTS;
+    }
+    if (acceptRemainingDuration()) {
+      backup();
+      emit(TokenKind.DURATION);
+      return State.STATEMENTS;
+    }
+    return error("bad number or duration syntax: " + GoText.quote(input.substring(start, pos)));
+  }
+
+  private boolean acceptRemainingDuration() {
+    if (!accept("smhdwy")) {
+      return false;
+    }
+    // "ms"; bad units such as "hs" are caught when the duration is parsed.
+    accept("s");
+    while (accept("0123456789")) {
+      while (accept("0123456789")) {
+        // consume
+      }
+      // "y" must come first, so it is not accepted here.
+      if (!accept("smhdw")) {
+        return false;
+      }
+      accept("s");
+    }
+    return !isAlphaNumeric(next());
+  }
+
+  /** Scans a decimal, hex, octal or float number; the text is validated by the parser. */
+  private boolean scanNumber() {
+    int initialPos = pos;
+    String digitPattern = "0123456789";
+    if (accept("0") && accept("xX")) {
+      accept("_");
+      digitPattern = "0123456789abcdefABCDEF";
+    }
+    accept(".");
+    accept(digitPattern);
+    boolean dotConsumed = false;
+    boolean exponentConsumed = false;
+    while (is(digitPattern + "._eE")) {
+      if (is(".") && dotConsumed) {
+        accept(".");
+        return false;
+      }
+      if (is("eE") && exponentConsumed) {
+        accept("eE");
+        return false;
+      }
+      if (accept(".")) {
+        dotConsumed = true;
+        if (accept("_.")) {
+          return false;
+        }
+        if (digitPattern.length() > 10) {
+          // Fractional hexadecimal literals are not allowed.
+          return false;
+        }
+        continue;
+      }
+      if (accept("eE")) {
+        exponentConsumed = true;
+        accept("+-");
+        if (accept("._eE") || peek() == EOF) {
+          return false;
+        }
+        continue;
+      }
+      if (accept("_")) {
+        if (accept("._eE") || peek() == EOF) {
+          return false;
+        }
+        continue;
+      }
+      acceptRun(digitPattern);
+    }
+    if (pos == initialPos) {
+      return false;
+    }
+    return !isAlphaNumeric(peek());
+  }
+
+  private State lexIdentifier() {
+    while (isAlphaNumeric(next())) {
+      // absorb
+    }
+    backup();
+    emit(TokenKind.IDENTIFIER);
+    return State.STATEMENTS;
+  }
+
+  private State lexKeywordOrIdentifier() {
+    while (true) {
+      int r = next();
+      if (isAlphaNumeric(r) || r == ':') {
+        continue;
+      }
+      backup();
+      String word = input.substring(start, pos);
+      TokenKind kw = TokenKind.keyword(word);
+      if (kw != null) {
+        // fill, fill_left and fill_right are keywords only before "(", so that they stay usable as
+        // metric names.
+        if ((kw == TokenKind.FILL || kw == TokenKind.FILL_LEFT || kw == TokenKind.FILL_RIGHT)
+            && !followedByLeftParen()) {
+          emit(TokenKind.IDENTIFIER);
+        } else {
+          emit(kw);
+        }
+      } else if (word.indexOf(':') < 0) {
+        emit(TokenKind.IDENTIFIER);
+      } else {
+        emit(TokenKind.METRIC_IDENTIFIER);
+      }
+      return State.STATEMENTS;
+    }
+  }
+
+  private boolean followedByLeftParen() {
+    for (int p = pos; p < input.length(); p++) {
+      char c = input.charAt(p);
+      if (!isSpace(c)) {
+        return c == '(';
+      }
+    }
+    return false;
+  }
+
+  /** Inside brackets: a range or subquery, or Prometheus's experimental duration arithmetic. */
+  private State lexDurationExpr() {
+    int r = next();
+    switch (r) {
+      case EOF:
+        return error("unexpected end of input in duration expression");
+      case ']':
+        emit(TokenKind.RIGHT_BRACKET);
+        bracketOpen = false;
+        gotColon = false;
+        return State.STATEMENTS;
+      case ':':
+        emit(TokenKind.COLON);
+        if (!gotDuration) {
+          return error("unexpected colon before duration in duration expression");
+        }
+        if (gotColon) {
+          return error("unexpected repeated colon in duration expression");
+        }
+        gotColon = true;
+        return State.DURATION_EXPR;
+      case '(':
+        emit(TokenKind.LEFT_PAREN);
+        parenDepth++;
+        return State.DURATION_EXPR;
+      case ')':
+        emit(TokenKind.RIGHT_PAREN);
+        parenDepth--;
+        if (parenDepth < 0) {
+          return error("unexpected right parenthesis " + GoText.quoteRune(r));
+        }
+        return State.DURATION_EXPR;
+      case '+':
+        emit(TokenKind.ADD);
+        return State.DURATION_EXPR;
+      case '-':
+        emit(TokenKind.SUB);
+        return State.DURATION_EXPR;
+      case '*':
+        emit(TokenKind.MUL);
+        return State.DURATION_EXPR;
+      case '/':
+        emit(TokenKind.DIV);
+        return State.DURATION_EXPR;
+      case '%':
+        emit(TokenKind.MOD);
+        return State.DURATION_EXPR;
+      case '^':
+        emit(TokenKind.POW);
+        return State.DURATION_EXPR;
+      case ',':
+        emit(TokenKind.COMMA);
+        return State.DURATION_EXPR;
+      case 's':
+      case 'S':
+      case 'm':
+      case 'M':
+      case 'r':
+      case 'R':
+        if (scanDurationKeyword()) {
+          return State.DURATION_EXPR;
+        }
+        return error("unexpected character in duration expression: " + GoText.quoteRune(r));
+      default:
+        break;
+    }
+    if (isSpace(r)) {
+      skipSpaces();
+      return State.DURATION_EXPR;
+    }
+    if (isDigit(r) || (r == '.' && isDigit(peek()))) {
+      backup();
+      gotDuration = true;
+      return State.NUMBER_OR_DURATION;
+    }
+    return error("unexpected character in duration expression: " + GoText.quoteRune(r));
+  }
+
+  static boolean isSpace(int r) {
+    return r == ' ' || r == '\t' || r == '\n' || r == '\r';
+  }
+
+  private static boolean isEndOfLine(int r) {
+    return r == '\r' || r == '\n';
+  }
+
+  private static boolean isAlphaNumeric(int r) {
+    return isAlpha(r) || isDigit(r);
+  }
+
+  private static boolean isDigit(int r) {
+    return '0' <= r && r <= '9';
+  }
+
+  private static boolean isAlpha(int r) {
+    return r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z');
+  }
+}

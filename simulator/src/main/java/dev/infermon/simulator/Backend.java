@@ -1,0 +1,21 @@
+package dev.infermon.simulator;
+
+/** The {@code backend} target label, as ACK's inference-backend pod label spells it. */
+public enum Backend {
+  VLLM("vllm"),
+  SGLANG("sglang"),
+  VLLM_PD("vllm-pd"),
+  SGLANG_PD("sglang-pd"),
+  DCGM("dcgm");
+
+  private final String label;
+
+  Backend(String label) {
+    this.label = label;
+  }
+
+  /** The label value. */
+  public String label() {
+    return label;
+  }
+}

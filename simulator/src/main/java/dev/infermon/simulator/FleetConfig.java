@@ -1,0 +1,260 @@
+package dev.infermon.simulator;
+
+import dev.infermon.simulator.vllm.VllmRelease;
+import java.util.List;
+
+/**
+ * What fleet to simulate. {@link #defaults()} is a small but complete fleet: three current vLLM
+ * pods (one data-parallel with two engines), one older-release vLLM pod, two SGLang pods (TP 2),
+ * one SGLang gateway, a vLLM and an SGLang prefill/decode pair, three models, and enough 8-GPU
+ * nodes for all of it plus unattributed spare GPUs.
+ *
+ * @param seed seeds every random draw: the same config and seed give the same pages
+ * @param vllmPods current V1 vLLM pods
+ * @param legacyVllmPods older-release vLLM pods
+ * @param legacyRelease the release the older pods run
+ * @param dataParallelPods how many of the current vLLM pods run two data-parallel engines
+ * @param sglangPods SGLang server pods ({@code sglang:} names)
+ * @param sglangTensorParallel TP ranks of each SGLang server (each reports its scheduler series)
+ * @param sglangGatewayPods pods served through the SGLang gateway ({@code sglang_} names)
+ * @param prefillDecode whether to add one vLLM and one SGLang prefill/decode pair
+ * @param models served model names, assigned round-robin (built-in profiles or the 8B profile)
+ * @param nodes GPU nodes (0 = as many as the pods need, plus one spare GPU)
+ * @param gpusPerNode GPUs on each node
+ * @param namespace the Kubernetes namespace of the inference pods
+ * @param scenario the scenario every inference pod starts in
+ * @param smProfilingFields whether dcgm-exporter's CSV enables SM active and SM occupancy
+ */
+public record FleetConfig(
+    long seed,
+    int vllmPods,
+    int legacyVllmPods,
+    VllmRelease legacyRelease,
+    int dataParallelPods,
+    int sglangPods,
+    int sglangTensorParallel,
+    int sglangGatewayPods,
+    boolean prefillDecode,
+    List<String> models,
+    int nodes,
+    int gpusPerNode,
+    String namespace,
+    Scenario scenario,
+    boolean smProfilingFields) {
+
+  /** Validates every field; names the first bad one. */
+  public FleetConfig {
+    nonNegative("vllmPods", vllmPods);
+    nonNegative("legacyVllmPods", legacyVllmPods);
+    nonNegative("dataParallelPods", dataParallelPods);
+    nonNegative("sglangPods", sglangPods);
+    nonNegative("sglangGatewayPods", sglangGatewayPods);
+    nonNegative("nodes", nodes);
+    if (dataParallelPods > vllmPods) {
+      throw new IllegalArgumentException(
+          "dataParallelPods (" + dataParallelPods + ") exceeds vllmPods (" + vllmPods + ")");
+    }
+    if (sglangTensorParallel < 1 || sglangTensorParallel > 8) {
+      throw new IllegalArgumentException(
+          "sglangTensorParallel must be in [1, 8], got " + sglangTensorParallel);
+    }
+    if (gpusPerNode < 1 || gpusPerNode > 16) {
+      throw new IllegalArgumentException("gpusPerNode must be in [1, 16], got " + gpusPerNode);
+    }
+    if (legacyRelease == null || scenario == null) {
+      throw new IllegalArgumentException("legacyRelease and scenario must not be null");
+    }
+    if (legacyRelease == VllmRelease.V1_CURRENT) {
+      throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
+    }
+    if (models == null || models.isEmpty()) {
+      throw new IllegalArgumentException("at least one model is needed");
+    }
+    for (String m : models) {
+      if (m == null || m.isBlank() || m.indexOf('"') >= 0 || m.indexOf('\n') >= 0) {
+        throw new IllegalArgumentException("bad model name: \"" + m + "\"");
+      }
+    }
+    models = List.copyOf(models);
+    if (namespace == null || !namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
+      throw new IllegalArgumentException("namespace is not a DNS label: \"" + namespace + "\"");
+    }
+    int pods = vllmPods + legacyVllmPods + sglangPods + sglangGatewayPods + (prefillDecode ? 4 : 0);
+    if (pods == 0) {
+      throw new IllegalArgumentException("the fleet has no inference pod");
+    }
+  }
+
+  private static void nonNegative(String name, int v) {
+    if (v < 0) {
+      throw new IllegalArgumentException(name + " must be >= 0, got " + v);
+    }
+  }
+
+  /** The default fleet. */
+  public static FleetConfig defaults() {
+    return builder().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from this config. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.seed = seed;
+    b.vllmPods = vllmPods;
+    b.legacyVllmPods = legacyVllmPods;
+    b.legacyRelease = legacyRelease;
+    b.dataParallelPods = dataParallelPods;
+    b.sglangPods = sglangPods;
+    b.sglangTensorParallel = sglangTensorParallel;
+    b.sglangGatewayPods = sglangGatewayPods;
+    b.prefillDecode = prefillDecode;
+    b.models = models;
+    b.nodes = nodes;
+    b.gpusPerNode = gpusPerNode;
+    b.namespace = namespace;
+    b.scenario = scenario;
+    b.smProfilingFields = smProfilingFields;
+    return b;
+  }
+
+  /** Builds a {@link FleetConfig}; every setter has a default. Not thread-safe. */
+  public static final class Builder {
+    private long seed = 42;
+    private int vllmPods = 3;
+    private int legacyVllmPods = 1;
+    private VllmRelease legacyRelease = VllmRelease.V0_11;
+    private int dataParallelPods = 1;
+    private int sglangPods = 2;
+    private int sglangTensorParallel = 2;
+    private int sglangGatewayPods = 1;
+    private boolean prefillDecode = true;
+    private List<String> models =
+        List.of(
+            ModelProfile.LLAMA_8B.name(), ModelProfile.QWEN_32B.name(), ModelProfile.LLAMA_70B.name());
+    private int nodes;
+    private int gpusPerNode = 8;
+    private String namespace = "inference";
+    private Scenario scenario = Scenario.HEALTHY;
+    private boolean smProfilingFields = true;
+
+    private Builder() {}
+
+    /** @see FleetConfig#seed() */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    /** @see FleetConfig#vllmPods() */
+    public Builder vllmPods(int v) {
+      vllmPods = v;
+      return this;
+    }
+
+    /** @see FleetConfig#legacyVllmPods() */
+    public Builder legacyVllmPods(int v) {
+      legacyVllmPods = v;
+      return this;
+    }
+
+    /** @see FleetConfig#legacyRelease() */
+    public Builder legacyRelease(VllmRelease v) {
+      legacyRelease = v;
+      return this;
+    }
+
+    /** @see FleetConfig#dataParallelPods() */
+    public Builder dataParallelPods(int v) {
+      dataParallelPods = v;
+      return this;
+    }
+
+    /** @see FleetConfig#sglangPods() */
+    public Builder sglangPods(int v) {
+      sglangPods = v;
+      return this;
+    }
+
+    /** @see FleetConfig#sglangTensorParallel() */
+    public Builder sglangTensorParallel(int v) {
+      sglangTensorParallel = v;
+      return this;
+    }
+
+    /** @see FleetConfig#sglangGatewayPods() */
+    public Builder sglangGatewayPods(int v) {
+      sglangGatewayPods = v;
+      return this;
+    }
+
+    /** @see FleetConfig#prefillDecode() */
+    public Builder prefillDecode(boolean v) {
+      prefillDecode = v;
+      return this;
+    }
+
+    /** @see FleetConfig#models() */
+    public Builder models(List<String> v) {
+      models = v;
+      return this;
+    }
+
+    /** @see FleetConfig#nodes() */
+    public Builder nodes(int v) {
+      nodes = v;
+      return this;
+    }
+
+    /** @see FleetConfig#gpusPerNode() */
+    public Builder gpusPerNode(int v) {
+      gpusPerNode = v;
+      return this;
+    }
+
+    /** @see FleetConfig#namespace() */
+    public Builder namespace(String v) {
+      namespace = v;
+      return this;
+    }
+
+    /** @see FleetConfig#scenario() */
+    public Builder scenario(Scenario v) {
+      scenario = v;
+      return this;
+    }
+
+    /** @see FleetConfig#smProfilingFields() */
+    public Builder smProfilingFields(boolean v) {
+      smProfilingFields = v;
+      return this;
+    }
+
+    /** The config; validates. */
+    public FleetConfig build() {
+      if (dataParallelPods > vllmPods) {
+        dataParallelPods = vllmPods; // the default DP pod disappears with --vllm-pods 0
+      }
+      return new FleetConfig(
+          seed,
+          vllmPods,
+          legacyVllmPods,
+          legacyRelease,
+          dataParallelPods,
+          sglangPods,
+          sglangTensorParallel,
+          sglangGatewayPods,
+          prefillDecode,
+          models,
+          nodes,
+          gpusPerNode,
+          namespace,
+          scenario,
+          smProfilingFields);
+    }
+  }
+}

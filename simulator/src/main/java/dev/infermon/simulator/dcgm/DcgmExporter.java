@@ -1,0 +1,292 @@
+package dev.infermon.simulator.dcgm;
+
+import dev.infermon.simulator.model.GpuActivity;
+import dev.infermon.simulator.text.PromText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The dcgm-exporter of one node. {@link #render(double)} collects when the 30 s collect interval
+ * has passed (values in between repeat, as the real exporter's do) and writes the page in the order
+ * of the default counters CSV, optionally with {@code DCGM_FI_PROF_SM_ACTIVE} and {@code
+ * DCGM_FI_PROF_SM_OCCUPANCY} as a custom CSV adds them. Labels keep the exporter's fixed order
+ * ({@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device}, {@code modelName}, {@code
+ * Hostname}, {@code DCGM_FI_DRIVER_VERSION}) followed by the attributes in name order. Integers are
+ * written plain, doubles with six decimals. Not thread-safe.
+ */
+public final class DcgmExporter {
+  /** The exporter's default collect interval. */
+  public static final double COLLECT_INTERVAL_SECONDS = 30;
+
+  static final double FB_TOTAL_MIB = 81559;
+  static final double FB_RESERVED_MIB = 543;
+  private static final double IDLE_WATTS = 72;
+  private static final double MAX_WATTS = 700;
+  private static final String DRIVER = "580.95.05";
+
+  private final String hostname;
+  private final List<Gpu> gpus;
+  private final boolean smFields;
+  private final State[] states;
+  private double lastCollect = Double.NaN;
+
+  /**
+   * An exporter for {@code gpus} on {@code hostname}.
+   *
+   * @param smFields whether the custom CSV enables SM active and SM occupancy
+   */
+  public DcgmExporter(String hostname, List<Gpu> gpus, boolean smFields) {
+    if (gpus.isEmpty()) {
+      throw new IllegalArgumentException("node " + hostname + " has no GPUs");
+    }
+    this.hostname = hostname;
+    this.gpus = List.copyOf(gpus);
+    this.smFields = smFields;
+    this.states = new State[gpus.size()];
+    for (int i = 0; i < states.length; i++) {
+      states[i] = new State();
+    }
+  }
+
+  /** The node's GPUs. */
+  public List<Gpu> gpus() {
+    return gpus;
+  }
+
+  /** The node name ({@code Hostname}). */
+  public String hostname() {
+    return hostname;
+  }
+
+  /** Collects if the interval has passed, then renders the page as of the last collection. */
+  public String render(double now) {
+    collect(now);
+    PromText out = new PromText(16 * 1024);
+    field(out, "DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", "gauge", s -> i(s.smClock));
+    field(out, "DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", "gauge", s -> i(2619));
+    field(
+        out,
+        "DCGM_FI_DEV_MEMORY_TEMP",
+        "Memory temperature (in C).",
+        "gauge",
+        s -> i(Math.round(s.temperature + 5)));
+    field(
+        out,
+        "DCGM_FI_DEV_GPU_TEMP",
+        "GPU temperature (in C).",
+        "gauge",
+        s -> i(Math.round(s.temperature)));
+    field(out, "DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", "gauge", s -> d(s.power));
+    field(
+        out,
+        "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        "Total energy consumption since boot (in mJ).",
+        "counter",
+        s -> i((long) s.energyMj));
+    field(
+        out,
+        "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+        "Total number of PCIe retries.",
+        "counter",
+        s -> i(0));
+    field(
+        out,
+        "DCGM_FI_DEV_GPU_UTIL",
+        "GPU utilization (in %).",
+        "gauge",
+        s -> i(Math.round(s.ratios.kernel() * 100)));
+    field(
+        out,
+        "DCGM_FI_DEV_MEM_COPY_UTIL",
+        "Memory utilization (in %).",
+        "gauge",
+        s -> i(Math.round(s.ratios.dram() * 80)));
+    field(out, "DCGM_FI_DEV_ENC_UTIL", "Encoder utilization (in %).", "gauge", s -> i(0));
+    field(out, "DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %).", "gauge", s -> i(0));
+    out.family("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", "gauge");
+    for (int g = 0; g < gpus.size(); g++) {
+      out.sample(
+          "DCGM_FI_DEV_XID_ERRORS",
+          labels(gpus.get(g), new String[] {"err_code", "0", "err_msg", "No Error"}),
+          "0");
+    }
+    field(
+        out,
+        "DCGM_FI_DEV_FB_FREE",
+        "Framebuffer memory free (in MiB).",
+        "gauge",
+        s -> i(Math.round(FB_TOTAL_MIB - FB_RESERVED_MIB - s.memoryUsed)));
+    field(
+        out,
+        "DCGM_FI_DEV_FB_USED",
+        "Framebuffer memory used (in MiB).",
+        "gauge",
+        s -> i(Math.round(s.memoryUsed)));
+    field(
+        out,
+        "DCGM_FI_DEV_FB_RESERVED",
+        "Framebuffer memory reserved (in MiB).",
+        "gauge",
+        s -> i(Math.round(FB_RESERVED_MIB)));
+    field(
+        out,
+        "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+        "Number of remapped rows for uncorrectable errors",
+        "counter",
+        s -> i(0));
+    field(
+        out,
+        "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+        "Number of remapped rows for correctable errors",
+        "counter",
+        s -> i(0));
+    field(
+        out,
+        "DCGM_FI_DEV_ROW_REMAP_FAILURE",
+        "Whether remapping of rows has failed",
+        "gauge",
+        s -> i(0));
+    field(
+        out,
+        "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+        "Total number of NVLink bandwidth counters for all lanes.",
+        "counter",
+        s -> i((long) s.nvlink));
+    field(out, "DCGM_FI_DEV_VGPU_LICENSE_STATUS", "vGPU License status", "gauge", s -> i(0));
+    field(
+        out,
+        "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+        "Ratio of time the graphics engine is active.",
+        "gauge",
+        s -> d(s.ratios.kernel()));
+    if (smFields) {
+      field(
+          out,
+          "DCGM_FI_PROF_SM_ACTIVE",
+          "The ratio of cycles an SM has at least 1 warp assigned.",
+          "gauge",
+          s -> d(s.ratios.sm()));
+      field(
+          out,
+          "DCGM_FI_PROF_SM_OCCUPANCY",
+          "The ratio of number of warps resident on an SM.",
+          "gauge",
+          s -> d(s.ratios.occupancy()));
+    }
+    field(
+        out,
+        "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+        "Ratio of cycles the tensor (HMMA) pipe is active.",
+        "gauge",
+        s -> d(s.ratios.tensor()));
+    field(
+        out,
+        "DCGM_FI_PROF_DRAM_ACTIVE",
+        "Ratio of cycles the device memory interface is active sending or receiving data.",
+        "gauge",
+        s -> d(s.ratios.dram()));
+    field(
+        out,
+        "DCGM_FI_PROF_PCIE_TX_BYTES",
+        "The rate of data transmitted over the PCIe bus - including both protocol headers and"
+            + " data payloads - in bytes per second.",
+        "gauge",
+        s -> i(Math.round(2.1e6 + s.ratios.kernel() * 7.6e7)));
+    field(
+        out,
+        "DCGM_FI_PROF_PCIE_RX_BYTES",
+        "The rate of data received over the PCIe bus - including both protocol headers and data"
+            + " payloads - in bytes per second.",
+        "gauge",
+        s -> i(Math.round(1.7e6 + s.ratios.kernel() * 4.4e7)));
+    return out.toString();
+  }
+
+  private void collect(double now) {
+    if (!Double.isNaN(lastCollect) && now - lastCollect < COLLECT_INTERVAL_SECONDS) {
+      return;
+    }
+    double dt = Double.isNaN(lastCollect) ? 0 : now - lastCollect;
+    lastCollect = now;
+    for (int g = 0; g < gpus.size(); g++) {
+      Gpu gpu = gpus.get(g);
+      State s = states[g];
+      GpuActivity.Reading reading = gpu.activity().get();
+      s.ratios = reading.since(s.last);
+      s.last = reading;
+      s.memoryUsed =
+          Math.max(1, Math.min(FB_TOTAL_MIB - FB_RESERVED_MIB, gpu.memoryUsedMiB().getAsDouble()));
+      GpuActivity.Ratios r = s.ratios;
+      s.power =
+          IDLE_WATTS
+              + (MAX_WATTS - IDLE_WATTS) * (0.25 * r.kernel() + 0.5 * r.sm() + 0.25 * r.tensor());
+      s.power = Math.round(s.power * 1000) / 1000.0;
+      s.energyMj += s.power * dt * 1000;
+      double target = 29 + 0.062 * s.power;
+      s.temperature =
+          Double.isNaN(s.temperature) ? target : s.temperature + (target - s.temperature) * 0.6;
+      s.smClock = r.kernel() > 0.02 ? 1980 : 345;
+      if (gpu.tensorParallel()) {
+        s.nvlink += r.kernel() * dt * 3.2e9;
+      }
+    }
+  }
+
+  private interface Value {
+    String of(State s);
+  }
+
+  private void field(PromText out, String name, String help, String type, Value value) {
+    out.family(name, help, type);
+    for (int g = 0; g < gpus.size(); g++) {
+      out.sample(name, labels(gpus.get(g), new String[0]), value.of(states[g]));
+    }
+  }
+
+  private String[] labels(Gpu gpu, String[] extra) {
+    List<String> out = new ArrayList<>(24);
+    String[] fixed = {
+      "gpu", Integer.toString(gpu.index()),
+      "UUID", gpu.uuid(),
+      "pci_bus_id", gpu.pciBusId(),
+      "device", "nvidia" + gpu.index(),
+      "modelName", gpu.modelName(),
+      "Hostname", hostname,
+      "DCGM_FI_DRIVER_VERSION", DRIVER
+    };
+    out.addAll(List.of(fixed));
+    // attributes follow in name order: container, err_code, err_msg, namespace, pod, pod_uid
+    Gpu.Attribution a = gpu.attribution();
+    if (a != null) {
+      out.add("container");
+      out.add(a.container());
+    }
+    out.addAll(List.of(extra));
+    if (a != null) {
+      out.addAll(List.of("namespace", a.namespace(), "pod", a.pod(), "pod_uid", ""));
+    }
+    return out.toArray(new String[0]);
+  }
+
+  private static String i(long v) {
+    return Long.toString(v);
+  }
+
+  private static String d(double v) {
+    return String.format(Locale.ROOT, "%.6f", v);
+  }
+
+  private static final class State {
+    GpuActivity.Reading last = GpuActivity.Reading.ZERO;
+    GpuActivity.Ratios ratios = GpuActivity.Ratios.IDLE;
+    double memoryUsed = 1;
+    double power = IDLE_WATTS;
+    double energyMj = 4.1e8;
+    double temperature = Double.NaN;
+    long smClock = 345;
+    double nvlink;
+
+    State() {}
+  }
+}

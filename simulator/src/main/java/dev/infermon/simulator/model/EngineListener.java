@@ -1,0 +1,32 @@
+package dev.infermon.simulator.model;
+
+/**
+ * What an engine reports as it runs; each engine's metrics implement it and decide what to count.
+ * Called synchronously from {@link EngineModel#advanceTo(double)} on the caller's thread; the
+ * {@link Request} passed in must not be kept beyond the call.
+ */
+public interface EngineListener {
+  /**
+   * A request was scheduled (also again after a preemption); {@code queried} prompt tokens were
+   * looked up in the prefix cache and {@code hit} of them were found.
+   */
+  void onScheduled(Request r, double now, int queried, int hit);
+
+  /** One engine iteration ended at {@code now}. */
+  void onIteration(double now, double duration, int prefillTokens, int decodeTokens, int batch);
+
+  /** The prompt was computed and the first token produced. */
+  void onFirstToken(Request r, double now);
+
+  /**
+   * {@code tokens} decode tokens were produced by {@code decodeSeqs} sequences in one iteration
+   * lasting {@code interval} seconds.
+   */
+  void onDecode(int decodeSeqs, double interval);
+
+  /** The request was preempted: its KV blocks were freed and it waits to be recomputed. */
+  void onPreempted(Request r, double now);
+
+  /** The request left the engine. */
+  void onFinished(Request r, FinishReason reason, double now);
+}

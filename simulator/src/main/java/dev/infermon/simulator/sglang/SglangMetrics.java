@@ -1,0 +1,272 @@
+package dev.infermon.simulator.sglang;
+
+import dev.infermon.simulator.model.EngineListener;
+import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.model.FinishReason;
+import dev.infermon.simulator.model.Request;
+import dev.infermon.simulator.text.Histogram;
+import java.util.function.Supplier;
+
+/**
+ * What one SGLang server counts, following {@code collector.py} (≈v0.5.9) and the scheduler's
+ * logging cadence: token counters move only when a request finishes; scheduler gauges are sampled
+ * on every prefill batch, every 40 decode iterations and on an idle publish after 30 s, so they are
+ * as stale as the real ones; {@code cache_hit_rate} is the last prefill batch's hit rate and reads
+ * 0 after a decode log. Not thread-safe.
+ */
+public final class SglangMetrics implements EngineListener {
+  static final int DECODE_LOG_INTERVAL = 40;
+  static final double IDLE_PUBLISH_SECONDS = 30;
+  private static final double KV_MB_PER_TOKEN = 0.131072; // 128 KiB per token (Llama-3-8B in bf16)
+
+  private final boolean prefillSide;
+  private final boolean decodeSide;
+  private Supplier<EngineState> state = () -> null;
+
+  // tokenizer side
+  long promptTokens;
+  long generationTokens;
+  long cachedTokens;
+  long numRequests;
+  long numAborted;
+  final Histogram ttft = new Histogram(SglangBuckets.SGLANG_TTFT);
+  final Histogram itl = new Histogram(SglangBuckets.SGLANG_ITL);
+  final Histogram e2e = new Histogram(SglangBuckets.SGLANG_E2E);
+  final Histogram retractions = new Histogram(SglangBuckets.SGLANG_RETRACTIONS);
+  final Histogram promptLengths = new Histogram(SglangBuckets.SGLANG_TOKENS);
+  final Histogram generationLengths = new Histogram(SglangBuckets.SGLANG_TOKENS);
+
+  // scheduler side
+  final Histogram queueTime = new Histogram(SglangBuckets.SGLANG_QUEUE_TIME);
+  long retractedRequests;
+  long retractedInputTokens;
+  long retractedOutputTokens;
+  long decodeCudaGraphPasses;
+  long realtimePrefillCompute;
+  long realtimePrefillCache;
+  long realtimeDecode;
+  private long pendingPrefillCompute;
+  private long pendingPrefillCache;
+  private long pendingDecode;
+
+  // sampled gauges (what the last log wrote)
+  Gauges gauges = Gauges.EMPTY;
+  private int decodeIterationsSinceLog;
+  private double lastLog = Double.NaN;
+  private double lastDecodeLog = Double.NaN;
+  private long decodeTokensSinceDecodeLog;
+  private long batchQueried;
+  private long batchHit;
+  private int retractedSinceLog;
+  private double lastTransferMb;
+  private int inflightTransfers;
+
+  /**
+   * Counters at zero.
+   *
+   * @param prefillSide the prefill server of a PD pair (no TTFT, inflight queue)
+   * @param decodeSide the decode server of a PD pair (prealloc and transfer queues)
+   */
+  public SglangMetrics(boolean prefillSide, boolean decodeSide) {
+    if (prefillSide && decodeSide) {
+      throw new IllegalArgumentException("a server is either the prefill or the decode side");
+    }
+    this.prefillSide = prefillSide;
+    this.decodeSide = decodeSide;
+  }
+
+  /** Wires the engine whose state the scheduler gauges sample. */
+  public void sampleStateFrom(Supplier<EngineState> source) {
+    this.state = source;
+  }
+
+  /** Generation tokens counted so far (added when requests finish). */
+  public long generationTokens() {
+    return generationTokens;
+  }
+
+  /** Requests counted as finished so far. */
+  public long numRequests() {
+    return numRequests;
+  }
+
+  /** Whether the scheduler has logged at least once (its families exist from then on). */
+  public boolean lastLogged() {
+    return !Double.isNaN(lastLog);
+  }
+
+  /** The sampled scheduler gauges as of the last log. */
+  public Gauges gauges() {
+    return gauges;
+  }
+
+  /**
+   * An idle server re-publishes its gauges after 30 s; call before rendering a page at {@code now}.
+   */
+  public void publishIfIdle(double now) {
+    EngineState s = state.get();
+    if (s == null) {
+      return;
+    }
+    if (Double.isNaN(lastLog) || now - lastLog >= IDLE_PUBLISH_SECONDS) {
+      log(now, s, 0.0, 0.0);
+    }
+  }
+
+  @Override
+  public void onScheduled(Request r, double now, int queried, int hit) {
+    if (r.preemptions() == 0) {
+      queueTime.observe(now - r.arrival());
+    }
+    batchQueried += queried;
+    batchHit += hit;
+    pendingPrefillCache += hit;
+  }
+
+  @Override
+  public void onIteration(
+      double now, double duration, int prefillTokens, int decodeTokens, int batch) {
+    pendingPrefillCompute += prefillTokens;
+    if (decodeTokens > 0) {
+      decodeCudaGraphPasses++;
+    }
+    EngineState s = state.get();
+    if (s == null) {
+      return;
+    }
+    if (prefillTokens > 0) {
+      double hitRate = batchQueried == 0 ? 0 : (double) batchHit / batchQueried;
+      log(now, s, gauges.genThroughput(), hitRate);
+      batchQueried = 0;
+      batchHit = 0;
+      return;
+    }
+    decodeIterationsSinceLog++;
+    if (decodeIterationsSinceLog >= DECODE_LOG_INTERVAL) {
+      double since = Double.isNaN(lastDecodeLog) ? duration : now - lastDecodeLog;
+      double throughput = since > 0 ? decodeTokensSinceDecodeLog / since : 0;
+      lastDecodeLog = now;
+      decodeTokensSinceDecodeLog = 0;
+      log(now, s, throughput, 0.0);
+    }
+  }
+
+  private void log(double now, EngineState s, double genThroughput, double cacheHitRate) {
+    realtimePrefillCompute += pendingPrefillCompute;
+    realtimePrefillCache += pendingPrefillCache;
+    realtimeDecode += pendingDecode;
+    pendingPrefillCompute = 0;
+    pendingPrefillCache = 0;
+    pendingDecode = 0;
+    decodeIterationsSinceLog = 0;
+    lastLog = now;
+    int queue = decodeSide ? 0 : s.waiting();
+    gauges =
+        new Gauges(
+            s.running(),
+            queue,
+            s.usedTokens(),
+            Math.round(s.kvUsage() * 100) / 100.0,
+            s.decodeSumSeqLens(),
+            genThroughput,
+            cacheHitRate,
+            (long) s.totalBlocks() * s.blockSize(),
+            retractedSinceLog,
+            prefillSide ? inflightTransfers : 0,
+            decodeSide ? s.waiting() : 0,
+            decodeSide ? s.transferring() : 0,
+            prefillSide ? lastTransferMb : 0);
+    retractedSinceLog = 0;
+    inflightTransfers = 0;
+  }
+
+  @Override
+  public void onFirstToken(Request r, double now) {
+    if (!prefillSide) {
+      ttft.observe(now - r.arrival());
+    } else {
+      inflightTransfers++;
+      lastTransferMb = r.promptTokens() * KV_MB_PER_TOKEN;
+    }
+    pendingDecode++;
+    decodeTokensSinceDecodeLog++;
+  }
+
+  @Override
+  public void onDecode(int tokens, double interval) {
+    itl.observe(interval, tokens, interval * tokens);
+    pendingDecode += tokens;
+    decodeTokensSinceDecodeLog += tokens;
+  }
+
+  @Override
+  public void onPreempted(Request r, double now) {
+    retractedRequests++;
+    retractedInputTokens += r.promptTokens();
+    retractedOutputTokens += r.generated();
+    retractedSinceLog++;
+  }
+
+  @Override
+  public void onFinished(Request r, FinishReason reason, double now) {
+    // the tokenizer manager counts tokens only when a request finishes
+    promptTokens += r.promptTokens();
+    generationTokens += r.generated();
+    if (!Double.isNaN(r.scheduledAt())) {
+      cachedTokens += r.cachedTokens();
+    }
+    numRequests++;
+    if (reason == FinishReason.ABORT || reason == FinishReason.ERROR) {
+      numAborted++;
+    }
+    e2e.observe(now - r.arrival());
+    retractions.observe(r.preemptions());
+    promptLengths.observe(r.promptTokens());
+    generationLengths.observe(r.generated());
+  }
+
+  /** Whether this is the prefill server of a PD pair. */
+  public boolean prefillSide() {
+    return prefillSide;
+  }
+
+  /** Whether this is the decode server of a PD pair. */
+  public boolean decodeSide() {
+    return decodeSide;
+  }
+
+  /**
+   * The scheduler gauges as the last log wrote them.
+   *
+   * @param running {@code num_running_reqs}
+   * @param queue {@code num_queue_reqs}
+   * @param usedTokens {@code num_used_tokens}
+   * @param tokenUsage {@code token_usage}, rounded to 2 decimals as SGLang does
+   * @param decodeSumSeqLens {@code decode_sum_seq_lens}
+   * @param genThroughput {@code gen_throughput}, tokens/s over the last decode-log window
+   * @param cacheHitRate {@code cache_hit_rate} of the last prefill batch
+   * @param maxTotalTokens {@code max_total_num_tokens}
+   * @param retracted {@code num_retracted_reqs} in the last interval
+   * @param prefillInflight {@code num_prefill_inflight_queue_reqs}
+   * @param decodePrealloc {@code num_decode_prealloc_queue_reqs}
+   * @param decodeTransfer {@code num_decode_transfer_queue_reqs}
+   * @param transferTotalMb {@code kv_transfer_total_mb} of the last transfer
+   */
+  public record Gauges(
+      int running,
+      int queue,
+      long usedTokens,
+      double tokenUsage,
+      long decodeSumSeqLens,
+      double genThroughput,
+      double cacheHitRate,
+      long maxTotalTokens,
+      int retracted,
+      int prefillInflight,
+      int decodePrealloc,
+      int decodeTransfer,
+      double transferTotalMb) {
+    /** Before the first log. */
+    public static final Gauges EMPTY = new Gauges(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+}

@@ -1,0 +1,363 @@
+package dev.infermon.simulator.sglang;
+
+import dev.infermon.simulator.text.Histogram;
+import dev.infermon.simulator.text.PromText;
+import dev.infermon.simulator.text.PythonFamilies;
+import dev.infermon.simulator.text.PythonFamilies.Child;
+import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code /metrics} page of one SGLang server (≈v0.5.9). Names, HELP texts and buckets are those
+ * of {@code python/sglang/srt/metrics/collector.py} at 00ae9c1; the layout is prometheus_client's
+ * multiprocess collector (what SGLang serves): no {@code _created}, labels sorted, histogram {@code
+ * _sum} first, and a family only once a child exists. Tokenizer metrics carry {@code model_name};
+ * scheduler metrics carry {@code engine_type}, {@code model_name}, {@code moe_ep_rank}, {@code
+ * pp_rank}, {@code tp_rank}, repeated per TP rank when every scheduler reports (the same batch seen
+ * by each rank: never sum over {@code tp_rank}); the two gauges without a multiprocess mode also
+ * get a {@code pid} label. Stateless.
+ */
+public final class SglangPage {
+  private SglangPage() {}
+
+  /**
+   * What the page shows.
+   *
+   * @param modelName the served model name
+   * @param engineType {@code unified}, {@code prefill} or {@code decode}
+   * @param tpSize tensor-parallel ranks that report scheduler metrics
+   * @param firstPid the process id of TP rank 0's scheduler (the others follow)
+   * @param metrics what the server counted
+   */
+  public record View(
+      String modelName, String engineType, int tpSize, int firstPid, SglangMetrics metrics) {
+    /** Validates. */
+    public View {
+      if (tpSize < 1) {
+        throw new IllegalArgumentException("tpSize must be >= 1, got " + tpSize);
+      }
+      if (!engineType.equals("unified")
+          && !engineType.equals("prefill")
+          && !engineType.equals("decode")) {
+        throw new IllegalArgumentException("unknown engine_type: \"" + engineType + "\"");
+      }
+    }
+  }
+
+  private static final String TOTAL_TOKENS_HELP =
+      "Total number of tokens processed (updated on each log interval). "
+          + "mode: prefill_compute, prefill_cache, decode.";
+
+  /** Renders the page at the metrics' current state. */
+  public static String render(View v) {
+    SglangMetrics m = v.metrics();
+    PromText out = new PromText(32 * 1024);
+    PythonFamilies f = new PythonFamilies(out, true, false);
+    String[] tokenizer = {"model_name", v.modelName()};
+    boolean served = m.numRequests > 0;
+
+    f.counter(
+        "sglang:prompt_tokens",
+        "Number of prefill tokens processed.",
+        served ? one(tokenizer, m.promptTokens) : List.of());
+    f.counter(
+        "sglang:generation_tokens",
+        "Number of generation tokens processed.",
+        served ? one(tokenizer, m.generationTokens) : List.of());
+    f.counter(
+        "sglang:cached_tokens",
+        "Number of cached prompt tokens.",
+        m.cachedTokens > 0 ? one(tokenizer, m.cachedTokens) : List.of());
+    f.counter(
+        "sglang:num_requests",
+        "Number of requests processed.",
+        served ? one(tokenizer, m.numRequests) : List.of());
+    f.counter(
+        "sglang:num_aborted_requests",
+        "Number of requests aborted.",
+        m.numAborted > 0 ? one(tokenizer, m.numAborted) : List.of());
+
+    histogram(
+        f,
+        "sglang:time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        tokenizer,
+        m.ttft);
+    histogram(
+        f,
+        "sglang:e2e_request_latency_seconds",
+        "Histogram of End-to-end request latency in seconds",
+        tokenizer,
+        m.e2e);
+    histogram(
+        f,
+        "sglang:inter_token_latency_seconds",
+        "Histogram of inter-token latency in seconds.",
+        tokenizer,
+        m.itl);
+    histogram(
+        f,
+        "sglang:num_retractions",
+        "Histogram of retraction counts per request.",
+        tokenizer,
+        m.retractions);
+    histogram(
+        f,
+        "sglang:prompt_tokens_histogram",
+        "Histogram of prompt token length.",
+        tokenizer,
+        m.promptLengths);
+    histogram(
+        f,
+        "sglang:generation_tokens_histogram",
+        "Histogram of generation token length.",
+        tokenizer,
+        m.generationLengths);
+
+    List<String[]> ranks = new ArrayList<>();
+    for (int tp = 0; tp < v.tpSize(); tp++) {
+      ranks.add(
+          new String[] {
+            "engine_type", v.engineType(),
+            "model_name", v.modelName(),
+            "moe_ep_rank", "0",
+            "pp_rank", "0",
+            "tp_rank", Integer.toString(tp)
+          });
+    }
+    List<HistogramChild> queue = new ArrayList<>();
+    if (m.queueTime.count() > 0) {
+      for (String[] r : ranks) {
+        queue.add(new HistogramChild(r, m.queueTime, 0));
+      }
+    }
+    f.histogram("sglang:queue_time_seconds", "Histogram of queueing time in seconds.", queue);
+
+    if (m.lastLogged()) {
+      schedulerGauges(f, v, ranks);
+      List<Child> realtime = new ArrayList<>();
+      for (String[] r : ranks) {
+        realtime.add(new Child(with(r, "mode", "prefill_compute"), m.realtimePrefillCompute, 0));
+        realtime.add(new Child(with(r, "mode", "prefill_cache"), m.realtimePrefillCache, 0));
+        realtime.add(new Child(with(r, "mode", "decode"), m.realtimeDecode, 0));
+      }
+      f.counter("sglang:realtime_tokens", TOTAL_TOKENS_HELP, realtime);
+    }
+    if (m.decodeCudaGraphPasses > 0) {
+      List<Child> passes = new ArrayList<>();
+      for (String[] r : ranks) {
+        passes.add(new Child(with(r, "mode", "decode_cuda_graph"), m.decodeCudaGraphPasses, 0));
+      }
+      f.counter(
+          "sglang:cuda_graph_passes",
+          "Total number of forward passes categorized by CUDA graph.",
+          passes);
+    }
+    if (m.retractedRequests > 0) {
+      f.counter(
+          "sglang:num_retracted_requests",
+          "Total number of retracted requests.",
+          perRank(ranks, m.retractedRequests));
+      f.counter(
+          "sglang:num_retracted_input_tokens",
+          "Total number of retracted input tokens.",
+          perRank(ranks, m.retractedInputTokens));
+      f.counter(
+          "sglang:num_retracted_output_tokens",
+          "Total number of retracted output tokens.",
+          perRank(ranks, m.retractedOutputTokens));
+    }
+    return out.toString();
+  }
+
+  private static void schedulerGauges(PythonFamilies f, View v, List<String[]> ranks) {
+    SglangMetrics.Gauges g = v.metrics().gauges();
+    SglangMetrics m = v.metrics();
+    gauge(f, ranks, "sglang:num_running_reqs", "The number of running requests.", g.running());
+    gauge(f, ranks, "sglang:num_used_tokens", "The number of used tokens.", g.usedTokens());
+    gauge(f, ranks, "sglang:token_usage", "The token usage.", g.tokenUsage());
+    gauge(
+        f,
+        ranks,
+        "sglang:pending_prealloc_token_usage",
+        "The token usage for pending preallocated tokens (not preallocated yet).",
+        0);
+    gauge(f, ranks, "sglang:swa_token_usage", "The token usage for SWA layers.", 0);
+    gauge(f, ranks, "sglang:mamba_usage", "The token usage for Mamba layers.", 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:decode_sum_seq_lens",
+        "The sum of all sequence lengths in decode.",
+        g.decodeSumSeqLens());
+    gauge(
+        f,
+        ranks,
+        "sglang:gen_throughput",
+        "The generation throughput (token/s).",
+        g.genThroughput());
+    gauge(
+        f,
+        ranks,
+        "sglang:num_queue_reqs",
+        "The number of requests in the waiting queue.",
+        g.queue());
+    gauge(
+        f,
+        ranks,
+        "sglang:num_grammar_queue_reqs",
+        "The number of requests in the grammar waiting queue.",
+        0);
+    gauge(
+        f,
+        ranks,
+        "sglang:num_running_reqs_offline_batch",
+        "The number of running low-priority offline batch requests(label is 'batch').",
+        0);
+    gauge(f, ranks, "sglang:cache_hit_rate", "The prefix cache hit rate.", g.cacheHitRate());
+    gauge(
+        f,
+        ranks,
+        "sglang:max_total_num_tokens",
+        "Maximum total number of tokens in the KV cache pool.",
+        g.maxTotalTokens());
+    gauge(
+        f,
+        ranks,
+        "sglang:spec_accept_length",
+        "The average acceptance length of speculative decoding.",
+        0);
+    gauge(
+        f,
+        ranks,
+        "sglang:spec_accept_rate",
+        "The average acceptance rate of speculative decoding (`accepted tokens / total draft"
+            + " tokens` in batch).",
+        0);
+    gauge(
+        f,
+        ranks,
+        "sglang:num_prefill_prealloc_queue_reqs",
+        "The number of requests in the prefill prealloc queue.",
+        0);
+    gauge(
+        f,
+        ranks,
+        "sglang:num_prefill_inflight_queue_reqs",
+        "The number of requests in the prefill inflight queue.",
+        g.prefillInflight());
+    gauge(
+        f,
+        ranks,
+        "sglang:num_decode_prealloc_queue_reqs",
+        "The number of requests in the decode prealloc queue.",
+        g.decodePrealloc());
+    gauge(
+        f,
+        ranks,
+        "sglang:num_decode_transfer_queue_reqs",
+        "The number of requests in the decode transfer queue.",
+        g.decodeTransfer());
+    boolean prefill = m.prefillSide();
+    double mb = g.transferTotalMb();
+    double speed = prefill && mb > 0 ? 22.5 : 0;
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_speed_gb_s",
+        "The transfer speed of the KV cache in GB/s.",
+        speed);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_latency_ms",
+        "The transfer latency of the KV cache in ms.",
+        speed > 0 ? mb / speed : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_bootstrap_ms",
+        "The bootstrap time of the KV transfer in ms.",
+        prefill && mb > 0 ? 1.8 : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_alloc_ms",
+        "The allocation waiting time of the KV transfer in ms.",
+        prefill && mb > 0 ? 0.4 : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_total_mb",
+        "The total number of tokens transferred in the KV cache.",
+        mb);
+    List<Child> retracted = new ArrayList<>();
+    List<Child> paused = new ArrayList<>();
+    for (int i = 0; i < ranks.size(); i++) {
+      String[] withPid = with(ranks.get(i), "pid", Integer.toString(v.firstPid() + i));
+      retracted.add(new Child(withPid, g.retracted(), 0));
+      paused.add(new Child(withPid, 0, 0));
+    }
+    f.gauge("sglang:num_retracted_reqs", "The number of retracted requests.", retracted);
+    f.gauge(
+        "sglang:num_paused_reqs", "The number of paused requests by async weight sync.", paused);
+    // PD prefill servers report -1; elsewhere the SLO setter is missing, so it reads 0
+    gauge(f, ranks, "sglang:utilization", "The utilization.", prefill ? -1 : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:engine_startup_time",
+        "The time taken for the engine to start up.",
+        96.42);
+    gauge(
+        f,
+        ranks,
+        "sglang:engine_load_weights_time",
+        "The time taken for the engine to load weights.",
+        38.17);
+    gauge(f, ranks, "sglang:new_token_ratio", "The new token ratio.", 0.7);
+    gauge(
+        f,
+        ranks,
+        "sglang:is_cuda_graph",
+        "Whether the batch is using CUDA graph.",
+        g.running() > 0 ? 1 : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:num_unique_running_routing_keys",
+        "Number of unique routing keys in running batch.",
+        0);
+  }
+
+  private static void gauge(
+      PythonFamilies f, List<String[]> ranks, String name, String help, double value) {
+    f.gauge(name, help, perRank(ranks, value));
+  }
+
+  private static List<Child> perRank(List<String[]> ranks, double value) {
+    List<Child> out = new ArrayList<>(ranks.size());
+    for (String[] r : ranks) {
+      out.add(new Child(r, value, 0));
+    }
+    return out;
+  }
+
+  private static void histogram(
+      PythonFamilies f, String base, String help, String[] labels, Histogram h) {
+    f.histogram(base, help, h.count() > 0 ? List.of(new HistogramChild(labels, h, 0)) : List.of());
+  }
+
+  private static List<Child> one(String[] labels, double value) {
+    return List.of(new Child(labels, value, 0));
+  }
+
+  private static String[] with(String[] labels, String name, String value) {
+    String[] out = Arrays.copyOf(labels, labels.length + 2);
+    out[labels.length] = name;
+    out[labels.length + 1] = value;
+    return out;
+  }
+}

@@ -1,0 +1,124 @@
+package dev.infermon.simulator.text;
+
+import java.util.List;
+
+/**
+ * Lays out families the way Python's prometheus_client does. Single-process mode (vLLM): a counter
+ * is {@code name_total} followed by a {@code name_created} gauge family with the same HELP, a
+ * histogram writes each child's buckets, {@code _count} and {@code _sum}, then a {@code _created}
+ * family. Multiprocess mode (SGLang): no {@code _created}, and a histogram writes every child's
+ * {@code _sum} first, then each child's buckets and {@code _count} (the order {@code
+ * MultiProcessCollector} builds). Families without children print only in single-process mode (as
+ * HELP/TYPE lines with no samples).
+ */
+public final class PythonFamilies {
+  private final PromText out;
+  private final boolean multiprocess;
+  private final boolean createdSeries;
+
+  /**
+   * Writes into {@code out}.
+   *
+   * @param multiprocess SGLang's layout (which never has {@code _created} series)
+   * @param createdSeries whether single-process counters and histograms get {@code _created}
+   *     families (vLLM V0 called {@code disable_created_metrics()})
+   */
+  public PythonFamilies(PromText out, boolean multiprocess, boolean createdSeries) {
+    this.out = out;
+    this.multiprocess = multiprocess;
+    this.createdSeries = createdSeries && !multiprocess;
+  }
+
+  /**
+   * One child of a family: its labels (alternating names and values, any order), value and creation
+   * time (epoch seconds).
+   */
+  public record Child(String[] labels, double value, double created) {}
+
+  /**
+   * One child of a histogram family.
+   *
+   * @param labels alternating names and values
+   * @param histogram the observations
+   * @param created creation time, epoch seconds
+   */
+  public record HistogramChild(String[] labels, Histogram histogram, double created) {}
+
+  /** A gauge family. */
+  public void gauge(String name, String help, List<Child> children) {
+    if (multiprocess && children.isEmpty()) {
+      return;
+    }
+    out.family(name, help, "gauge");
+    for (Child c : children) {
+      out.sortedSample(name, c.labels(), c.value());
+    }
+  }
+
+  /** A counter family; {@code base} has no {@code _total}. */
+  public void counter(String base, String help, List<Child> children) {
+    if (multiprocess && children.isEmpty()) {
+      return;
+    }
+    String total = base + "_total";
+    out.family(total, help, "counter");
+    for (Child c : children) {
+      out.sortedSample(total, c.labels(), c.value());
+    }
+    created(base, help, children);
+  }
+
+  /**
+   * A summary family without quantiles (the instrumentator's sizes): {@code _count}, {@code _sum}.
+   */
+  public void summary(String base, String help, List<Child> counts, List<Child> sums) {
+    out.family(base, help, "summary");
+    for (int i = 0; i < counts.size(); i++) {
+      out.sortedSample(base + "_count", counts.get(i).labels(), counts.get(i).value());
+      out.sortedSample(base + "_sum", sums.get(i).labels(), sums.get(i).value());
+    }
+    created(base, help, counts);
+  }
+
+  /** A histogram family. */
+  public void histogram(String base, String help, List<HistogramChild> children) {
+    if (multiprocess && children.isEmpty()) {
+      return;
+    }
+    out.family(base, help, "histogram");
+    if (multiprocess) {
+      for (HistogramChild c : children) {
+        out.sortedSample(base + "_sum", c.labels(), c.histogram().sum());
+      }
+    }
+    String bucket = base + "_bucket";
+    for (HistogramChild c : children) {
+      Histogram h = c.histogram();
+      long[] cumulative = new long[h.size() + 1];
+      h.cumulativeInto(cumulative);
+      for (int i = 0; i <= h.size(); i++) {
+        out.sortedSample(bucket, c.labels(), "le", PyFloat.format(h.bound(i)), cumulative[i]);
+      }
+      out.sortedSample(base + "_count", c.labels(), h.count());
+      if (!multiprocess) {
+        out.sortedSample(base + "_sum", c.labels(), h.sum());
+      }
+    }
+    if (createdSeries) {
+      out.family(base + "_created", help, "gauge");
+      for (HistogramChild c : children) {
+        out.sortedSample(base + "_created", c.labels(), c.created());
+      }
+    }
+  }
+
+  private void created(String base, String help, List<Child> children) {
+    if (!createdSeries) {
+      return;
+    }
+    out.family(base + "_created", help, "gauge");
+    for (Child c : children) {
+      out.sortedSample(base + "_created", c.labels(), c.created());
+    }
+  }
+}

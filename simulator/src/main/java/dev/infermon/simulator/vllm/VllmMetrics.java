@@ -1,0 +1,237 @@
+package dev.infermon.simulator.vllm;
+
+import dev.infermon.simulator.model.EngineListener;
+import dev.infermon.simulator.model.FinishReason;
+import dev.infermon.simulator.model.Request;
+import dev.infermon.simulator.text.Histogram;
+
+/**
+ * What one vLLM engine core counts, following {@code vllm/v1/metrics/loggers.py}: prompt tokens
+ * when a prefill completes, generation tokens per step, prefix-cache queries and hits (tokens) when
+ * a request is scheduled, preemptions, finished requests by reason, and the per-request histograms
+ * observed when a request finishes. The V0 (0.4.3) page reads the same counts with V0's buckets.
+ * Not thread-safe.
+ */
+public final class VllmMetrics implements EngineListener {
+  /** Reason labels in the order vLLM pre-creates them. */
+  public static final String[] FINISHED_REASONS = {
+    "stop", "length", "abort", "error", "repetition"
+  };
+
+  private final boolean v0;
+  private final boolean externalPrompt;
+
+  // counters
+  long promptTokens;
+  long generationTokens;
+  long preemptions;
+  long prefixQueries;
+  long prefixHits;
+  long promptLocalCompute;
+  long promptLocalCacheHit;
+  long promptExternal;
+  final long[] finished = new long[FINISHED_REASONS.length];
+  long httpOk;
+  long httpServerError;
+  double httpRequestBytes;
+  double httpResponseBytes;
+
+  // histograms
+  final Histogram requestPromptTokens;
+  final Histogram requestGenerationTokens;
+  final Histogram iterationTokens;
+  final Histogram maxNumGenerationTokens;
+  final Histogram paramsN;
+  final Histogram paramsMaxTokens;
+  final Histogram ttft;
+  final Histogram itl;
+  final Histogram v0Tpot;
+  final Histogram requestTpot;
+  final Histogram e2e;
+  final Histogram queue;
+  final Histogram inference;
+  final Histogram prefill;
+  final Histogram decode;
+  final Histogram prefillKvComputed;
+  final Histogram httpHighr;
+  final Histogram httpChat;
+
+  // V0's throughput gauges average over its 5 s log interval
+  private double windowStart = Double.NaN;
+  private long windowPrompt;
+  private long windowGeneration;
+  double avgPromptThroughput;
+  double avgGenerationThroughput;
+
+  /**
+   * Counters at zero for an engine with the given context length.
+   *
+   * @param v0 whether to use V0's (0.4.3) latency buckets
+   * @param externalPrompt whether prompts arrive over a KV connector (the decode side of a PD pair)
+   */
+  public VllmMetrics(int maxModelLen, boolean v0, boolean externalPrompt) {
+    this.v0 = v0;
+    this.externalPrompt = externalPrompt;
+    double[] tokens = VllmBuckets.oneTwoFive(maxModelLen);
+    requestPromptTokens = new Histogram(tokens);
+    requestGenerationTokens = new Histogram(tokens);
+    maxNumGenerationTokens = new Histogram(tokens);
+    paramsMaxTokens = new Histogram(tokens);
+    prefillKvComputed = new Histogram(tokens);
+    iterationTokens = new Histogram(VllmBuckets.VLLM_ITERATION_TOKENS);
+    paramsN = new Histogram(VllmBuckets.VLLM_PARAMS_N);
+    ttft = new Histogram(v0 ? VllmBuckets.VLLM_V0_TTFT : VllmBuckets.VLLM_TTFT);
+    itl = new Histogram(VllmBuckets.VLLM_ITL);
+    v0Tpot = new Histogram(VllmBuckets.VLLM_V0_TPOT);
+    requestTpot = new Histogram(VllmBuckets.VLLM_ITL);
+    e2e = new Histogram(v0 ? VllmBuckets.VLLM_V0_E2E : VllmBuckets.VLLM_REQUEST_LATENCY);
+    queue = new Histogram(VllmBuckets.VLLM_REQUEST_LATENCY);
+    inference = new Histogram(VllmBuckets.VLLM_REQUEST_LATENCY);
+    prefill = new Histogram(VllmBuckets.VLLM_REQUEST_LATENCY);
+    decode = new Histogram(VllmBuckets.VLLM_REQUEST_LATENCY);
+    httpHighr = new Histogram(VllmBuckets.HTTP_HIGHR);
+    httpChat = new Histogram(VllmBuckets.HTTP_BY_HANDLER);
+  }
+
+  /** Prompt tokens counted so far ({@code vllm:prompt_tokens_total}). */
+  public long promptTokens() {
+    return promptTokens;
+  }
+
+  /** Generation tokens counted so far ({@code vllm:generation_tokens_total}). */
+  public long generationTokens() {
+    return generationTokens;
+  }
+
+  /** Preemptions counted so far ({@code vllm:num_preemptions_total}). */
+  public long preemptions() {
+    return preemptions;
+  }
+
+  /** Finished requests with the given reason label ({@code vllm:request_success_total}). */
+  public long finished(String reason) {
+    for (int i = 0; i < FINISHED_REASONS.length; i++) {
+      if (FINISHED_REASONS[i].equals(reason)) {
+        return finished[i];
+      }
+    }
+    throw new IllegalArgumentException("unknown finished_reason: \"" + reason + "\"");
+  }
+
+  /** The time-to-first-token histogram. */
+  public Histogram ttft() {
+    return ttft;
+  }
+
+  /** The per-request generation-length histogram. */
+  public Histogram requestGenerationTokens() {
+    return requestGenerationTokens;
+  }
+
+  @Override
+  public void onScheduled(Request r, double now, int queried, int hit) {
+    prefixQueries += queried;
+    prefixHits += hit;
+  }
+
+  @Override
+  public void onIteration(
+      double now, double duration, int prefillTokens, int decodeTokens, int batch) {
+    iterationTokens.observe(prefillTokens + decodeTokens);
+    if (Double.isNaN(windowStart)) {
+      windowStart = now;
+    } else if (now - windowStart >= 5.0) {
+      double dt = now - windowStart;
+      avgPromptThroughput = windowPrompt / dt;
+      avgGenerationThroughput = windowGeneration / dt;
+      windowPrompt = 0;
+      windowGeneration = 0;
+      windowStart = now;
+    }
+  }
+
+  @Override
+  public void onFirstToken(Request r, double now) {
+    // the step that completes the prefill also samples the first token
+    promptTokens += r.promptTokens();
+    windowPrompt += r.promptTokens();
+    if (externalPrompt) {
+      promptExternal += r.promptTokens();
+    } else {
+      promptLocalCompute += r.promptTokens() - r.cachedTokens();
+      promptLocalCacheHit += r.cachedTokens();
+    }
+    generationTokens++;
+    windowGeneration++;
+    ttft.observe(now - r.arrival());
+  }
+
+  @Override
+  public void onDecode(int tokens, double interval) {
+    generationTokens += tokens;
+    windowGeneration += tokens;
+    itl.observe(interval, tokens, interval * tokens);
+    v0Tpot.observe(interval, tokens, interval * tokens);
+  }
+
+  @Override
+  public void onPreempted(Request r, double now) {
+    preemptions++;
+  }
+
+  @Override
+  public void onFinished(Request r, FinishReason reason, double now) {
+    int idx;
+    switch (reason) {
+      case STOP:
+        idx = 0;
+        break;
+      case LENGTH:
+        idx = 1;
+        break;
+      case ABORT:
+        idx = 2;
+        break;
+      default:
+        idx = 3;
+        break;
+    }
+    finished[idx]++;
+    if (reason == FinishReason.ERROR) {
+      httpServerError++;
+    } else {
+      httpOk++;
+    }
+    double e2eSeconds = now - r.arrival();
+    httpHighr.observe(e2eSeconds);
+    httpChat.observe(e2eSeconds);
+    httpRequestBytes += 200 + 4.0 * r.promptTokens();
+    httpResponseBytes += 60 + 4.0 * r.generated();
+    if (Double.isNaN(r.scheduledAt())) {
+      return; // never ran: no phase histograms
+    }
+    int computed = externalPrompt ? 0 : r.promptTokens() - r.cachedTokens();
+    requestPromptTokens.observe(r.promptTokens());
+    requestGenerationTokens.observe(r.generated());
+    maxNumGenerationTokens.observe(r.generated());
+    paramsN.observe(1);
+    paramsMaxTokens.observe(r.maxTokens());
+    prefillKvComputed.observe(computed);
+    e2e.observe(e2eSeconds);
+    queue.observe(r.scheduledAt() - r.arrival());
+    inference.observe(now - r.scheduledAt());
+    if (!Double.isNaN(r.firstTokenAt())) {
+      prefill.observe(r.firstTokenAt() - r.scheduledAt());
+      double decodeSeconds = now - r.firstTokenAt();
+      decode.observe(decodeSeconds);
+      if (r.generated() > 1) {
+        requestTpot.observe(decodeSeconds / (r.generated() - 1));
+      }
+    }
+  }
+
+  /** Whether this engine uses V0's buckets. */
+  public boolean isV0() {
+    return v0;
+  }
+}

@@ -1,0 +1,708 @@
+package dev.infermon.simulator.vllm;
+
+import dev.infermon.simulator.model.EngineParams;
+import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.text.Histogram;
+import dev.infermon.simulator.text.PromText;
+import dev.infermon.simulator.text.PyFloat;
+import dev.infermon.simulator.text.PythonFamilies;
+import dev.infermon.simulator.text.PythonFamilies.Child;
+import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
+import dev.infermon.simulator.text.PythonProcess;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The {@code /metrics} page of one vLLM server. Family names, HELP texts, label names, children and
+ * their order are those of the real pages: the 2026-09 capture for {@link VllmRelease#V1_CURRENT},
+ * {@code vllm-0.11.x-idle.txt} for {@link VllmRelease#V0_11} and {@code vllm-0.4.3.txt} for {@link
+ * VllmRelease#V0_4_3}. Stateless; {@link #render} reads the engines' metrics and state as they are.
+ */
+public final class VllmPage {
+  private VllmPage() {}
+
+  /**
+   * One engine core of the pod ({@code engine} label = its index; V1 data parallelism runs
+   * several).
+   *
+   * @param index the data-parallel rank
+   * @param metrics what it counted
+   * @param state its scheduler now
+   */
+  public record Engine(int index, VllmMetrics metrics, EngineState state) {}
+
+  /**
+   * What the page shows.
+   *
+   * @param release which release's page
+   * @param modelName the served model name ({@code model_name})
+   * @param engines one per data-parallel rank (exactly one for V0)
+   * @param params the engines' configuration ({@code cache_config_info})
+   * @param startEpoch when the server (re)started, epoch seconds
+   * @param now the page's time, epoch seconds
+   */
+  public record View(
+      VllmRelease release,
+      String modelName,
+      List<Engine> engines,
+      EngineParams params,
+      double startEpoch,
+      double now) {
+    /** Validates. */
+    public View {
+      if (engines.isEmpty()) {
+        throw new IllegalArgumentException("a vLLM page needs at least one engine");
+      }
+      if (release.isV0() && engines.size() != 1) {
+        throw new IllegalArgumentException("V0 has no data-parallel engines: " + engines.size());
+      }
+      engines = List.copyOf(engines);
+    }
+  }
+
+  private static final String RUNNING_HELP = "Number of requests in model execution batches.";
+  private static final String WAITING_HELP = "Number of requests waiting to be processed.";
+  private static final String WAITING_BY_REASON_HELP =
+      "Number of waiting requests by reason. Reason labels: 'capacity' = waiting for scheduling"
+          + " capacity; 'deferred' = deferred by transient constraints (LoRA budget, KV transfer,"
+          + " blocked status). Sum of all reasons equals vllm:num_requests_waiting.";
+  private static final String SLEEP_HELP =
+      "Engine sleep state; awake = 0 means engine is sleeping; awake = 1 means engine is awake;"
+          + " weights_offloaded = 1 means sleep level 1; discard_all = 1 means sleep level 2.";
+  private static final String MFU_HELP_TAIL = " (for Model Flops Utilization calculations).";
+  private static final String HTTP_SIZE_TAIL =
+      " Only value of header is respected. Otherwise ignored. No percentile calculated. ";
+
+  /** Renders the page as the real server would at {@code view.now()}. */
+  public static String render(View v) {
+    PromText out = new PromText(64 * 1024);
+    boolean v0 = v.release().isV0();
+    PythonFamilies f = new PythonFamilies(out, false, !v0);
+    new PythonProcess(
+            pythonVersion(v.release()),
+            v.startEpoch(),
+            v.now(),
+            1.09e9 + 3.1e5 * v.engines().size(),
+            8.98e9,
+            1048576)
+        .write(out);
+    Created created = new Created(v.startEpoch());
+    if (v0) {
+      renderV0(v, f, out);
+    } else {
+      renderV1(v, f, out, created);
+    }
+    return out.toString();
+  }
+
+  private static String pythonVersion(VllmRelease r) {
+    switch (r) {
+      case V1_CURRENT:
+        return "3.12.13";
+      case V0_11:
+        return "3.10.19";
+      default:
+        return "3.10.12";
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // V1 (0.11 and current)
+
+  private static void renderV1(View v, PythonFamilies f, PromText out, Created created) {
+    boolean current = v.release() == VllmRelease.V1_CURRENT;
+    String model = v.modelName();
+    List<Engine> engines = v.engines();
+    if (current) {
+      String[] mfu = {
+        "vllm:estimated_flops_per_gpu",
+        "Estimated number of floating point operations per GPU",
+        "vllm:estimated_read_bytes_per_gpu",
+        "Estimated number of bytes read from memory per GPU",
+        "vllm:estimated_write_bytes_per_gpu",
+        "Estimated number of bytes written to memory per GPU"
+      };
+      for (int i = 0; i < mfu.length; i += 2) {
+        // registered always, incremented only with --enable-mfu-metrics: stays 0
+        f.counter(mfu[i], mfu[i + 1] + MFU_HELP_TAIL, perEngine(engines, model, created, e -> 0));
+      }
+    }
+    f.gauge(
+        "vllm:num_requests_running",
+        RUNNING_HELP,
+        perEngine(engines, model, created, e -> e.state().running()));
+    f.gauge(
+        "vllm:num_requests_waiting",
+        WAITING_HELP,
+        perEngine(engines, model, created, e -> e.state().waiting()));
+    if (current) {
+      List<Child> byReason = new ArrayList<>();
+      for (Engine e : engines) {
+        byReason.add(
+            new Child(labels(e, model, "reason", "capacity"), e.state().waitingCapacity(), 0));
+        byReason.add(
+            new Child(labels(e, model, "reason", "deferred"), e.state().waitingDeferred(), 0));
+      }
+      f.gauge("vllm:num_requests_waiting_by_reason", WAITING_BY_REASON_HELP, byReason);
+      List<Child> sleep = new ArrayList<>();
+      for (Engine e : engines) {
+        sleep.add(new Child(labels(e, model, "sleep_state", "awake"), 1, 0));
+        sleep.add(new Child(labels(e, model, "sleep_state", "weights_offloaded"), 0, 0));
+        sleep.add(new Child(labels(e, model, "sleep_state", "discard_all"), 0, 0));
+      }
+      f.gauge("vllm:engine_sleep_state", SLEEP_HELP, sleep);
+    }
+    f.gauge(
+        "vllm:kv_cache_usage_perc",
+        "KV-cache usage. 1 means 100 percent usage.",
+        perEngine(engines, model, created, e -> e.state().kvUsage()));
+    f.counter(
+        "vllm:prefix_cache_queries",
+        "Prefix cache queries, in terms of number of queried tokens.",
+        perEngine(engines, model, created, e -> e.metrics().prefixQueries));
+    f.counter(
+        "vllm:prefix_cache_hits",
+        "Prefix cache hits, in terms of number of cached tokens.",
+        perEngine(engines, model, created, e -> e.metrics().prefixHits));
+    if (current) {
+      f.counter(
+          "vllm:external_prefix_cache_queries",
+          "External prefix cache queries from KV connector cross-instance cache sharing, in terms"
+              + " of number of queried tokens.",
+          perEngine(engines, model, created, e -> 0));
+      f.counter(
+          "vllm:external_prefix_cache_hits",
+          "External prefix cache hits from KV connector cross-instance cache sharing, in terms of"
+              + " number of cached tokens.",
+          perEngine(engines, model, created, e -> 0));
+      f.counter(
+          "vllm:mm_cache_queries",
+          "Multi-modal cache queries, in terms of number of queried items.",
+          perEngine(engines, model, created, e -> 0));
+      f.counter(
+          "vllm:mm_cache_hits",
+          "Multi-modal cache hits, in terms of number of cached items.",
+          perEngine(engines, model, created, e -> 0));
+    }
+    f.counter(
+        "vllm:num_preemptions",
+        "Cumulative number of preemption from the engine.",
+        perEngine(engines, model, created, e -> e.metrics().preemptions));
+    f.counter(
+        "vllm:prompt_tokens",
+        "Number of prefill tokens processed.",
+        perEngine(engines, model, created, e -> e.metrics().promptTokens));
+    if (current) {
+      List<Child> bySource = new ArrayList<>();
+      for (Engine e : engines) {
+        VllmMetrics m = e.metrics();
+        bySource.add(
+            new Child(
+                labels(e, model, "source", "local_compute"), m.promptLocalCompute, created.next()));
+        bySource.add(
+            new Child(
+                labels(e, model, "source", "local_cache_hit"),
+                m.promptLocalCacheHit,
+                created.next()));
+        bySource.add(
+            new Child(
+                labels(e, model, "source", "external_kv_transfer"),
+                m.promptExternal,
+                created.next()));
+      }
+      f.counter("vllm:prompt_tokens_by_source", "Number of prompt tokens by source.", bySource);
+      f.counter(
+          "vllm:prompt_tokens_cached",
+          "Number of cached prompt tokens (local + external).",
+          perEngine(
+              engines,
+              model,
+              created,
+              e -> e.metrics().promptLocalCacheHit + e.metrics().promptExternal));
+    }
+    f.counter(
+        "vllm:generation_tokens",
+        "Number of generation tokens processed.",
+        perEngine(engines, model, created, e -> e.metrics().generationTokens));
+    int reasons = current ? VllmMetrics.FINISHED_REASONS.length : 3;
+    List<Child> success = new ArrayList<>();
+    for (Engine e : engines) {
+      long[] finished = e.metrics().finished.clone();
+      if (!current) {
+        finished[2] += finished[3]; // 0.11 has no "error": failed requests finish as aborted
+      }
+      for (int r = 0; r < reasons; r++) {
+        success.add(
+            new Child(
+                labels(e, model, "finished_reason", VllmMetrics.FINISHED_REASONS[r]),
+                finished[r],
+                created.next()));
+      }
+    }
+    f.counter("vllm:request_success", "Count of successfully processed requests.", success);
+
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_prompt_tokens",
+        "Number of prefill tokens processed.",
+        m -> m.requestPromptTokens);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_generation_tokens",
+        "Number of generation tokens processed.",
+        m -> m.requestGenerationTokens);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:iteration_tokens_total",
+        "Histogram of number of tokens per engine_step.",
+        m -> m.iterationTokens);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_max_num_generation_tokens",
+        "Histogram of maximum number of requested generation tokens.",
+        m -> m.maxNumGenerationTokens);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_params_n",
+        "Histogram of the n request parameter.",
+        m -> m.paramsN);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_params_max_tokens",
+        "Histogram of the max_tokens request parameter.",
+        m -> m.paramsMaxTokens);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        m -> m.ttft);
+    if (!current) {
+      histogram(
+          f,
+          v,
+          created,
+          "vllm:time_per_output_token_seconds",
+          "Histogram of time per output token in seconds.DEPRECATED: Use"
+              + " vllm:inter_token_latency_seconds instead.",
+          m -> m.itl);
+    }
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:inter_token_latency_seconds",
+        "Histogram of inter-token latency in seconds.",
+        m -> m.itl);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_time_per_output_token_seconds",
+        "Histogram of time_per_output_token_seconds per request.",
+        m -> m.requestTpot);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:e2e_request_latency_seconds",
+        "Histogram of e2e request latency in seconds.",
+        m -> m.e2e);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_queue_time_seconds",
+        "Histogram of time spent in WAITING phase for request.",
+        m -> m.queue);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_inference_time_seconds",
+        "Histogram of time spent in RUNNING phase for request.",
+        m -> m.inference);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_prefill_time_seconds",
+        "Histogram of time spent in PREFILL phase for request.",
+        m -> m.prefill);
+    histogram(
+        f,
+        v,
+        created,
+        "vllm:request_decode_time_seconds",
+        "Histogram of time spent in DECODE phase for request.",
+        m -> m.decode);
+    if (current) {
+      histogram(
+          f,
+          v,
+          created,
+          "vllm:request_prefill_kv_computed_tokens",
+          "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
+          m -> m.prefillKvComputed);
+    }
+    cacheConfigInfo(f, v);
+    http(f, v, created);
+  }
+
+  private static void cacheConfigInfo(PythonFamilies f, View v) {
+    EngineParams p = v.params();
+    List<Child> info = new ArrayList<>();
+    for (Engine e : v.engines()) {
+      String engine = Integer.toString(e.index());
+      String blocks = Integer.toString(p.numGpuBlocks());
+      String blockSize = Integer.toString(p.blockSize());
+      String[] labels;
+      if (v.release() == VllmRelease.V1_CURRENT) {
+        long tokens = p.kvCapacityTokens();
+        labels =
+            new String[] {
+              "_block_size_resolved", "True",
+              "block_size", blockSize,
+              "cache_dtype", "auto",
+              "calculate_kv_scales", "False",
+              "enable_prefix_caching", "True",
+              "engine", engine,
+              "gpu_memory_utilization", "0.9",
+              "hash_block_size", "None",
+              "is_attention_free", "False",
+              "kv_cache_dtype_skip_layers", "[]",
+              "kv_cache_max_concurrency", PyFloat.format((double) tokens / p.maxModelLen()),
+              "kv_cache_memory_bytes", "None",
+              "kv_cache_size_tokens", Long.toString(tokens),
+              "kv_offloading_backend", "native",
+              "kv_offloading_size", "None",
+              "kv_sharing_fast_prefill", "False",
+              "mamba_block_size", "None",
+              "mamba_cache_dtype", "auto",
+              "mamba_cache_mode", "none",
+              "mamba_page_size_padded", "None",
+              "mamba_ssm_cache_dtype", "auto",
+              "num_cpu_blocks", "None",
+              "num_gpu_blocks", blocks,
+              "num_gpu_blocks_override", "None",
+              "prefix_caching_hash_algo", "sha256",
+              "skip_page_size_padded", "None",
+              "sliding_window", "None",
+              "user_specified_block_size", "False",
+              "user_specified_mamba_block_size", "False"
+            };
+      } else {
+        labels =
+            new String[] {
+              "block_size", blockSize,
+              "cache_dtype", "auto",
+              "calculate_kv_scales", "False",
+              "cpu_kvcache_space_bytes", "None",
+              "cpu_offload_gb", "0.0",
+              "enable_prefix_caching", "True",
+              "engine", engine,
+              "gpu_memory_utilization", "0.9",
+              "is_attention_free", "False",
+              "kv_cache_memory_bytes", "None",
+              "kv_sharing_fast_prefill", "False",
+              "mamba_cache_dtype", "auto",
+              "mamba_page_size_padded", "None",
+              "mamba_ssm_cache_dtype", "auto",
+              "num_cpu_blocks", "None",
+              "num_gpu_blocks", blocks,
+              "num_gpu_blocks_override", "None",
+              "prefix_caching_hash_algo", "sha256",
+              "sliding_window", "None",
+              "swap_space", "4.0",
+              "swap_space_bytes", "4294967296.0"
+            };
+      }
+      info.add(new Child(labels, 1, 0));
+    }
+    f.gauge("vllm:cache_config_info", "Information of the LLMEngine CacheConfig", info);
+  }
+
+  private static void http(PythonFamilies f, View v, Created created) {
+    long ok = 0;
+    long failed = 0;
+    double requestBytes = 0;
+    double responseBytes = 0;
+    Histogram highr = new Histogram(VllmBuckets.HTTP_HIGHR);
+    Histogram chat = new Histogram(VllmBuckets.HTTP_BY_HANDLER);
+    for (Engine e : v.engines()) {
+      VllmMetrics m = e.metrics();
+      ok += m.httpOk;
+      failed += m.httpServerError;
+      requestBytes += m.httpRequestBytes;
+      responseBytes += m.httpResponseBytes;
+    }
+    // the API server's histograms are process-wide: merge the engines' observations
+    Histogram mergedHighr = v.engines().size() == 1 ? v.engines().get(0).metrics().httpHighr : null;
+    Histogram mergedChat = v.engines().size() == 1 ? v.engines().get(0).metrics().httpChat : null;
+    if (mergedHighr == null) {
+      mergedHighr = merge(highr, v.engines(), m -> m.httpHighr);
+      mergedChat = merge(chat, v.engines(), m -> m.httpChat);
+    }
+    String[] chatLabels = {"handler", "/v1/chat/completions", "method", "POST"};
+    List<Child> requests = new ArrayList<>();
+    if (ok > 0) {
+      requests.add(new Child(withStatus(chatLabels, "2xx"), ok, created.next()));
+    }
+    if (failed > 0) {
+      requests.add(new Child(withStatus(chatLabels, "5xx"), failed, created.next()));
+    }
+    f.counter("http_requests", "Total number of requests by method, status and handler.", requests);
+    boolean any = ok + failed > 0;
+    String[] handler = {"handler", "/v1/chat/completions"};
+    List<Child> counts = new ArrayList<>();
+    List<Child> reqSums = new ArrayList<>();
+    List<Child> respSums = new ArrayList<>();
+    if (any) {
+      double c = created.next();
+      counts.add(new Child(handler, ok + failed, c));
+      reqSums.add(new Child(handler, requestBytes, c));
+      respSums.add(new Child(handler, responseBytes, c));
+    }
+    f.summary(
+        "http_request_size_bytes",
+        "Content length of incoming requests by handler." + HTTP_SIZE_TAIL,
+        counts,
+        reqSums);
+    f.summary(
+        "http_response_size_bytes",
+        "Content length of outgoing responses by handler." + HTTP_SIZE_TAIL,
+        counts,
+        respSums);
+    f.histogram(
+        "http_request_duration_highr_seconds",
+        "Latency with many buckets but no API specific labels. Made for more accurate percentile"
+            + " calculations. ",
+        List.of(new HistogramChild(new String[0], mergedHighr, v.startEpoch() + 0.61)));
+    f.histogram(
+        "http_request_duration_seconds",
+        "Latency with only few buckets by handler. Made to be only used if aggregation by handler"
+            + " is important. ",
+        any ? List.of(new HistogramChild(chatLabels, mergedChat, created.next())) : List.of());
+  }
+
+  private static Histogram merge(
+      Histogram into, List<Engine> engines, Function<VllmMetrics, Histogram> pick) {
+    for (Engine e : engines) {
+      into.add(pick.apply(e.metrics()));
+    }
+    return into;
+  }
+
+  private static String[] withStatus(String[] labels, String status) {
+    String[] out = Arrays.copyOf(labels, labels.length + 2);
+    out[labels.length] = "status";
+    out[labels.length + 1] = status;
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // V0 (0.4.3)
+
+  private static void renderV0(View v, PythonFamilies f, PromText out) {
+    Engine e = v.engines().get(0);
+    VllmMetrics m = e.metrics();
+    EngineParams p = v.params();
+    String[] model = {"model_name", v.modelName()};
+    f.gauge(
+        "vllm:cache_config_info",
+        "information of cache_config",
+        List.of(
+            new Child(
+                new String[] {
+                  "block_size", Integer.toString(p.blockSize()),
+                  "cache_dtype", "auto",
+                  "cpu_kvcache_space_bytes", "4294967296",
+                  "enable_prefix_caching", "False",
+                  "gpu_memory_utilization", "0.9",
+                  "num_cpu_blocks", "0",
+                  "num_gpu_blocks", Integer.toString(p.numGpuBlocks()),
+                  "num_gpu_blocks_override", "None",
+                  "sliding_window", "None",
+                  "swap_space_bytes", "4294967296"
+                },
+                1,
+                0)));
+    gaugeV0(
+        f,
+        "vllm:num_requests_running",
+        "Number of requests currently running on GPU.",
+        model,
+        e.state().running());
+    gaugeV0(f, "vllm:num_requests_waiting", WAITING_HELP, model, e.state().waiting());
+    gaugeV0(f, "vllm:num_requests_swapped", "Number of requests swapped to CPU.", model, 0);
+    gaugeV0(
+        f,
+        "vllm:gpu_cache_usage_perc",
+        "GPU KV-cache usage. 1 means 100 percent usage.",
+        model,
+        e.state().kvUsage());
+    gaugeV0(
+        f, "vllm:cpu_cache_usage_perc", "CPU KV-cache usage. 1 means 100 percent usage.", model, 0);
+    counterV0(
+        f,
+        "vllm:num_preemptions",
+        "Cumulative number of preemption from the engine.",
+        model,
+        m.preemptions);
+    counterV0(
+        f, "vllm:prompt_tokens", "Number of prefill tokens processed.", model, m.promptTokens);
+    counterV0(
+        f,
+        "vllm:generation_tokens",
+        "Number of generation tokens processed.",
+        model,
+        m.generationTokens);
+    histogramV0(
+        f,
+        "vllm:time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        model,
+        m.ttft);
+    histogramV0(
+        f,
+        "vllm:time_per_output_token_seconds",
+        "Histogram of time per output token in seconds.",
+        model,
+        m.v0Tpot);
+    histogramV0(
+        f,
+        "vllm:e2e_request_latency_seconds",
+        "Histogram of end to end request latency in seconds.",
+        model,
+        m.e2e);
+    histogramV0(
+        f,
+        "vllm:request_prompt_tokens",
+        "Number of prefill tokens processed.",
+        model,
+        m.requestPromptTokens);
+    histogramV0(
+        f,
+        "vllm:request_generation_tokens",
+        "Number of generation tokens processed.",
+        model,
+        m.requestGenerationTokens);
+    histogramV0(
+        f,
+        "vllm:request_params_best_of",
+        "Histogram of the best_of request parameter.",
+        model,
+        m.paramsN);
+    histogramV0(
+        f, "vllm:request_params_n", "Histogram of the n request parameter.", model, m.paramsN);
+    // V0 creates a finished_reason child on first use and counts only stop and length
+    List<Child> success = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      if (m.finished[r] > 0) {
+        success.add(
+            new Child(
+                new String[] {
+                  "finished_reason", VllmMetrics.FINISHED_REASONS[r], "model_name", v.modelName()
+                },
+                m.finished[r],
+                0));
+      }
+    }
+    f.counter("vllm:request_success", "Count of successfully processed requests.", success);
+    gaugeV0(
+        f,
+        "vllm:avg_prompt_throughput_toks_per_s",
+        "Average prefill throughput in tokens/s.",
+        model,
+        m.avgPromptThroughput);
+    gaugeV0(
+        f,
+        "vllm:avg_generation_throughput_toks_per_s",
+        "Average generation throughput in tokens/s.",
+        model,
+        m.avgGenerationThroughput);
+  }
+
+  private static void gaugeV0(
+      PythonFamilies f, String name, String help, String[] labels, double value) {
+    f.gauge(name, help, List.of(new Child(labels, value, 0)));
+  }
+
+  private static void counterV0(
+      PythonFamilies f, String base, String help, String[] labels, double value) {
+    f.counter(base, help, List.of(new Child(labels, value, 0)));
+  }
+
+  private static void histogramV0(
+      PythonFamilies f, String base, String help, String[] labels, Histogram h) {
+    f.histogram(base, help, List.of(new HistogramChild(labels, h, 0)));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // helpers
+
+  private static void histogram(
+      PythonFamilies f,
+      View v,
+      Created created,
+      String base,
+      String help,
+      Function<VllmMetrics, Histogram> pick) {
+    List<HistogramChild> children = new ArrayList<>();
+    for (Engine e : v.engines()) {
+      children.add(
+          new HistogramChild(labels(e, v.modelName()), pick.apply(e.metrics()), created.next()));
+    }
+    f.histogram(base, help, children);
+  }
+
+  private static List<Child> perEngine(
+      List<Engine> engines, String model, Created created, ToDoubleFunction<Engine> value) {
+    List<Child> out = new ArrayList<>(engines.size());
+    for (Engine e : engines) {
+      out.add(new Child(labels(e, model), value.applyAsDouble(e), created.next()));
+    }
+    return out;
+  }
+
+  private static String[] labels(Engine e, String model) {
+    return new String[] {"engine", Integer.toString(e.index()), "model_name", model};
+  }
+
+  private static String[] labels(Engine e, String model, String name, String value) {
+    return new String[] {"engine", Integer.toString(e.index()), "model_name", model, name, value};
+  }
+
+  /**
+   * Creation timestamps a few microseconds apart, as the real server registers its metrics one
+   * after another at start-up; they move only when the server restarts.
+   */
+  private static final class Created {
+    private double next;
+
+    Created(double startEpoch) {
+      this.next = startEpoch + 4.3;
+    }
+
+    double next() {
+      next += 0.0000251;
+      return next;
+    }
+  }
+}

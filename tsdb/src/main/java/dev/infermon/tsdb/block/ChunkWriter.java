@@ -1,0 +1,81 @@
+package dev.infermon.tsdb.block;
+
+import dev.infermon.tsdb.encoding.EncodingBuffer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes encoded chunks into a block's {@code chunks/} segment files and hands back their
+ * references. Buffered; bytes are synced when the whole block directory is published. Not
+ * thread-safe.
+ */
+final class ChunkWriter implements AutoCloseable {
+  private final Path blockDir;
+  private final long segmentBytes;
+  private final EncodingBuffer head = new EncodingBuffer(16);
+  private OutputStream out;
+  private int seq;
+  private long offset;
+
+  ChunkWriter(Path blockDir, long segmentBytes) throws IOException {
+    if (segmentBytes < ChunkFormat.HEADER_SIZE + 64 || segmentBytes > 0xFFFFFFFFL) {
+      throw new IllegalArgumentException("chunk segment size out of range: " + segmentBytes);
+    }
+    this.blockDir = blockDir;
+    this.segmentBytes = segmentBytes;
+    Files.createDirectories(blockDir.resolve(ChunkFormat.DIR));
+  }
+
+  /**
+   * Appends one XOR chunk and returns its reference.
+   *
+   * @param data the encoded chunk, {@code data[0, len)}
+   */
+  long write(byte[] data, int len) throws IOException {
+    head.reset();
+    head.putUvarint(len);
+    head.putByte(ChunkFormat.ENCODING_XOR);
+    long size = head.length() + len + 4L;
+    if (out == null || offset + size > segmentBytes) {
+      cut();
+    }
+    long ref = ChunkFormat.ref(seq, offset);
+    CRC32C crc = new CRC32C();
+    crc.update(ChunkFormat.ENCODING_XOR);
+    crc.update(data, 0, len);
+    out.write(head.array(), 0, head.length());
+    out.write(data, 0, len);
+    int c = (int) crc.getValue();
+    out.write(new byte[] {(byte) (c >>> 24), (byte) (c >>> 16), (byte) (c >>> 8), (byte) c});
+    offset += size;
+    return ref;
+  }
+
+  private void cut() throws IOException {
+    if (out != null) {
+      out.close();
+    }
+    seq++;
+    out =
+        new java.io.BufferedOutputStream(
+            Files.newOutputStream(ChunkFormat.segmentPath(blockDir, seq)), 1 << 16);
+    EncodingBuffer h = new EncodingBuffer(ChunkFormat.HEADER_SIZE);
+    h.putBE32(ChunkFormat.MAGIC);
+    h.putByte(ChunkFormat.VERSION);
+    h.putByte(0);
+    h.putBE16(0);
+    out.write(h.array(), 0, h.length());
+    offset = h.length();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (out != null) {
+      out.close();
+      out = null;
+    }
+  }
+}

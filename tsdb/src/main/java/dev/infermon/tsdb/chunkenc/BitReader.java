@@ -1,0 +1,70 @@
+package dev.infermon.tsdb.chunkenc;
+
+/**
+ * Reads a bit stream written by {@link BitWriter} from a slice of a byte array, most significant
+ * bit first. Keeps up to 64 bits in a left-aligned window so most reads are a shift and a mask.
+ *
+ * <p>Not thread-safe. Never modifies the array (it may be a read-only view of a mapped file).
+ */
+final class BitReader {
+  private byte[] buf;
+  private int pos;
+  private int end;
+  private long window; // unread bits, left-aligned
+  private int valid; // number of unread bits in window
+
+  void reset(byte[] buf, int off, int end) {
+    this.buf = buf;
+    this.pos = off;
+    this.end = end;
+    this.window = 0;
+    this.valid = 0;
+  }
+
+  boolean readBit() {
+    if (valid == 0) {
+      refill();
+      if (valid == 0) {
+        throw new CorruptChunkException("bit stream ends early");
+      }
+    }
+    boolean bit = window < 0;
+    window <<= 1;
+    valid--;
+    return bit;
+  }
+
+  /** Reads {@code n} bits, {@code 1 <= n <= 64}, as an unsigned value. */
+  long readBits(int n) {
+    if (n > 56) {
+      long hi = readBits(n - 32);
+      return (hi << 32) | readBits(32);
+    }
+    if (valid < n) {
+      refill();
+      if (valid < n) {
+        throw new CorruptChunkException("bit stream ends early");
+      }
+    }
+    long r = window >>> (64 - n);
+    window <<= n;
+    valid -= n;
+    return r;
+  }
+
+  /** Bits consumed since byte offset {@code off}. */
+  long bitsRead(int off) {
+    return (long) (pos - off) * 8 - valid;
+  }
+
+  int readByte() {
+    return (int) readBits(8);
+  }
+
+  private void refill() {
+    while (valid <= 56 && pos < end) {
+      window |= (buf[pos++] & 0xffL) << (56 - valid);
+      valid += 8;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+package dev.infermon.tsdb.chunkenc;
+
+import java.util.Arrays;
+
+/**
+ * An append-only bit stream, most significant bit first, over a growable byte array. Bits past the
+ * write position are always zero, which lets writes OR into the last byte.
+ *
+ * <p>Not thread-safe. The array may be replaced when it grows; bytes already written never change
+ * afterwards except for the still-partial last byte, whose already-written bits stay as they are.
+ */
+final class BitWriter {
+  private byte[] buf;
+  private long bitLen;
+
+  BitWriter(int initialBytes) {
+    buf = new byte[initialBytes];
+  }
+
+  /** Continues a stream of {@code bitLen} bits held in {@code buf} (owned by the writer after). */
+  BitWriter(byte[] buf, long bitLen) {
+    this.buf = buf;
+    this.bitLen = bitLen;
+  }
+
+  byte[] buffer() {
+    return buf;
+  }
+
+  long bitLength() {
+    return bitLen;
+  }
+
+  int byteLength() {
+    return (int) ((bitLen + 7) >>> 3);
+  }
+
+  void writeBit(boolean bit) {
+    int idx = (int) (bitLen >>> 3);
+    ensure(idx + 1);
+    if (bit) {
+      buf[idx] |= (byte) (0x80 >>> (bitLen & 7));
+    }
+    bitLen++;
+  }
+
+  /** Writes the low {@code n} bits of {@code v}, {@code 0 <= n <= 64}. */
+  void writeBits(long v, int n) {
+    ensure((int) ((bitLen + n + 7) >>> 3));
+    while (n > 0) {
+      int idx = (int) (bitLen >>> 3);
+      int free = 8 - (int) (bitLen & 7);
+      int take = Math.min(free, n);
+      int bits = (int) (v >>> (n - take)) & ((1 << take) - 1);
+      buf[idx] |= (byte) (bits << (free - take));
+      n -= take;
+      bitLen += take;
+    }
+  }
+
+  /** Writes a byte at the current position (which need not be aligned). */
+  void writeByte(int b) {
+    writeBits(b & 0xff, 8);
+  }
+
+  void putUint16At(int byteOffset, int v) {
+    buf[byteOffset] = (byte) (v >>> 8);
+    buf[byteOffset + 1] = (byte) v;
+  }
+
+  /** Shrinks the array to the bytes in use; a completed chunk stops paying for growth headroom. */
+  void trim() {
+    int n = byteLength();
+    if (buf.length != n) {
+      buf = Arrays.copyOf(buf, n);
+    }
+  }
+
+  private void ensure(int bytes) {
+    if (bytes > buf.length) {
+      // Grow by half: a head chunk ends near 150 bytes, so small steps keep the slack small.
+      int n = Math.max(bytes, buf.length + (buf.length >>> 1) + 8);
+      buf = Arrays.copyOf(buf, n);
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.infermon.tsdb.chunkenc;
+
+import java.util.Arrays;
+
+/**
+ * A Gorilla XOR chunk being written: samples go in with {@link #append(long, double)} in strictly
+ * increasing time order; the encoded bytes come out with {@link #bytes()} or {@link #copyTo}. The
+ * layout is Prometheus's ({@code tsdb/chunkenc/xor.go}), so a chunk written by one can be read by
+ * the other. Value bits are kept exactly (every NaN payload, including the staleness marker).
+ *
+ * <p>Threading: one writer at a time; no internal synchronisation. A reader that learned the sample
+ * count and byte array under the writer's lock ({@link #snapshotBuffer()}, {@link #numSamples()})
+ * may decode them with {@link XorIterator} while the writer goes on appending: appends only set
+ * bits past the ones already written, and a grown array is a new array.
+ */
+public final class XorChunk {
+  /** Prometheus's target size; the head cuts a new chunk around it. */
+  public static final int TARGET_SAMPLES = 120;
+
+  /** The header's count is 16 bits. */
+  public static final int MAX_SAMPLES = 0xffff;
+
+  private static final int HEADER_BYTES = 2;
+  private static final int NO_LEADING = 0xff;
+
+  private final BitWriter w;
+  private int count;
+  private long minTime = Long.MIN_VALUE;
+  private long maxTime = Long.MIN_VALUE;
+  private long lastValueBits;
+  private long tDelta;
+  private int leading = NO_LEADING;
+  private int trailing;
+
+  private XorChunk(BitWriter w) {
+    this.w = w;
+  }
+
+  /** An empty chunk. */
+  public static XorChunk create() {
+    BitWriter w = new BitWriter(32);
+    w.writeBits(0, HEADER_BYTES * 8);
+    return new XorChunk(w);
+  }
+
+  /**
+   * A chunk that continues the encoded chunk in {@code buf[off, off+len)} (copied), so more samples
+   * can be appended to it.
+   *
+   * @throws CorruptChunkException when the bytes do not decode
+   */
+  public static XorChunk open(byte[] buf, int off, int len) {
+    XorIterator it = XorIterator.over(buf, off, len);
+    int n = 0;
+    long first = Long.MIN_VALUE;
+    while (it.next()) {
+      if (n++ == 0) {
+        first = it.timestamp();
+      }
+    }
+    long bitLen = HEADER_BYTES * 8L + it.bitsRead();
+    byte[] copy = Arrays.copyOfRange(buf, off, off + (int) ((bitLen + 7) >>> 3));
+    if ((bitLen & 7) != 0) {
+      // Bits past the stream must be zero because appends OR into the last byte.
+      copy[copy.length - 1] &= (byte) (0xff << (8 - (bitLen & 7)));
+    }
+    XorChunk c = new XorChunk(new BitWriter(copy, bitLen));
+    c.count = n;
+    if (n > 0) {
+      c.minTime = first;
+      c.maxTime = it.timestamp();
+      c.lastValueBits = Double.doubleToRawLongBits(it.value());
+      c.tDelta = it.timeDelta();
+      // As Prometheus: the decoder's window becomes the encoder's, so both stay in step.
+      c.leading = it.leading();
+      c.trailing = it.trailing();
+    }
+    return c;
+  }
+
+  /**
+   * Appends a sample.
+   *
+   * @throws IllegalArgumentException when {@code t} is not after the last sample's time, or the
+   *     chunk already holds {@link #MAX_SAMPLES}
+   */
+  public void append(long t, double v) {
+    long vbits = Double.doubleToRawLongBits(v);
+    if (count == 0) {
+      putVarint(t);
+      w.writeBits(vbits, 64);
+      minTime = t;
+    } else {
+      if (t <= maxTime) {
+        throw new IllegalArgumentException(
+            "chunk samples must have increasing times: " + t + " after " + maxTime);
+      }
+      if (count == MAX_SAMPLES) {
+        throw new IllegalArgumentException("chunk is full: " + count + " samples");
+      }
+      long delta = t - maxTime;
+      if (count == 1) {
+        putUvarint(delta);
+      } else {
+        writeDod(delta - tDelta);
+      }
+      writeValue(vbits);
+      tDelta = delta;
+    }
+    maxTime = t;
+    lastValueBits = vbits;
+    count++;
+    w.putUint16At(0, count);
+  }
+
+  private void writeDod(long dod) {
+    if (dod == 0) {
+      w.writeBit(false);
+    } else if (fits(dod, 14)) {
+      w.writeBits(0b10, 2);
+      w.writeBits(dod, 14);
+    } else if (fits(dod, 17)) {
+      w.writeBits(0b110, 3);
+      w.writeBits(dod, 17);
+    } else if (fits(dod, 20)) {
+      w.writeBits(0b1110, 4);
+      w.writeBits(dod, 20);
+    } else {
+      w.writeBits(0b1111, 4);
+      w.writeBits(dod, 64);
+    }
+  }
+
+  /** Prometheus's bitRange: the asymmetric range {@code [-(2^(n-1)-1), 2^(n-1)]}. */
+  static boolean fits(long x, int nbits) {
+    long half = 1L << (nbits - 1);
+    return -(half - 1) <= x && x <= half;
+  }
+
+  private void writeValue(long vbits) {
+    long xor = vbits ^ lastValueBits;
+    if (xor == 0) {
+      w.writeBit(false);
+      return;
+    }
+    w.writeBit(true);
+    int lead = Math.min(Long.numberOfLeadingZeros(xor), 31);
+    int trail = Long.numberOfTrailingZeros(xor);
+    if (leading != NO_LEADING && lead >= leading && trail >= trailing) {
+      w.writeBit(false);
+      w.writeBits(xor >>> trailing, 64 - leading - trailing);
+    } else {
+      leading = lead;
+      trailing = trail;
+      w.writeBit(true);
+      w.writeBits(lead, 5);
+      int sig = 64 - lead - trail;
+      w.writeBits(sig, 6); // 64 does not fit in 6 bits and is written as 0; readers map it back
+      w.writeBits(xor >>> trail, sig);
+    }
+  }
+
+  private void putVarint(long x) {
+    putUvarint((x << 1) ^ (x >> 63));
+  }
+
+  private void putUvarint(long x) {
+    while (Long.compareUnsigned(x, 0x80) >= 0) {
+      w.writeByte((int) (x & 0x7f) | 0x80);
+      x >>>= 7;
+    }
+    w.writeByte((int) x);
+  }
+
+  public int numSamples() {
+    return count;
+  }
+
+  /** Time of the first sample; {@link Long#MIN_VALUE} when empty. */
+  public long minTime() {
+    return minTime;
+  }
+
+  /** Time of the last sample; {@link Long#MIN_VALUE} when empty. */
+  public long maxTime() {
+    return maxTime;
+  }
+
+  /** Value of the last sample, bit for bit. */
+  public double lastValue() {
+    return Double.longBitsToDouble(lastValueBits);
+  }
+
+  /** Length of the encoded chunk in bytes. */
+  public int length() {
+    return w.byteLength();
+  }
+
+  /** A copy of the encoded chunk. */
+  public byte[] bytes() {
+    return Arrays.copyOf(w.buffer(), w.byteLength());
+  }
+
+  /** Copies the encoded chunk into {@code dst} at {@code off}; returns the number of bytes. */
+  public int copyTo(byte[] dst, int off) {
+    int n = w.byteLength();
+    System.arraycopy(w.buffer(), 0, dst, off, n);
+    return n;
+  }
+
+  /**
+   * The live array (not a copy), valid for {@link #length()} bytes and {@link #numSamples()}
+   * samples as read together under the writer's lock. The caller must not modify it.
+   */
+  public byte[] snapshotBuffer() {
+    return w.buffer();
+  }
+
+  /** Drops growth headroom once no more samples will be appended. */
+  public void trim() {
+    w.trim();
+  }
+
+  /** An iterator over the samples appended so far (same threading rule as the class). */
+  public XorIterator iterator() {
+    return XorIterator.over(w.buffer(), 0, w.byteLength(), count);
+  }
+}

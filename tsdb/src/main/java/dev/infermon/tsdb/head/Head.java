@@ -1,0 +1,315 @@
+package dev.infermon.tsdb.head;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.Querier;
+import dev.infermon.storage.Storage;
+import dev.infermon.tsdb.index.MemPostings;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The in-memory head of the tsdb: takes every append, serves queries over recent data, and hands
+ * its chunks to compaction. A {@link Storage} on its own (tests, benchmarks) or under the tsdb,
+ * which adds the write-ahead log (through {@link HeadLog}) and on-disk blocks.
+ *
+ * <p>Threading: all methods are thread-safe. Appends to existing series take only that series'
+ * monitor; see the package documentation for the locking scheme.
+ *
+ * <p>Visibility: a commit makes its samples visible series by series. A query that runs during a
+ * commit may see some series of the commit and not yet others (Prometheus adds isolation by append
+ * ids for that; this head does not), but never a partial series state or a sample that is later
+ * taken back.
+ */
+public final class Head implements Storage {
+  final HeadOptions options;
+  final HeadMetadata metadata = new HeadMetadata();
+  final MemPostings postings = new MemPostings();
+  final Counters counters = new Counters();
+  private final SeriesTable series = new SeriesTable();
+  private final StringInterner interner = new StringInterner();
+  private final AtomicLong minTime = new AtomicLong(Long.MAX_VALUE);
+  private final AtomicLong maxTime = new AtomicLong(Long.MIN_VALUE);
+  private final AtomicLong minValidTime = new AtomicLong(Long.MIN_VALUE);
+  // Replay only: WAL references that name a series already created under another reference.
+  private final Map<Long, MemSeries> replayAliases = new ConcurrentHashMap<>();
+
+  static final class Counters {
+    final LongAdder samplesAppended = new LongAdder();
+    final LongAdder outOfOrder = new LongAdder();
+    final LongAdder duplicate = new LongAdder();
+    final LongAdder outOfBounds = new LongAdder();
+    final LongAdder seriesCreated = new LongAdder();
+    final LongAdder seriesRemoved = new LongAdder();
+  }
+
+  private Head(HeadOptions options) {
+    this.options = options;
+  }
+
+  /** An empty head. */
+  public static Head create(HeadOptions options) {
+    return new Head(options);
+  }
+
+  /** An empty head with Prometheus's defaults and no log. */
+  public static Head create() {
+    return new Head(HeadOptions.defaults());
+  }
+
+  /**
+   * A transaction. Samples older than the appendable window at this moment are rejected with {@link
+   * dev.infermon.storage.OutOfBoundsException}: the window starts at the later of {@link
+   * #setMinValidTime}'s value and, once the head holds data, half a chunk range before its newest
+   * sample (Prometheus's appendableMinValidTime).
+   */
+  @Override
+  public Appender appender() {
+    return new HeadAppender(this, appendableMinValidTime());
+  }
+
+  long appendableMinValidTime() {
+    long valid = minValidTime.get();
+    long max = maxTime.get();
+    if (max == Long.MIN_VALUE) {
+      return valid;
+    }
+    return Math.max(valid, max - options.chunkRangeMs() / 2);
+  }
+
+  @Override
+  public Querier querier() {
+    return new HeadQuerier(this);
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return metadata.get(metric);
+  }
+
+  /** The earliest sample time, or {@link Long#MAX_VALUE} when empty. */
+  @Override
+  public long startTime() {
+    return minTime.get();
+  }
+
+  /** Earliest sample time, {@link Long#MAX_VALUE} when empty. */
+  public long minTime() {
+    return minTime.get();
+  }
+
+  /** Latest sample time, {@link Long#MIN_VALUE} when empty. */
+  public long maxTime() {
+    return maxTime.get();
+  }
+
+  /**
+   * Raises the start of the appendable window: samples before {@code t} are rejected as out of
+   * bounds from now on (call after compaction with the newest block's max time). Never lowers it.
+   */
+  public void setMinValidTime(long t) {
+    minValidTime.accumulateAndGet(t, Math::max);
+  }
+
+  public long minValidTime() {
+    return minValidTime.get();
+  }
+
+  /** The head holds nothing of its own to release; idempotent. */
+  @Override
+  public void close() {}
+
+  public HeadStats stats() {
+    return new HeadStats(
+        series.size(),
+        counters.seriesCreated.sum(),
+        counters.seriesRemoved.sum(),
+        counters.samplesAppended.sum(),
+        counters.outOfOrder.sum(),
+        counters.duplicate.sum(),
+        counters.outOfBounds.sum(),
+        minTime.get(),
+        maxTime.get());
+  }
+
+  // ---- series lookup and creation -------------------------------------------------------------
+
+  /** The series for an append: by reference when it names these labels, else by labels. */
+  MemSeries seriesFor(long ref, Labels labels) {
+    if (ref != 0) {
+      MemSeries s = series.get(ref);
+      if (s != null && s.labels.equals(labels)) {
+        return s;
+      }
+    }
+    if (labels.isEmpty()) {
+      throw new IllegalArgumentException("a series needs at least one label");
+    }
+    return series.getOrCreate(labels, id -> newSeries(id, labels, true));
+  }
+
+  private MemSeries newSeries(int id, Labels labels, boolean log) {
+    Labels interned = interner.intern(labels);
+    MemSeries s = new MemSeries(interned, id);
+    if (log) {
+      // Before the series is visible to any other appender, so it precedes all its samples.
+      options.log().logSeries(id, interned);
+    }
+    postings.add(id, interned);
+    counters.seriesCreated.increment();
+    return s;
+  }
+
+  MemSeries seriesById(long id) {
+    return series.get(id);
+  }
+
+  void widenTimeRange(long mint, long maxt) {
+    minTime.accumulateAndGet(mint, Math::min);
+    maxTime.accumulateAndGet(maxt, Math::max);
+  }
+
+  // ---- hooks for the write-ahead log and compaction -------------------------------------------
+
+  /**
+   * Replay: recreates a series under the reference the log gave it, without logging. If the labels
+   * already exist under another reference, {@code ref} becomes an alias of that series.
+   *
+   * @return the series' reference in the head (equal to {@code ref} unless aliased)
+   * @throws IllegalArgumentException when {@code ref} is not a positive int or the labels are empty
+   */
+  public long replaySeries(long ref, Labels labels) {
+    if (ref <= 0 || ref > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("series reference out of range: " + ref);
+    }
+    if (labels.isEmpty()) {
+      throw new IllegalArgumentException("a series needs at least one label");
+    }
+    MemSeries existing = series.get(labels);
+    if (existing == null) {
+      MemSeries byRef = series.get(ref);
+      if (byRef != null) {
+        throw new IllegalArgumentException(
+            "reference " + ref + " already names " + byRef.labels + ", not " + labels);
+      }
+      existing = series.createWithId((int) ref, id -> newSeries(id, labels, false));
+    }
+    if (existing.id != ref) {
+      replayAliases.put(ref, existing);
+    }
+    return existing.id;
+  }
+
+  /**
+   * Replay: appends one sample without logging. Out-of-order and duplicate samples are dropped and
+   * counted as in a commit; out-of-bounds is not checked (the log decides what to replay).
+   *
+   * @return false when the sample was dropped or names an unknown reference
+   */
+  public boolean replaySample(long ref, long t, double v) {
+    MemSeries s = series.get(ref);
+    if (s == null) {
+      s = replayAliases.get(ref);
+      if (s == null) {
+        return false;
+      }
+    }
+    int verdict;
+    synchronized (s) {
+      verdict = s.appendable(t, Double.doubleToRawLongBits(v));
+      if (verdict == MemSeries.OK) {
+        s.append(t, v, options.chunkRangeMs(), options.samplesPerChunk());
+      }
+    }
+    if (verdict == MemSeries.OUT_OF_ORDER) {
+      counters.outOfOrder.increment();
+    } else if (verdict == MemSeries.DUPLICATE) {
+      counters.duplicate.increment();
+    }
+    if (verdict != MemSeries.OK) {
+      return false;
+    }
+    counters.samplesAppended.increment();
+    widenTimeRange(t, t);
+    return true;
+  }
+
+  /** Forgets replay aliases; call when replay is done. */
+  public void endReplay() {
+    replayAliases.clear();
+  }
+
+  /** Receives series for a checkpoint. */
+  @FunctionalInterface
+  public interface SeriesConsumer {
+    void accept(long ref, Labels labels);
+  }
+
+  /** Every series in the head with its reference (for write-ahead log checkpoints); unordered. */
+  public void forEachSeries(SeriesConsumer consumer) {
+    series.forEach(s -> consumer.accept(s.id, s.labels));
+  }
+
+  /**
+   * Drops chunks whose samples are all before {@code mint} and then series left without samples
+   * (unless a transaction is still appending to them); raises the head's min time to {@code mint}
+   * and the appendable window's start to at least {@code mint}. Call after a block up to {@code
+   * mint} was written. Afterwards {@link #minTime()} is at least {@code mint}, as in Prometheus,
+   * even when the head holds no sample at or after it.
+   *
+   * @return the number of series removed
+   */
+  public int truncateBefore(long mint) {
+    setMinValidTime(mint);
+    Map<Integer, Labels> removed = new HashMap<>();
+    List<MemSeries> gone = new ArrayList<>();
+    series.forEach(
+        s -> {
+          synchronized (s) {
+            s.truncateBefore(mint);
+            if (s.isEmpty() && !s.hasPending()) {
+              s.markRemoved();
+              gone.add(s);
+            }
+          }
+        });
+    for (MemSeries s : gone) {
+      series.remove(s);
+      removed.put(s.id, s.labels);
+    }
+    postings.remove(removed);
+    for (MemSeries s : gone) {
+      interner.release(s.labels);
+    }
+    counters.seriesRemoved.add(gone.size());
+    // As Prometheus: the head now starts at mint, even if no sample is left that early.
+    minTime.accumulateAndGet(mint, Math::max);
+    return gone.size();
+  }
+
+  /** Distinct label strings held by the interner (for tests and stats). */
+  int internedStrings() {
+    return interner.size();
+  }
+
+  /**
+   * Visits every series with samples in {@code [mint, maxt]}, sorted by labels, with its samples in
+   * that range as encoded XOR chunks (for compaction into a block). Chunks wholly inside the range
+   * are copied as they are; a chunk that crosses an end is re-encoded with only the samples inside.
+   */
+  public void exportChunks(long mint, long maxt, ChunkExport.Consumer consumer) {
+    ChunkExport.run(this, mint, maxt, consumer);
+  }
+
+  List<MemSeries> allSeries() {
+    List<MemSeries> out = new ArrayList<>(series.size());
+    series.forEach(out::add);
+    return out;
+  }
+}

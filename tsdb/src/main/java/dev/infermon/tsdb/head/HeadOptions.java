@@ -1,0 +1,41 @@
+package dev.infermon.tsdb.head;
+
+import java.util.Objects;
+
+/**
+ * How a {@link Head} is shaped.
+ *
+ * @param chunkRangeMs the block length the head's chunks align to (Prometheus: 2 h); also sets the
+ *     appendable window, which ends half a range before the newest sample
+ * @param samplesPerChunk the target number of samples per chunk (Prometheus: 120); a chunk is cut
+ *     at twice this at the latest
+ * @param log the write-ahead hook
+ */
+public record HeadOptions(long chunkRangeMs, int samplesPerChunk, HeadLog log) {
+  /** Prometheus's block length. */
+  public static final long DEFAULT_CHUNK_RANGE_MS = 2 * 3_600_000L;
+
+  public HeadOptions {
+    if (chunkRangeMs <= 0) {
+      throw new IllegalArgumentException("chunk range must be positive, got " + chunkRangeMs);
+    }
+    if (samplesPerChunk < 4 || samplesPerChunk > 0x7fff) {
+      throw new IllegalArgumentException(
+          "samples per chunk must be in [4, 32767], got " + samplesPerChunk);
+    }
+    Objects.requireNonNull(log, "log");
+  }
+
+  /** Prometheus's defaults and no log. */
+  public static HeadOptions defaults() {
+    return new HeadOptions(DEFAULT_CHUNK_RANGE_MS, 120, HeadLog.NONE);
+  }
+
+  public HeadOptions withLog(HeadLog log) {
+    return new HeadOptions(chunkRangeMs, samplesPerChunk, log);
+  }
+
+  public HeadOptions withChunkRangeMs(long ms) {
+    return new HeadOptions(ms, samplesPerChunk, log);
+  }
+}

@@ -1,0 +1,189 @@
+package dev.infermon.tsdb.head;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.tsdb.chunkenc.XorChunk;
+import java.util.Arrays;
+
+/**
+ * One series in the head: completed chunks (trimmed, immutable) and the open chunk.
+ *
+ * <p>Threading: every mutable field is guarded by this object's monitor. Readers take a {@link
+ * SeriesSnapshot} under the monitor and decode outside it. Completed-chunk arrays are replaced,
+ * never changed, when a chunk is cut or truncated.
+ */
+final class MemSeries {
+  /** Results of {@link #appendable}. */
+  static final int OK = 0;
+
+  static final int SAME_AS_LAST = 1;
+  static final int OUT_OF_ORDER = 2;
+  static final int DUPLICATE = 3;
+
+  private static final byte[][] NO_CHUNKS = new byte[0][];
+  private static final long[] NO_RANGES = new long[0];
+
+  final Labels labels;
+  final int id;
+
+  private byte[][] done = NO_CHUNKS;
+  private long[] doneRanges = NO_RANGES; // minTime, maxTime per completed chunk
+  private XorChunk open;
+  private long nextAt;
+  private int pendingCommits;
+  private boolean removed;
+
+  MemSeries(Labels labels, int id) {
+    this.labels = labels;
+    this.id = id;
+  }
+
+  /**
+   * Whether a sample could be appended now: ok, an exact repeat of the newest sample (accepted, not
+   * stored, as Prometheus), or rejected. Caller holds the monitor.
+   */
+  int appendable(long t, long valueBits) {
+    if (open == null) {
+      return OK;
+    }
+    long maxt = open.maxTime();
+    if (t > maxt) {
+      return OK;
+    }
+    if (t == maxt) {
+      return Double.doubleToRawLongBits(open.lastValue()) == valueBits ? SAME_AS_LAST : DUPLICATE;
+    }
+    return OUT_OF_ORDER;
+  }
+
+  /**
+   * Appends a sample that {@link #appendable} accepted, cutting a chunk the way Prometheus does: at
+   * the chunk range's boundary, or earlier so the range's chunks hold about {@code target} samples
+   * each, and at twice the target at the latest. Caller holds the monitor.
+   */
+  void append(long t, double v, long chunkRange, int target) {
+    if (open == null) {
+      open = XorChunk.create();
+      nextAt = rangeEnd(t, chunkRange);
+    } else {
+      int n = open.numSamples();
+      if (n == target / 4) {
+        nextAt = chunkEndTime(open.minTime(), open.maxTime(), nextAt);
+      }
+      if (t >= nextAt || n >= 2 * target) {
+        cut();
+        nextAt = rangeEnd(t, chunkRange);
+      }
+    }
+    open.append(t, v);
+  }
+
+  private void cut() {
+    open.trim();
+    int n = done.length;
+    byte[][] d = Arrays.copyOf(done, n + 1);
+    d[n] = open.bytes();
+    long[] r = Arrays.copyOf(doneRanges, 2 * n + 2);
+    r[2 * n] = open.minTime();
+    r[2 * n + 1] = open.maxTime();
+    done = d;
+    doneRanges = r;
+    open = XorChunk.create();
+  }
+
+  static long rangeEnd(long t, long chunkRange) {
+    return Math.floorDiv(t, chunkRange) * chunkRange + chunkRange;
+  }
+
+  /**
+   * Prometheus's computeChunkEndTime with the chunk a quarter full: the end that splits what is
+   * left of the range into equal chunks at the current rate.
+   */
+  static long chunkEndTime(long start, long cur, long maxT) {
+    double n = (double) (maxT - start) / ((double) (cur - start + 1) * 4);
+    if (n <= 1) {
+      return maxT;
+    }
+    return (long) (start + (maxT - start) / Math.floor(n));
+  }
+
+  /** Caller holds the monitor. */
+  SeriesSnapshot snapshot() {
+    if (open == null) {
+      return new SeriesSnapshot(done, doneRanges, null, 0, 0, 0, 0);
+    }
+    return new SeriesSnapshot(
+        done,
+        doneRanges,
+        open.snapshotBuffer(),
+        open.length(),
+        open.numSamples(),
+        open.minTime(),
+        open.maxTime());
+  }
+
+  /** Newest sample time, {@link Long#MIN_VALUE} when empty. Caller holds the monitor. */
+  long maxTime() {
+    return open == null ? Long.MIN_VALUE : open.maxTime();
+  }
+
+  /** Oldest sample time, {@link Long#MAX_VALUE} when empty. Caller holds the monitor. */
+  long minTime() {
+    if (done.length > 0) {
+      return doneRanges[0];
+    }
+    return open == null ? Long.MAX_VALUE : open.minTime();
+  }
+
+  /**
+   * Drops chunks whose samples are all before {@code mint}; returns how many chunks were dropped.
+   * Caller holds the monitor.
+   */
+  int truncateBefore(long mint) {
+    int keep = 0;
+    while (keep < done.length && doneRanges[2 * keep + 1] < mint) {
+      keep++;
+    }
+    int dropped = keep;
+    if (keep > 0) {
+      done = keep == done.length ? NO_CHUNKS : Arrays.copyOfRange(done, keep, done.length);
+      doneRanges =
+          keep * 2 == doneRanges.length
+              ? NO_RANGES
+              : Arrays.copyOfRange(doneRanges, 2 * keep, doneRanges.length);
+    }
+    if (done.length == 0 && open != null && open.maxTime() < mint) {
+      open = null;
+      dropped++;
+    }
+    return dropped;
+  }
+
+  boolean isEmpty() {
+    return open == null;
+  }
+
+  void addPending() {
+    pendingCommits++;
+  }
+
+  void releasePending() {
+    pendingCommits--;
+  }
+
+  boolean hasPending() {
+    return pendingCommits > 0;
+  }
+
+  boolean isRemoved() {
+    return removed;
+  }
+
+  void markRemoved() {
+    removed = true;
+  }
+
+  /** Number of chunks, open one included. Caller holds the monitor. */
+  int chunkCount() {
+    return done.length + (open == null ? 0 : 1);
+  }
+}

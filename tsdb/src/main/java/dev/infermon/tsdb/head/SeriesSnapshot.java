@@ -1,0 +1,74 @@
+package dev.infermon.tsdb.head;
+
+import dev.infermon.storage.SampleIterator;
+import dev.infermon.tsdb.chunkenc.XorChunk;
+import dev.infermon.tsdb.chunkenc.XorIterator;
+
+/**
+ * A series' chunks as they were at one moment: the completed chunks' arrays (immutable) and the
+ * open chunk's live array with the length and sample count it had. Safe to read without a lock (see
+ * {@link XorChunk}'s threading note). Immutable.
+ */
+record SeriesSnapshot(
+    byte[][] done,
+    long[] doneRanges,
+    byte[] open,
+    int openLength,
+    int openCount,
+    long openMin,
+    long openMax) {
+
+  int chunks() {
+    return done.length + (open == null ? 0 : 1);
+  }
+
+  long chunkMin(int i) {
+    return i < done.length ? doneRanges[2 * i] : openMin;
+  }
+
+  long chunkMax(int i) {
+    return i < done.length ? doneRanges[2 * i + 1] : openMax;
+  }
+
+  XorIterator chunkIterator(int i) {
+    if (i < done.length) {
+      return XorIterator.over(done[i], 0, done[i].length);
+    }
+    return XorIterator.over(open, 0, openLength, openCount);
+  }
+
+  long minTime() {
+    return chunks() == 0 ? Long.MAX_VALUE : chunkMin(0);
+  }
+
+  long maxTime() {
+    return chunks() == 0 ? Long.MIN_VALUE : chunkMax(chunks() - 1);
+  }
+
+  /** Whether some sample lies in {@code [mint, maxt]}; decodes only when a chunk straddles it. */
+  boolean hasSampleIn(long mint, long maxt) {
+    for (int i = 0; i < chunks(); i++) {
+      long lo = chunkMin(i);
+      long hi = chunkMax(i);
+      if (hi < mint) {
+        continue;
+      }
+      if (lo > maxt) {
+        return false;
+      }
+      if (lo >= mint || hi <= maxt) {
+        return true; // an end of the chunk is inside the range
+      }
+      XorIterator it = chunkIterator(i);
+      if (it.seek(mint) && it.timestamp() <= maxt) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** An iterator over the samples in {@code [mint, maxt]}. */
+  SampleIterator iterator(long mint, long maxt) {
+    return new HeadSeriesIterator(this, mint, maxt);
+  }
+}

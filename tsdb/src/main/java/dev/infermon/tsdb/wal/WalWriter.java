@@ -1,0 +1,244 @@
+package dev.infermon.tsdb.wal;
+
+import dev.infermon.storage.StorageException;
+import dev.infermon.tsdb.encoding.EncodingBuffer;
+import dev.infermon.tsdb.fileutil.FileUtil;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends framed records to numbered segment files ({@code docs/format/wal.md}).
+ *
+ * <p>Durability: {@link #write} returns after the frames were handed to the operating system with
+ * {@code write(2)}; the bytes then sit in the page cache, which survives the death of the process
+ * ({@code kill -9}), so every batch whose write returned is replayed after a restart. Surviving a
+ * power failure or a kernel crash needs {@code fsync}: it runs when a segment is closed, on {@link
+ * #sync()} (which the database calls on a timer, {@code walSyncInterval}), and on {@link #close()};
+ * so at most one sync interval of acknowledged samples can be lost to a machine crash.
+ *
+ * <p>Threading: thread-safe. Writers serialize on one lock held only for the {@code write(2)} of an
+ * already framed batch; encoding happens before, and the fsync of a closed segment after.
+ */
+public final class WalWriter implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WalWriter.class);
+
+  /** Segment size at which a new segment is started, as in Prometheus. */
+  public static final long DEFAULT_SEGMENT_BYTES = 128L << 20;
+
+  private final Path dir;
+  private final long segmentBytes;
+  private final ReentrantLock lock = new ReentrantLock();
+  private FileChannel segment;
+  private int segmentIndex;
+  private long segmentSize;
+  private volatile boolean dirty;
+  private boolean closed;
+  private IOException failure;
+
+  private WalWriter(Path dir, long segmentBytes) {
+    this.dir = dir;
+    this.segmentBytes = segmentBytes;
+  }
+
+  /**
+   * Opens the log in {@code dir} (created when missing) and starts a new segment after the newest
+   * segment or checkpoint found. Run {@link WalReplay} first: it repairs a corrupt tail.
+   *
+   * @param segmentBytes size at which a segment is closed and the next one started
+   */
+  public static WalWriter open(Path dir, long segmentBytes) throws IOException {
+    if (segmentBytes < 1024) {
+      throw new IllegalArgumentException("segmentBytes must be at least 1024: " + segmentBytes);
+    }
+    Files.createDirectories(dir);
+    WalWriter w = new WalWriter(dir, segmentBytes);
+    WalDir.Contents c = WalDir.scan(dir);
+    int next = Math.max(c.lastSegment(), c.checkpoint()) + 1;
+    w.openSegment(next);
+    return w;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /**
+   * Writes a batch and clears it.
+   *
+   * @throws StorageException when the log cannot be written; the batch is then not in the log
+   */
+  public void write(WalBatch batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    EncodingBuffer frames = batch.frames();
+    FileChannel closedSegment = null;
+    lock.lock();
+    try {
+      ensureWritable();
+      if (segmentSize > WalFormat.SEGMENT_HEADER_SIZE
+          && segmentSize + frames.length() > segmentBytes) {
+        closedSegment = cut();
+      }
+      try {
+        writeFully(segment, frames.array(), frames.length());
+        segmentSize += frames.length();
+        dirty = true;
+      } catch (IOException e) {
+        rewind(e);
+        throw new StorageException("write-ahead log: cannot write " + segmentPath(), e);
+      }
+    } catch (IOException e) {
+      throw new StorageException("write-ahead log: cannot start a segment in " + dir, e);
+    } finally {
+      lock.unlock();
+      batch.clear();
+    }
+    syncAndClose(closedSegment);
+  }
+
+  /**
+   * Closes the current segment and starts the next one, so everything written so far lies in
+   * segments up to the returned index. Head compaction calls it before cutting a block, so that
+   * those segments can later be checkpointed whole.
+   */
+  public int nextSegment() throws IOException {
+    FileChannel closedSegment;
+    int closedIndex;
+    lock.lock();
+    try {
+      ensureWritable();
+      closedIndex = segmentIndex;
+      closedSegment = cut();
+    } finally {
+      lock.unlock();
+    }
+    syncAndClose(closedSegment);
+    return closedIndex;
+  }
+
+  /** Index of the segment being written. */
+  public int currentSegment() {
+    lock.lock();
+    try {
+      return segmentIndex;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Flushes the current segment to stable storage if anything was written since the last sync. */
+  public void sync() throws IOException {
+    if (!dirty) {
+      return;
+    }
+    FileChannel ch;
+    lock.lock();
+    try {
+      if (closed || segment == null) {
+        return;
+      }
+      ch = segment;
+      dirty = false;
+    } finally {
+      lock.unlock();
+    }
+    try {
+      ch.force(false);
+    } catch (ClosedChannelException e) {
+      // the segment was closed by a cut, which synced it
+    }
+  }
+
+  /** Syncs and closes the current segment. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (segment != null) {
+        try {
+          segment.force(false);
+        } finally {
+          segment.close();
+          segment = null;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void ensureWritable() throws IOException {
+    if (closed) {
+      throw new IllegalStateException("write-ahead log is closed");
+    }
+    if (failure != null) {
+      throw new IOException("write-ahead log failed earlier and could not recover", failure);
+    }
+  }
+
+  /** After a failed write, removes whatever part of the batch reached the file. */
+  private void rewind(IOException cause) {
+    try {
+      segment.truncate(segmentSize);
+      segment.position(segmentSize);
+    } catch (IOException e) {
+      e.addSuppressed(cause);
+      failure = e;
+      log.error(
+          "write-ahead log {} cannot be rewound after a failed write; refusing writes", dir, e);
+    }
+  }
+
+  private FileChannel cut() throws IOException {
+    FileChannel old = segment;
+    openSegment(segmentIndex + 1);
+    return old;
+  }
+
+  private void openSegment(int index) throws IOException {
+    Path p = WalFormat.segmentPath(dir, index);
+    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    EncodingBuffer h = new EncodingBuffer(WalFormat.SEGMENT_HEADER_SIZE);
+    WalFormat.putSegmentHeader(h);
+    writeFully(ch, h.array(), h.length());
+    FileUtil.fsyncDir(dir);
+    segment = ch;
+    segmentIndex = index;
+    segmentSize = h.length();
+  }
+
+  private Path segmentPath() {
+    return WalFormat.segmentPath(dir, segmentIndex);
+  }
+
+  private static void syncAndClose(FileChannel ch) {
+    if (ch == null) {
+      return;
+    }
+    try (ch) {
+      ch.force(false);
+    } catch (IOException e) {
+      log.warn("write-ahead log: cannot sync a closed segment", e);
+    }
+  }
+
+  private static void writeFully(FileChannel ch, byte[] b, int n) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(b, 0, n);
+    while (buf.hasRemaining()) {
+      ch.write(buf);
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package dev.infermon.tsdb.chunkenc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.infermon.model.value.StaleNaN;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class XorChunkTest {
+  record Sample(long t, long bits) {
+    double v() {
+      return Double.longBitsToDouble(bits);
+    }
+  }
+
+  // Value bit patterns that matter: special floats, NaN payloads, and ordinary doubles.
+  private static final long[] SPECIAL_BITS = {
+    StaleNaN.BITS,
+    Double.doubleToRawLongBits(Double.NaN),
+    0x7ff8000000000001L, // another NaN payload
+    Double.doubleToRawLongBits(Double.POSITIVE_INFINITY),
+    Double.doubleToRawLongBits(Double.NEGATIVE_INFINITY),
+    Double.doubleToRawLongBits(0.0),
+    Double.doubleToRawLongBits(-0.0),
+    Double.doubleToRawLongBits(Double.MIN_VALUE),
+    Double.doubleToRawLongBits(Double.MAX_VALUE),
+  };
+
+  @Provide
+  Arbitrary<List<Sample>> series() {
+    Arbitrary<Long> firstT = Arbitraries.longs().between(-(1L << 50), 1L << 50);
+    // Mostly regular steps with jitter, sometimes huge gaps: every dod bucket gets hit.
+    Arbitrary<Long> step =
+        Arbitraries.frequencyOf(
+            Tuple.of(6, Arbitraries.just(15_000L)),
+            Tuple.of(3, Arbitraries.longs().between(1, 20_000)),
+            Tuple.of(1, Arbitraries.longs().between(1, 1L << 40)));
+    Arbitrary<Long> bits =
+        Arbitraries.frequencyOf(
+            Tuple.of(
+                3,
+                Arbitraries.of(SPECIAL_BITS[0], SPECIAL_BITS[1], SPECIAL_BITS[2], SPECIAL_BITS[3])),
+            Tuple.of(
+                1,
+                Arbitraries.of(SPECIAL_BITS[4], SPECIAL_BITS[5], SPECIAL_BITS[6], SPECIAL_BITS[7])),
+            Tuple.of(4, Arbitraries.doubles().between(-1e6, 1e6).map(Double::doubleToRawLongBits)),
+            Tuple.of(
+                2, Arbitraries.integers().between(0, 50).map(i -> Double.doubleToRawLongBits(i))),
+            Tuple.of(1, Arbitraries.longs()));
+    return Combinators.combine(firstT, step.list().ofMaxSize(300), bits.list().ofSize(301))
+        .as(
+            (t0, steps, values) -> {
+              List<Sample> out = new ArrayList<>();
+              long t = t0;
+              out.add(new Sample(t, values.get(0)));
+              for (int i = 0; i < steps.size(); i++) {
+                t += steps.get(i);
+                out.add(new Sample(t, values.get(i + 1)));
+              }
+              return out;
+            });
+  }
+
+  @Property(tries = 300)
+  void everySampleRoundTripsBitForBit(@ForAll("series") List<Sample> samples) {
+    XorChunk c = chunkOf(samples);
+
+    assertThat(decode(c.bytes())).containsExactlyElementsOf(samples);
+    assertThat(c.numSamples()).isEqualTo(samples.size());
+    assertThat(c.minTime()).isEqualTo(samples.get(0).t());
+    assertThat(c.maxTime()).isEqualTo(samples.get(samples.size() - 1).t());
+  }
+
+  @Property(tries = 200)
+  void reopenedChunkContinuesTheSameStream(
+      @ForAll("series") List<Sample> samples, @ForAll @IntRange(min = 0, max = 300) int cut) {
+    int k = Math.min(cut, samples.size());
+    byte[] prefix = chunkOf(samples.subList(0, k)).bytes();
+    byte[] padded = new byte[prefix.length + 7];
+    System.arraycopy(prefix, 0, padded, 3, prefix.length);
+
+    XorChunk reopened = XorChunk.open(padded, 3, prefix.length);
+    for (Sample s : samples.subList(k, samples.size())) {
+      reopened.append(s.t(), s.v());
+    }
+
+    assertThat(decode(reopened.bytes())).containsExactlyElementsOf(samples);
+  }
+
+  @Property(tries = 200)
+  void seekLandsOnTheFirstSampleAtOrAfterTarget(
+      @ForAll("series") List<Sample> samples, @ForAll @IntRange(min = 0, max = 300) int pick) {
+    Sample target = samples.get(Math.min(pick, samples.size() - 1));
+    XorIterator it = chunkOf(samples).iterator();
+
+    assertThat(it.seek(target.t() - 1)).isTrue();
+    assertThat(it.timestamp()).isLessThanOrEqualTo(target.t());
+    assertThat(it.seek(target.t())).isTrue();
+    assertThat(new Sample(it.timestamp(), Double.doubleToRawLongBits(it.value())))
+        .isEqualTo(target);
+    // Never backwards.
+    assertThat(it.seek(Long.MIN_VALUE)).isTrue();
+    assertThat(it.timestamp()).isEqualTo(target.t());
+    assertThat(it.seek(samples.get(samples.size() - 1).t() + 1)).isFalse();
+  }
+
+  @Test
+  void matchesPrometheusBytesForAKnownSeries() {
+    // Golden bytes worked out by hand from xor.go's rules: header 0003; zigzag varint(1000) = d0
+    // 0f;
+    // 64 bits of 1.0; uvarint delta 15000 = 98 75; then the bits in tail().
+    XorChunk c = XorChunk.create();
+    c.append(1000, 1.0);
+    c.append(16000, 1.0);
+    c.append(31000, 2.0);
+
+    assertThat(HexFormat.of().formatHex(c.bytes()))
+        .isEqualTo("0003d00f3ff00000000000009875" + tail());
+  }
+
+  private static String tail() {
+    // Second value unchanged '0'; third dod '0'; xor(1.0, 2.0) = 0x7ff0000000000000 has 1 leading
+    // and 52 trailing zeros: '1' changed, '1' new window, lead 00001, 11 significant bits 001011.
+    String bits = "0" + "0" + "1" + "1" + "00001" + "001011" + "11111111111";
+    while (bits.length() % 8 != 0) {
+      bits += "0";
+    }
+    StringBuilder hex = new StringBuilder();
+    for (int i = 0; i < bits.length(); i += 8) {
+      hex.append(String.format("%02x", Integer.parseInt(bits.substring(i, i + 8), 2)));
+    }
+    return hex.toString();
+  }
+
+  @Test
+  void staleMarkerAndOrdinaryNanStayDistinct() {
+    XorChunk c = XorChunk.create();
+    c.append(1, Double.NaN);
+    c.append(2, StaleNaN.VALUE);
+    c.append(3, Double.NaN);
+
+    List<Sample> got = decode(c.bytes());
+
+    assertThat(got).extracting(s -> StaleNaN.is(s.v())).containsExactly(false, true, false);
+    assertThat(got).allMatch(s -> Double.isNaN(s.v()));
+  }
+
+  @Test
+  void rejectsTimesThatDoNotIncrease() {
+    XorChunk c = XorChunk.create();
+    c.append(10, 1);
+
+    assertThatThrownBy(() -> c.append(10, 2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("10 after 10");
+    assertThat(c.numSamples()).isEqualTo(1);
+  }
+
+  @Test
+  void truncatedBytesRaiseCorruptChunk() {
+    XorChunk c = XorChunk.create();
+    for (int i = 0; i < 50; i++) {
+      c.append(i * 15_000L + (i % 3), i * 1.5);
+    }
+    byte[] b = c.bytes();
+    XorIterator it = XorIterator.over(b, 0, b.length / 2);
+
+    assertThatThrownBy(
+            () -> {
+              while (it.next()) {
+                // drain
+              }
+            })
+        .isInstanceOf(CorruptChunkException.class)
+        .hasMessageContaining("ends early");
+    assertThatThrownBy(() -> XorIterator.over(b, 0, 1)).isInstanceOf(CorruptChunkException.class);
+    assertThatThrownBy(() -> XorIterator.over(b, 5, b.length))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void regularScrapesCompressToAboutOneBytePerSample() {
+    // 120 samples 15 s apart of a slowly growing counter: dod 0, small XORs.
+    XorChunk c = XorChunk.create();
+    double v = 1000;
+    for (int i = 0; i < XorChunk.TARGET_SAMPLES; i++) {
+      v += (i % 4 == 0) ? 1 : 0;
+      c.append(1_700_000_000_000L + i * 15_000L, v);
+    }
+    assertThat((double) c.length() / c.numSamples()).isLessThan(1.5);
+  }
+
+  private static XorChunk chunkOf(List<Sample> samples) {
+    XorChunk c = XorChunk.create();
+    for (Sample s : samples) {
+      c.append(s.t(), s.v());
+    }
+    return c;
+  }
+
+  private static List<Sample> decode(byte[] b) {
+    XorIterator it = XorIterator.over(b, 0, b.length);
+    List<Sample> out = new ArrayList<>();
+    while (it.next()) {
+      out.add(new Sample(it.timestamp(), Double.doubleToRawLongBits(it.value())));
+    }
+    assertThat(out).hasSize(it.numSamples());
+    return out;
+  }
+}

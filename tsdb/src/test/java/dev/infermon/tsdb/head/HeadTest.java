@@ -1,0 +1,307 @@
+package dev.infermon.tsdb.head;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.labels.Matcher;
+import dev.infermon.model.value.StaleNaN;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.OutOfBoundsException;
+import dev.infermon.storage.Querier;
+import dev.infermon.storage.StorageException;
+import dev.infermon.storage.testing.Sample;
+import dev.infermon.storage.testing.Samples;
+import dev.infermon.tsdb.chunkenc.XorIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HeadTest {
+  private static final long H = 3_600_000L;
+  private static final Labels A = Labels.of("__name__", "up", "pod", "a");
+  private static final Labels B = Labels.of("__name__", "up", "pod", "b");
+
+  private final Head head = Head.create();
+
+  @Test
+  void samplesBeforeTheAppendableWindowAreOutOfBounds() {
+    commit(A, 10 * H, 1);
+
+    Appender app = head.appender();
+    assertThatThrownBy(() -> app.append(B, 9 * H - 1, 1))
+        .as("half a chunk range (1 h) before the newest sample")
+        .isInstanceOf(OutOfBoundsException.class)
+        .hasMessageStartingWith(OutOfBoundsException.MESSAGE);
+    app.append(B, 9 * H, 1);
+    app.commit();
+
+    head.setMinValidTime(10 * H);
+    head.setMinValidTime(0); // never lowers
+    Appender later = head.appender();
+    assertThatThrownBy(() -> later.append(B, 10 * H - 1, 2))
+        .isInstanceOf(OutOfBoundsException.class);
+    later.rollback();
+    assertThat(head.stats().outOfBounds()).isEqualTo(2);
+    assertThat(head.minValidTime()).isEqualTo(10 * H);
+  }
+
+  @Test
+  void anEmptyHeadAcceptsAnyTime() {
+    commit(A, -5, 1);
+    assertThat(read(A)).containsExactly(Sample.of(-5, 1));
+  }
+
+  @Test
+  void chunksHoldAbout120SamplesAndNeverCrossAChunkRangeBoundary() {
+    // 15 s scrapes for 5 h: 1200 samples.
+    Appender app = head.appender();
+    for (int i = 0; i < 1200; i++) {
+      app.append(A, i * 15_000L, i);
+    }
+    app.commit();
+
+    List<ChunkExport.Chunk> chunks = new ArrayList<>();
+    head.exportChunks(Long.MIN_VALUE, Long.MAX_VALUE, (ref, l, cs) -> chunks.addAll(cs));
+    int total = 0;
+    for (ChunkExport.Chunk c : chunks) {
+      int n = XorIterator.over(c.bytes(), 0, c.bytes().length).numSamples();
+      total += n;
+      assertThat(Math.floorDiv(c.minTime(), 2 * H)).isEqualTo(Math.floorDiv(c.maxTime(), 2 * H));
+      assertThat(n).isBetween(1, 240);
+    }
+    assertThat(total).isEqualTo(1200);
+    // A full 2 h range at 15 s is 480 samples: four chunks of 120.
+    assertThat(chunks.subList(0, 4))
+        .extracting(c -> XorIterator.over(c.bytes(), 0, c.bytes().length).numSamples())
+        .containsExactly(120, 120, 120, 120);
+  }
+
+  @Test
+  void aSampleThatLostARaceWithAnotherTransactionIsDroppedAndCounted() {
+    Appender first = head.appender();
+    Appender second = head.appender();
+    first.append(A, 2000, 2);
+    second.append(A, 1000, 1); // fine against the committed state when appended
+    first.commit();
+    second.commit();
+
+    assertThat(read(A)).containsExactly(Sample.of(2000, 2));
+    assertThat(head.stats().outOfOrder()).isEqualTo(1);
+    assertThat(head.stats().samplesAppended()).isEqualTo(1);
+  }
+
+  @Test
+  void anAppenderCannotBeUsedAfterCommitOrRollback() {
+    Appender app = head.appender();
+    app.commit();
+    assertThatThrownBy(() -> app.append(A, 1, 1)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(app::rollback).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> head.appender().append(Labels.EMPTY, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void truncationDropsOldChunksThenEmptySeriesAndTheirIndexEntries() {
+    Appender app = head.appender();
+    long refA = app.append(A, 0, 1);
+    for (int i = 0; i < 960; i++) { // B: 4 h at 15 s
+      app.append(B, i * 15_000L, i);
+    }
+    app.commit();
+    int stringsBefore = head.internedStrings();
+
+    int removed = head.truncateBefore(2 * H);
+
+    assertThat(removed).isEqualTo(1);
+    assertThat(head.stats().series()).isEqualTo(1);
+    assertThat(head.minTime()).isEqualTo(2 * H);
+    assertThat(head.internedStrings()).as("\"a\" is released").isEqualTo(stringsBefore - 1);
+    assertThat(read(B)).first().isEqualTo(Sample.of(2 * H, 480));
+    try (Querier q = head.querier()) {
+      assertThat(q.labelValues("pod", Long.MIN_VALUE, Long.MAX_VALUE, List.of()))
+          .containsExactly("b");
+    }
+    // The old reference is stale now; the labels decide and a new series is made.
+    Appender again = head.appender();
+    assertThat(again.append(refA, A, 3 * H, 5)).isNotEqualTo(refA);
+    again.commit();
+    assertThat(read(A)).containsExactly(Sample.of(3 * H, 5));
+  }
+
+  @Test
+  void truncationSparesSeriesThatAnOpenTransactionAppendsTo() {
+    commit(A, 0, 1);
+    Appender open = head.appender();
+    open.append(A, 2 * H, 2);
+
+    head.truncateBefore(H);
+    open.commit();
+
+    assertThat(read(A)).containsExactly(Sample.of(2 * H, 2));
+  }
+
+  @Test
+  void theLogSeesSeriesFirstAndCommitsBeforeSamplesAreVisible() {
+    List<String> events = new ArrayList<>();
+    Head[] self = new Head[1];
+    HeadLog log =
+        new HeadLog() {
+          @Override
+          public void logSeries(long ref, Labels labels) {
+            events.add("series " + ref + " " + labels);
+          }
+
+          @Override
+          public void logSamples(long[] refs, long[] ts, double[] vs, int n) {
+            for (int i = 0; i < n; i++) {
+              events.add("sample " + refs[i] + " " + ts[i] + " " + StaleNaN.is(vs[i]));
+            }
+          }
+
+          @Override
+          public void commit() {
+            events.add("commit visible=" + !readFrom(self[0], A).isEmpty());
+          }
+        };
+    self[0] = Head.create(HeadOptions.defaults().withLog(log));
+    Appender app = self[0].appender();
+    long ref = app.append(A, 1000, StaleNaN.VALUE);
+    app.commit();
+
+    assertThat(events)
+        .containsExactly(
+            "series " + ref + " " + A, "sample " + ref + " 1000 true", "commit visible=false");
+    assertThat(readFrom(self[0], A)).containsExactly(Sample.stale(1000));
+  }
+
+  @Test
+  void aFailingLogFailsTheCommitAndNothingBecomesVisible() {
+    HeadLog failing =
+        new HeadLog() {
+          @Override
+          public void logSeries(long ref, Labels labels) {}
+
+          @Override
+          public void logSamples(long[] refs, long[] ts, double[] vs, int n) {}
+
+          @Override
+          public void commit() {
+            throw new IllegalStateException("disk gone");
+          }
+        };
+    Head h = Head.create(HeadOptions.defaults().withLog(failing));
+    Appender app = h.appender();
+    app.append(A, 1000, 1);
+
+    assertThatThrownBy(app::commit)
+        .isInstanceOf(StorageException.class)
+        .hasMessageContaining("disk gone");
+    assertThat(readFrom(h, A)).isEmpty();
+    assertThat(h.truncateBefore(0)).as("the series is no longer pending").isEqualTo(1);
+  }
+
+  @Test
+  void replayRestoresSeriesUnderTheirReferencesWithoutLogging() {
+    List<Long> logged = new ArrayList<>();
+    HeadLog log =
+        new HeadLog() {
+          @Override
+          public void logSeries(long ref, Labels labels) {
+            logged.add(ref);
+          }
+
+          @Override
+          public void logSamples(long[] refs, long[] ts, double[] vs, int n) {}
+
+          @Override
+          public void commit() {}
+        };
+    Head h = Head.create(HeadOptions.defaults().withLog(log));
+
+    assertThat(h.replaySeries(7, A)).isEqualTo(7);
+    assertThat(h.replaySeries(9, A)).as("same labels again: an alias").isEqualTo(7);
+    assertThat(h.replaySample(7, 1000, 1)).isTrue();
+    assertThat(h.replaySample(9, 2000, 2)).isTrue();
+    assertThat(h.replaySample(9, 1500, 9)).as("out of order").isFalse();
+    assertThat(h.replaySample(8, 1000, 1)).as("unknown reference").isFalse();
+    h.endReplay();
+    assertThatThrownBy(() -> h.replaySeries(7, B)).isInstanceOf(IllegalArgumentException.class);
+
+    Appender app = h.appender();
+    long refB = app.append(B, 3000, 3);
+    assertThat(app.append(7, A, 3000, 3)).isEqualTo(7);
+    app.commit();
+
+    assertThat(refB).isGreaterThan(7);
+    assertThat(logged).containsExactly(refB);
+    assertThat(readFrom(h, A))
+        .containsExactly(Sample.of(1000, 1), Sample.of(2000, 2), Sample.of(3000, 3));
+    List<Long> refs = new ArrayList<>();
+    h.forEachSeries((ref, labels) -> refs.add(ref));
+    assertThat(refs).containsExactlyInAnyOrder(7L, refB);
+  }
+
+  @Test
+  void exportReencodesChunksThatCrossTheRangeAndCopiesTheRest() {
+    Appender app = head.appender();
+    for (int i = 0; i < 600; i++) {
+      app.append(A, i * 15_000L, i);
+    }
+    app.commit();
+
+    List<Sample> got = new ArrayList<>();
+    head.exportChunks(
+        1_000_000,
+        2 * H - 1,
+        (ref, labels, chunks) -> {
+          assertThat(labels).isEqualTo(A);
+          for (ChunkExport.Chunk c : chunks) {
+            got.addAll(Samples.drain(XorIterator.over(c.bytes(), 0, c.bytes().length)));
+          }
+        });
+
+    assertThat(got).first().isEqualTo(Sample.of(1_005_000, 67));
+    assertThat(got).last().isEqualTo(Sample.of(2 * H - 15_000, 479));
+    assertThat(got).hasSize(479 - 67 + 1);
+  }
+
+  @Test
+  void statsCountWhatHappened() {
+    commit(A, 1000, 1);
+    commit(B, 2000, 1);
+
+    HeadStats s = head.stats();
+
+    assertThat(s.series()).isEqualTo(2);
+    assertThat(s.seriesCreated()).isEqualTo(2);
+    assertThat(s.samplesAppended()).isEqualTo(2);
+    assertThat(s.minTime()).isEqualTo(1000);
+    assertThat(s.maxTime()).isEqualTo(2000);
+    assertThat(head.startTime()).isEqualTo(1000);
+  }
+
+  private void commit(Labels l, long t, double v) {
+    Appender app = head.appender();
+    app.append(l, t, v);
+    app.commit();
+  }
+
+  private List<Sample> read(Labels l) {
+    return readFrom(head, l);
+  }
+
+  private static List<Sample> readFrom(Head h, Labels l) {
+    try (Querier q = h.querier()) {
+      Map<Labels, List<Sample>> all =
+          Samples.readAll(
+              q.select(
+                  true,
+                  Long.MIN_VALUE,
+                  Long.MAX_VALUE,
+                  List.of(Matcher.equal("pod", l.get("pod")))));
+      return all.getOrDefault(l, List.of());
+    }
+  }
+}
