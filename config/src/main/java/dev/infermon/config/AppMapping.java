@@ -18,10 +18,10 @@ import dev.infermon.config.app.WebConfig;
 import dev.infermon.config.scrape.GlobalConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.value.Secret;
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.MapView;
 import dev.infermon.config.yaml.Node;
 import dev.infermon.config.yaml.Reader;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -79,7 +79,7 @@ final class AppMapping {
             e.count("max_exemplars", StorageConfig.Exemplars.DEFAULT.maxExemplars()));
     e.finish();
     MapView r = s.map("remote", STORAGE_REMOTE);
-    URI queryUrl = Checks.url(r, "query_url");
+    Url queryUrl = Checks.url(r, "query_url");
     StorageConfig.Remote remote =
         new StorageConfig.Remote(
             Optional.ofNullable(queryUrl),

@@ -1,5 +1,6 @@
 package dev.infermon.config;
 
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.MapView;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -36,7 +37,7 @@ final class Checks {
   }
 
   /** An http(s) URL with a host, or null after reporting the problem. */
-  static URI url(MapView v, String key) {
+  static Url url(MapView v, String key) {
     String text = v.string(key, "");
     if (text.isEmpty()) {
       return null;
@@ -46,7 +47,7 @@ final class Checks {
       v.error(key, problem);
       return null;
     }
-    return URI.create(text);
+    return new Url(URI.create(text));
   }
 
   static String urlProblem(String text) {
@@ -64,16 +65,6 @@ final class Checks {
       return "invalid URL " + quote(text) + ": no host";
     }
     return null;
-  }
-
-  /** The URL with any password replaced by {@code xxxxx}, as Prometheus prints URLs. */
-  static String redactUrl(URI u) {
-    String info = u.getRawUserInfo();
-    if (info == null || !info.contains(":")) {
-      return u.toString();
-    }
-    String user = info.substring(0, info.indexOf(':'));
-    return u.toString().replace(info + "@", user + ":xxxxx@");
   }
 
   /**

@@ -15,11 +15,11 @@ import dev.infermon.config.remote.RemoteReadConfig;
 import dev.infermon.config.remote.RemoteWriteConfig;
 import dev.infermon.config.remote.TracingConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.MapView;
 import dev.infermon.config.yaml.Node;
 import dev.infermon.config.yaml.Reader;
 import dev.infermon.model.relabel.RelabelConfig;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -133,7 +133,7 @@ final class RemoteMapping {
   }
 
   private static RemoteWriteConfig remoteWrite(MapView v) {
-    URI url = requiredUrl(v, "url for remote_write is empty");
+    Url url = requiredUrl(v, "url for remote_write is empty");
     List<RelabelConfig> relabel =
         RelabelMapping.list(
             v, "write_relabel_configs", "empty or null relabeling rule in remote write config");
@@ -224,7 +224,7 @@ final class RemoteMapping {
             return null;
           }
           MapView v = r.view(node, node.pos(), path, REMOTE_READ);
-          URI url = requiredUrl(v, "url for remote_read is empty");
+          Url url = requiredUrl(v, "url for remote_read is empty");
           String name = v.string("name", "");
           if (!name.isEmpty()) {
             if (names.contains(name)) {
@@ -281,7 +281,7 @@ final class RemoteMapping {
     return c;
   }
 
-  private static URI requiredUrl(MapView v, String emptyMessage) {
+  private static Url requiredUrl(MapView v, String emptyMessage) {
     if (!v.has("url")) {
       v.error(emptyMessage);
       return null;

@@ -290,8 +290,8 @@ final class ScrapeMapping {
     }
     String apiServer = "";
     if (k.has("api_server")) {
-      java.net.URI u = Checks.url(k, "api_server");
-      apiServer = u == null ? "" : u.toString();
+      dev.infermon.config.value.Url u = Checks.url(k, "api_server");
+      apiServer = u == null ? "" : u.uri().toString();
     }
     String kubeconfig = k.file("kubeconfig_file");
     MapView ns = k.map("namespaces", K8S_NAMESPACES);

@@ -35,6 +35,8 @@ class ArchitectureTest {
         .definedBy("dev.infermon.model..")
         .layer("textparse")
         .definedBy("dev.infermon.textparse..")
+        .layer("config")
+        .definedBy("dev.infermon.config..")
         .layer("storage")
         .definedBy("dev.infermon.storage..")
         .layer("tsdb")
@@ -51,10 +53,12 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("textparse")
         .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("config")
+        .mayOnlyBeAccessedByLayers("server")
         .whereLayer("storage")
         .mayOnlyBeAccessedByLayers("tsdb", "promql", "server")
         .whereLayer("model")
-        .mayOnlyBeAccessedByLayers("textparse", "storage", "tsdb", "promql", "server")
+        .mayOnlyBeAccessedByLayers("textparse", "config", "storage", "tsdb", "promql", "server")
         .check(classes);
   }
 

@@ -109,6 +109,7 @@ public record FleetConfig(
     b.legacyVllmPods = legacyVllmPods;
     b.legacyRelease = legacyRelease;
     b.dataParallelPods = dataParallelPods;
+    b.dataParallelSet = true;
     b.sglangPods = sglangPods;
     b.sglangTensorParallel = sglangTensorParallel;
     b.sglangGatewayPods = sglangGatewayPods;
@@ -129,13 +130,16 @@ public record FleetConfig(
     private int legacyVllmPods = 1;
     private VllmRelease legacyRelease = VllmRelease.V0_11;
     private int dataParallelPods = 1;
+    private boolean dataParallelSet;
     private int sglangPods = 2;
     private int sglangTensorParallel = 2;
     private int sglangGatewayPods = 1;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
-            ModelProfile.LLAMA_8B.name(), ModelProfile.QWEN_32B.name(), ModelProfile.LLAMA_70B.name());
+            ModelProfile.LLAMA_8B.name(),
+            ModelProfile.QWEN_32B.name(),
+            ModelProfile.LLAMA_70B.name());
     private int nodes;
     private int gpusPerNode = 8;
     private String namespace = "inference";
@@ -144,91 +148,122 @@ public record FleetConfig(
 
     private Builder() {}
 
-    /** @see FleetConfig#seed() */
+    /**
+     * @see FleetConfig#seed()
+     */
     public Builder seed(long v) {
       seed = v;
       return this;
     }
 
-    /** @see FleetConfig#vllmPods() */
+    /**
+     * @see FleetConfig#vllmPods()
+     */
     public Builder vllmPods(int v) {
       vllmPods = v;
       return this;
     }
 
-    /** @see FleetConfig#legacyVllmPods() */
+    /**
+     * @see FleetConfig#legacyVllmPods()
+     */
     public Builder legacyVllmPods(int v) {
       legacyVllmPods = v;
       return this;
     }
 
-    /** @see FleetConfig#legacyRelease() */
+    /**
+     * @see FleetConfig#legacyRelease()
+     */
     public Builder legacyRelease(VllmRelease v) {
       legacyRelease = v;
       return this;
     }
 
-    /** @see FleetConfig#dataParallelPods() */
+    /**
+     * @see FleetConfig#dataParallelPods()
+     */
     public Builder dataParallelPods(int v) {
       dataParallelPods = v;
+      dataParallelSet = true;
       return this;
     }
 
-    /** @see FleetConfig#sglangPods() */
+    /**
+     * @see FleetConfig#sglangPods()
+     */
     public Builder sglangPods(int v) {
       sglangPods = v;
       return this;
     }
 
-    /** @see FleetConfig#sglangTensorParallel() */
+    /**
+     * @see FleetConfig#sglangTensorParallel()
+     */
     public Builder sglangTensorParallel(int v) {
       sglangTensorParallel = v;
       return this;
     }
 
-    /** @see FleetConfig#sglangGatewayPods() */
+    /**
+     * @see FleetConfig#sglangGatewayPods()
+     */
     public Builder sglangGatewayPods(int v) {
       sglangGatewayPods = v;
       return this;
     }
 
-    /** @see FleetConfig#prefillDecode() */
+    /**
+     * @see FleetConfig#prefillDecode()
+     */
     public Builder prefillDecode(boolean v) {
       prefillDecode = v;
       return this;
     }
 
-    /** @see FleetConfig#models() */
+    /**
+     * @see FleetConfig#models()
+     */
     public Builder models(List<String> v) {
       models = v;
       return this;
     }
 
-    /** @see FleetConfig#nodes() */
+    /**
+     * @see FleetConfig#nodes()
+     */
     public Builder nodes(int v) {
       nodes = v;
       return this;
     }
 
-    /** @see FleetConfig#gpusPerNode() */
+    /**
+     * @see FleetConfig#gpusPerNode()
+     */
     public Builder gpusPerNode(int v) {
       gpusPerNode = v;
       return this;
     }
 
-    /** @see FleetConfig#namespace() */
+    /**
+     * @see FleetConfig#namespace()
+     */
     public Builder namespace(String v) {
       namespace = v;
       return this;
     }
 
-    /** @see FleetConfig#scenario() */
+    /**
+     * @see FleetConfig#scenario()
+     */
     public Builder scenario(Scenario v) {
       scenario = v;
       return this;
     }
 
-    /** @see FleetConfig#smProfilingFields() */
+    /**
+     * @see FleetConfig#smProfilingFields()
+     */
     public Builder smProfilingFields(boolean v) {
       smProfilingFields = v;
       return this;
@@ -236,15 +271,16 @@ public record FleetConfig(
 
     /** The config; validates. */
     public FleetConfig build() {
-      if (dataParallelPods > vllmPods) {
-        dataParallelPods = vllmPods; // the default DP pod disappears with --vllm-pods 0
+      int dp = dataParallelPods;
+      if (!dataParallelSet && dp > vllmPods) {
+        dp = vllmPods; // the default DP pod disappears when there are no current vLLM pods
       }
       return new FleetConfig(
           seed,
           vllmPods,
           legacyVllmPods,
           legacyRelease,
-          dataParallelPods,
+          dp,
           sglangPods,
           sglangTensorParallel,
           sglangGatewayPods,

@@ -37,48 +37,79 @@ public final class Parsers {
   }
 
   /**
-   * Guesses the format of a page with no Content-Type (a file, standard input): OpenMetrics when
-   * its last line is {@code # EOF}, or a line is a {@code # UNIT} line or a {@code # TYPE} line
-   * naming a type only OpenMetrics has ({@code info}, {@code stateset}, {@code gaugehistogram},
-   * {@code unknown}); the text format otherwise. Reads at most the first {@code length} bytes.
+   * Guesses the format of a page that came without a Content-Type (a file, standard input), from
+   * its first {@code length} bytes:
+   *
+   * <ol>
+   *   <li>OpenMetrics if a line is a {@code # UNIT} line or a {@code # TYPE} line naming a type
+   *       only OpenMetrics has ({@code info}, {@code stateset}, {@code gaugehistogram}, {@code
+   *       unknown});
+   *   <li>otherwise the text format if a line is blank, a comment other than HELP, TYPE, UNIT or
+   *       EOF, a {@code # TYPE} line with {@code untyped}, or a counter's {@code # TYPE} line whose
+   *       name ends in {@code _total} (OpenMetrics names the family without it);
+   *   <li>otherwise OpenMetrics if the last line is {@code # EOF}, which OpenMetrics requires;
+   *   <li>otherwise the text format.
+   * </ol>
    */
   public static Format sniff(byte[] body, int length) {
     Objects.checkFromIndexSize(0, length, body.length);
-    int end = length;
-    if (end > 0 && body[end - 1] == '\n') {
-      end--;
-    }
-    if (endsWith(body, end, "# EOF")) {
-      int before = end - 5;
-      if (before == 0 || body[before - 1] == '\n') {
-        return Format.OPENMETRICS;
-      }
-    }
+    boolean textSignal = false;
     int ls = 0;
+    int lastStart = 0;
+    int lastEnd = 0;
     while (ls < length) {
       int le = ls;
       while (le < length && body[le] != '\n') {
         le++;
       }
-      if (startsWith(body, ls, le, "# UNIT ")) {
+      String type = typeOf(body, ls, le);
+      if (startsWith(body, ls, le, "# UNIT ")
+          || type.equals("info")
+          || type.equals("stateset")
+          || type.equals("gaugehistogram")
+          || type.equals("unknown")) {
         return Format.OPENMETRICS;
       }
-      if (startsWith(body, ls, le, "# TYPE ")) {
-        int t = le;
-        while (t > ls && body[t - 1] != ' ') {
-          t--;
-        }
-        String type = new String(body, t, le - t, java.nio.charset.StandardCharsets.US_ASCII);
-        if (type.equals("info")
-            || type.equals("stateset")
-            || type.equals("gaugehistogram")
-            || type.equals("unknown")) {
-          return Format.OPENMETRICS;
-        }
+      if (le == ls
+          || type.equals("untyped")
+          || (type.equals("counter") && nameEndsWithTotal(body, ls, le))
+          || (body[ls] == '#'
+              && !startsWith(body, ls, le, "# HELP ")
+              && !startsWith(body, ls, le, "# TYPE ")
+              && !startsWith(body, ls, le, "# EOF"))) {
+        textSignal = true;
+      }
+      if (le > ls) {
+        lastStart = ls;
+        lastEnd = le;
       }
       ls = le + 1;
     }
-    return Format.TEXT;
+    if (textSignal) {
+      return Format.TEXT;
+    }
+    boolean eof = lastEnd - lastStart == 5 && startsWith(body, lastStart, lastEnd, "# EOF");
+    return eof ? Format.OPENMETRICS : Format.TEXT;
+  }
+
+  /** The last word of a {@code # TYPE} line, or "". */
+  private static String typeOf(byte[] b, int ls, int le) {
+    if (!startsWith(b, ls, le, "# TYPE ")) {
+      return "";
+    }
+    int t = le;
+    while (t > ls && b[t - 1] != ' ') {
+      t--;
+    }
+    return new String(b, t, le - t, java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  private static boolean nameEndsWithTotal(byte[] b, int ls, int le) {
+    int t = le;
+    while (t > ls && b[t - 1] != ' ') {
+      t--;
+    }
+    return t - 1 - (ls + 7) > 6 && endsWith(b, t - 1, "_total");
   }
 
   private static boolean endsWith(byte[] b, int end, String s) {

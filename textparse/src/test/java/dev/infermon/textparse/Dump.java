@@ -24,17 +24,17 @@ final class Dump {
         sb.append(p.line()).append(' ');
         switch (e) {
           case HELP:
-            sb.append("HELP ").append(p.familyName()).append(' ').append(Messages.quote(p.help()));
+            sb.append("HELP ").append(p.familyName()).append(' ').append(quote(p.help()));
             break;
           case TYPE:
             families++;
             sb.append("TYPE ").append(p.familyName()).append(' ').append(p.type().exposedName());
             break;
           case UNIT:
-            sb.append("UNIT ").append(p.familyName()).append(' ').append(Messages.quote(p.unit()));
+            sb.append("UNIT ").append(p.familyName()).append(' ').append(quote(p.unit()));
             break;
           case COMMENT:
-            sb.append("COMMENT ").append(Messages.quote(p.comment()));
+            sb.append("COMMENT ").append(quote(p.comment()));
             break;
           default:
             samples++;
@@ -82,13 +82,31 @@ final class Dump {
       sb.append(open ? ',' : '{');
       open = true;
       sb.append(labels.name(i)).append('=');
-      sb.append(Messages.quote(labels.value(i)));
+      sb.append(quote(labels.value(i)));
     }
     if (open) {
       sb.append('}');
     } else if (!withName) {
       sb.append("{}");
     }
+  }
+
+  /** Double-quoted with backslash, quote, newline and control characters escaped; never cut. */
+  static String quote(String s) {
+    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c == '\n') {
+        sb.append("\\n");
+      } else if (c < 0x20 || c == 0x7F) {
+        sb.append(String.format("\\x%02x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
   }
 
   /** The shortest decimal that parses back to d; NaN, +Inf, -Inf by name. */

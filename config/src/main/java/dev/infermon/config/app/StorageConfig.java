@@ -2,8 +2,8 @@ package dev.infermon.config.app;
 
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.value.ByteSize;
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.YamlKey;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -56,7 +56,7 @@ public record StorageConfig(Mode mode, Tsdb tsdb, Exemplars exemplars, Remote re
 
   /** A Prometheus-compatible HTTP API to query in remote mode. */
   public record Remote(
-      Optional<URI> queryUrl,
+      Optional<Url> queryUrl,
       Duration timeout,
       @YamlKey(inline = true) HttpClientConfig httpClient) {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);

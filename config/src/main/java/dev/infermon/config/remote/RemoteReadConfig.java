@@ -1,8 +1,8 @@
 package dev.infermon.config.remote;
 
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.YamlKey;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 
@@ -11,7 +11,7 @@ import java.util.Map;
  * infermon queries remote clusters through {@code storage.remote} instead.
  */
 public record RemoteReadConfig(
-    URI url,
+    Url url,
     String name,
     Duration remoteTimeout,
     long chunkedReadLimit,

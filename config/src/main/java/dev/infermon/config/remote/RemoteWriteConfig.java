@@ -1,16 +1,16 @@
 package dev.infermon.config.remote;
 
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.YamlKey;
 import dev.infermon.model.relabel.RelabelConfig;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 /** One remote-write destination ({@code remote_write[]}). */
 public record RemoteWriteConfig(
-    URI url,
+    Url url,
     String name,
     Duration remoteTimeout,
     Map<String, String> headers,

@@ -7,12 +7,12 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.infermon.config.value.ByteSize;
 import dev.infermon.config.value.PromDuration;
 import dev.infermon.config.value.Secret;
+import dev.infermon.config.value.Url;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -68,8 +68,8 @@ public final class YamlPrinter {
     if (v instanceof ByteSize) {
       return ((ByteSize) v).format();
     }
-    if (v instanceof URI) {
-      return redact ? redactUrl((URI) v) : v.toString();
+    if (v instanceof Url) {
+      return redact ? ((Url) v).redacted() : ((Url) v).uri().toString();
     }
     if (v instanceof Optional) {
       return value(((Optional<?>) v).orElse(null), redact);
@@ -165,15 +165,6 @@ public final class YamlPrinter {
     } catch (ReflectiveOperationException ex) {
       return e.name().toLowerCase(java.util.Locale.ROOT);
     }
-  }
-
-  private static String redactUrl(URI u) {
-    String info = u.getRawUserInfo();
-    if (info == null || !info.contains(":")) {
-      return u.toString();
-    }
-    String user = info.substring(0, info.indexOf(':'));
-    return u.toString().replace(info + "@", user + ":xxxxx@");
   }
 
   /** {@code scrapeInterval} to {@code scrape_interval}; digits stay with their word. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,9 @@ import java.util.Map;
  * is then whatever could be read, an empty mapping at worst. Stateless.
  */
 public final class YamlTree {
-  private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+  // An empty plain scalar ("key:") is YAML null, as in Go's yaml.v2; Jackson reads it as "".
+  private static final YAMLFactory FACTORY =
+      YAMLFactory.builder().enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build();
 
   private YamlTree() {}
 
@@ -98,11 +101,20 @@ public final class YamlTree {
     return new Pos(source, Math.max(1, loc.getLineNr()), Math.max(1, loc.getColumnNr()));
   }
 
+  /**
+   * SnakeYAML's message without its position lines (the position is reported separately): the
+   * context ("while parsing a block mapping") and the problem ("expected <block end>, ...").
+   */
   private static String firstLine(String s) {
     if (s == null) {
       return "syntax error";
     }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
+    StringBuilder sb = new StringBuilder();
+    for (String line : s.split("\n")) {
+      if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+        sb.append(sb.length() == 0 ? "" : ": ").append(line.trim());
+      }
+    }
+    return sb.length() == 0 ? "syntax error" : sb.toString();
   }
 }

@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.BinaryExpr;
 import dev.infermon.promql.parser.BinaryOp;
 import dev.infermon.promql.parser.ValueType;

@@ -1,6 +1,11 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryCanceledException;
+import dev.infermon.promql.QueryException;
+import dev.infermon.promql.QueryTimeoutException;
+import dev.infermon.promql.TooManyPointsException;
+import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.parser.Call;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.StringLiteral;
@@ -8,6 +13,7 @@ import dev.infermon.promql.parser.SubqueryExpr;
 import dev.infermon.promql.parser.ValueType;
 import dev.infermon.promql.value.Annotation;
 import dev.infermon.promql.value.Matrix;
+import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Scalar;
 import dev.infermon.promql.value.StringValue;
@@ -124,6 +130,7 @@ public final class Engine {
     Expr prepared = Preprocessor.preprocess(expr, start, end);
     try (Querier querier = storage.querier()) {
       QueryContext ctx = context(querier, start, end, canceled);
+      ctx.queryStep = step;
       if (start != end && containsSort(expr)) {
         ctx.annotations.add(
             Annotation.warning(

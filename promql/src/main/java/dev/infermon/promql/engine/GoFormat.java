@@ -22,6 +22,18 @@ final class GoFormat {
     return s;
   }
 
+  /** OpenMetrics float text: shortest digits, integers with {@code .0}, {@code +Inf}. */
+  static String openMetrics(double f) {
+    String s = g(f);
+    if (Double.isNaN(f) || Double.isInfinite(f)) {
+      return s;
+    }
+    if (s.indexOf('.') < 0 && s.indexOf('e') < 0) {
+      s += ".0";
+    }
+    return s;
+  }
+
   /** {@code fmt.Sprintf("%g", f)}: shortest digits, exponent form for large or small values. */
   static String g(double f) {
     if (Double.isNaN(f)) {

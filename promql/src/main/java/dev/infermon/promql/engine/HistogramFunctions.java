@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.Expr;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,6 +51,28 @@ final class HistogramFunctions {
           }
           return r.value;
         });
+  }
+
+  /**
+   * {@code histogram_quantiles(v, "label", q1, q2, ...)}: one series per group and quantile, the
+   * quantile in {@code label} formatted as OpenMetrics does ({@code 0.5}, {@code 1.0}).
+   */
+  static List<EvalSeries> quantiles(Evaluator ev, List<Expr> args) {
+    String label = LabelFunctions.stringArg(args.get(1));
+    if (!LabelNames.isValidLabelName(label)) {
+      throw new QueryException("invalid label name " + LabelNames.goQuote(label));
+    }
+    List<EvalSeries> all = new ArrayList<>();
+    for (int i = 2; i < args.size(); i++) {
+      List<EvalSeries> one = quantile(ev, List.of(args.get(i), args.get(0)));
+      double[] q = ev.scalarValues(args.get(i));
+      String value = GoFormat.openMetrics(q.length == 0 ? Double.NaN : q[0]);
+      for (EvalSeries s : one) {
+        s.labels = s.labels.toBuilder().set(label, value).build();
+      }
+      all.addAll(one);
+    }
+    return Evaluator.mergeSameLabels(all);
   }
 
   static List<EvalSeries> fraction(Evaluator ev, List<Expr> args) {

@@ -3,6 +3,7 @@ package dev.infermon.promql.engine;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.MatchType;
 import dev.infermon.model.labels.Matcher;
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.Call;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.MatrixSelector;
@@ -96,6 +97,14 @@ final class InstantFunctions {
         return ev.constant(Math.PI);
       case "time":
         return perStep(ev, ts -> ts / 1000.0);
+      case "start":
+        return ev.constant(ev.ctx.queryStart / 1000.0);
+      case "end":
+        return ev.constant(ev.ctx.queryEnd / 1000.0);
+      case "range":
+        return ev.constant((ev.ctx.queryEnd - ev.ctx.queryStart) / 1000.0);
+      case "step":
+        return ev.constant(ev.ctx.queryStep / 1000.0);
       case "vector":
         {
           List<EvalSeries> m = ev.eval(args.get(0));
@@ -128,6 +137,8 @@ final class InstantFunctions {
         return date(ev, name, args);
       case "histogram_quantile":
         return HistogramFunctions.quantile(ev, args);
+      case "histogram_quantiles":
+        return HistogramFunctions.quantiles(ev, args);
       case "histogram_fraction":
         return HistogramFunctions.fraction(ev, args);
       case "histogram_count":

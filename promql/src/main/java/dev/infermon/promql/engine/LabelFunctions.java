@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.StringLiteral;
 import java.util.List;
@@ -36,8 +37,8 @@ final class LabelFunctions {
         }
       }
     }
-    Evaluator.checkNoDuplicateLabels(m);
-    return m;
+    // Series that now share labels merge; two points at one time are an error.
+    return Evaluator.mergeSameLabels(m);
   }
 
   static List<EvalSeries> labelJoin(Evaluator ev, List<Expr> args) {
@@ -68,8 +69,8 @@ final class LabelFunctions {
         s.dropName = false;
       }
     }
-    Evaluator.checkNoDuplicateLabels(m);
-    return m;
+    // Series that now share labels merge; two points at one time are an error.
+    return Evaluator.mergeSameLabels(m);
   }
 
   /** Go's {@code regexp.Expand}: {@code $1}, {@code ${1}}, {@code $name}, {@code $$}. */

@@ -1,5 +1,8 @@
 package dev.infermon.promql.engine;
 
+import dev.infermon.promql.QueryCanceledException;
+import dev.infermon.promql.QueryTimeoutException;
+import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.value.Annotation;
 import dev.infermon.promql.value.Annotations;
 import dev.infermon.storage.Querier;
@@ -17,6 +20,10 @@ final class QueryContext {
   final boolean delayedNameRemoval;
   final long queryStart;
   final long queryEnd;
+
+  /** The range query's step, 0 for an instant query. */
+  long queryStep;
+
   private final long deadlineNanos;
   private final AtomicBoolean canceled;
   final Annotations.Collector annotations = new Annotations.Collector();

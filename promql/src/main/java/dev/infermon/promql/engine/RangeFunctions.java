@@ -1,6 +1,8 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryException;
+import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.parser.Call;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.MatrixSelector;
@@ -457,6 +459,11 @@ final class RangeFunctions {
 
   private static double mad(Window w) {
     int n = w.size();
+    for (int i = w.lo; i < w.hi; i++) {
+      if (Double.isNaN(w.v[i])) {
+        return Double.NaN; // a NaN sample makes the deviation undefined
+      }
+    }
     double[] values = Arrays.copyOfRange(w.v, w.lo, w.hi);
     double median = Quantiles.quantile(0.5, values, n);
     for (int i = 0; i < n; i++) {

@@ -1,5 +1,6 @@
 package dev.infermon.promql.engine;
 
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.AggregateOp;
 import java.util.ArrayList;
 import java.util.List;

@@ -66,7 +66,7 @@ final class ExprParser {
       TokenStream ts, BinaryOp op, Expr lhs, Expr rhs, Modifiers mods, Token opToken) {
     VectorMatching asWritten = mods.matching();
     VectorMatching matching = null;
-    if (lhs.type() == ValueType.VECTOR && rhs.type() == ValueType.VECTOR) {
+    if (ts.positions.type(lhs) == ValueType.VECTOR && ts.positions.type(rhs) == ValueType.VECTOR) {
       matching = asWritten;
       if (op.isSetOperator() && asWritten.card() == VectorMatching.Cardinality.ONE_TO_ONE) {
         matching =

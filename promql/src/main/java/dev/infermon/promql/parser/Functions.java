@@ -20,6 +20,11 @@ import java.util.TreeMap;
  * experimental duration expressions (the lexer reads those words as keywords, so they cannot be
  * called here).
  *
+ * <p>{@code min_of}, {@code max_of} and {@code start_timestamp} are newer than the stored copy of
+ * {@code functions.go}; their signatures are taken from Prometheus's test scripts ({@code
+ * functions.test}, {@code start_timestamps.test}), which call them as {@code min_of(3, 5)} and
+ * {@code start_timestamp(series * 1)}.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class Functions {
@@ -92,6 +97,8 @@ public final class Functions {
     add(t, "mad_over_time", List.of(MATRIX), 0, VECTOR, true);
     add(t, "max_over_time", List.of(MATRIX), 0, VECTOR, false);
     add(t, "min_over_time", List.of(MATRIX), 0, VECTOR, false);
+    add(t, "max_of", List.of(SCALAR, SCALAR), 0, SCALAR, true);
+    add(t, "min_of", List.of(SCALAR, SCALAR), 0, SCALAR, true);
     add(t, "minute", List.of(VECTOR), 1, VECTOR, false);
     add(t, "month", List.of(VECTOR), 1, VECTOR, false);
     add(t, "pi", List.of(), 0, SCALAR, false);
@@ -113,6 +120,7 @@ public final class Functions {
     add(t, "sort_desc", List.of(VECTOR), 0, VECTOR, false);
     add(t, "sqrt", List.of(VECTOR), 0, VECTOR, false);
     add(t, "start", List.of(), 0, SCALAR, true);
+    add(t, "start_timestamp", List.of(VECTOR), 0, VECTOR, true);
     add(t, "stddev_over_time", List.of(MATRIX), 0, VECTOR, false);
     add(t, "stdvar_over_time", List.of(MATRIX), 0, VECTOR, false);
     add(t, "step", List.of(), 0, SCALAR, true);

@@ -17,9 +17,11 @@ public final class ParseException extends RuntimeException {
   private final String input;
   private final int offset;
   private final int endOffset;
-  private final int line;
-  private final int column;
   private final String detail;
+  // Line and column are computed on first use: a parse may record thousands of errors and report
+  // only the first.
+  private int line;
+  private int column;
 
   ParseException(String input, int offset, int endOffset, String detail) {
     super(detail, null, false, false);
@@ -27,16 +29,22 @@ public final class ParseException extends RuntimeException {
     this.offset = Math.max(0, Math.min(offset, input.length()));
     this.endOffset = Math.max(this.offset, Math.min(endOffset, input.length()));
     this.detail = detail;
+  }
+
+  private void locate() {
+    if (line != 0) {
+      return;
+    }
     int l = 1;
     int lineStart = 0;
-    for (int i = 0; i < this.offset; i++) {
+    for (int i = 0; i < offset; i++) {
       if (input.charAt(i) == '\n') {
         l++;
         lineStart = i + 1;
       }
     }
-    this.line = l;
-    this.column = input.codePointCount(lineStart, this.offset) + 1;
+    column = input.codePointCount(lineStart, offset) + 1;
+    line = l;
   }
 
   /** The message without position, in Prometheus's wording. */
@@ -46,11 +54,13 @@ public final class ParseException extends RuntimeException {
 
   /** The 1-based line where the problem starts. */
   public int line() {
+    locate();
     return line;
   }
 
   /** The 1-based column (in code points) where the problem starts. */
   public int column() {
+    locate();
     return column;
   }
 
@@ -71,11 +81,13 @@ public final class ParseException extends RuntimeException {
 
   @Override
   public String getMessage() {
+    locate();
     return detail + " at line " + line + ", column " + column;
   }
 
   /** As Prometheus reports it: {@code 1:17: parse error: unexpected ...}. */
   public String prometheusMessage() {
+    locate();
     return line + ":" + column + ": parse error: " + detail;
   }
 
@@ -88,8 +100,9 @@ public final class ParseException extends RuntimeException {
     }
     String text = input.substring(lineStart, lineEnd);
     StringBuilder caret = new StringBuilder(text.length() + 1);
-    for (int i = 1; i < column; i++) {
-      caret.append(' ');
+    // Tabs stay tabs so that the caret lines up however the terminal expands them.
+    for (int i = lineStart; i < offset; i += Character.charCount(input.codePointAt(i))) {
+      caret.append(input.charAt(i) == '\t' ? '\t' : ' ');
     }
     return text + "\n" + caret.append('^');
   }

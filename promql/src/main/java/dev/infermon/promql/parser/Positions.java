@@ -15,10 +15,37 @@ final class Positions {
   private final Map<Expr, int[]> ranges = new IdentityHashMap<>();
   private final Map<BinaryExpr, Integer> operators = new IdentityHashMap<>();
   private final Map<BinaryExpr, VectorMatching> matchings = new IdentityHashMap<>();
+  private final Map<Expr, ValueType> types = new IdentityHashMap<>();
 
   <T extends Expr> T put(T node, int start, int end) {
     ranges.put(node, new int[] {start, end});
     return node;
+  }
+
+  /**
+   * The node's type, remembered: {@link Expr#type()} of a binary expression asks both operands, so
+   * asking it at every level of a long chain such as {@code a - b - c - ...} would be quadratic.
+   */
+  ValueType type(Expr node) {
+    ValueType t = types.get(node);
+    if (t != null) {
+      return t;
+    }
+    if (node instanceof BinaryExpr) {
+      BinaryExpr b = (BinaryExpr) node;
+      t =
+          type(b.lhs()) == ValueType.SCALAR && type(b.rhs()) == ValueType.SCALAR
+              ? ValueType.SCALAR
+              : ValueType.VECTOR;
+    } else if (node instanceof ParenExpr) {
+      t = type(((ParenExpr) node).expr());
+    } else if (node instanceof UnaryExpr) {
+      t = type(((UnaryExpr) node).expr());
+    } else {
+      t = node.type();
+    }
+    types.put(node, t);
+    return t;
   }
 
   void putBinary(BinaryExpr node, int operatorPos, VectorMatching asWritten) {

@@ -221,7 +221,7 @@ public final class Printer {
         sb.append(", ");
       }
       String n = names.get(i);
-      sb.append(isLegacyName(n) ? n : GoText.quote(n));
+      sb.append(isBareLabel(n) ? n : GoText.quote(n));
     }
   }
 
@@ -232,6 +232,19 @@ public final class Printer {
       }
       write(sb, exprs.get(i));
     }
+  }
+
+  /**
+   * Whether a label in {@code by (...)} / {@code on (...)} can go unquoted. Prometheus quotes only
+   * non-legacy names, so it prints {@code by (without)}, which its parser then rejects; keywords
+   * that are no label there ({@code without}, {@code fill}, {@code inf}, {@code nan}) are quoted.
+   */
+  private static boolean isBareLabel(String s) {
+    if (!isLegacyName(s)) {
+      return false;
+    }
+    TokenKind k = TokenKind.keyword(s);
+    return k == null || k.isMaybeLabel();
   }
 
   /** {@code [a-zA-Z_][a-zA-Z0-9_]*}: printable without quotes. */

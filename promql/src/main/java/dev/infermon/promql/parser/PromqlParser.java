@@ -47,6 +47,15 @@ public final class PromqlParser {
    * @throws ParseException if the input is not a valid expression
    */
   public static Expr parse(String input, Options options) {
+    try {
+      return parseChecked(input, options);
+    } catch (StackOverflowError e) {
+      // Nesting deep enough to exhaust the stack is bad input, not a crash.
+      throw new ParseException(input, 0, 0, "expression is nested too deeply");
+    }
+  }
+
+  private static Expr parseChecked(String input, Options options) {
     TokenStream ts = new TokenStream(input, options);
     if (ts.at(TokenKind.EOF)) {
       throw ts.fail(0, 0, "no expression found in input");

@@ -2,6 +2,8 @@ package dev.infermon.promql.parser;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ final class TypeChecker {
     if (node instanceof AggregateExpr) {
       aggregate((AggregateExpr) node);
     } else if (node instanceof BinaryExpr) {
-      binary((BinaryExpr) node);
+      binaryChain((BinaryExpr) node);
     } else if (node instanceof Call) {
       call((Call) node);
     } else if (node instanceof ParenExpr) {
@@ -57,7 +59,7 @@ final class TypeChecker {
     } else if (node instanceof VectorSelector) {
       selector((VectorSelector) node);
     }
-    return node.type();
+    return pos.type(node);
   }
 
   private void expectType(Expr node, ValueType want, String context) {
@@ -92,8 +94,26 @@ final class TypeChecker {
     }
   }
 
+  /**
+   * Checks a chain of binary operators down its left side without recursing, so that a long {@code
+   * a - b - c - ...} cannot overflow the stack; the order of checks is Prometheus's.
+   */
+  private void binaryChain(BinaryExpr top) {
+    Deque<BinaryExpr> spine = new ArrayDeque<>();
+    Expr e = top;
+    while (e instanceof BinaryExpr) {
+      spine.push((BinaryExpr) e);
+      e = ((BinaryExpr) e).lhs();
+    }
+    check(e);
+    while (!spine.isEmpty()) {
+      binary(spine.pop());
+    }
+  }
+
+  /** The checks of one binary expression whose left operand is already checked. */
   private void binary(BinaryExpr n) {
-    ValueType lt = check(n.lhs());
+    ValueType lt = pos.type(n.lhs());
     ValueType rt = check(n.rhs());
     VectorMatching m = pos.matching(n);
     int op = pos.operator(n);
@@ -102,10 +122,7 @@ final class TypeChecker {
     if (n.returnBool() && !o.isComparison()) {
       ts.error(op, opEnd, "bool modifier can only be used on comparison operators");
     }
-    if (o.isComparison()
-        && !n.returnBool()
-        && n.rhs().type() == ValueType.SCALAR
-        && n.lhs().type() == ValueType.SCALAR) {
+    if (o.isComparison() && !n.returnBool() && rt == ValueType.SCALAR && lt == ValueType.SCALAR) {
       ts.error(op, opEnd, "comparisons between scalars must use BOOL modifier");
     }
     VectorMatching.Cardinality card = m.card();
@@ -209,11 +226,11 @@ final class TypeChecker {
 
   /** {@code info()}'s second argument selects info metrics by labels only. */
   private void infoSelector(Call n, Expr arg) {
-    if (arg.type() != ValueType.VECTOR) {
+    if (pos.type(arg) != ValueType.VECTOR) {
       ts.error(
           n,
           "expected type instant vector in call to function \"info\", got "
-              + arg.type().documentedName());
+              + pos.type(arg).documentedName());
     }
     if (arg instanceof VectorSelector && ((VectorSelector) arg).name() != null) {
       ts.error(arg, "expected label selectors only, got vector selector instead");

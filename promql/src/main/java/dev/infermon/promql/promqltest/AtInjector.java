@@ -32,15 +32,22 @@ final class AtInjector {
           "year",
           "predict_linear",
           "time",
-          "timestamp");
+          "timestamp",
+          // Depend on the query's time range, which pinning does not change.
+          "start",
+          "end",
+          "range",
+          "step");
 
   private AtInjector() {}
 
-  /** The pinned expression, or null when it contains a time-dependent function. */
+  /**
+   * The pinned expression, or null when it contains a time-dependent function or nothing to pin.
+   */
   static Expr inject(Expr e, long ts) {
     boolean[] unsafe = new boolean[1];
     Expr out = walk(e, AtModifier.at(ts), unsafe);
-    return unsafe[0] ? null : out;
+    return unsafe[0] || out.equals(e) ? null : out;
   }
 
   private static Expr walk(Expr e, AtModifier at, boolean[] unsafe) {

@@ -242,7 +242,9 @@ public final class ScriptParser {
   }
 
   private static String unquote(String s) {
-    if (s.length() < 2 || s.charAt(0) != '"' || s.charAt(s.length() - 1) != '"') {
+    if (s.length() < 2
+        || (s.charAt(0) != '"' && s.charAt(0) != '`')
+        || s.charAt(s.length() - 1) != s.charAt(0)) {
       throw new IllegalArgumentException(
           "expected string literal not valid - a quoted string literal is required");
     }

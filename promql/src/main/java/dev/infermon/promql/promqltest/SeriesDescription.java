@@ -117,12 +117,8 @@ record SeriesDescription(Labels labels, double[] values, boolean[] omitted, bool
     }
     if (lower.startsWith("inf") || lower.startsWith("nan")) {
       c.i += lower.startsWith("infinity") ? 8 : 3;
-    } else if (lower.startsWith("0x")) {
-      c.i += 2;
-      while (!c.done() && Character.digit(c.peek(), 16) >= 0) {
-        c.i++;
-      }
     } else {
+      // No hexadecimal here: "1+0x3" means 1, then +0 three times (as Prometheus's lexer reads it).
       while (!c.done() && (Character.isDigit(c.peek()) || c.peek() == '.')) {
         c.i++;
       }

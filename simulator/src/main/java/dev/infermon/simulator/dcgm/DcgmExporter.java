@@ -29,6 +29,8 @@ public final class DcgmExporter {
   private final List<Gpu> gpus;
   private final boolean smFields;
   private final State[] states;
+  private final String[] labelText;
+  private final String[] xidLabelText;
   private double lastCollect = Double.NaN;
 
   /**
@@ -44,8 +46,14 @@ public final class DcgmExporter {
     this.gpus = List.copyOf(gpus);
     this.smFields = smFields;
     this.states = new State[gpus.size()];
+    this.labelText = new String[gpus.size()];
+    this.xidLabelText = new String[gpus.size()];
     for (int i = 0; i < states.length; i++) {
       states[i] = new State();
+      labelText[i] = PromText.labelText(labels(this.gpus.get(i), new String[0]));
+      xidLabelText[i] =
+          PromText.labelText(
+              labels(this.gpus.get(i), new String[] {"err_code", "0", "err_msg", "No Error"}));
     }
   }
 
@@ -62,7 +70,7 @@ public final class DcgmExporter {
   /** Collects if the interval has passed, then renders the page as of the last collection. */
   public String render(double now) {
     collect(now);
-    PromText out = new PromText(16 * 1024);
+    PromText out = new PromText(12 * 1024 * gpus.size());
     field(out, "DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", "gauge", s -> i(s.smClock));
     field(out, "DCGM_FI_DEV_MEM_CLOCK", "Memory clock frequency (in MHz).", "gauge", s -> i(2619));
     field(
@@ -106,10 +114,7 @@ public final class DcgmExporter {
     field(out, "DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %).", "gauge", s -> i(0));
     out.family("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered.", "gauge");
     for (int g = 0; g < gpus.size(); g++) {
-      out.sample(
-          "DCGM_FI_DEV_XID_ERRORS",
-          labels(gpus.get(g), new String[] {"err_code", "0", "err_msg", "No Error"}),
-          "0");
+      out.rawSample("DCGM_FI_DEV_XID_ERRORS", xidLabelText[g], "0");
     }
     field(
         out,
@@ -240,7 +245,7 @@ public final class DcgmExporter {
   private void field(PromText out, String name, String help, String type, Value value) {
     out.family(name, help, type);
     for (int g = 0; g < gpus.size(); g++) {
-      out.sample(name, labels(gpus.get(g), new String[0]), value.of(states[g]));
+      out.rawSample(name, labelText[g], value.of(states[g]));
     }
   }
 

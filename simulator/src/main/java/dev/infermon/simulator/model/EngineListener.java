@@ -12,8 +12,12 @@ public interface EngineListener {
    */
   void onScheduled(Request r, double now, int queried, int hit);
 
-  /** One engine iteration ended at {@code now}. */
-  void onIteration(double now, double duration, int prefillTokens, int decodeTokens, int batch);
+  /**
+   * {@code steps} identical engine iterations of {@code duration} seconds each ended at {@code now}
+   * (runs of decode-only steps are reported at once).
+   */
+  void onIteration(
+      double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch);
 
   /** The prompt was computed and the first token produced. */
   void onFirstToken(Request r, double now);

@@ -23,6 +23,9 @@ import java.util.PriorityQueue;
  * call sequence give the same events.
  */
 public final class EngineModel {
+  /** The longest run of identical decode steps simulated as one. */
+  static final int MAX_STEPS_PER_RUN = 64;
+
   private final EngineParams params;
   private final Workload workload;
   private final LoadShape shape;
@@ -365,8 +368,59 @@ public final class EngineModel {
     if (decodeBatch.isEmpty() && prefillBatch.isEmpty()) {
       return false;
     }
-    runIteration(maxSeqs);
+    runIteration(maxSeqs, capacity);
     return true;
+  }
+
+  /**
+   * How many identical decode-only steps can run back to back before anything changes: no request
+   * finishes, none arrives, aborts or finishes its transfer, and the KV blocks for all of them are
+   * free. Running them as one step is exact for the counters and histograms (every step produces
+   * the same tokens in the same time) and makes simulating hours cheap.
+   */
+  private int decodeRun(double wall, int capacity) {
+    if (!prefillBatch.isEmpty() || !waitingAdmissibleBlocked()) {
+      return 1;
+    }
+    int k = MAX_STEPS_PER_RUN;
+    for (Request r : decodeBatch) {
+      if (r.generated == 0 || r.failing) {
+        return 1;
+      }
+      k = Math.min(k, r.targetOutput - r.generated);
+    }
+    double horizon = nextEventTime() - clock;
+    k = (int) Math.min(k, Math.floor(horizon / wall));
+    if (k <= 1) {
+      return 1;
+    }
+    int extra = 0;
+    for (Request r : decodeBatch) {
+      extra += Math.max(0, blocksFor(r.contextTokens() + k) - r.blocks);
+    }
+    if (usedBlocks + extra > capacity) {
+      return 1;
+    }
+    for (Request r : decodeBatch) {
+      int need = Math.max(0, blocksFor(r.contextTokens() + k) - r.blocks);
+      r.blocks += need;
+      usedBlocks += need;
+    }
+    return k;
+  }
+
+  /**
+   * True when no waiting request could be admitted now (so a run of decode steps changes nothing).
+   */
+  private boolean waitingAdmissibleBlocked() {
+    Request next = nextAdmissible();
+    if (next == null) {
+      return true;
+    }
+    if (running.size() >= effectiveMaxSeqs()) {
+      return true;
+    }
+    return usedBlocks + blocksFor(next.contextTokens() + 1) > effectiveBlocks();
   }
 
   private Request nextAdmissible() {
@@ -422,7 +476,7 @@ public final class EngineModel {
     prefillBatch.add(r);
   }
 
-  private void runIteration(int maxSeqs) {
+  private void runIteration(int maxSeqs, int capacity) {
     int prefillTokens = 0;
     for (int i = 0; i < prefillBatch.size(); i++) {
       prefillTokens += prefillChunks[i];
@@ -438,7 +492,8 @@ public final class EngineModel {
                 + kvTokens * params.attentionPerKvToken())
             * effects.slowdown();
     double wall = params.cpuOverhead() + gpuTime;
-    double end = clock + wall;
+    int steps = decodeRun(wall, capacity);
+    double end = clock + wall * steps;
 
     // decode tokens first: a request finishing now frees its blocks for the next iteration
     int itlTokens = 0;
@@ -448,8 +503,8 @@ public final class EngineModel {
         r.firstTokenAt = end;
         listener.onFirstToken(r, end);
       } else {
-        r.generated++;
-        itlTokens++;
+        r.generated += steps;
+        itlTokens += steps;
       }
     }
     if (itlTokens > 0) {
@@ -480,8 +535,8 @@ public final class EngineModel {
         finish(r, r.generated >= r.maxTokens ? FinishReason.LENGTH : FinishReason.STOP, end);
       }
     }
-    listener.onIteration(end, wall, prefillTokens, decodeBatch.size(), batch);
-    gpu.iteration(wall, gpuTime, prefillTokens, decodeBatch.size(), maxSeqs);
+    listener.onIteration(end, wall, steps, prefillTokens, decodeBatch.size(), batch);
+    gpu.iteration(wall * steps, gpuTime * steps, prefillTokens, decodeBatch.size(), maxSeqs);
     clock = end;
   }
 

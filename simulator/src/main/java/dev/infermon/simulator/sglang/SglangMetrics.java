@@ -125,10 +125,10 @@ public final class SglangMetrics implements EngineListener {
 
   @Override
   public void onIteration(
-      double now, double duration, int prefillTokens, int decodeTokens, int batch) {
+      double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
     pendingPrefillCompute += prefillTokens;
     if (decodeTokens > 0) {
-      decodeCudaGraphPasses++;
+      decodeCudaGraphPasses += steps;
     }
     EngineState s = state.get();
     if (s == null) {
@@ -141,7 +141,7 @@ public final class SglangMetrics implements EngineListener {
       batchHit = 0;
       return;
     }
-    decodeIterationsSinceLog++;
+    decodeIterationsSinceLog += steps;
     if (decodeIterationsSinceLog >= DECODE_LOG_INTERVAL) {
       double since = Double.isNaN(lastDecodeLog) ? duration : now - lastDecodeLog;
       double throughput = since > 0 ? decodeTokensSinceDecodeLog / since : 0;

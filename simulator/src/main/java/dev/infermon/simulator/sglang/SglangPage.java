@@ -53,7 +53,7 @@ public final class SglangPage {
   /** Renders the page at the metrics' current state. */
   public static String render(View v) {
     SglangMetrics m = v.metrics();
-    PromText out = new PromText(32 * 1024);
+    PromText out = new PromText(24 * 1024 * (1 + v.tpSize()));
     PythonFamilies f = new PythonFamilies(out, true, false);
     String[] tokenizer = {"model_name", v.modelName()};
     boolean served = m.numRequests > 0;

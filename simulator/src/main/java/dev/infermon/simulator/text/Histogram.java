@@ -8,6 +8,7 @@ import java.util.Arrays;
  */
 public final class Histogram {
   private final double[] bounds;
+  private final String[] leLabels;
   private final long[] counts; // per bucket, the last one is +Inf
   private double sum;
   private long count;
@@ -25,6 +26,11 @@ public final class Histogram {
     }
     this.bounds = bounds.clone();
     this.counts = new long[bounds.length + 1];
+    this.leLabels = new String[bounds.length + 1];
+    for (int i = 0; i < bounds.length; i++) {
+      leLabels[i] = PyFloat.format(bounds[i]);
+    }
+    leLabels[bounds.length] = "+Inf";
   }
 
   /** Observes one value. */
@@ -74,6 +80,11 @@ public final class Histogram {
   /** The bound at {@code i}; {@code i == size()} is {@code +Inf}. */
   public double bound(int i) {
     return i == bounds.length ? Double.POSITIVE_INFINITY : bounds[i];
+  }
+
+  /** The {@code le} label of bucket {@code i} as prometheus_client writes it ({@code 1e+06}). */
+  public String le(int i) {
+    return leLabels[i];
   }
 
   /** The cumulative count of bucket {@code i} ({@code i == size()} is {@code +Inf}). */

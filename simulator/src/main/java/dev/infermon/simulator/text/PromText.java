@@ -7,7 +7,7 @@ package dev.infermon.simulator.text;
  */
 public final class PromText {
   private final StringBuilder out;
-  private final String[] scratch = new String[32];
+  private String[] scratch = new String[64];
 
   /** A writer with an initial buffer of {@code capacity} characters. */
   public PromText(int capacity) {
@@ -31,6 +31,9 @@ public final class PromText {
   public PromText sortedSample(
       String name, String[] pairs, String extraName, String extraValue, double value) {
     int n = pairs.length;
+    if (scratch.length < n + 2) {
+      scratch = new String[n + 2];
+    }
     System.arraycopy(pairs, 0, scratch, 0, n);
     if (extraName != null) {
       scratch[n++] = extraName;
@@ -79,7 +82,45 @@ public final class PromText {
     out.append('}');
   }
 
+  /**
+   * The label text {@code {a="1",le="<here>",b="2"}} of {@code pairs} plus {@code le}, sorted,
+   * split around the {@code le} value, so that a histogram's bucket lines can be written without
+   * sorting and escaping again for every bucket.
+   */
+  public String[] sortedAroundLe(String[] pairs) {
+    PromText tmp = new PromText(128);
+    tmp.sortedSample("", pairs, "le", "\u0000", 0);
+    String text = tmp.toString();
+    int cut = text.indexOf('\u0000');
+    int end = text.lastIndexOf('}') + 1;
+    return new String[] {text.substring(0, cut), text.substring(cut + 1, end)};
+  }
+
+  /** Appends {@code name + prefix + le + suffix + " " + value}: a bucket line. */
+  public PromText bucket(String name, String[] around, String le, double value) {
+    out.append(name).append(around[0]).append(le).append(around[1]).append(' ');
+    out.append(PyFloat.format(value)).append('\n');
+    return this;
+  }
+
+  /** Appends a sample whose label text is already rendered ({@code {...}} or empty). */
+  public PromText rawSample(String name, String labelText, String value) {
+    out.append(name).append(labelText).append(' ').append(value).append('\n');
+    return this;
+  }
+
+  /** The label text {@code {a="1",b="2"}} of pairs in the given order ({@code ""} when none). */
+  public static String labelText(String[] pairs) {
+    PromText tmp = new PromText(256);
+    tmp.labels(pairs, pairs.length);
+    return tmp.toString();
+  }
+
   private void escapeHelp(String s) {
+    if (s.indexOf('\\') < 0 && s.indexOf('\n') < 0) {
+      out.append(s);
+      return;
+    }
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '\\') {
@@ -93,6 +134,10 @@ public final class PromText {
   }
 
   private void escapeValue(String s) {
+    if (s.indexOf('\\') < 0 && s.indexOf('\n') < 0 && s.indexOf('"') < 0) {
+      out.append(s);
+      return;
+    }
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c == '\\') {

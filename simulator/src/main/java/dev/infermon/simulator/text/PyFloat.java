@@ -1,6 +1,7 @@
 package dev.infermon.simulator.text;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
@@ -41,9 +42,9 @@ public final class PyFloat {
     if (d == Math.rint(d) && Math.abs(d) < 1e15) {
       return Long.toString((long) d) + ".0";
     }
-    BigDecimal shortest = shortest(d);
-    String digits = shortest.unscaledValue().abs().toString();
-    int decpt = digits.length() - shortest.scale(); // value = 0.digits * 10^decpt
+    String[] digitsAndPoint = shortestDigits(d);
+    String digits = digitsAndPoint[0];
+    int decpt = Integer.parseInt(digitsAndPoint[1]); // value = 0.digits * 10^decpt
     String sign = d < 0 ? "-" : "";
     if (decpt > -4 && decpt <= 16) {
       StringBuilder sb = new StringBuilder(sign);
@@ -71,23 +72,44 @@ public final class PyFloat {
     return sb.append(a).toString();
   }
 
-  /** The shortest decimal that reads back as {@code d}, the nearest one among equals. */
-  private static BigDecimal shortest(double d) {
-    BigDecimal exact = new BigDecimal(d);
-    // Double.toString is shortest on newer JDKs but may carry one digit too many on 17
-    int precision = new BigDecimal(Double.toString(d)).stripTrailingZeros().precision();
-    BigDecimal best = null;
-    for (int p = precision; p >= 1; p--) {
-      BigDecimal candidate = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-      if (candidate.doubleValue() != d) {
+  /**
+   * The shortest digits that read back as {@code d} and the decimal point's position. {@code
+   * Double.toString} is shortest on newer JDKs but may carry a digit too many on 17, so shorter
+   * roundings are tried until one no longer reads back.
+   */
+  private static String[] shortestDigits(double d) {
+    String js = Double.toString(Math.abs(d));
+    int e = js.indexOf('E');
+    int exp = e < 0 ? 0 : Integer.parseInt(js.substring(e + 1));
+    String mantissa = e < 0 ? js : js.substring(0, e);
+    int dot = mantissa.indexOf('.');
+    String raw = mantissa.substring(0, dot) + mantissa.substring(dot + 1);
+    int decpt = dot + exp;
+    int lead = 0;
+    while (lead < raw.length() - 1 && raw.charAt(lead) == '0') {
+      lead++;
+      decpt--;
+    }
+    String digits = stripTrailingZeros(raw.substring(lead));
+    while (digits.length() > 1) {
+      BigDecimal shorter =
+          new BigDecimal(new BigInteger(digits), digits.length() - decpt)
+              .round(new MathContext(digits.length() - 1, RoundingMode.HALF_EVEN));
+      if (shorter.doubleValue() != Math.abs(d)) {
         break;
       }
-      best = candidate;
+      decpt = shorter.precision() - shorter.scale();
+      digits = stripTrailingZeros(shorter.unscaledValue().toString());
     }
-    if (best == null) {
-      best = new BigDecimal(Double.toString(d));
+    return new String[] {digits, Integer.toString(decpt)};
+  }
+
+  private static String stripTrailingZeros(String s) {
+    int end = s.length();
+    while (end > 1 && s.charAt(end - 1) == '0') {
+      end--;
     }
-    return best.stripTrailingZeros();
+    return s.substring(0, end);
   }
 
   private static String stripZerosAndDots(String s) {

@@ -6,10 +6,10 @@ import java.util.List;
  * Lays out families the way Python's prometheus_client does. Single-process mode (vLLM): a counter
  * is {@code name_total} followed by a {@code name_created} gauge family with the same HELP, a
  * histogram writes each child's buckets, {@code _count} and {@code _sum}, then a {@code _created}
- * family. Multiprocess mode (SGLang): no {@code _created}, and a histogram writes every child's
- * {@code _sum} first, then each child's buckets and {@code _count} (the order {@code
- * MultiProcessCollector} builds). Families without children print only in single-process mode (as
- * HELP/TYPE lines with no samples).
+ * family (printed only when it has samples). Multiprocess mode (SGLang): no {@code _created}, and a
+ * histogram writes every child's {@code _sum} first, then each child's buckets and {@code _count}
+ * (the order {@code MultiProcessCollector} builds). Families without children print only in
+ * single-process mode (as HELP/TYPE lines with no samples).
  */
 public final class PythonFamilies {
   private final PromText out;
@@ -96,15 +96,16 @@ public final class PythonFamilies {
       Histogram h = c.histogram();
       long[] cumulative = new long[h.size() + 1];
       h.cumulativeInto(cumulative);
+      String[] around = out.sortedAroundLe(c.labels());
       for (int i = 0; i <= h.size(); i++) {
-        out.sortedSample(bucket, c.labels(), "le", PyFloat.format(h.bound(i)), cumulative[i]);
+        out.bucket(bucket, around, h.le(i), cumulative[i]);
       }
       out.sortedSample(base + "_count", c.labels(), h.count());
       if (!multiprocess) {
         out.sortedSample(base + "_sum", c.labels(), h.sum());
       }
     }
-    if (createdSeries) {
+    if (createdSeries && !children.isEmpty()) {
       out.family(base + "_created", help, "gauge");
       for (HistogramChild c : children) {
         out.sortedSample(base + "_created", c.labels(), c.created());
@@ -113,7 +114,8 @@ public final class PythonFamilies {
   }
 
   private void created(String base, String help, List<Child> children) {
-    if (!createdSeries) {
+    // prometheus_client prints a _created family only when it has samples
+    if (!createdSeries || children.isEmpty()) {
       return;
     }
     out.family(base + "_created", help, "gauge");

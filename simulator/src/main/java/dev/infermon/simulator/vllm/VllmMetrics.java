@@ -136,8 +136,9 @@ public final class VllmMetrics implements EngineListener {
 
   @Override
   public void onIteration(
-      double now, double duration, int prefillTokens, int decodeTokens, int batch) {
-    iterationTokens.observe(prefillTokens + decodeTokens);
+      double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
+    int tokens = prefillTokens + decodeTokens;
+    iterationTokens.observe(tokens, steps, (double) tokens * steps);
     if (Double.isNaN(windowStart)) {
       windowStart = now;
     } else if (now - windowStart >= 5.0) {

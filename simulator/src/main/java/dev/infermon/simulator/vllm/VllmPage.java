@@ -78,7 +78,7 @@ public final class VllmPage {
 
   /** Renders the page as the real server would at {@code view.now()}. */
   public static String render(View v) {
-    PromText out = new PromText(64 * 1024);
+    PromText out = new PromText(48 * 1024 + 64 * 1024 * v.engines().size());
     boolean v0 = v.release().isV0();
     PythonFamilies f = new PythonFamilies(out, false, !v0);
     new PythonProcess(

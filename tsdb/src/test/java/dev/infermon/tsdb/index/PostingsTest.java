@@ -18,7 +18,7 @@ class PostingsTest {
   }
 
   private static Postings of(Set<Integer> ids) {
-    return list(ids.stream().mapToInt(Integer::intValue).toArray());
+    return list(ids.stream().mapToInt(Integer::intValue).sorted().toArray());
   }
 
   @Test
@@ -93,7 +93,7 @@ class PostingsTest {
   private static List<Postings> lists(List<Set<Integer>> sets) {
     List<Postings> out = new ArrayList<>();
     for (Set<Integer> s : sets) {
-      out.add(of(new TreeSet<>(s)));
+      out.add(of(s));
     }
     return out;
   }

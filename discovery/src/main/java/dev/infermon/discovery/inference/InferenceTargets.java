@@ -1,0 +1,185 @@
+package dev.infermon.discovery.inference;
+
+import dev.infermon.config.app.InferenceConfig;
+import dev.infermon.config.value.PromDuration;
+import dev.infermon.discovery.DiscoveryLabels;
+import dev.infermon.discovery.TargetGroup;
+import dev.infermon.discovery.kubernetes.PodTargets;
+import dev.infermon.model.labels.Labels;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns pods into infermon's inference targets, with the labels the LLM dashboards group by and no
+ * relabeling rules needed:
+ *
+ * <ul>
+ *   <li>{@code namespace}, {@code pod}, {@code node}, {@code container}: where it runs;
+ *   <li>{@code workload_name}: the value of the workload label ({@code
+ *       alibabacloud.com/inference-workload} by default);
+ *   <li>{@code backend}: the first of the backend labels the pod carries ({@code
+ *       alibabacloud.com/inference-backend}, then {@code inference_backend}); {@code dcgm} for GPU
+ *       exporters;
+ *   <li>{@code role}: the first of the role labels the pod carries (prefill / decode);
+ *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} for GPU
+ *       exporters, fixed so that {@code up{job="inference"}} finds every engine whatever its
+ *       workload;
+ *   <li>{@code instance}: the scraped {@code ip:port}.
+ * </ul>
+ *
+ * <p>Only pods in phase {@code Running} with an IP are targets; an inference pod also needs a
+ * container port with the configured name. Per-workload scrape intervals and timeouts travel as
+ * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path as {@code
+ * __metrics_path__}. Stateless and thread-safe.
+ */
+public final class InferenceTargets {
+  /** The job of inference pods. */
+  public static final String INFERENCE_JOB = "inference";
+
+  /** The job of dcgm-exporter pods. */
+  public static final String DCGM_JOB = "dcgm";
+
+  /** The backend label value of dcgm-exporter targets. */
+  public static final String DCGM_BACKEND = "dcgm";
+
+  private InferenceTargets() {}
+
+  /** The inference target group of a pod (empty when the pod is not a target). */
+  public static TargetGroup inference(Pod pod, InferenceConfig cfg) {
+    String ns = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    TargetGroup none = TargetGroup.empty(PodTargets.source(ns, name));
+    String ip = runningIp(pod);
+    if (ip == null) {
+      return none;
+    }
+    Map<String, String> podLabels = labels(pod);
+    String workload = podLabels.getOrDefault(cfg.workloadLabel(), "");
+    Duration interval = cfg.scrapeInterval();
+    Duration timeout = cfg.scrapeTimeout();
+    for (InferenceConfig.WorkloadOverride w : cfg.workloads()) {
+      if (w.name().equals(workload) && (w.namespace().isEmpty() || w.namespace().equals(ns))) {
+        interval = w.scrapeInterval();
+        timeout = w.scrapeTimeout();
+      }
+    }
+    Labels.Builder common = Labels.builder();
+    common.set("namespace", ns);
+    common.set("pod", name);
+    common.set("node", nodeName(pod));
+    common.set("workload_name", workload);
+    common.set("backend", first(podLabels, cfg.backendLabels()));
+    common.set("role", first(podLabels, cfg.roleLabels()));
+    common.set(DiscoveryLabels.JOB, INFERENCE_JOB);
+    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPath());
+    common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
+    common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
+    List<Labels> targets = new ArrayList<>();
+    for (Container c : containers(pod)) {
+      for (ContainerPort p : ports(c)) {
+        if (cfg.portName().equals(p.getName()) && p.getContainerPort() != null) {
+          targets.add(target(ip, p.getContainerPort(), c.getName()));
+        }
+      }
+    }
+    return new TargetGroup(none.source(), targets, common.build());
+  }
+
+  /**
+   * The dcgm-exporter target group of a pod: the port named {@code port_name} when set, else the
+   * configured port number (declared or not: exporter daemonsets often use host networking).
+   */
+  public static TargetGroup dcgm(Pod pod, InferenceConfig.DcgmConfig cfg) {
+    String ns = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    TargetGroup none = TargetGroup.empty(PodTargets.source(ns, name));
+    String ip = runningIp(pod);
+    if (ip == null) {
+      return none;
+    }
+    Labels.Builder common = Labels.builder();
+    common.set("namespace", ns);
+    common.set("pod", name);
+    common.set("node", nodeName(pod));
+    common.set("backend", DCGM_BACKEND);
+    common.set(DiscoveryLabels.JOB, DCGM_JOB);
+    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPath());
+    List<Labels> targets = new ArrayList<>();
+    String fallbackContainer = "";
+    for (Container c : containers(pod)) {
+      if (fallbackContainer.isEmpty()) {
+        fallbackContainer = c.getName();
+      }
+      for (ContainerPort p : ports(c)) {
+        boolean match =
+            cfg.portName().isEmpty()
+                ? p.getContainerPort() != null && p.getContainerPort() == cfg.port()
+                : cfg.portName().equals(p.getName());
+        if (match && p.getContainerPort() != null) {
+          targets.add(target(ip, p.getContainerPort(), c.getName()));
+        }
+      }
+    }
+    if (targets.isEmpty() && cfg.portName().isEmpty()) {
+      targets.add(target(ip, cfg.port(), fallbackContainer));
+    }
+    return new TargetGroup(none.source(), targets, common.build());
+  }
+
+  private static Labels target(String ip, int port, String container) {
+    String address = joinHostPort(ip, Integer.toString(port));
+    return Labels.builder()
+        .set(DiscoveryLabels.ADDRESS, address)
+        .set(DiscoveryLabels.INSTANCE, address)
+        .set("container", container == null ? "" : container)
+        .build();
+  }
+
+  private static String joinHostPort(String host, String port) {
+    return host.indexOf(':') >= 0 ? "[" + host + "]:" + port : host + ":" + port;
+  }
+
+  private static String runningIp(Pod pod) {
+    if (pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
+      return null;
+    }
+    String ip = pod.getStatus().getPodIP();
+    return ip == null || ip.isEmpty() ? null : ip;
+  }
+
+  private static String first(Map<String, String> podLabels, List<String> keys) {
+    for (String k : keys) {
+      String v = podLabels.get(k);
+      if (v != null && !v.isEmpty()) {
+        return v;
+      }
+    }
+    return "";
+  }
+
+  private static Map<String, String> labels(Pod pod) {
+    Map<String, String> l = pod.getMetadata().getLabels();
+    return l == null ? Map.of() : l;
+  }
+
+  private static String nodeName(Pod pod) {
+    return pod.getSpec() == null || pod.getSpec().getNodeName() == null
+        ? ""
+        : pod.getSpec().getNodeName();
+  }
+
+  private static List<Container> containers(Pod pod) {
+    return pod.getSpec() == null || pod.getSpec().getContainers() == null
+        ? List.of()
+        : pod.getSpec().getContainers();
+  }
+
+  private static List<ContainerPort> ports(Container c) {
+    return c.getPorts() == null ? List.of() : c.getPorts();
+  }
+}

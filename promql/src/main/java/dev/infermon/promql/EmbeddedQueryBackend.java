@@ -1,0 +1,121 @@
+package dev.infermon.promql;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.labels.Matcher;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.ParseException;
+import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.promql.value.QueryResult;
+import dev.infermon.storage.Querier;
+import dev.infermon.storage.SeriesSet;
+import dev.infermon.storage.Storage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The {@link QueryBackend} over this process's own storage and engine. Thread-safe (the engine and
+ * storage are); each call opens and closes its own querier.
+ */
+public final class EmbeddedQueryBackend implements QueryBackend {
+  private final Storage storage;
+  private final Engine engine;
+
+  public EmbeddedQueryBackend(Storage storage, Engine engine) {
+    if (storage == null || engine == null) {
+      throw new IllegalArgumentException("storage and engine are required");
+    }
+    this.storage = storage;
+    this.engine = engine;
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs) {
+    return engine.instantQuery(storage, parse(query), timeMs);
+  }
+
+  @Override
+  public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    Expr e = parse(query);
+    try {
+      return engine.rangeQuery(storage, e, startMs, endMs, stepMs);
+    } catch (IllegalArgumentException iae) {
+      throw new BadQueryException(iae.getMessage());
+    }
+  }
+
+  @Override
+  public List<Labels> series(List<String> selectors, long startMs, long endMs) {
+    if (selectors.isEmpty()) {
+      throw new BadQueryException("no match[] parameter provided");
+    }
+    TreeSet<Labels> out = new TreeSet<>();
+    try (Querier q = storage.querier()) {
+      for (String sel : selectors) {
+        List<Matcher> matchers = matchers(sel);
+        SeriesSet set;
+        try {
+          set = q.select(true, startMs, endMs, matchers);
+        } catch (IllegalArgumentException e) {
+          throw new BadQueryException(e.getMessage());
+        }
+        while (set.next()) {
+          out.add(set.at().labels());
+        }
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
+  @Override
+  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
+    TreeSet<String> out = new TreeSet<>();
+    try (Querier q = storage.querier()) {
+      if (selectors.isEmpty()) {
+        out.addAll(q.labelNames(startMs, endMs, List.of()));
+      }
+      for (String sel : selectors) {
+        out.addAll(q.labelNames(startMs, endMs, matchers(sel)));
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
+  @Override
+  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
+    TreeSet<String> out = new TreeSet<>();
+    try (Querier q = storage.querier()) {
+      if (selectors.isEmpty()) {
+        out.addAll(q.labelValues(name, startMs, endMs, List.of()));
+      }
+      for (String sel : selectors) {
+        out.addAll(q.labelValues(name, startMs, endMs, matchers(sel)));
+      }
+    }
+    return new ArrayList<>(out);
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return storage.metadata(metric);
+  }
+
+  private static Expr parse(String query) {
+    try {
+      return PromqlParser.parse(query);
+    } catch (ParseException e) {
+      throw new BadQueryException(e.getMessage());
+    }
+  }
+
+  private static List<Matcher> matchers(String selector) {
+    try {
+      return PromqlParser.parseMetricSelector(selector);
+    } catch (ParseException e) {
+      throw new BadQueryException(e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,316 @@
+package dev.infermon.scrape;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.model.metadata.MetricType;
+import dev.infermon.model.relabel.Relabel;
+import dev.infermon.model.value.StaleNaN;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.DuplicateSampleException;
+import dev.infermon.storage.OutOfBoundsException;
+import dev.infermon.storage.OutOfOrderSampleException;
+import dev.infermon.textparse.Entry;
+import dev.infermon.textparse.ParseException;
+import dev.infermon.textparse.Parser;
+import dev.infermon.textparse.ParserOptions;
+import dev.infermon.textparse.Parsers;
+import dev.infermon.textparse.SymbolTable;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Parses one page and appends its samples: Prometheus's {@code scrapeLoop.append}. Looks each
+ * series up in the {@link ScrapeCache} by its bytes and builds labels only on a miss (honor_labels,
+ * target labels, metric_relabel_configs, label limits), applies honor_timestamps and sample_limit,
+ * counts out-of-order and duplicate samples without failing, and, when the page was good, writes
+ * staleness markers for series that were in the previous scrape and are not in this one.
+ *
+ * <p>A limit or a parse error fails the whole page: {@link Result#error()} is set and the caller
+ * rolls the transaction back. Not thread-safe: one per scrape loop.
+ */
+final class Ingest {
+  /** What one page gave. */
+  record Result(
+      int total,
+      int added,
+      int seriesAdded,
+      int outOfOrder,
+      int duplicate,
+      int outOfBounds,
+      String error) {}
+
+  private final PoolSettings settings;
+  private final Labels targetLabels;
+  private final ScrapeCache cache;
+  private final ParserOptions parserOptions;
+  private final SymbolTable symbols = new SymbolTable();
+  private final Map<String, Metadata> metadata = new HashMap<>();
+
+  Ingest(PoolSettings settings, Labels targetLabels, ScrapeCache cache) {
+    this.settings = settings;
+    this.targetLabels = targetLabels;
+    this.cache = cache;
+    ParserOptions.Builder b = ParserOptions.builder();
+    if (settings.bodySizeLimit() > 0) {
+      b.maxBodyBytes(settings.bodySizeLimit());
+    }
+    this.parserOptions = b.build();
+  }
+
+  /**
+   * Appends the samples of {@code body[0, length)} at {@code defaultTime}; an empty page ({@code
+   * length == 0}) appends nothing and marks every series of the previous scrape stale, which is how
+   * a failed scrape is recorded.
+   */
+  Result append(Appender app, byte[] body, int length, String contentType, long defaultTime) {
+    cache.iterStart();
+    int total = 0;
+    int added = 0;
+    int seriesAdded = 0;
+    int outOfOrder = 0;
+    int duplicate = 0;
+    int outOfBounds = 0;
+    String error = null;
+    boolean sampleLimitHit = false;
+    if (length > 0) {
+      Parser p = Parsers.forContentType(contentType, parserOptions).parse(body, 0, length, symbols);
+      String family = null;
+      MetricType type = MetricType.UNKNOWN;
+      String help = "";
+      String unit = "";
+      try {
+        for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
+          switch (e) {
+            case TYPE:
+              if (!p.familyName().equals(family)) {
+                family = p.familyName();
+                help = "";
+                unit = "";
+              }
+              type = p.type();
+              continue;
+            case HELP:
+              if (!p.familyName().equals(family)) {
+                family = p.familyName();
+                type = MetricType.UNKNOWN;
+                unit = "";
+              }
+              help = p.help();
+              continue;
+            case UNIT:
+              if (!p.familyName().equals(family)) {
+                family = p.familyName();
+                type = MetricType.UNKNOWN;
+                help = "";
+              }
+              unit = p.unit();
+              continue;
+            case SERIES:
+              break;
+            default:
+              continue;
+          }
+          total++;
+          if (family != null) {
+            recordMetadata(app, family, new Metadata(type, help, unit));
+            family = null;
+          }
+          boolean explicitTime = p.hasTimestamp() && settings.honorTimestamps();
+          long t = explicitTime ? p.timestamp() : defaultTime;
+          SeriesKey key =
+              cache.probe(p.seriesBuffer(), p.seriesOffset(), p.seriesLength(), p.seriesHash());
+          ScrapeCache.Entry ce = cache.get(key);
+          Labels lset;
+          long ref;
+          if (ce != null) {
+            lset = ce.labels;
+            ref = ce.ref;
+          } else {
+            if (cache.isDropped(key)) {
+              continue;
+            }
+            lset = mutate(p.labels());
+            if (lset == null || lset.isEmpty()) {
+              cache.addDropped(key);
+              continue;
+            }
+            String limitError = checkLimits(lset);
+            if (limitError != null) {
+              error = limitError;
+              break;
+            }
+            ref = 0;
+          }
+          if (settings.sampleLimit() > 0 && added >= settings.sampleLimit()) {
+            sampleLimitHit = true;
+            added++;
+            continue; // keep counting, as Prometheus does, for the report
+          }
+          boolean appended = false;
+          try {
+            ref = app.append(ref, lset, t, p.value());
+            appended = true;
+          } catch (OutOfOrderSampleException ex) {
+            outOfOrder++;
+          } catch (DuplicateSampleException ex) {
+            duplicate++;
+          } catch (OutOfBoundsException ex) {
+            outOfBounds++;
+          }
+          if (ce == null) {
+            cache.add(key, lset, ref);
+            if (appended) {
+              seriesAdded++;
+            }
+          } else {
+            ce.ref = ref;
+          }
+          if (appended) {
+            added++;
+          }
+          if (!explicitTime) {
+            cache.trackStaleness(lset);
+          }
+        }
+      } catch (ParseException e) {
+        error = e.getMessage();
+      }
+    }
+    if (error == null && sampleLimitHit) {
+      error = "sample limit exceeded";
+    }
+    if (error != null) {
+      return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, error);
+    }
+    cache.forEachStale(
+        l -> {
+          try {
+            app.append(0, l, defaultTime, StaleNaN.VALUE);
+          } catch (OutOfOrderSampleException
+              | DuplicateSampleException
+              | OutOfBoundsException ignored) {
+            // The series already has a newer sample: nothing to mark.
+          }
+        });
+    cache.iterDone(length > 0);
+    return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, null);
+  }
+
+  private void recordMetadata(Appender app, String family, Metadata md) {
+    if (!md.equals(metadata.get(family))) {
+      metadata.put(family, md);
+      app.updateMetadata(targetLabels.toBuilder().set(Labels.METRIC_NAME, family).build(), md);
+    }
+  }
+
+  /**
+   * Prometheus's {@code mutateSampleLabels}: with honor_labels, target labels fill in only what the
+   * page lacks; otherwise target labels win and the page's conflicting values move to {@code
+   * exported_<name>} (more {@code exported_} prefixes while that name is taken, shortest names
+   * first). Then metric_relabel_configs; null when a rule dropped the series.
+   */
+  Labels mutate(Labels scraped) {
+    Labels.Builder lb = scraped.toBuilder();
+    if (settings.honorLabels()) {
+      for (int i = 0; i < targetLabels.size(); i++) {
+        if (!scraped.has(targetLabels.name(i))) {
+          lb.set(targetLabels.name(i), targetLabels.value(i));
+        }
+      }
+    } else {
+      java.util.List<String[]> conflicts = null;
+      for (int i = 0; i < targetLabels.size(); i++) {
+        String existing = scraped.get(targetLabels.name(i));
+        if (!existing.isEmpty()) {
+          if (conflicts == null) {
+            conflicts = new java.util.ArrayList<>();
+          }
+          conflicts.add(new String[] {targetLabels.name(i), existing});
+        }
+        lb.set(targetLabels.name(i), targetLabels.value(i));
+      }
+      if (conflicts != null) {
+        conflicts.sort(java.util.Comparator.comparingInt(c -> c[0].length()));
+        for (String[] c : conflicts) {
+          String name = c[0];
+          while (true) {
+            name = "exported_" + name;
+            if (lb.get(name).isEmpty()) {
+              lb.set(name, c[1]);
+              break;
+            }
+          }
+        }
+      }
+    }
+    Labels res = lb.build();
+    return settings.metricRelabelConfigs().isEmpty()
+        ? res
+        : Relabel.process(res, settings.metricRelabelConfigs());
+  }
+
+  /** Prometheus's {@code verifyLabelLimits}, with its messages. */
+  String checkLimits(Labels lset) {
+    String met = truncate(lset.metricName());
+    if (settings.labelLimit() > 0 && lset.size() > settings.labelLimit()) {
+      return "label_limit exceeded (metric: "
+          + met
+          + ", number of labels: "
+          + lset.size()
+          + ", limit: "
+          + settings.labelLimit()
+          + ")";
+    }
+    for (int i = 0; i < lset.size(); i++) {
+      int nameLen = utf8Length(lset.name(i));
+      if (settings.labelNameLengthLimit() > 0 && nameLen > settings.labelNameLengthLimit()) {
+        return "label_name_length_limit exceeded (metric: "
+            + met
+            + ", label name: "
+            + truncate(lset.name(i))
+            + ", length: "
+            + nameLen
+            + ", limit: "
+            + settings.labelNameLengthLimit()
+            + ")";
+      }
+      int valueLen = utf8Length(lset.value(i));
+      if (settings.labelValueLengthLimit() > 0 && valueLen > settings.labelValueLengthLimit()) {
+        return "label_value_length_limit exceeded (metric: "
+            + met
+            + ", label name: "
+            + truncate(lset.name(i))
+            + ", value: \""
+            + truncate(lset.value(i))
+            + "\", length: "
+            + valueLen
+            + ", limit: "
+            + settings.labelValueLengthLimit()
+            + ")";
+      }
+    }
+    return null;
+  }
+
+  private static String truncate(String s) {
+    return s.length() <= 50 ? s : s.substring(0, 50);
+  }
+
+  private static int utf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,262 @@
+package dev.infermon.scrape;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.value.StaleNaN;
+import dev.infermon.storage.Appendable;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.StorageException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scrapes one target every interval, at a phase fixed by the target's hash (Prometheus's {@code
+ * scrapeLoop}). Each scrape is one storage transaction: the page's samples, the staleness markers
+ * of series that vanished, and the report series {@code up}, {@code scrape_duration_seconds},
+ * {@code scrape_samples_scraped}, {@code scrape_samples_post_metric_relabeling} and {@code
+ * scrape_series_added}, all at the scrape's start time. A failed scrape (fetch error, parse error,
+ * limit) commits none of the page: it is rolled back and replaced by staleness markers for every
+ * series of the previous scrape, plus the report with {@code up} 0.
+ *
+ * <p>Threading: ticks come from a shared scheduler and run on a shared worker executor; a tick that
+ * finds the previous scrape still running is skipped, so one loop's scrapes never overlap. Every
+ * exception is caught here: a target never disturbs another or the process.
+ */
+final class ScrapeLoop {
+  private static final Logger log = LoggerFactory.getLogger(ScrapeLoop.class);
+  private static final byte[] EMPTY = new byte[0];
+  static final String[] REPORT_NAMES = {
+    "up",
+    "scrape_duration_seconds",
+    "scrape_samples_scraped",
+    "scrape_samples_post_metric_relabeling",
+    "scrape_series_added"
+  };
+
+  private final Target target;
+  private final Scraper scraper;
+  private final Appendable storage;
+  private final ScrapeMetrics metrics;
+  private final ScrapeCache cache = new ScrapeCache();
+  private final Ingest ingest;
+  private final Labels[] reportLabels = new Labels[REPORT_NAMES.length];
+  private final long[] reportRefs = new long[REPORT_NAMES.length];
+  private final Object lock = new Object();
+  private boolean running; // a scrape is in flight; guarded by lock
+  private boolean stopped; // guarded by lock
+  private ScheduledFuture<?> ticker;
+
+  ScrapeLoop(
+      Target target,
+      Scraper scraper,
+      Appendable storage,
+      PoolSettings settings,
+      ScrapeMetrics metrics) {
+    this.target = target;
+    this.scraper = scraper;
+    this.storage = storage;
+    this.metrics = metrics;
+    this.ingest = new Ingest(settings, target.labels(), cache);
+    for (int i = 0; i < REPORT_NAMES.length; i++) {
+      reportLabels[i] =
+          target.labels().toBuilder().set(Labels.METRIC_NAME, REPORT_NAMES[i]).build();
+    }
+  }
+
+  Target target() {
+    return target;
+  }
+
+  /** Schedules the loop: first scrape after the target's offset, then every interval. */
+  void start(ScheduledExecutorService scheduler, Executor workers, long jitterSeed) {
+    long interval = target.interval().toNanos();
+    long offset = target.offsetNanos(System.currentTimeMillis() * 1_000_000L, jitterSeed);
+    synchronized (lock) {
+      if (stopped) {
+        return;
+      }
+      ticker =
+          scheduler.scheduleAtFixedRate(
+              () -> tick(workers), offset, interval, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void tick(Executor workers) {
+    synchronized (lock) {
+      if (running || stopped) {
+        return; // previous scrape still in flight: skip this tick, as Go's ticker drops ticks
+      }
+      running = true;
+    }
+    try {
+      workers.execute(
+          () -> {
+            try {
+              scrapeOnce();
+            } finally {
+              finish();
+            }
+          });
+    } catch (RuntimeException e) {
+      finish();
+      log.error("cannot schedule scrape of {}", target, e);
+    }
+  }
+
+  private void finish() {
+    synchronized (lock) {
+      running = false;
+      lock.notifyAll();
+    }
+  }
+
+  /** One scrape; public to the package so tests can drive a loop without its scheduler. */
+  void scrapeOnce() {
+    long start = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    String error = null;
+    Ingest.Result r = null;
+    Appender app = null;
+    try {
+      app = storage.appender();
+      try {
+        Scraper.Page page = scraper.fetch(target.timeout());
+        r = ingest.append(app, page.body(), page.length(), page.contentType(), start);
+        if (r.error() != null) {
+          error = r.error();
+          app.rollback();
+          metrics.samplesRejected(target.pool(), ScrapeMetrics.Rejection.SCRAPE_FAILED, r.added());
+          app = storage.appender();
+          ingest.append(app, EMPTY, 0, null, start);
+        }
+      } catch (Scraper.ScrapeFailure f) {
+        error = f.getMessage();
+        r = ingest.append(app, EMPTY, 0, null, start);
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - t0);
+      report(app, start, took, r, error == null);
+      app.commit();
+      app = null;
+      if (error == null) {
+        metrics.samplesAppended(target.pool(), r.added());
+      }
+      reject(r);
+      target.report(Instant.ofEpochMilli(start), took, error);
+      metrics.scrapeCompleted(target.pool(), error == null, took.toNanos() / 1e9);
+      if (error != null) {
+        log.debug("scrape of {} failed: {}", target, error);
+      }
+    } catch (RuntimeException e) {
+      rollbackQuietly(app);
+      Duration took = Duration.ofNanos(System.nanoTime() - t0);
+      String msg = e instanceof StorageException ? e.getMessage() : e.toString();
+      target.report(Instant.ofEpochMilli(start), took, msg);
+      metrics.scrapeCompleted(target.pool(), false, took.toNanos() / 1e9);
+      log.warn("scrape of {} failed in storage: {}", target, msg);
+    }
+  }
+
+  private void reject(Ingest.Result r) {
+    if (r == null) {
+      return;
+    }
+    if (r.outOfOrder() > 0) {
+      metrics.samplesRejected(target.pool(), ScrapeMetrics.Rejection.OUT_OF_ORDER, r.outOfOrder());
+    }
+    if (r.duplicate() > 0) {
+      metrics.samplesRejected(target.pool(), ScrapeMetrics.Rejection.DUPLICATE, r.duplicate());
+    }
+    if (r.outOfBounds() > 0) {
+      metrics.samplesRejected(
+          target.pool(), ScrapeMetrics.Rejection.OUT_OF_BOUNDS, r.outOfBounds());
+    }
+  }
+
+  private void report(Appender app, long ts, Duration took, Ingest.Result r, boolean up) {
+    double[] v = {
+      up ? 1 : 0,
+      took.toNanos() / 1e9,
+      r == null ? 0 : r.total(),
+      r == null ? 0 : r.added(),
+      r == null ? 0 : r.seriesAdded()
+    };
+    for (int i = 0; i < v.length; i++) {
+      reportRefs[i] = appendQuietly(app, reportRefs[i], reportLabels[i], ts, v[i]);
+    }
+  }
+
+  private static long appendQuietly(Appender app, long ref, Labels l, long ts, double v) {
+    try {
+      return app.append(ref, l, ts, v);
+    } catch (StorageException e) {
+      return ref; // out of order after a clock step: nothing to do but skip
+    }
+  }
+
+  /**
+   * Stops the loop: no further ticks, waits (bounded by the timeout) for a scrape in flight, and,
+   * when {@code markStale}, writes staleness markers for every series of the last scrape and for
+   * the report series, as Prometheus does when a target goes away.
+   */
+  void stop(boolean markStale) {
+    synchronized (lock) {
+      stopped = true;
+      if (ticker != null) {
+        ticker.cancel(false);
+      }
+      long deadline = System.nanoTime() + target.timeout().toNanos() + 1_000_000_000L;
+      while (running) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(lock, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      if (running) {
+        log.warn("scrape of {} still running after stop; no staleness markers written", target);
+        return;
+      }
+    }
+    if (markStale) {
+      writeEndOfRunStaleness();
+    }
+  }
+
+  private void writeEndOfRunStaleness() {
+    Appender app = null;
+    try {
+      app = storage.appender();
+      long ts = System.currentTimeMillis();
+      for (Labels l : cache.previous()) {
+        appendQuietly(app, 0, l, ts, StaleNaN.VALUE);
+      }
+      for (int i = 0; i < reportLabels.length; i++) {
+        appendQuietly(app, reportRefs[i], reportLabels[i], ts, StaleNaN.VALUE);
+      }
+      app.commit();
+    } catch (RuntimeException e) {
+      rollbackQuietly(app);
+      log.warn("cannot write staleness markers for {}: {}", target, e.toString());
+    }
+  }
+
+  private static void rollbackQuietly(Appender app) {
+    if (app != null) {
+      try {
+        app.rollback();
+      } catch (RuntimeException ignored) {
+        // Already closed or storage gone: nothing more to undo.
+      }
+    }
+  }
+}

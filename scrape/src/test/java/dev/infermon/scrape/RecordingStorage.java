@@ -1,0 +1,100 @@
+package dev.infermon.scrape;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.value.StaleNaN;
+import dev.infermon.storage.Appendable;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.OutOfOrderSampleException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * A storage that records every committed sample and counts commits and rollbacks. Rejects a sample
+ * older than its series' newest committed one (out of order), like a head. Thread-safe.
+ */
+final class RecordingStorage implements Appendable {
+  record Sample(Labels labels, long t, double v) {
+    boolean stale() {
+      return StaleNaN.is(v);
+    }
+  }
+
+  private final List<Sample> committed = new ArrayList<>();
+  private final Map<Labels, Long> newest = new HashMap<>();
+  private int commits;
+  private int rollbacks;
+
+  @Override
+  public Appender appender() {
+    return new Appender() {
+      final List<Sample> pending = new ArrayList<>();
+
+      @Override
+      public long append(long ref, Labels labels, long t, double v) {
+        synchronized (RecordingStorage.this) {
+          Long n = newest.get(labels);
+          if (n != null && t < n) {
+            throw new OutOfOrderSampleException(labels + " at " + t);
+          }
+        }
+        pending.add(new Sample(labels, t, v));
+        return labels.hash64() | 1;
+      }
+
+      @Override
+      public void commit() {
+        synchronized (RecordingStorage.this) {
+          committed.addAll(pending);
+          for (Sample s : pending) {
+            newest.merge(s.labels(), s.t(), Math::max);
+          }
+          commits++;
+        }
+      }
+
+      @Override
+      public void rollback() {
+        synchronized (RecordingStorage.this) {
+          rollbacks++;
+        }
+      }
+    };
+  }
+
+  synchronized List<Sample> samples() {
+    return List.copyOf(committed);
+  }
+
+  synchronized List<Sample> samples(Predicate<Labels> filter) {
+    return committed.stream().filter(s -> filter.test(s.labels())).collect(Collectors.toList());
+  }
+
+  /** The committed samples of one metric name. */
+  List<Sample> metric(String name) {
+    return samples(l -> l.metricName().equals(name));
+  }
+
+  /** The values of a report series (up, scrape_duration_seconds, ...) for a target instance. */
+  List<Double> values(String name, String instance) {
+    return samples(l -> l.metricName().equals(name) && l.get("instance").equals(instance))
+        .stream()
+        .map(Sample::v)
+        .collect(Collectors.toList());
+  }
+
+  synchronized int commits() {
+    return commits;
+  }
+
+  synchronized int rollbacks() {
+    return rollbacks;
+  }
+
+  synchronized void clear() {
+    committed.clear();
+  }
+}

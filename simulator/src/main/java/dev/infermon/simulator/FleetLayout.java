@@ -1,0 +1,352 @@
+package dev.infermon.simulator;
+
+import dev.infermon.simulator.dcgm.DcgmExporter;
+import dev.infermon.simulator.dcgm.Gpu;
+import dev.infermon.simulator.model.GpuActivity;
+import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.Rng;
+import dev.infermon.simulator.model.Workload;
+import dev.infermon.simulator.vllm.VllmRelease;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Turns a {@link FleetConfig} into pods and nodes: deterministic names ({@code <workload>-<n>},
+ * StatefulSet style), models assigned round-robin, GPUs placed first-fit on 8-GPU nodes with the
+ * rest left unattributed, and one dcgm-exporter per node.
+ */
+final class FleetLayout {
+  static final String GPU_MODEL = "NVIDIA H100 80GB HBM3";
+  static final String EXPORTER_NAMESPACE = "gpu-operator";
+  private static final String[] PCI_BUSES = {"18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"};
+
+  private final FleetConfig config;
+  private final double start;
+  private final List<InferencePod> pods = new ArrayList<>();
+  private final List<DcgmTarget> exporters = new ArrayList<>();
+  private int modelCursor;
+  private int pid = 1200;
+
+  private FleetLayout(FleetConfig config, double start) {
+    this.config = config;
+    this.start = start;
+  }
+
+  /** The inference pods and exporters for {@code config}, starting at {@code startEpoch}. */
+  static FleetLayout build(FleetConfig config, double startEpoch) {
+    FleetLayout l = new FleetLayout(config, startEpoch);
+    l.buildPods();
+    l.placeGpus();
+    return l;
+  }
+
+  List<InferencePod> pods() {
+    return pods;
+  }
+
+  List<DcgmTarget> exporters() {
+    return exporters;
+  }
+
+  private ModelProfile nextModel() {
+    String name = config.models().get(modelCursor++ % config.models().size());
+    return ModelProfile.forName(name);
+  }
+
+  private LoadShape shape(ModelProfile p) {
+    return new LoadShape(config.seed(), Rng.derive(0, p.name()), 0.4, 0.05, 1.8);
+  }
+
+  private void buildPods() {
+    Scenario s = config.scenario();
+    for (int i = 0; i < config.vllmPods(); i++) {
+      ModelProfile p = nextModel();
+      int dp = i >= config.vllmPods() - config.dataParallelPods() ? 2 : 1;
+      String workload = "vllm-" + p.slug() + (dp > 1 ? "-dp" : "");
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(
+              name,
+              workload,
+              Backend.VLLM,
+              "",
+              "vllm",
+              VllmRelease.V1_CURRENT.version(),
+              p,
+              dp,
+              p.tensorParallel());
+      pods.add(
+          new VllmPod(
+              info,
+              VllmRelease.V1_CURRENT,
+              p,
+              config.seed(),
+              shape(p),
+              Workload.Phase.BOTH,
+              name,
+              s,
+              start));
+    }
+    for (int i = 0; i < config.legacyVllmPods(); i++) {
+      ModelProfile p = nextModel();
+      VllmRelease r = config.legacyRelease();
+      String workload = "vllm-" + r.cliName().replace('.', '-') + "-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(name, workload, Backend.VLLM, "", "vllm", r.version(), p, 1, p.tensorParallel());
+      pods.add(
+          new VllmPod(info, r, p, config.seed(), shape(p), Workload.Phase.BOTH, name, s, start));
+    }
+    for (int i = 0; i < config.sglangPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "sglang-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      pods.add(sglang(name, workload, Backend.SGLANG, "", false, p, Workload.Phase.BOTH, name));
+    }
+    for (int i = 0; i < config.sglangGatewayPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "sglang-gateway-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      pods.add(sglang(name, workload, Backend.SGLANG, "", true, p, Workload.Phase.BOTH, name));
+    }
+    if (config.prefillDecode()) {
+      ModelProfile p = ModelProfile.forName(config.models().get(0));
+      String vw = "vllm-pd-" + p.slug();
+      for (String role : List.of("prefill", "decode")) {
+        String name = vw + "-" + role + "-0";
+        PodInfo info =
+            info(
+                name,
+                vw,
+                Backend.VLLM_PD,
+                role,
+                "vllm",
+                VllmRelease.V1_CURRENT.version(),
+                p,
+                1,
+                p.tensorParallel());
+        pods.add(
+            new VllmPod(
+                info,
+                VllmRelease.V1_CURRENT,
+                p,
+                config.seed(),
+                shape(p),
+                role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE,
+                vw,
+                s,
+                start));
+      }
+      String sw = "sglang-pd-" + p.slug();
+      for (String role : List.of("prefill", "decode")) {
+        String name = sw + "-" + role + "-0";
+        pods.add(
+            sglang(
+                name,
+                sw,
+                Backend.SGLANG_PD,
+                role,
+                false,
+                p,
+                role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE,
+                sw));
+      }
+    }
+  }
+
+  private SglangPod sglang(
+      String name,
+      String workload,
+      Backend backend,
+      String role,
+      boolean gateway,
+      ModelProfile p,
+      Workload.Phase phase,
+      String arrivalKey) {
+    int tp = config.sglangTensorParallel();
+    PodInfo info =
+        info(
+            name,
+            workload,
+            backend,
+            role,
+            gateway ? "sglang-gateway" : "sglang",
+            "0.5.9",
+            p,
+            1,
+            tp);
+    int firstPid = pid;
+    pid += 8;
+    String worker = "http://10.42." + (pods.size() % 250) + "." + (11 + pods.size()) + ":30000";
+    return new SglangPod(
+        info,
+        gateway,
+        worker,
+        firstPid,
+        p,
+        config.seed(),
+        shape(p),
+        phase,
+        arrivalKey,
+        config.scenario(),
+        start);
+  }
+
+  private final List<String> workloads = new ArrayList<>();
+
+  private int ordinal(String workload) {
+    int n = 0;
+    for (String w : workloads) {
+      if (w.equals(workload)) {
+        n++;
+      }
+    }
+    workloads.add(workload);
+    return n;
+  }
+
+  private PodInfo info(
+      String name,
+      String workload,
+      Backend backend,
+      String role,
+      String engine,
+      String version,
+      ModelProfile p,
+      int dp,
+      int tp) {
+    return new PodInfo(
+        name,
+        config.namespace(),
+        workload,
+        backend,
+        role,
+        engine,
+        version,
+        p.name(),
+        "",
+        dp * tp,
+        dp,
+        tp);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // GPUs and nodes
+
+  private record Slot(InferencePod pod, int engine) {}
+
+  private void placeGpus() {
+    int needed = 0;
+    for (InferencePod p : pods) {
+      needed += p.info().gpus();
+    }
+    int perNode = config.gpusPerNode();
+    int nodes = config.nodes() > 0 ? config.nodes() : (needed + 1 + perNode - 1) / perNode;
+    List<List<Slot>> layout = new ArrayList<>();
+    for (int n = 0; n < nodes; n++) {
+      layout.add(new ArrayList<>());
+    }
+    List<InferencePod> placed = new ArrayList<>();
+    for (InferencePod p : pods) {
+      int gpus = p.info().gpus();
+      if (gpus > perNode) {
+        throw new IllegalArgumentException(
+            "pod " + p.info().name() + " needs " + gpus + " GPUs but nodes have " + perNode);
+      }
+      int node = -1;
+      for (int n = 0; n < nodes && node < 0; n++) {
+        if (perNode - layout.get(n).size() >= gpus) {
+          node = n;
+        }
+      }
+      if (node < 0) {
+        throw new IllegalArgumentException(
+            "--nodes "
+                + nodes
+                + " x "
+                + perNode
+                + " GPUs cannot hold the fleet's "
+                + needed
+                + " GPUs");
+      }
+      int tp = p.info().tensorParallel();
+      for (int g = 0; g < gpus; g++) {
+        layout.get(node).add(new Slot(p, g / tp));
+      }
+      placed.add(withNode(p, nodeName(node)));
+    }
+    pods.clear();
+    pods.addAll(placed);
+    for (int n = 0; n < nodes; n++) {
+      String host = nodeName(n);
+      List<Gpu> gpus = new ArrayList<>();
+      List<Slot> slots = layout.get(n);
+      for (int g = 0; g < perNode; g++) {
+        Slot slot = g < slots.size() ? slots.get(g) : null;
+        gpus.add(gpu(host, g, slot));
+      }
+      PodInfo info =
+          new PodInfo(
+              "nvidia-dcgm-exporter-" + host,
+              EXPORTER_NAMESPACE,
+              "nvidia-dcgm-exporter",
+              Backend.DCGM,
+              "",
+              "dcgm-exporter",
+              "4.4.1-4.5.2",
+              "",
+              host,
+              perNode,
+              1,
+              1);
+      exporters.add(new DcgmTarget(info, new DcgmExporter(host, gpus, config.smProfilingFields())));
+    }
+  }
+
+  private static String nodeName(int n) {
+    return String.format(Locale.ROOT, "gpu-node-%02d", n);
+  }
+
+  private InferencePod withNode(InferencePod p, String node) {
+    p.placeOn(node);
+    return p;
+  }
+
+  private Gpu gpu(String host, int index, Slot slot) {
+    long h = Rng.derive(config.seed(), host + "/gpu" + index);
+    String hex = String.format(Locale.ROOT, "%016x%016x", h, Rng.derive(h, "uuid"));
+    String uuid =
+        "GPU-"
+            + hex.substring(0, 8)
+            + "-"
+            + hex.substring(8, 12)
+            + "-"
+            + hex.substring(12, 16)
+            + "-"
+            + hex.substring(16, 20)
+            + "-"
+            + hex.substring(20, 32);
+    String bus =
+        index < PCI_BUSES.length
+            ? PCI_BUSES[index]
+            : String.format(Locale.ROOT, "%02X", 0xE0 + index);
+    String pci = "00000000:" + bus + ":00.0";
+    if (slot == null) {
+      return new Gpu(
+          index, uuid, pci, GPU_MODEL, null, () -> GpuActivity.Reading.ZERO, () -> 1, false);
+    }
+    InferencePod pod = slot.pod();
+    int engine = slot.engine();
+    String container = pod.info().engine().startsWith("sglang") ? "sglang" : "vllm";
+    return new Gpu(
+        index,
+        uuid,
+        pci,
+        GPU_MODEL,
+        new Gpu.Attribution(pod.info().namespace(), pod.info().name(), container),
+        () -> pod.activity(engine),
+        () -> pod.memoryUsedMiB(engine, pod.clockHint()),
+        pod.info().tensorParallel() > 1);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.infermon.simulator;
+
+import dev.infermon.simulator.model.EngineListener;
+import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.Workload;
+import dev.infermon.simulator.sglang.SglangGateway;
+import dev.infermon.simulator.sglang.SglangMetrics;
+import dev.infermon.simulator.sglang.SglangPage;
+import java.util.List;
+
+/**
+ * An SGLang server, or a gateway in front of one: the gateway serves its worker's page through the
+ * {@code /engine_metrics} rewrite ({@code sglang_} names, {@code worker_addr} label). Not
+ * thread-safe.
+ */
+public final class SglangPod extends InferencePod {
+  private final boolean gateway;
+  private final String workerAddress;
+  private final int firstPid;
+  private SglangMetrics metrics;
+
+  SglangPod(
+      PodInfo info,
+      boolean gateway,
+      String workerAddress,
+      int firstPid,
+      ModelProfile profile,
+      long seed,
+      LoadShape shape,
+      Workload.Phase phase,
+      String arrivalKey,
+      Scenario scenario,
+      double startEpoch) {
+    super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
+    this.gateway = gateway;
+    this.workerAddress = workerAddress;
+    this.firstPid = firstPid;
+    start();
+  }
+
+  @Override
+  EngineListener newListener(int index) {
+    String role = info().role();
+    metrics = new SglangMetrics(role.equals("prefill"), role.equals("decode"));
+    return metrics;
+  }
+
+  @Override
+  void enginesStarted() {
+    metrics.sampleStateFrom(() -> engines().get(0).state());
+  }
+
+  /** The server's counters (fresh after a restart). */
+  public SglangMetrics metrics() {
+    return metrics;
+  }
+
+  /** Whether the page is served through the gateway rewrite. */
+  public boolean gateway() {
+    return gateway;
+  }
+
+  @Override
+  String renderPage(double now) {
+    metrics.publishIfIdle(now);
+    String engineType = info().role().isEmpty() ? "unified" : info().role();
+    String page =
+        SglangPage.render(
+            new SglangPage.View(
+                profile().name(), engineType, info().tensorParallel(), firstPid, metrics));
+    if (gateway) {
+      return SglangGateway.render(List.of(new SglangGateway.Worker(workerAddress, page)));
+    }
+    return page;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.infermon.simulator;
+
+/** One scrape target of the fleet. Not thread-safe; the {@link Fleet} serialises access. */
+abstract class SimTarget {
+  private PodInfo info;
+
+  SimTarget(PodInfo info) {
+    this.info = info;
+  }
+
+  /** What the inventory says about this target. */
+  public final PodInfo info() {
+    return info;
+  }
+
+  /** Records the node the target was placed on. */
+  final void placeOn(String node) {
+    info = info.withNode(node);
+  }
+
+  /** Runs the target's model up to {@code epochSeconds}. */
+  abstract void advanceTo(double epochSeconds);
+
+  /** The page at {@code epochSeconds}, or null while the target is down. */
+  abstract String render(double epochSeconds);
+}

@@ -1,0 +1,361 @@
+package dev.infermon.tsdb;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.labels.Matcher;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.MergeQuerier;
+import dev.infermon.storage.Querier;
+import dev.infermon.storage.SeriesSet;
+import dev.infermon.storage.Storage;
+import dev.infermon.storage.StorageException;
+import dev.infermon.tsdb.block.Block;
+import dev.infermon.tsdb.block.BlockMeta;
+import dev.infermon.tsdb.chunkenc.XorChunk;
+import dev.infermon.tsdb.head.Head;
+import dev.infermon.tsdb.head.HeadOptions;
+import dev.infermon.tsdb.head.HeadStats;
+import dev.infermon.tsdb.wal.ReplaySink;
+import dev.infermon.tsdb.wal.ReplayStats;
+import dev.infermon.tsdb.wal.WalReplay;
+import dev.infermon.tsdb.wal.WalWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded time-series database: a {@link Head} in memory, a write-ahead log that makes every
+ * commit survive a crash of the process, and immutable blocks on disk, compacted and retained in
+ * the background. The data directory holds {@code lock}, {@code wal/} and one directory per block.
+ *
+ * <p>Durability: a commit returns after its samples were written to the log with {@code write(2)};
+ * after {@code kill -9} every such sample is replayed. The log is fsynced every {@link
+ * TsdbOptions#walSyncInterval()}, which bounds what a power failure can lose. See {@code
+ * docs/format/wal.md}.
+ *
+ * <p>Threading: all methods are thread-safe. Appends never wait for compaction except for the
+ * moment the log cuts a segment; queriers keep the blocks they read alive until closed.
+ */
+public final class Tsdb implements Storage {
+  private static final Logger log = LoggerFactory.getLogger(Tsdb.class);
+
+  static final String WAL_DIR = "wal";
+
+  private final Path dir;
+  private final TsdbOptions options;
+  private final DataDirLock lock;
+  private final Head head;
+  private final WalWriter wal;
+  private final Blocks blocks;
+  private final ReaderTracker readers = new ReaderTracker();
+  private final TsdbCompactor compactor;
+  private final ReplayStats replayStats;
+  private final ScheduledExecutorService background;
+  private final Object compactionLock = new Object();
+  private volatile boolean closed;
+
+  private Tsdb(
+      Path dir,
+      TsdbOptions options,
+      DataDirLock lock,
+      Head head,
+      WalWriter wal,
+      Blocks blocks,
+      ReplayStats replayStats) {
+    this.dir = dir;
+    this.options = options;
+    this.lock = lock;
+    this.head = head;
+    this.wal = wal;
+    this.blocks = blocks;
+    this.replayStats = replayStats;
+    this.compactor =
+        new TsdbCompactor(dir, dir.resolve(WAL_DIR), options, head, wal, blocks, readers);
+    AtomicInteger n = new AtomicInteger();
+    this.background =
+        Executors.newScheduledThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "tsdb-" + dir.getFileName() + "-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Opens (or creates) the database in {@code dir}: takes the directory lock, opens the blocks
+   * (skipping unreadable ones with an error), replays the write-ahead log into the head (repairing
+   * a torn tail), and starts the background sync and compaction.
+   *
+   * @throws StorageException when another process holds the directory
+   * @throws IOException when the directory cannot be read or written
+   */
+  public static Tsdb open(Path dir, TsdbOptions options) throws IOException {
+    long start = System.nanoTime();
+    Files.createDirectories(dir);
+    DataDirLock lock = DataDirLock.acquire(dir);
+    try {
+      Blocks blocks = Blocks.load(dir);
+      WalHeadLog headLog = new WalHeadLog();
+      Head head =
+          Head.create(
+              new HeadOptions(options.blockRange().toMillis(), XorChunk.TARGET_SAMPLES, headLog));
+      long minValid = blocks.maxTime();
+      if (minValid != Long.MIN_VALUE) {
+        head.setMinValidTime(minValid);
+      }
+      Path walDir = dir.resolve(WAL_DIR);
+      ReplayStats rs = WalReplay.replay(walDir, minValid, new HeadSink(head));
+      head.endReplay();
+      WalWriter wal = WalWriter.open(walDir, options.walSegmentBytes());
+      headLog.attach(wal);
+      Tsdb db = new Tsdb(dir, options, lock, head, wal, blocks, rs);
+      db.startBackground();
+      log.info(
+          "tsdb {} opened in {} ms: {} blocks ({} skipped), {} head series, {} samples replayed"
+              + " from the write-ahead log in {} ms",
+          dir,
+          (System.nanoTime() - start) / 1_000_000,
+          blocks.snapshot().size(),
+          blocks.skipped().size(),
+          head.stats().series(),
+          rs.samples(),
+          rs.millis());
+      return db;
+    } catch (IOException | RuntimeException e) {
+      lock.close();
+      throw e;
+    }
+  }
+
+  /** Opens with {@link TsdbOptions#defaults()}. */
+  public static Tsdb open(Path dir) throws IOException {
+    return open(dir, TsdbOptions.defaults());
+  }
+
+  private void startBackground() {
+    long sync = options.walSyncInterval().toMillis();
+    background.scheduleWithFixedDelay(this::syncWal, sync, sync, TimeUnit.MILLISECONDS);
+    long every = options.compactionInterval().toMillis();
+    background.scheduleWithFixedDelay(this::compactQuietly, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  private void syncWal() {
+    try {
+      wal.sync();
+    } catch (IOException | RuntimeException e) {
+      log.warn("write-ahead log sync failed", e);
+    }
+  }
+
+  private void compactQuietly() {
+    try {
+      compact();
+    } catch (IOException | RuntimeException e) {
+      log.error("compaction failed; retrying at the next interval", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Runs head compaction, block compaction and retention now, as the background thread does every
+   * {@link TsdbOptions#compactionInterval()}. Returns when done.
+   */
+  public void compact() throws IOException, InterruptedException {
+    synchronized (compactionLock) {
+      if (closed) {
+        return;
+      }
+      compactor.runOnce();
+    }
+  }
+
+  @Override
+  public Appender appender() {
+    checkOpen();
+    return head.appender();
+  }
+
+  /**
+   * A querier over the head and every block. It holds the blocks it may read until closed; data
+   * moving from the head into a new block meanwhile stays visible to it.
+   */
+  @Override
+  public Querier querier() {
+    checkOpen();
+    long epoch = readers.enter();
+    List<Querier> parts = new ArrayList<>();
+    try {
+      parts.add(head.querier());
+      blocks.queriers(parts);
+    } catch (RuntimeException e) {
+      for (Querier q : parts) {
+        q.close();
+      }
+      readers.exit(epoch);
+      throw e;
+    }
+    return new TrackedQuerier(MergeQuerier.of(parts), epoch);
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return head.metadata(metric);
+  }
+
+  @Override
+  public long startTime() {
+    return Math.min(blocks.minTime(), head.minTime());
+  }
+
+  /** The directory this database owns. */
+  public Path dir() {
+    return dir;
+  }
+
+  /** Metas of the blocks currently open, oldest first. */
+  public List<BlockMeta> blocks() {
+    List<BlockMeta> out = new ArrayList<>();
+    for (Block b : blocks.snapshot()) {
+      out.add(b.meta());
+    }
+    return out;
+  }
+
+  /** Blocks that could not be read at open, each with the reason. */
+  public List<String> skippedBlocks() {
+    return blocks.skipped();
+  }
+
+  /** The head's counters (rejected samples, series, time range). */
+  public HeadStats headStats() {
+    return head.stats();
+  }
+
+  /** What the write-ahead log replay did at open. */
+  public ReplayStats replayStats() {
+    return replayStats;
+  }
+
+  /**
+   * Stops the background work (waiting for a running compaction), syncs and closes the write-ahead
+   * log, and releases the blocks and the directory lock. Idempotent.
+   */
+  @Override
+  public void close() {
+    synchronized (compactionLock) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    // shutdown, not shutdownNow: interrupting a thread inside FileChannel I/O closes the channel.
+    background.shutdown();
+    try {
+      if (!background.awaitTermination(30, TimeUnit.SECONDS)) {
+        log.warn("tsdb {}: background work did not stop within 30 s", dir);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      wal.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close write-ahead log in " + dir, e);
+    } finally {
+      blocks.closeAll();
+      head.close();
+      try {
+        lock.close();
+      } catch (IOException e) {
+        log.warn("cannot release lock of {}", dir, e);
+      }
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("tsdb " + dir + " is closed");
+    }
+  }
+
+  /** Feeds a replay into the head; remembers which references the log has named. */
+  private static final class HeadSink implements ReplaySink {
+    private final Head head;
+    private final LongSet known = new LongSet();
+
+    HeadSink(Head head) {
+      this.head = head;
+    }
+
+    @Override
+    public void series(long ref, Labels labels) {
+      try {
+        head.replaySeries(ref, labels);
+        known.add(ref);
+      } catch (IllegalArgumentException e) {
+        log.warn("write-ahead log series record skipped: {}", e.getMessage());
+      }
+    }
+
+    @Override
+    public boolean sample(long ref, long t, double v) {
+      if (!known.contains(ref)) {
+        return false;
+      }
+      head.replaySample(ref, t, v);
+      return true;
+    }
+  }
+
+  /** Releases the reader registration with the merged querier. */
+  private final class TrackedQuerier implements Querier {
+    private final Querier delegate;
+    private final long epoch;
+    private boolean closed;
+
+    TrackedQuerier(Querier delegate, long epoch) {
+      this.delegate = delegate;
+      this.epoch = epoch;
+    }
+
+    @Override
+    public SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers) {
+      return delegate.select(sorted, mint, maxt, matchers);
+    }
+
+    @Override
+    public List<String> labelValues(String name, long mint, long maxt, List<Matcher> matchers) {
+      return delegate.labelValues(name, mint, maxt, matchers);
+    }
+
+    @Override
+    public List<String> labelNames(long mint, long maxt, List<Matcher> matchers) {
+      return delegate.labelNames(mint, maxt, matchers);
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        delegate.close();
+      } finally {
+        readers.exit(epoch);
+      }
+    }
+  }
+}
