@@ -80,8 +80,7 @@ final class RecordingStorage implements Appendable {
 
   /** The values of a report series (up, scrape_duration_seconds, ...) for a target instance. */
   List<Double> values(String name, String instance) {
-    return samples(l -> l.metricName().equals(name) && l.get("instance").equals(instance))
-        .stream()
+    return samples(l -> l.metricName().equals(name) && l.get("instance").equals(instance)).stream()
         .map(Sample::v)
         .collect(Collectors.toList());
   }

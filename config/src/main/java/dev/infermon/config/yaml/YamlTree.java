@@ -42,7 +42,7 @@ public final class YamlTree {
     } catch (JsonProcessingException e) {
       JsonLocation loc = e.getLocation();
       Pos pos = loc == null ? new Pos(source, 1, 1) : pos(loc, source);
-      reader.error(pos, "", "invalid YAML: " + firstLine(e.getOriginalMessage()));
+      reader.error(pos, "", "invalid YAML: " + withoutPositions(e.getOriginalMessage()));
       return Node.MapNode.empty(new Pos(source, 1, 1));
     } catch (IOException e) {
       reader.error(new Pos(source, 1, 1), "", "cannot read YAML: " + e.getMessage());
@@ -105,7 +105,7 @@ public final class YamlTree {
    * SnakeYAML's message without its position lines (the position is reported separately): the
    * context ("while parsing a block mapping") and the problem ("expected <block end>, ...").
    */
-  private static String firstLine(String s) {
+  private static String withoutPositions(String s) {
     if (s == null) {
       return "syntax error";
     }

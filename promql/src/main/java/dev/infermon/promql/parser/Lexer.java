@@ -8,8 +8,7 @@ package dev.infermon.promql.parser;
  *
  * <p>Positions are offsets in the Java string (UTF-16 units). Not thread-safe: one per parse.
  */
-final class Lexer {
-  private static final int EOF = -1;
+final class Lexer extends LexerCursor {
 
   private enum State {
     STATEMENTS,
@@ -25,12 +24,7 @@ final class Lexer {
     DURATION_EXPR
   }
 
-  private final String input;
   private State state = State.STATEMENTS;
-  private int pos;
-  private int start;
-  private int width;
-  private Token item;
 
   private int parenDepth;
   private boolean braceOpen;
@@ -40,7 +34,7 @@ final class Lexer {
   private int stringOpen;
 
   Lexer(String input) {
-    this.input = input;
+    super(input);
   }
 
   /** The next token, comments included; {@link TokenKind#EOF} forever once the input is done. */
@@ -87,67 +81,13 @@ final class Lexer {
     }
   }
 
-  // ---- primitives, as in lex.go ----
-
-  private int next() {
-    if (pos >= input.length()) {
-      width = 0;
-      return EOF;
-    }
-    int r = input.codePointAt(pos);
-    width = Character.charCount(r);
-    pos += width;
-    return r;
-  }
-
-  private int peek() {
-    int r = next();
-    backup();
-    return r;
-  }
-
-  private void backup() {
-    pos -= width;
-  }
-
-  private void emit(TokenKind kind) {
-    item = new Token(kind, input.substring(start, pos), start);
-    start = pos;
-  }
-
-  private void ignore() {
-    start = pos;
-  }
-
-  private boolean accept(String valid) {
-    int r = next();
-    if (r != EOF && valid.indexOf(r) >= 0) {
-      return true;
-    }
-    backup();
-    return false;
-  }
-
-  private boolean is(String valid) {
-    int r = peek();
-    return r != EOF && valid.indexOf(r) >= 0;
-  }
-
-  private void acceptRun(String valid) {
-    int r;
-    do {
-      r = next();
-    } while (r != EOF && valid.indexOf(r) >= 0);
-    backup();
-  }
-
   /** Emits an error token at the start of the current token and stops lexing. */
   private State error(String message) {
-    item = new Token(TokenKind.ERROR, message, start);
+    fail(message);
     return null;
   }
 
-  // ---- states ----
+  // ---- states, as in lex.go ----
 
   private State lexStatements() {
     if (braceOpen) {
@@ -442,13 +382,6 @@ final class Lexer {
     return 16;
   }
 
-  private void skipSpaces() {
-    while (isSpace(peek())) {
-      next();
-    }
-    ignore();
-  }
-
   private State lexString() {
     while (true) {
       int r = next();
@@ -537,79 +470,6 @@ final class Lexer {
       return State.STATEMENTS;
     }
     return error("bad number or duration syntax: " + GoText.quote(input.substring(start, pos)));
-  }
-
-  private boolean acceptRemainingDuration() {
-    if (!accept("smhdwy")) {
-      return false;
-    }
-    // "ms"; bad units such as "hs" are caught when the duration is parsed.
-    accept("s");
-    while (accept("0123456789")) {
-      while (accept("0123456789")) {
-        // consume
-      }
-      // "y" must come first, so it is not accepted here.
-      if (!accept("smhdw")) {
-        return false;
-      }
-      accept("s");
-    }
-    return !isAlphaNumeric(next());
-  }
-
-  /** Scans a decimal, hex, octal or float number; the text is validated by the parser. */
-  private boolean scanNumber() {
-    int initialPos = pos;
-    String digitPattern = "0123456789";
-    if (accept("0") && accept("xX")) {
-      accept("_");
-      digitPattern = "0123456789abcdefABCDEF";
-    }
-    accept(".");
-    accept(digitPattern);
-    boolean dotConsumed = false;
-    boolean exponentConsumed = false;
-    while (is(digitPattern + "._eE")) {
-      if (is(".") && dotConsumed) {
-        accept(".");
-        return false;
-      }
-      if (is("eE") && exponentConsumed) {
-        accept("eE");
-        return false;
-      }
-      if (accept(".")) {
-        dotConsumed = true;
-        if (accept("_.")) {
-          return false;
-        }
-        if (digitPattern.length() > 10) {
-          // Fractional hexadecimal literals are not allowed.
-          return false;
-        }
-        continue;
-      }
-      if (accept("eE")) {
-        exponentConsumed = true;
-        accept("+-");
-        if (accept("._eE") || peek() == EOF) {
-          return false;
-        }
-        continue;
-      }
-      if (accept("_")) {
-        if (accept("._eE") || peek() == EOF) {
-          return false;
-        }
-        continue;
-      }
-      acceptRun(digitPattern);
-    }
-    if (pos == initialPos) {
-      return false;
-    }
-    return !isAlphaNumeric(peek());
   }
 
   private State lexIdentifier() {
@@ -734,25 +594,5 @@ final class Lexer {
       return State.NUMBER_OR_DURATION;
     }
     return error("unexpected character in duration expression: " + GoText.quoteRune(r));
-  }
-
-  static boolean isSpace(int r) {
-    return r == ' ' || r == '\t' || r == '\n' || r == '\r';
-  }
-
-  private static boolean isEndOfLine(int r) {
-    return r == '\r' || r == '\n';
-  }
-
-  private static boolean isAlphaNumeric(int r) {
-    return isAlpha(r) || isDigit(r);
-  }
-
-  private static boolean isDigit(int r) {
-    return '0' <= r && r <= '9';
-  }
-
-  private static boolean isAlpha(int r) {
-    return r == '_' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z');
   }
 }

@@ -79,7 +79,7 @@ class EngineTest {
         // The window is left-open: the sample at exactly t - 1m is out.
         new Case("count_over_time(c_total{job=\"a\"}[1m])", 60 * S, Map.of("{job=\"a\"}", 4.0)),
         // Lookback is left-open too: a sample exactly 5 m old is gone.
-        new Case("gauge", 299_999, Map.of("gauge", 3.0)),
+        new Case("gauge", 299_999, Map.of("gauge{}", 3.0)),
         new Case("gauge", 300 * S, Map.of()),
         // A staleness marker ends the series at once.
         new Case("g", 5 * S, Map.of("g{job=\"a\"}", 1.0)),

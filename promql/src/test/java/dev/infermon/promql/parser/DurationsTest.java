@@ -43,7 +43,7 @@ class DurationsTest {
         Arguments.of("1m1h", "not a valid duration string: \"1m1h\""),
         Arguments.of("1m1m", "not a valid duration string: \"1m1m\""),
         Arguments.of("-1m", "not a valid duration string: \"-1m\""),
-        Arguments.of("1.5m", "not a valid duration string: \"1.5m\""),
+        Arguments.of("1.5m", "unknown unit \".\" in duration \"1.5m\""),
         Arguments.of("5hs", "unknown unit \"hs\" in duration \"5hs\""),
         Arguments.of("1x", "unknown unit \"x\" in duration \"1x\""),
         Arguments.of("300y", "duration out of range"),
@@ -51,7 +51,7 @@ class DurationsTest {
             "99999999999999999999s", "not a valid duration string: \"99999999999999999999s\""));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "[{index}] \"{0}\"")
   @MethodSource("invalid")
   void rejectsWithPrometheusMessage(String text, String message) {
     assertThatThrownBy(() -> PromqlParser.parseDuration(text))

@@ -185,7 +185,7 @@ class ParseErrorsTest {
             8),
         row(
             "foo[5m 1m]",
-            "unexpected number \"1\" in subquery or range, expected \":\" or \"]\"",
+            "unexpected duration \"1m\" in subquery or range, expected \":\" or \"]\"",
             7),
         row("foo[9.5e10]", "duration out of range", 4),
         row("foo offset 9.5e10", "duration out of range", 11),

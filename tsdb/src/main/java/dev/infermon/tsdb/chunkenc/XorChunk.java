@@ -38,7 +38,15 @@ public final class XorChunk {
 
   /** An empty chunk. */
   public static XorChunk create() {
-    BitWriter w = new BitWriter(32);
+    return create(32);
+  }
+
+  /**
+   * An empty chunk whose buffer starts at {@code expectedBytes} (a guess of its final size, such as
+   * the previous chunk's length, spares the growth slack).
+   */
+  public static XorChunk create(int expectedBytes) {
+    BitWriter w = new BitWriter(Math.max(HEADER_BYTES + 8, expectedBytes));
     w.writeBits(0, HEADER_BYTES * 8);
     return new XorChunk(w);
   }

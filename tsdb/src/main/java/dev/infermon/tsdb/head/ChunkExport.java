@@ -46,9 +46,13 @@ public final class ChunkExport {
         if (hi < mint || lo > maxt) {
           continue;
         }
-        boolean isOpen = i == snap.done().length;
+        boolean isOpen = i == snap.completed();
         if (lo >= mint && hi <= maxt) {
-          byte[] b = isOpen ? withCount(openCopy, snap.openCount()) : snap.done()[i].clone();
+          byte[] b =
+              isOpen
+                  ? withCount(openCopy, snap.openCount())
+                  : java.util.Arrays.copyOfRange(
+                      snap.done(), snap.chunkStart(i), snap.doneEnds()[i]);
           chunks.add(new Chunk(lo, hi, b));
         } else {
           Chunk c = reencode(snap.chunkIterator(i), mint, maxt);

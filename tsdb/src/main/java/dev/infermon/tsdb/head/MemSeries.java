@@ -19,13 +19,16 @@ final class MemSeries {
   static final int OUT_OF_ORDER = 2;
   static final int DUPLICATE = 3;
 
-  private static final byte[][] NO_CHUNKS = new byte[0][];
+  private static final byte[] NO_BYTES = new byte[0];
+  private static final int[] NO_ENDS = new int[0];
   private static final long[] NO_RANGES = new long[0];
 
   final Labels labels;
   final int id;
 
-  private byte[][] done = NO_CHUNKS;
+  // Completed chunks back to back in one array: one array header per series, not per chunk.
+  private byte[] done = NO_BYTES;
+  private int[] doneEnds = NO_ENDS; // end offset of each completed chunk in done
   private long[] doneRanges = NO_RANGES; // minTime, maxTime per completed chunk
   private XorChunk open;
   private long nextAt;
@@ -78,16 +81,21 @@ final class MemSeries {
   }
 
   private void cut() {
-    open.trim();
-    int n = done.length;
-    byte[][] d = Arrays.copyOf(done, n + 1);
-    d[n] = open.bytes();
+    int n = doneEnds.length;
+    int start = done.length;
+    int len = open.length();
+    byte[] d = Arrays.copyOf(done, start + len);
+    open.copyTo(d, start);
+    int[] e = Arrays.copyOf(doneEnds, n + 1);
+    e[n] = start + len;
     long[] r = Arrays.copyOf(doneRanges, 2 * n + 2);
     r[2 * n] = open.minTime();
     r[2 * n + 1] = open.maxTime();
     done = d;
+    doneEnds = e;
     doneRanges = r;
-    open = XorChunk.create();
+    // The next chunk will likely be about as long: start there and skip the growth slack.
+    open = XorChunk.create(len + len / 8);
   }
 
   static long rangeEnd(long t, long chunkRange) {
@@ -109,10 +117,11 @@ final class MemSeries {
   /** Caller holds the monitor. */
   SeriesSnapshot snapshot() {
     if (open == null) {
-      return new SeriesSnapshot(done, doneRanges, null, 0, 0, 0, 0);
+      return new SeriesSnapshot(done, doneEnds, doneRanges, null, 0, 0, 0, 0);
     }
     return new SeriesSnapshot(
         done,
+        doneEnds,
         doneRanges,
         open.snapshotBuffer(),
         open.length(),
@@ -128,7 +137,7 @@ final class MemSeries {
 
   /** Oldest sample time, {@link Long#MAX_VALUE} when empty. Caller holds the monitor. */
   long minTime() {
-    if (done.length > 0) {
+    if (doneEnds.length > 0) {
       return doneRanges[0];
     }
     return open == null ? Long.MAX_VALUE : open.minTime();
@@ -139,19 +148,27 @@ final class MemSeries {
    * Caller holds the monitor.
    */
   int truncateBefore(long mint) {
+    int n = doneEnds.length;
     int keep = 0;
-    while (keep < done.length && doneRanges[2 * keep + 1] < mint) {
+    while (keep < n && doneRanges[2 * keep + 1] < mint) {
       keep++;
     }
     int dropped = keep;
-    if (keep > 0) {
-      done = keep == done.length ? NO_CHUNKS : Arrays.copyOfRange(done, keep, done.length);
-      doneRanges =
-          keep * 2 == doneRanges.length
-              ? NO_RANGES
-              : Arrays.copyOfRange(doneRanges, 2 * keep, doneRanges.length);
+    if (keep == n) {
+      done = NO_BYTES;
+      doneEnds = NO_ENDS;
+      doneRanges = NO_RANGES;
+    } else if (keep > 0) {
+      int from = doneEnds[keep - 1];
+      done = Arrays.copyOfRange(done, from, done.length);
+      int[] e = new int[n - keep];
+      for (int i = 0; i < e.length; i++) {
+        e[i] = doneEnds[keep + i] - from;
+      }
+      doneEnds = e;
+      doneRanges = Arrays.copyOfRange(doneRanges, 2 * keep, doneRanges.length);
     }
-    if (done.length == 0 && open != null && open.maxTime() < mint) {
+    if (doneEnds.length == 0 && open != null && open.maxTime() < mint) {
       open = null;
       dropped++;
     }
@@ -184,6 +201,6 @@ final class MemSeries {
 
   /** Number of chunks, open one included. Caller holds the monitor. */
   int chunkCount() {
-    return done.length + (open == null ? 0 : 1);
+    return doneEnds.length + (open == null ? 0 : 1);
   }
 }

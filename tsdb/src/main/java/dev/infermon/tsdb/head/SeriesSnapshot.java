@@ -5,12 +5,14 @@ import dev.infermon.tsdb.chunkenc.XorChunk;
 import dev.infermon.tsdb.chunkenc.XorIterator;
 
 /**
- * A series' chunks as they were at one moment: the completed chunks' arrays (immutable) and the
- * open chunk's live array with the length and sample count it had. Safe to read without a lock (see
- * {@link XorChunk}'s threading note). Immutable.
+ * A series' chunks as they were at one moment: the completed chunks (immutable, back to back in one
+ * array, {@code doneEnds[i]} the end of chunk i) and the open chunk's live array with the length
+ * and sample count it had. Safe to read without a lock (see {@link XorChunk}'s threading note).
+ * Immutable.
  */
 record SeriesSnapshot(
-    byte[][] done,
+    byte[] done,
+    int[] doneEnds,
     long[] doneRanges,
     byte[] open,
     int openLength,
@@ -18,21 +20,30 @@ record SeriesSnapshot(
     long openMin,
     long openMax) {
 
+  int completed() {
+    return doneEnds.length;
+  }
+
   int chunks() {
-    return done.length + (open == null ? 0 : 1);
+    return doneEnds.length + (open == null ? 0 : 1);
   }
 
   long chunkMin(int i) {
-    return i < done.length ? doneRanges[2 * i] : openMin;
+    return i < doneEnds.length ? doneRanges[2 * i] : openMin;
   }
 
   long chunkMax(int i) {
-    return i < done.length ? doneRanges[2 * i + 1] : openMax;
+    return i < doneEnds.length ? doneRanges[2 * i + 1] : openMax;
+  }
+
+  int chunkStart(int i) {
+    return i == 0 ? 0 : doneEnds[i - 1];
   }
 
   XorIterator chunkIterator(int i) {
-    if (i < done.length) {
-      return XorIterator.over(done[i], 0, done[i].length);
+    if (i < doneEnds.length) {
+      int start = chunkStart(i);
+      return XorIterator.over(done, start, doneEnds[i] - start);
     }
     return XorIterator.over(open, 0, openLength, openCount);
   }
