@@ -145,9 +145,14 @@ class TsdbCompactionTest {
 
   @Test
   void anOpenQuerierKeepsReadingBlocksThatRetentionDeletes() throws Exception {
-    try (Tsdb db = Tsdb.open(dir, options().withRetentionTime(Duration.ofSeconds(20)))) {
+    TsdbOptions opts =
+        options()
+            .withRetentionTime(Duration.ofSeconds(30))
+            .withReaderDrainTimeout(Duration.ofMillis(100)); // q stays open across compactions
+    try (Tsdb db = Tsdb.open(dir, opts)) {
       append(db, 0, 40_000);
       db.compact();
+      assertThat(db.blocks().get(0).minTime()).isZero();
       Querier q = db.querier();
       append(db, 40_000, 100_000);
       db.compact();

@@ -57,6 +57,11 @@ public final class HeadMemoryMain {
         chunkBytes[0] / series,
         perSeries - chunkBytes[0] / series);
     System.out.println("head stats: " + head.stats());
+    if (args.length > 2) {
+      // Time to take a class histogram: jcmd <pid> GC.class_histogram
+      Thread.sleep(Long.parseLong(args[2]) * 1000);
+      System.out.println(head.stats().series());
+    }
   }
 
   private static long usedAfterGc() throws InterruptedException {

@@ -40,6 +40,14 @@ public final class PodWatch implements AutoCloseable {
   private final String labelSelector;
   private final String fieldSelector;
   private final List<SharedIndexInformer<Pod>> informers = new ArrayList<>();
+  private final List<FilterWatchListDeletable<Pod, PodList, PodResource>> scopes =
+      new ArrayList<>();
+  private final List<Boolean> watching = new ArrayList<>();
+  // Pods delivered to the listener and their resource versions: what a relist reconciles against.
+  private final Map<String, String> known = new java.util.HashMap<>();
+  private final long relistMs;
+  private java.util.concurrent.ScheduledExecutorService reconciler;
+  private Listener listener;
 
   /**
    * A watch over pods.
@@ -62,25 +70,22 @@ public final class PodWatch implements AutoCloseable {
 
   /** Starts the informers; events flow to {@code listener} from now on. */
   public synchronized void start(Listener listener) {
+    this.listener = listener;
     ResourceEventHandler<Pod> handler =
         new ResourceEventHandler<>() {
           @Override
           public void onAdd(Pod pod) {
-            deliver(listener, pod);
+            deliver(pod);
           }
 
           @Override
           public void onUpdate(Pod oldPod, Pod newPod) {
-            deliver(listener, newPod);
+            deliver(newPod);
           }
 
           @Override
           public void onDelete(Pod pod, boolean finalStateUnknown) {
-            try {
-              listener.deleted(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-            } catch (RuntimeException e) {
-              log.error("pod listener failed", e);
-            }
+            gone(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
           }
         };
     List<String> scopes =
@@ -111,14 +116,91 @@ public final class PodWatch implements AutoCloseable {
           });
       inf.start();
       informers.add(inf);
+      scopes.add(ops);
+      watching.add(Boolean.FALSE);
     }
+    reconciler =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "pod-watch-relist");
+              t.setDaemon(true);
+              return t;
+            });
+    reconciler.scheduleWithFixedDelay(
+        this::checkWatches, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    reconciler.scheduleWithFixedDelay(
+        this::relistAll, relistMs, relistMs, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
-  private static void deliver(Listener listener, Pod pod) {
+  private static String key(String ns, String name) {
+    return ns + "/" + name;
+  }
+
+  private synchronized void deliver(Pod pod) {
+    known.put(
+        key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
+        String.valueOf(pod.getMetadata().getResourceVersion()));
     try {
       listener.changed(pod);
     } catch (RuntimeException e) {
       log.error("pod listener failed", e);
+    }
+  }
+
+  private synchronized void gone(String ns, String name) {
+    known.remove(key(ns, name));
+    try {
+      listener.deleted(ns, name);
+    } catch (RuntimeException e) {
+      log.error("pod listener failed", e);
+    }
+  }
+
+  /**
+   * An informer that re-watches after a dropped connection resumes from its last resource version
+   * and does not always list again; an API server (or a proxy in front of it) that lost the history
+   * in between would then hide deletions. So after every reconnect, list afresh.
+   */
+  private synchronized void checkWatches() {
+    for (int i = 0; i < informers.size(); i++) {
+      boolean now = informers.get(i).isWatching();
+      if (now && !watching.get(i) && informers.get(i).hasSynced()) {
+        relist(i);
+      }
+      watching.set(i, now);
+    }
+  }
+
+  private synchronized void relistAll() {
+    for (int i = 0; i < scopes.size(); i++) {
+      relist(i);
+    }
+  }
+
+  /** Lists one scope and reconciles: pods not listed are deleted, changed ones re-delivered. */
+  private synchronized void relist(int i) {
+    List<Pod> pods;
+    try {
+      pods = scopes.get(i).list().getItems();
+    } catch (RuntimeException e) {
+      log.warn("relisting pods failed: {}", e.toString());
+      return;
+    }
+    String ns = namespaces.isEmpty() ? null : namespaces.get(i);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (Pod p : pods) {
+      String k = key(p.getMetadata().getNamespace(), p.getMetadata().getName());
+      seen.add(k);
+      if (!String.valueOf(p.getMetadata().getResourceVersion()).equals(known.get(k))) {
+        deliver(p);
+      }
+    }
+    for (String k : new ArrayList<>(known.keySet())) {
+      int slash = k.indexOf('/');
+      String kns = k.substring(0, slash);
+      if ((ns == null || ns.equals(kns)) && !seen.contains(k)) {
+        gone(kns, k.substring(slash + 1));
+      }
     }
   }
 
@@ -135,6 +217,9 @@ public final class PodWatch implements AutoCloseable {
   /** Stops the informers. */
   @Override
   public synchronized void close() {
+    if (reconciler != null) {
+      reconciler.shutdownNow();
+    }
     for (SharedIndexInformer<Pod> i : informers) {
       i.stop();
     }

@@ -10,7 +10,7 @@
  * HistogramFunctions} and {@code Preprocessor}.
  *
  * <p>Errors: caller mistakes are {@link java.lang.IllegalArgumentException}; evaluation failures
- * are {@link dev.infermon.promql.engine.QueryException} subclasses with Prometheus's messages;
- * non-fatal findings are {@link dev.infermon.promql.value.Annotations} beside the result.
+ * are {@link dev.infermon.promql.QueryException} subclasses with Prometheus's messages; non-fatal
+ * findings are {@link dev.infermon.promql.value.Annotations} beside the result.
  */
 package dev.infermon.promql.engine;

@@ -18,7 +18,6 @@ abstract class LexerCursor {
     this.input = input;
   }
 
-
   final int next() {
     if (pos >= input.length()) {
       width = 0;
@@ -154,6 +153,98 @@ abstract class LexerCursor {
       return false;
     }
     return !isAlphaNumeric(peek());
+  }
+
+  /**
+   * Scans an escape sequence after its backslash, as Go's scanner does.
+   *
+   * @return null if valid, else the error message
+   */
+  final String scanEscape(int quote) {
+    int n;
+    int base;
+    int max;
+    int ch = next();
+    switch (ch) {
+      case 'a':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't':
+      case 'v':
+      case '\\':
+        return null;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+        n = 3;
+        base = 8;
+        max = 255;
+        break;
+      case 'x':
+        ch = next();
+        n = 2;
+        base = 16;
+        max = 255;
+        break;
+      case 'u':
+        ch = next();
+        n = 4;
+        base = 16;
+        max = Character.MAX_CODE_POINT;
+        break;
+      case 'U':
+        ch = next();
+        n = 8;
+        base = 16;
+        max = Character.MAX_CODE_POINT;
+        break;
+      case EOF:
+        return "escape sequence not terminated";
+      default:
+        if (ch == quote) {
+          return null;
+        }
+        return "unknown escape sequence " + GoText.unicode(ch);
+    }
+    long x = 0;
+    while (n > 0) {
+      int d = digitVal(ch);
+      if (d >= base) {
+        if (ch == EOF) {
+          return "escape sequence not terminated";
+        }
+        return "illegal character " + GoText.unicode(ch) + " in escape sequence";
+      }
+      x = x * base + d;
+      n--;
+      if (n > 0) {
+        ch = next();
+      }
+    }
+    if (x > max || (0xD800 <= x && x < 0xE000)) {
+      return "escape sequence is an invalid Unicode code point";
+    }
+    return null;
+  }
+
+  private static int digitVal(int ch) {
+    if ('0' <= ch && ch <= '9') {
+      return ch - '0';
+    }
+    if ('a' <= ch && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if ('A' <= ch && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return 16;
   }
 
   static boolean isSpace(int r) {

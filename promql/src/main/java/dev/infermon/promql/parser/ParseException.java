@@ -18,10 +18,9 @@ public final class ParseException extends RuntimeException {
   private final int offset;
   private final int endOffset;
   private final String detail;
-  // Line and column are computed on first use: a parse may record thousands of errors and report
-  // only the first.
-  private int line;
-  private int column;
+  // Line and column are computed on first use (a parse may record thousands of errors and report
+  // only the first), published together through one volatile array.
+  private volatile int[] lineColumn;
 
   ParseException(String input, int offset, int endOffset, String detail) {
     super(detail, null, false, false);
@@ -31,9 +30,10 @@ public final class ParseException extends RuntimeException {
     this.detail = detail;
   }
 
-  private void locate() {
-    if (line != 0) {
-      return;
+  private int[] locate() {
+    int[] lc = lineColumn;
+    if (lc != null) {
+      return lc;
     }
     int l = 1;
     int lineStart = 0;
@@ -43,8 +43,9 @@ public final class ParseException extends RuntimeException {
         lineStart = i + 1;
       }
     }
-    column = input.codePointCount(lineStart, offset) + 1;
-    line = l;
+    lc = new int[] {l, input.codePointCount(lineStart, offset) + 1};
+    lineColumn = lc;
+    return lc;
   }
 
   /** The message without position, in Prometheus's wording. */
@@ -54,14 +55,12 @@ public final class ParseException extends RuntimeException {
 
   /** The 1-based line where the problem starts. */
   public int line() {
-    locate();
-    return line;
+    return locate()[0];
   }
 
   /** The 1-based column (in code points) where the problem starts. */
   public int column() {
-    locate();
-    return column;
+    return locate()[1];
   }
 
   /** The 0-based offset in the input (in UTF-16 units) where the problem starts. */
@@ -81,14 +80,12 @@ public final class ParseException extends RuntimeException {
 
   @Override
   public String getMessage() {
-    locate();
-    return detail + " at line " + line + ", column " + column;
+    return detail + " at line " + line() + ", column " + column();
   }
 
   /** As Prometheus reports it: {@code 1:17: parse error: unexpected ...}. */
   public String prometheusMessage() {
-    locate();
-    return line + ":" + column + ": parse error: " + detail;
+    return line() + ":" + column() + ": parse error: " + detail;
   }
 
   /** The input line that holds the error, and under it a caret at the column. */

@@ -49,7 +49,7 @@ class SessionTest {
             "t.test",
             LOAD
                 + "eval_ordered instant at 1m sort(m)\n  m{a=\"1\"} 1\n\n"
-                + "eval_fail instant at 1m m + on() group_left m\n\n"
+                + "eval_fail instant at 1m label_replace(m, \"b\", \"\", \"a\", \"(\")\n\n"
                 + "eval instant at 1m \"x\"\n  expect string \"x\"\n");
     assertThat(cmds).hasSize(4);
     Session s = new Session(cmds, Session.prometheusTestOptions(), MemoryStorage::new);

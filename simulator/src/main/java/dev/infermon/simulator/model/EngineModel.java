@@ -224,7 +224,8 @@ public final class EngineModel {
 
     boolean prefillOnly = workload.phase() == Workload.Phase.PREFILL;
     int maxTokens = prefillOnly ? 1 : workload.maxTokensChoice(maxTokensIndex);
-    long halfCache = params.kvCapacityTokens() / 2;
+    // no prompt larger than half the usable cache: a real deployment's max_model_len fits its cache
+    long halfCache = (long) effectiveBlocks() * params.blockSize() / 2;
     int maxPrompt =
         (int) Math.max(1, Math.min(params.maxModelLen() - maxTokens, halfCache - maxTokens));
     int prompt = (int) Math.max(1, Math.min(maxPrompt, Math.round(promptDraw)));
@@ -327,31 +328,43 @@ public final class EngineModel {
       budget--;
     }
 
-    // 2. chunked prefill of requests already admitted
+    // 2. chunked prefill of requests already admitted, as far as free KV blocks allow
     for (Request r : running) {
       if (budget <= 0) {
         break;
       }
       if (!r.prefillComplete()) {
-        addPrefill(r, Math.min(budget, r.prefillTarget - r.prefillDone));
-        budget -= prefillChunks[prefillBatch.size() - 1];
+        int chunk = allocateChunk(r, Math.min(budget, r.prefillTarget - r.prefillDone), capacity);
+        if (chunk > 0) {
+          addPrefill(r, chunk);
+          budget -= chunk;
+        }
       }
     }
 
-    // 3. admission in arrival order, deferred-class requests only within their budget
+    // 3. admission in arrival order, deferred-class requests only within their budget; like
+    // vLLM V1, a prefill takes KV blocks chunk by chunk, so the cache stays full under pressure
     while (budget > 0 && running.size() < maxSeqs) {
       Request next = nextAdmissible();
       if (next == null) {
         break;
       }
-      int need = blocksFor(next.contextTokens() + 1);
-      if (need > capacity) {
+      if (blocksFor(next.contextTokens() + 1) > capacity) {
         removeWaiting(next);
         finish(next, FinishReason.ERROR, clock); // can never fit: rejected as too long
         continue;
       }
+      int first = next.prefillComplete() ? 0 : Math.min(budget, next.prefillTarget);
+      int kvAfter = next.prefillComplete() ? next.contextTokens() + 1 : next.cachedTokens + first;
+      int need = blocksFor(kvAfter);
       if (usedBlocks + need > capacity) {
-        break; // FCFS: the head waits for capacity and holds back the rest
+        int free = capacity - usedBlocks;
+        int fits = free * params.blockSize() - next.cachedTokens;
+        if (next.prefillComplete() || fits < Math.min(first, params.blockSize())) {
+          break; // FCFS: the head waits for capacity and holds back the rest
+        }
+        first = fits;
+        need = free;
       }
       removeWaiting(next);
       admit(next, need);
@@ -359,14 +372,18 @@ public final class EngineModel {
         decodeBatch.add(next); // KV already here (PD decode side): decodes right away
         budget--;
       } else {
-        int chunk = Math.min(budget, next.prefillTarget - next.prefillDone);
-        addPrefill(next, chunk);
-        budget -= chunk;
+        addPrefill(next, first);
+        budget -= first;
       }
     }
 
     if (decodeBatch.isEmpty() && prefillBatch.isEmpty()) {
-      return false;
+      if (running.isEmpty()) {
+        return false;
+      }
+      // every running request waits for KV blocks that only a preemption can free
+      preempt(running.get(running.size() - 1));
+      return true;
     }
     runIteration(maxSeqs, capacity);
     return true;
@@ -420,7 +437,32 @@ public final class EngineModel {
     if (running.size() >= effectiveMaxSeqs()) {
       return true;
     }
-    return usedBlocks + blocksFor(next.contextTokens() + 1) > effectiveBlocks();
+    int free = effectiveBlocks() - usedBlocks;
+    if (next.prefillComplete()) {
+      return blocksFor(next.contextTokens() + 1) > free;
+    }
+    return free * params.blockSize() - next.cachedTokens < params.blockSize();
+  }
+
+  /**
+   * Allocates blocks for up to {@code want} more prefill tokens of {@code r}; returns how many fit.
+   */
+  private int allocateChunk(Request r, int want, int capacity) {
+    int kvNow = r.cachedTokens + r.prefillDone;
+    int need = blocksFor(kvNow + want) - r.blocks;
+    if (need > capacity - usedBlocks) {
+      int free = capacity - usedBlocks;
+      want = Math.max(0, (r.blocks + free) * params.blockSize() - kvNow);
+      need = free;
+      if (want == 0) {
+        return 0;
+      }
+    }
+    if (need > 0) {
+      r.blocks += need;
+      usedBlocks += need;
+    }
+    return want;
   }
 
   private Request nextAdmissible() {

@@ -151,11 +151,10 @@ public final class Head implements Storage {
     if (labels.isEmpty()) {
       throw new IllegalArgumentException("a series needs at least one label");
     }
-    return series.getOrCreate(labels, id -> newSeries(id, labels, true));
+    return series.getOrCreate(labels, interner, (id, interned) -> newSeries(id, interned, true));
   }
 
-  private MemSeries newSeries(int id, Labels labels, boolean log) {
-    Labels interned = interner.intern(labels);
+  private MemSeries newSeries(int id, Labels interned, boolean log) {
     MemSeries s = new MemSeries(interned, id);
     if (log) {
       // Before the series is visible to any other appender, so it precedes all its samples.
@@ -198,7 +197,9 @@ public final class Head implements Storage {
         throw new IllegalArgumentException(
             "reference " + ref + " already names " + byRef.labels + ", not " + labels);
       }
-      existing = series.createWithId((int) ref, id -> newSeries(id, labels, false));
+      existing =
+          series.createWithId(
+              (int) ref, labels, interner, (id, interned) -> newSeries(id, interned, false));
     }
     if (existing.id != ref) {
       replayAliases.put(ref, existing);

@@ -37,29 +37,40 @@ final class SeriesTable {
   }
 
   /**
-   * The series with these labels, created by {@code factory} with a fresh id if absent. The factory
-   * runs at most once per absent label set, while the map's bin for it is locked.
+   * The series with these labels, created by {@code factory} with a fresh id if absent. The map is
+   * keyed by the series' own (interned) labels, so the caller's instance is not retained. The
+   * factory runs at most once per absent label set, while the map's bin for it is locked.
    */
-  MemSeries getOrCreate(Labels labels, SeriesFactory factory) {
+  MemSeries getOrCreate(Labels labels, StringInterner interner, SeriesFactory factory) {
     MemSeries s = byLabels.get(labels);
     if (s != null) {
       return s;
     }
-    return byLabels.computeIfAbsent(
-        labels,
-        l -> {
-          MemSeries created = factory.create(allocateId(0));
-          put(created);
-          return created;
-        });
+    Labels interned = interner.intern(labels);
+    boolean[] created = new boolean[1];
+    s =
+        byLabels.computeIfAbsent(
+            interned,
+            l -> {
+              MemSeries fresh = factory.create(allocateId(0), l);
+              put(fresh);
+              created[0] = true;
+              return fresh;
+            });
+    if (!created[0]) {
+      interner.release(interned); // another thread created it first
+    }
+    return s;
   }
 
   /** For replay: creates the series with the given id; the caller checked the labels are absent. */
-  MemSeries createWithId(int id, SeriesFactory factory) {
+  MemSeries createWithId(int id, Labels labels, StringInterner interner, SeriesFactory factory) {
     allocateId(id);
-    MemSeries s = factory.create(id);
-    MemSeries prev = byLabels.putIfAbsent(s.labels, s);
+    Labels interned = interner.intern(labels);
+    MemSeries s = factory.create(id, interned);
+    MemSeries prev = byLabels.putIfAbsent(interned, s);
     if (prev != null) {
+      interner.release(interned);
       return prev;
     }
     put(s);
@@ -81,8 +92,9 @@ final class SeriesTable {
     byLabels.values().forEach(c);
   }
 
+  /** Makes a series from its id and interned labels (and indexes and logs it). */
   interface SeriesFactory {
-    MemSeries create(int id);
+    MemSeries create(int id, Labels interned);
   }
 
   /** A fresh id, or (when {@code wanted} > 0) that id, keeping later fresh ids above it. */

@@ -1,0 +1,222 @@
+package dev.infermon.scrape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.config.scrape.ScrapeConfig;
+import dev.infermon.model.labels.Labels;
+import dev.infermon.storage.Appender;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Parsing and appending one page: labels, honor_labels, relabeling, limits, staleness. */
+class IngestTest {
+  private static final Labels DCGM_TARGET =
+      Labels.of(
+          "job", "dcgm",
+          "instance", "10.0.0.9:9400",
+          "namespace", "gpu-operator",
+          "pod", "nvidia-dcgm-exporter-x7k2p",
+          "container", "nvidia-dcgm-exporter",
+          "backend", "dcgm");
+
+  private final RecordingStorage storage = new RecordingStorage();
+
+  private Ingest ingest(ScrapeConfig cfg, Labels target) {
+    return new Ingest(PoolSettings.of(cfg), target, new ScrapeCache());
+  }
+
+  private Ingest.Result run(Ingest in, String page, long t) {
+    byte[] b = page.getBytes(StandardCharsets.UTF_8);
+    Appender app = storage.appender();
+    Ingest.Result r = in.append(app, b, b.length, TestTargets.TEXT, t);
+    if (r.error() == null) {
+      app.commit();
+    } else {
+      app.rollback();
+    }
+    return r;
+  }
+
+  @Test
+  void dcgmPodLabelsBecomeExportedUnderDefaultHonorLabels() {
+    String page = TestTargets.resource("lke-rtx4000ada-pod-attributed-xid.prom");
+    run(ingest(Configs.one("- job_name: dcgm\n"), DCGM_TARGET), page, 1000);
+
+    Labels s = storage.metric("DCGM_FI_DEV_GPU_TEMP").get(0).labels();
+    assertThat(s.get("pod")).isEqualTo("nvidia-dcgm-exporter-x7k2p");
+    assertThat(s.get("namespace")).isEqualTo("gpu-operator");
+    assertThat(s.get("container")).isEqualTo("nvidia-dcgm-exporter");
+    assertThat(s.get("exported_pod")).isEqualTo("cuda-75454ffb9f-8ljq7");
+    assertThat(s.get("exported_namespace")).isEqualTo("default");
+    assertThat(s.get("exported_container")).isEqualTo("cuda");
+    assertThat(s.has("pod_uid")).isFalse(); // empty values do not exist
+  }
+
+  @Test
+  void honorLabelsKeepsTheScrapedValues() {
+    String page = TestTargets.resource("lke-rtx4000ada-pod-attributed-xid.prom");
+    run(ingest(Configs.one("- job_name: dcgm\n  honor_labels: true\n"), DCGM_TARGET), page, 1000);
+
+    Labels s = storage.metric("DCGM_FI_DEV_GPU_TEMP").get(0).labels();
+    assertThat(s.get("pod")).isEqualTo("cuda-75454ffb9f-8ljq7");
+    assertThat(s.get("namespace")).isEqualTo("default");
+    assertThat(s.get("backend")).isEqualTo("dcgm"); // absent from the page: filled in
+    assertThat(s.has("exported_pod")).isFalse();
+  }
+
+  /** One row of the mutate table: scraped labels, target labels, honor_labels, result. */
+  record MutateCase(String name, Labels scraped, Labels target, boolean honor, Labels expected) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<MutateCase> mutateCases() {
+    return Stream.of(
+        new MutateCase(
+            "no conflict",
+            Labels.of("__name__", "m", "a", "1"),
+            Labels.of("job", "j"),
+            false,
+            Labels.of("__name__", "m", "a", "1", "job", "j")),
+        new MutateCase(
+            "conflict moves scraped value to exported_",
+            Labels.of("__name__", "m", "job", "scraped"),
+            Labels.of("job", "j"),
+            false,
+            Labels.of("__name__", "m", "job", "j", "exported_job", "scraped")),
+        new MutateCase(
+            "exported_ already taken: one more prefix",
+            Labels.of("__name__", "m", "job", "scraped", "exported_job", "taken"),
+            Labels.of("job", "j"),
+            false,
+            Labels.of(
+                "__name__",
+                "m",
+                "job",
+                "j",
+                "exported_job",
+                "taken",
+                "exported_exported_job",
+                "scraped")),
+        new MutateCase(
+            "honor_labels keeps scraped, fills the rest",
+            Labels.of("__name__", "m", "job", "scraped"),
+            Labels.of("job", "j", "instance", "i"),
+            true,
+            Labels.of("__name__", "m", "job", "scraped", "instance", "i")));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mutateCases")
+  void mutateFollowsPrometheus(MutateCase c) {
+    ScrapeConfig cfg = Configs.one("- job_name: j\n  honor_labels: " + c.honor() + "\n");
+    assertThat(ingest(cfg, c.target()).mutate(c.scraped())).isEqualTo(c.expected());
+  }
+
+  @Test
+  void metricRelabelingDropsAndRewrites() {
+    ScrapeConfig cfg =
+        Configs.one(
+            """
+            - job_name: j
+              metric_relabel_configs:
+                - source_labels: [__name__]
+                  regex: drop_me.*
+                  action: drop
+                - source_labels: [x]
+                  target_label: y
+                  replacement: "y-$1"
+            """);
+    Ingest.Result r =
+        run(ingest(cfg, Labels.of("job", "j")), "drop_me_total 1\nkeep{x=\"a\"} 2\n", 1000);
+    assertThat(r.total()).isEqualTo(2);
+    assertThat(r.added()).isEqualTo(1);
+    assertThat(storage.samples()).extracting(s -> s.labels().get("y")).containsExactly("y-a");
+  }
+
+  /** A limit, the page that breaks it, and the error. */
+  record LimitCase(String config, String page, String error) {
+    @Override
+    public String toString() {
+      return error;
+    }
+  }
+
+  static Stream<LimitCase> limitCases() {
+    return Stream.of(
+        new LimitCase("sample_limit: 2", "a 1\nb 2\nc 3\n", "sample limit exceeded"),
+        new LimitCase(
+            "label_limit: 2",
+            "m{a=\"1\",b=\"2\"} 1\n",
+            "label_limit exceeded (metric: m, number of labels: 4, limit: 2)"),
+        new LimitCase(
+            "label_name_length_limit: 9", // __name__ itself is 8 long and counts
+            "m{longername=\"1\"} 1\n",
+            "label_name_length_limit exceeded (metric: m, label name: longername, length: 10,"
+                + " limit: 9)"),
+        new LimitCase(
+            "label_value_length_limit: 3",
+            "m{a=\"abcdef\"} 1\n",
+            "label_value_length_limit exceeded (metric: m, label name: a, value: \"abcdef\","
+                + " length: 6, limit: 3)"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("limitCases")
+  void overALimitTheWholePageFails(LimitCase c) {
+    ScrapeConfig cfg = Configs.one("- job_name: j\n  " + c.config() + "\n");
+    Ingest.Result r = run(ingest(cfg, Labels.of("job", "j")), c.page(), 1000);
+    assertThat(r.error()).isEqualTo(c.error());
+    assertThat(storage.samples()).isEmpty();
+    assertThat(storage.rollbacks()).isEqualTo(1);
+  }
+
+  @Test
+  void explicitTimestampsAreHonouredAndNeverMarkedStale() {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    run(in, "with_ts 1 500\nwithout_ts 2\n", 1000);
+    run(in, "other 3\n", 2000);
+    assertThat(storage.metric("with_ts"))
+        .extracting(RecordingStorage.Sample::t)
+        .containsExactly(500L); // no marker: it had its own timestamp
+    assertThat(storage.metric("without_ts"))
+        .extracting(RecordingStorage.Sample::stale)
+        .containsExactly(false, true);
+  }
+
+  @Test
+  void honorTimestampsFalseUsesScrapeTime() {
+    Ingest in =
+        ingest(Configs.one("- job_name: j\n  honor_timestamps: false\n"), Labels.of("job", "j"));
+    run(in, "with_ts 1 500\n", 1000);
+    assertThat(storage.metric("with_ts"))
+        .extracting(RecordingStorage.Sample::t)
+        .containsExactly(1000L);
+  }
+
+  @Test
+  void outOfOrderSamplesAreCountedNotFatal() {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    run(in, "a 1 5000\n", 1000);
+    Ingest.Result r = run(in, "a 2 4000\nb 3\n", 2000);
+    assertThat(r.error()).isNull();
+    assertThat(r.outOfOrder()).isEqualTo(1);
+    assertThat(storage.metric("b")).hasSize(1);
+  }
+
+  @Test
+  void duplicateSeriesInOnePageAppendOnce() {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    Ingest.Result r = run(in, "a 1\na 1\n", 1000);
+    assertThat(r.seriesAdded()).isEqualTo(1);
+    assertThat(r.total()).isEqualTo(2);
+    List<RecordingStorage.Sample> a = storage.metric("a");
+    assertThat(a).isNotEmpty();
+  }
+}

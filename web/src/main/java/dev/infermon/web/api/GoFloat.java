@@ -1,0 +1,76 @@
+package dev.infermon.web.api;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}, which Prometheus uses for sample values in the
+ * HTTP API: the shortest decimal that reads back as the same double, never in exponent form; {@code
+ * NaN}, {@code +Inf}, {@code -Inf}; negative zero is {@code -0}. Stateless.
+ */
+public final class GoFloat {
+  private GoFloat() {}
+
+  /** Formats {@code v} as Prometheus's API does. */
+  public static String format(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(v)) {
+      return v > 0 ? "+Inf" : "-Inf";
+    }
+    if (v == 0) {
+      return 1 / v < 0 ? "-0" : "0";
+    }
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    return shortest(v).toPlainString();
+  }
+
+  /**
+   * The shortest decimal that parses back to {@code v}. Java 17's {@link Double#toString} is
+   * usually, but not always, shortest (JDK-4511638), so long outputs are shortened by search.
+   */
+  static BigDecimal shortest(double v) {
+    BigDecimal d = new BigDecimal(Double.toString(v)).stripTrailingZeros();
+    if (d.precision() < 16) {
+      return d;
+    }
+    BigDecimal exact = new BigDecimal(v);
+    for (int p = 1; p < d.precision(); p++) {
+      BigDecimal candidate = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+      if (candidate.doubleValue() == v) {
+        return candidate.stripTrailingZeros();
+      }
+    }
+    return d;
+  }
+
+  /**
+   * A timestamp in milliseconds as Prometheus writes it: seconds, and when there is a fraction,
+   * exactly three decimals ({@code 1.5} s is {@code 1.500}).
+   */
+  public static String timestamp(long ms) {
+    StringBuilder sb = new StringBuilder(24);
+    long t = ms;
+    if (t < 0) {
+      sb.append('-');
+      t = -t;
+    }
+    sb.append(t / 1000);
+    long fraction = t % 1000;
+    if (fraction != 0) {
+      sb.append('.');
+      if (fraction < 100) {
+        sb.append('0');
+      }
+      if (fraction < 10) {
+        sb.append('0');
+      }
+      sb.append(fraction);
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,87 @@
+package dev.infermon.web.api;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.infermon.model.labels.Labels;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A JSON document under construction: Jackson's streaming generator with the few Prometheus
+ * conventions on top (label sets as objects, timestamps as seconds, values as Go-formatted strings).
+ * One per response; not thread-safe. Output is UTF-8.
+ */
+final class Json {
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+  private final JsonGenerator g;
+
+  Json() {
+    try {
+      g = FACTORY.createGenerator(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes through {@code body}; I/O errors of the in-memory buffer cannot happen. */
+  Json write(IoAction body) {
+    try {
+      body.run(g);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
+  }
+
+  byte[] bytes() {
+    try {
+      g.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  /** A piece of JSON writing. */
+  @FunctionalInterface
+  interface IoAction {
+    void run(JsonGenerator g) throws IOException;
+  }
+
+  static void labels(JsonGenerator g, Labels labels) throws IOException {
+    g.writeStartObject();
+    for (int i = 0; i < labels.size(); i++) {
+      g.writeStringField(labels.name(i), labels.value(i));
+    }
+    g.writeEndObject();
+  }
+
+  /** {@code [ts, "value"]}, with the timestamp as a raw number in Prometheus's format. */
+  static void point(JsonGenerator g, long timestampMs, double value) throws IOException {
+    g.writeStartArray();
+    g.writeNumber(GoFloat.timestamp(timestampMs));
+    g.writeString(GoFloat.format(value));
+    g.writeEndArray();
+  }
+
+  static void strings(JsonGenerator g, List<String> values) throws IOException {
+    g.writeStartArray();
+    for (String v : values) {
+      g.writeString(v);
+    }
+    g.writeEndArray();
+  }
+
+  static void stringMap(JsonGenerator g, Map<String, String> map) throws IOException {
+    g.writeStartObject();
+    for (Map.Entry<String, String> e : map.entrySet()) {
+      g.writeStringField(e.getKey(), e.getValue());
+    }
+    g.writeEndObject();
+  }
+}
