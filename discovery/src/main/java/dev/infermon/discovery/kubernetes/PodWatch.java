@@ -57,10 +57,27 @@ public final class PodWatch implements AutoCloseable {
    * @param fieldSelector a Kubernetes field selector ({@code spec.nodeName=n}), or empty
    */
   public PodWatch(
+      KubernetesClient client, List<String> namespaces, String labelSelector, String fieldSelector) {
+    this(client, namespaces, labelSelector, fieldSelector, DEFAULT_RELIST.toMillis());
+  }
+
+  /** How often pods are listed afresh even when the watch looks healthy. */
+  public static final java.time.Duration DEFAULT_RELIST = java.time.Duration.ofMinutes(5);
+
+  /**
+   * A watch over pods that also lists them afresh every {@code relistMs}, and right after a watch
+   * reconnects.
+   */
+  public PodWatch(
       KubernetesClient client,
       List<String> namespaces,
       String labelSelector,
-      String fieldSelector) {
+      String fieldSelector,
+      long relistMs) {
+    if (relistMs <= 0) {
+      throw new IllegalArgumentException("relist interval must be positive: " + relistMs);
+    }
+    this.relistMs = relistMs;
     this.client = client;
     this.namespaces = List.copyOf(namespaces);
     this.labelSelector = labelSelector == null ? "" : labelSelector;
@@ -88,9 +105,9 @@ public final class PodWatch implements AutoCloseable {
             gone(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
           }
         };
-    List<String> scopes =
+    List<String> nsList =
         namespaces.isEmpty() ? java.util.Collections.singletonList(null) : namespaces;
-    for (String ns : scopes) {
+    for (String ns : nsList) {
       FilterWatchListDeletable<Pod, PodList, PodResource> ops =
           ns == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(ns);
       if (!labelSelector.isEmpty()) {

@@ -312,7 +312,7 @@ public final class EngineModel {
       if (!r.prefillComplete()) {
         continue;
       }
-      if (blocksFor(r.contextTokens() + 1) > r.blocks) {
+      if (blocksFor(r.privateTokens() + 1) > r.blocks) {
         while (usedBlocks + 1 > capacity && running.get(running.size() - 1) != r) {
           preempt(running.get(running.size() - 1));
         }
@@ -349,17 +349,17 @@ public final class EngineModel {
       if (next == null) {
         break;
       }
-      if (blocksFor(next.contextTokens() + 1) > capacity) {
+      if (blocksFor(next.privateTokens() + 1) > capacity) {
         removeWaiting(next);
         finish(next, FinishReason.ERROR, clock); // can never fit: rejected as too long
         continue;
       }
       int first = next.prefillComplete() ? 0 : Math.min(budget, next.prefillTarget);
-      int kvAfter = next.prefillComplete() ? next.contextTokens() + 1 : next.cachedTokens + first;
+      int kvAfter = next.prefillComplete() ? next.privateTokens() + 1 : first;
       int need = blocksFor(kvAfter);
       if (usedBlocks + need > capacity) {
         int free = capacity - usedBlocks;
-        int fits = free * params.blockSize() - next.cachedTokens;
+        int fits = free * params.blockSize();
         if (next.prefillComplete() || fits < Math.min(first, params.blockSize())) {
           break; // FCFS: the head waits for capacity and holds back the rest
         }
@@ -413,13 +413,13 @@ public final class EngineModel {
     }
     int extra = 0;
     for (Request r : decodeBatch) {
-      extra += Math.max(0, blocksFor(r.contextTokens() + k) - r.blocks);
+      extra += Math.max(0, blocksFor(r.privateTokens() + k) - r.blocks);
     }
     if (usedBlocks + extra > capacity) {
       return 1;
     }
     for (Request r : decodeBatch) {
-      int need = Math.max(0, blocksFor(r.contextTokens() + k) - r.blocks);
+      int need = Math.max(0, blocksFor(r.privateTokens() + k) - r.blocks);
       r.blocks += need;
       usedBlocks += need;
     }
@@ -439,16 +439,16 @@ public final class EngineModel {
     }
     int free = effectiveBlocks() - usedBlocks;
     if (next.prefillComplete()) {
-      return blocksFor(next.contextTokens() + 1) > free;
+      return blocksFor(next.privateTokens() + 1) > free;
     }
-    return free * params.blockSize() - next.cachedTokens < params.blockSize();
+    return free < 1;
   }
 
   /**
    * Allocates blocks for up to {@code want} more prefill tokens of {@code r}; returns how many fit.
    */
   private int allocateChunk(Request r, int want, int capacity) {
-    int kvNow = r.cachedTokens + r.prefillDone;
+    int kvNow = r.prefillDone;
     int need = blocksFor(kvNow + want) - r.blocks;
     if (need > capacity - usedBlocks) {
       int free = capacity - usedBlocks;

@@ -105,4 +105,12 @@ public final class Request {
   int contextTokens() {
     return promptTokens + generated;
   }
+
+  /**
+   * Tokens whose KV this request holds alone. Its cached prefix lives in blocks shared with the
+   * other requests that hit the same prefix, so the model does not charge them to each request.
+   */
+  int privateTokens() {
+    return promptTokens + generated - cachedTokens;
+  }
 }
