@@ -5,8 +5,7 @@ import java.util.List;
 /**
  * Where a {@link Discoverer} sends what it finds. Each call carries the groups that changed since
  * the last call; a group replaces the provider's earlier group with the same source, and an empty
- * group removes it. The first call after start must carry every group the provider knows (possibly
- * none).
+ * group removes it. A provider may send its initial state in one call or in many.
  *
  * <p>Threading: implementations are thread-safe and return quickly (they must not block on the
  * scrape side); the list is not modified after the call and may be kept.

@@ -2,7 +2,6 @@ package dev.infermon.scrape;
 
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.model.relabel.RelabelConfig;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -37,7 +36,4 @@ record PoolSettings(
         List.copyOf(c.metricRelabelConfigs()),
         c.enableCompression());
   }
-
-  /** Default interval when a target has none (never happens after {@link TargetBuilder}). */
-  static final Duration FALLBACK_INTERVAL = Duration.ofMinutes(1);
 }

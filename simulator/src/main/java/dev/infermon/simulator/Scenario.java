@@ -13,9 +13,9 @@ public enum Scenario {
   /** Load well within capacity. */
   HEALTHY("healthy", ScenarioEffects.NONE),
   /** Five times the load: the queue grows, TTFT rises, the KV cache fills. */
-  SATURATED("saturated", new ScenarioEffects(5, 1, 1, 0, 1, 0, 0, 0)),
+  SATURATED("saturated", new ScenarioEffects(12, 1, 1, 0, 1, 0, 0, 0)),
   /** A small KV cache and long outputs: usage stays above 90% and preemptions are counted. */
-  KV_PRESSURE("kv-pressure", new ScenarioEffects(1.6, 0.1, 1, 0, 2, 0, 0, 0)),
+  KV_PRESSURE("kv-pressure", new ScenarioEffects(3, 0.2, 1, 0, 3, 0, 0, 0)),
   /** Most requests need a LoRA slot and only one may run: they wait as {@code deferred}. */
   DEFERRED_BY_CONFIG("deferred-by-config", new ScenarioEffects(1, 1, 1, 0, 1, 0, 0.6, 1)),
   /** The batch is capped at 2 (a mis-set {@code max_num_seqs}): long queue, mostly idle GPU. */

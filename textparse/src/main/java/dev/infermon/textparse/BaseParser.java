@@ -245,7 +245,8 @@ abstract class BaseParser implements Parser {
       if (c == '\\') {
         escaped = true;
         if (i + 1 >= le) {
-          continue; // reported as unterminated above
+          i++; // the next turn reports the value as unterminated
+          continue;
         }
         byte n = b[i + 1];
         if (strictEscapes && n != '\\' && n != '"' && n != 'n') {

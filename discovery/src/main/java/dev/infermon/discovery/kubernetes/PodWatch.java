@@ -57,7 +57,10 @@ public final class PodWatch implements AutoCloseable {
    * @param fieldSelector a Kubernetes field selector ({@code spec.nodeName=n}), or empty
    */
   public PodWatch(
-      KubernetesClient client, List<String> namespaces, String labelSelector, String fieldSelector) {
+      KubernetesClient client,
+      List<String> namespaces,
+      String labelSelector,
+      String fieldSelector) {
     this(client, namespaces, labelSelector, fieldSelector, DEFAULT_RELIST.toMillis());
   }
 

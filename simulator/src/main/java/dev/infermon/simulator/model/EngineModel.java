@@ -23,6 +23,9 @@ import java.util.PriorityQueue;
  * call sequence give the same events.
  */
 public final class EngineModel {
+  /** How long a client waits for its answer before it gives up (aborts). */
+  public static final double CLIENT_TIMEOUT_SECONDS = 300;
+
   /** The longest run of identical decode steps simulated as one. */
   static final int MAX_STEPS_PER_RUN = 64;
 
@@ -53,6 +56,7 @@ public final class EngineModel {
   private final ArrayList<Request> decodeBatch = new ArrayList<>();
   private final ArrayList<Request> prefillBatch = new ArrayList<>();
   private int[] prefillChunks = new int[64];
+  private int preemptedThisStep;
 
   /**
    * An engine that starts empty at {@code startEpochSeconds}.
@@ -201,9 +205,7 @@ public final class EngineModel {
       } else {
         enqueue(r);
       }
-      if (Double.isFinite(r.abortAt)) {
-        abortClock.add(r);
-      }
+      abortClock.add(r);
       nextArrival = drawNextArrival(nextArrival);
     }
   }
@@ -237,7 +239,9 @@ public final class EngineModel {
       cached = Math.min(blocks * params.blockSize(), prompt - 1);
       cached = Math.max(0, cached);
     }
-    double abortAt = aborts ? at + abortDelay : Double.POSITIVE_INFINITY;
+    // every client gives up after CLIENT_TIMEOUT_SECONDS; a few give up much earlier
+    double abortAt =
+        Math.min(aborts ? at + abortDelay : Double.POSITIVE_INFINITY, at + CLIENT_TIMEOUT_SECONDS);
     Request r =
         new Request(nextId++, at, prompt, cached, maxTokens, target, failing, abortAt, deferred);
     if (workload.phase() == Workload.Phase.DECODE) {
@@ -259,6 +263,9 @@ public final class EngineModel {
   private void expireAborts() {
     while (!abortClock.isEmpty() && abortClock.peek().abortAt <= clock) {
       Request r = abortClock.poll();
+      if (r.done) {
+        continue; // finished before its client gave up
+      }
       if (running.remove(r)) {
         release(r);
         finish(r, FinishReason.ABORT, clock);
@@ -304,6 +311,7 @@ public final class EngineModel {
     }
     decodeBatch.clear();
     prefillBatch.clear();
+    preemptedThisStep = 0;
     int budget = params.maxBatchedTokens();
 
     // 1. decode: every running request whose prompt is in the cache produces one token
@@ -344,7 +352,8 @@ public final class EngineModel {
 
     // 3. admission in arrival order, deferred-class requests only within their budget; like
     // vLLM V1, a prefill takes KV blocks chunk by chunk, so the cache stays full under pressure
-    while (budget > 0 && running.size() < maxSeqs) {
+    // (V1 admits nothing in a step that had to preempt: the cache is already overcommitted)
+    while (budget > 0 && running.size() < maxSeqs && preemptedThisStep == 0) {
       Request next = nextAdmissible();
       if (next == null) {
         break;
@@ -357,10 +366,12 @@ public final class EngineModel {
       int first = next.prefillComplete() ? 0 : Math.min(budget, next.prefillTarget);
       int kvAfter = next.prefillComplete() ? next.privateTokens() + 1 : first;
       int need = blocksFor(kvAfter);
-      if (usedBlocks + need > capacity) {
-        int free = capacity - usedBlocks;
+      // keep a small watermark free for the running requests' next tokens (V0's 1%, doubled)
+      int watermark = Math.max(1, capacity / 50);
+      if (usedBlocks + need > capacity - watermark) {
+        int free = capacity - watermark - usedBlocks;
         int fits = free * params.blockSize();
-        if (next.prefillComplete() || fits < Math.min(first, params.blockSize())) {
+        if (next.prefillComplete() || free < 1 || fits < Math.min(first, params.blockSize())) {
           break; // FCFS: the head waits for capacity and holds back the rest
         }
         first = fits;
@@ -441,7 +452,7 @@ public final class EngineModel {
     if (next.prefillComplete()) {
       return blocksFor(next.privateTokens() + 1) > free;
     }
-    return free < 1;
+    return free < 1 + Math.max(1, effectiveBlocks() / 50);
   }
 
   /**
@@ -594,6 +605,7 @@ public final class EngineModel {
     running.remove(r);
     release(r);
     r.preemptions++;
+    preemptedThisStep++;
     r.prefillDone = 0;
     // recompute: the prompt (less its cached prefix) and every token generated so far
     r.prefillTarget =
@@ -603,9 +615,7 @@ public final class EngineModel {
   }
 
   private void finish(Request r, FinishReason reason, double now) {
-    if (Double.isFinite(r.abortAt)) {
-      abortClock.remove(r);
-    }
+    r.done = true; // its abort-clock entry is skipped when it comes up
     finishedCount++;
     listener.onFinished(r, reason, now);
   }

@@ -24,6 +24,7 @@ public final class Request {
   int generated;
   int blocks;
   int preemptions;
+  boolean done;
 
   Request(
       long id,

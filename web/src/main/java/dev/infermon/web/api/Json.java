@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * A JSON document under construction: Jackson's streaming generator with the few Prometheus
- * conventions on top (label sets as objects, timestamps as seconds, values as Go-formatted strings).
- * One per response; not thread-safe. Output is UTF-8.
+ * conventions on top (label sets as objects, timestamps as seconds, values as Go-formatted
+ * strings). One per response; not thread-safe. Output is UTF-8.
  */
 final class Json {
   private static final JsonFactory FACTORY = new JsonFactory();

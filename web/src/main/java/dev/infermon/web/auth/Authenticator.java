@@ -15,8 +15,8 @@ import org.mindrot.jbcrypt.BCrypt;
 
 /**
  * Checks the {@code Authorization} header against {@code web.auth}: bearer tokens (compared in
- * constant time) and basic-auth users whose passwords are stored as bcrypt or {@code
- * sha256:<hex>} hashes. With neither configured every request passes.
+ * constant time) and basic-auth users whose passwords are stored as bcrypt or {@code sha256:<hex>}
+ * hashes. With neither configured every request passes.
  *
  * <p>bcrypt is slow on purpose (tens of milliseconds at cost 10), so a successful check is
  * remembered by the SHA-256 of the user and password; a wrong password is never cached and always
@@ -128,7 +128,9 @@ public final class Authenticator {
         byte[] want = HexFormat.of().parseHex(hash.substring("sha256:".length()).toLowerCase());
         byte[] got;
         try {
-          got = MessageDigest.getInstance("SHA-256").digest(password.getBytes(StandardCharsets.UTF_8));
+          got =
+              MessageDigest.getInstance("SHA-256")
+                  .digest(password.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
           throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

@@ -13,9 +13,9 @@ import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 
 /**
- * One HTTP request and the response being built for it. Handlers read parameters and the body,
- * then call {@link #respond}; the server writes the response after the handler returns, so a
- * handler never touches the network.
+ * One HTTP request and the response being built for it. Handlers read parameters and the body, then
+ * call {@link #respond}; the server writes the response after the handler returns, so a handler
+ * never touches the network.
  *
  * <p>Threading: confined to the thread that serves the request.
  *

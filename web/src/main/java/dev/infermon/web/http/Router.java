@@ -17,7 +17,8 @@ public final class Router {
   private final List<Pattern> patterns = new ArrayList<>();
 
   /** A path with one variable segment, split around it. */
-  private record Pattern(String template, String prefix, String suffix, Map<String, Route> byMethod) {}
+  private record Pattern(
+      String template, String prefix, String suffix, Map<String, Route> byMethod) {}
 
   /** The route for a request and the path template used as the {@code handler} metric label. */
   public record Match(Route route, String handler) {}
@@ -33,7 +34,9 @@ public final class Router {
       if (close < 0) {
         throw new IllegalArgumentException("unclosed variable in route: " + path);
       }
-      Pattern p = new Pattern(path, path.substring(0, open), path.substring(close + 1), new LinkedHashMap<>());
+      Pattern p =
+          new Pattern(
+              path, path.substring(0, open), path.substring(close + 1), new LinkedHashMap<>());
       patterns.add(p);
       byMethod = p.byMethod();
     }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A decoded remote-write 1.0 {@code prometheus.WriteRequest}: series with their samples, and
- * metric metadata. Exemplars and native histograms are skipped by the decoder. Immutable.
+ * A decoded remote-write 1.0 {@code prometheus.WriteRequest}: series with their samples, and metric
+ * metadata. Exemplars and native histograms are skipped by the decoder. Immutable.
  */
 public record WriteRequest(List<Series> series, List<FamilyMetadata> metadata) {
   public WriteRequest {
@@ -33,7 +33,10 @@ public record WriteRequest(List<Series> series, List<FamilyMetadata> metadata) {
       Objects.requireNonNull(labels, "labels");
       if (timestamps.length != values.length) {
         throw new IllegalArgumentException(
-            "timestamps and values differ in length: " + timestamps.length + " vs " + values.length);
+            "timestamps and values differ in length: "
+                + timestamps.length
+                + " vs "
+                + values.length);
       }
     }
   }

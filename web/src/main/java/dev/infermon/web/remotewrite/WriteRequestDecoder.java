@@ -15,8 +15,8 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Decodes a remote-write 1.0 body: snappy block format around a protobuf {@code WriteRequest}
- * ({@code prompb/remote.proto}, {@code prompb/types.proto}). Only the fields infermon uses are read;
- * unknown fields, exemplars and histograms are skipped, as protobuf readers must.
+ * ({@code prompb/remote.proto}, {@code prompb/types.proto}). Only the fields infermon uses are
+ * read; unknown fields, exemplars and histograms are skipped, as protobuf readers must.
  *
  * <pre>
  * WriteRequest   { repeated TimeSeries timeseries = 1; repeated MetricMetadata metadata = 3; }

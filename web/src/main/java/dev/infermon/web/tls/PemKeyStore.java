@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
 /**
  * Builds an in-memory key store from a PEM certificate chain and a PEM private key, with JDK APIs
  * only: PKCS#8 keys ({@code BEGIN PRIVATE KEY}, RSA, EC or EdDSA) and PKCS#1 RSA keys ({@code BEGIN
- * RSA PRIVATE KEY}, wrapped into PKCS#8 here). Encrypted keys are refused with a message saying
- * so. Stateless.
+ * RSA PRIVATE KEY}, wrapped into PKCS#8 here). Encrypted keys are refused with a message saying so.
+ * Stateless.
  */
 public final class PemKeyStore {
   /** The password of the returned store; it never leaves the process. */
@@ -51,7 +51,8 @@ public final class PemKeyStore {
       return ks;
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException(
-          "TLS key " + keyFile + " does not fit certificate " + certFile + ": " + e.getMessage(), e);
+          "TLS key " + keyFile + " does not fit certificate " + certFile + ": " + e.getMessage(),
+          e);
     }
   }
 
@@ -130,8 +131,21 @@ public final class PemKeyStore {
    */
   static byte[] rsaPkcs1ToPkcs8(byte[] pkcs1) {
     byte[] algorithm = {
-      0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01,
-      0x01, 0x05, 0x00
+      0x30,
+      0x0d,
+      0x06,
+      0x09,
+      0x2a,
+      (byte) 0x86,
+      0x48,
+      (byte) 0x86,
+      (byte) 0xf7,
+      0x0d,
+      0x01,
+      0x01,
+      0x01,
+      0x05,
+      0x00
     };
     byte[] version = {0x02, 0x01, 0x00};
     byte[] octet = tlv(0x04, pkcs1);

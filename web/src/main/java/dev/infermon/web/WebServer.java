@@ -1,0 +1,270 @@
+package dev.infermon.web;
+
+import dev.infermon.web.api.PrometheusApi;
+import dev.infermon.web.auth.Authenticator;
+import dev.infermon.web.http.Exchange;
+import dev.infermon.web.http.JettyHandler;
+import dev.infermon.web.http.Router;
+import dev.infermon.web.remotewrite.RemoteWriteHandler;
+import dev.infermon.web.tls.PemKeyStore;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.KeyStore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * infermon's HTTP server: the Prometheus HTTP API, the remote-write receiver, {@code /metrics}, and
+ * the lifecycle endpoints {@code /-/healthy}, {@code /-/ready} and {@code /-/reload}. It starts
+ * listening before the storage is ready, so probes and {@code /metrics} answer during WAL replay
+ * while the API answers 503.
+ *
+ * <p>Threading: requests are served on Jetty's pool, each on one thread; {@link #close()} may be
+ * called from any thread (a shutdown hook) and waits up to 5 s for requests in flight.
+ */
+public final class WebServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WebServer.class);
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final PrometheusApi api;
+  private final boolean tls;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private WebServer(Server server, ServerConnector connector, PrometheusApi api, boolean tls) {
+    this.server = server;
+    this.connector = connector;
+    this.api = api;
+    this.tls = tls;
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @throws IOException when the address cannot be bound or the TLS files cannot be read
+   * @throws IllegalArgumentException for an invalid listen address or unusable TLS files
+   */
+  public static WebServer start(WebOptions options, WebServices services) throws IOException {
+    InetSocketAddress address = listenAddress(options.listenAddress());
+    PrometheusApi api =
+        new PrometheusApi(
+            services.queries,
+            options.maxConcurrentQueries(),
+            options.queryTimeout().toMillis(),
+            services.buildInfo,
+            services.configYaml,
+            services.flags,
+            services.targets,
+            services.rules,
+            System::currentTimeMillis);
+    Router router = new Router();
+    api.register(router);
+    lifecycle(router, options, services, api);
+    router.add("/metrics", ex -> metrics(ex, services.registry), "GET");
+    if (options.remoteWriteReceiver()) {
+      router.add(
+          "/api/v1/write",
+          new RemoteWriteHandler(
+              services.appendable, options.remoteWriteMaxBodyBytes(), services.registry),
+          "POST");
+    } else {
+      router.add(
+          "/api/v1/write",
+          ex ->
+              ex.respondText(
+                  404,
+                  "remote write receiver needs to be enabled with"
+                      + " --web.enable-remote-write-receiver\n"),
+          "POST");
+    }
+    GaugeWithCallback.builder()
+        .name("infermon_engine_queries")
+        .help("Queries running now.")
+        .callback(cb -> cb.call(api.runningQueries()))
+        .register(services.registry);
+    GaugeWithCallback.builder()
+        .name("infermon_engine_queries_waiting")
+        .help("Queries waiting for a slot (--query.max-concurrency).")
+        .callback(cb -> cb.call(api.waitingQueries()))
+        .register(services.registry);
+    GaugeWithCallback.builder()
+        .name("infermon_engine_queries_concurrent_max")
+        .help("The most queries that run at once.")
+        .callback(cb -> cb.call(options.maxConcurrentQueries()))
+        .register(services.registry);
+
+    QueuedThreadPool pool = new QueuedThreadPool(200, 8);
+    pool.setName("web");
+    pool.setDaemon(true);
+    Server server = new Server(pool);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendDateHeader(true);
+    ServerConnector connector;
+    if (options.tls().isPresent()) {
+      WebOptions.TlsFiles files = options.tls().get();
+      KeyStore ks = PemKeyStore.load(files.certFile(), files.keyFile());
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setKeyStore(ks);
+      ssl.setKeyStorePassword(new String(PemKeyStore.PASSWORD));
+      SecureRequestCustomizer src = new SecureRequestCustomizer();
+      // Clients reach the server by IP as often as by name; the certificate is the operator's.
+      src.setSniHostCheck(false);
+      http.addCustomizer(src);
+      connector = new ServerConnector(server, ssl, new HttpConnectionFactory(http));
+    } else {
+      connector = new ServerConnector(server, new HttpConnectionFactory(http));
+    }
+    connector.setHost(address.getHostString().isEmpty() ? null : address.getHostString());
+    connector.setPort(address.getPort());
+    // A query may compute for the whole timeout without touching the connection.
+    connector.setIdleTimeout(Math.max(60_000, options.queryTimeout().toMillis() + 30_000));
+    server.addConnector(connector);
+    server.setHandler(
+        new JettyHandler(
+            router,
+            Authenticator.of(options.auth()),
+            options.maxRequestBodyBytes(),
+            services.registry));
+    server.setStopTimeout(5_000);
+    try {
+      server.start();
+    } catch (IOException e) {
+      stopQuietly(server);
+      throw e;
+    } catch (Exception e) {
+      stopQuietly(server);
+      throw new IOException(
+          "cannot start the HTTP server on " + options.listenAddress() + ": " + e.getMessage(), e);
+    }
+    boolean tls = options.tls().isPresent();
+    log.info(
+        "listening on {}://{}:{}",
+        tls ? "https" : "http",
+        address.getHostString().isEmpty() ? "0.0.0.0" : address.getHostString(),
+        connector.getLocalPort());
+    return new WebServer(server, connector, api, tls);
+  }
+
+  private static void stopQuietly(Server server) {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      log.debug("stopping a server that failed to start", e);
+    }
+  }
+
+  private static void lifecycle(
+      Router router, WebOptions options, WebServices services, PrometheusApi api) {
+    router.add("/-/healthy", ex -> ex.respondText(200, "infermon is Healthy.\n"), "GET", "HEAD");
+    router.add(
+        "/-/ready",
+        ex -> {
+          if (api.ready()) {
+            ex.respondText(200, "infermon is Ready.\n");
+          } else {
+            ex.respondText(503, "Service Unavailable");
+          }
+        },
+        "GET",
+        "HEAD");
+    router.add("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
+  }
+
+  private static void reload(Exchange ex, WebOptions options, WebServices services) {
+    if (!options.lifecycleApi()) {
+      ex.respondText(403, "Lifecycle API is not enabled.");
+      return;
+    }
+    try {
+      services.reloader.reload();
+      ex.respondText(200, "");
+    } catch (Exception e) {
+      ex.respondText(500, "failed to reload config: " + e.getMessage() + "\n");
+    }
+  }
+
+  private static void metrics(Exchange ex, PrometheusRegistry registry) throws IOException {
+    String accept = ex.header("Accept");
+    ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+    String contentType;
+    if (accept != null && accept.contains("application/openmetrics-text")) {
+      OpenMetricsTextFormatWriter w = OpenMetricsTextFormatWriter.create();
+      w.write(out, registry.scrape());
+      contentType = w.getContentType();
+    } else {
+      PrometheusTextFormatWriter w = PrometheusTextFormatWriter.create();
+      w.write(out, registry.scrape());
+      contentType = w.getContentType();
+    }
+    ex.respond(200, contentType, out.toByteArray());
+  }
+
+  /**
+   * Parses {@code host:port}, {@code :port} or {@code [v6]:port}.
+   *
+   * @throws IllegalArgumentException naming the address when it is not one of those
+   */
+  static InetSocketAddress listenAddress(String s) {
+    int colon = s.lastIndexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException(
+          "invalid listen address \"" + s + "\": expected host:port");
+    }
+    String host = s.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port;
+    try {
+      port = Integer.parseInt(s.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("invalid port in listen address \"" + s + "\"");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("invalid port in listen address \"" + s + "\"");
+    }
+    return InetSocketAddress.createUnresolved(host, port);
+  }
+
+  /** The port bound (useful with port 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** {@code http} or {@code https}. */
+  public String scheme() {
+    return tls ? "https" : "http";
+  }
+
+  /** Whether the API is serving (the storage is ready). */
+  public boolean ready() {
+    return api.ready();
+  }
+
+  /** Stops accepting, lets requests in flight finish (up to 5 s), and releases the port. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      server.stop();
+    } catch (Exception e) {
+      log.warn("HTTP server did not stop cleanly", e);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.infermon.web;
+
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.storage.Appendable;
+import dev.infermon.web.retrieval.RulesRetriever;
+import dev.infermon.web.retrieval.TargetRetriever;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Everything the HTTP server serves, late-bound: the server starts listening before the storage has
+ * replayed its write-ahead log, so the query backend and the appendable are suppliers that return
+ * null until then (the API answers 503 meanwhile). Build with {@link #builder()}; immutable.
+ *
+ * <p>Threading: the suppliers and retrievers are called from many request threads at once and must
+ * be thread-safe.
+ */
+public final class WebServices {
+  /** Reloads the configuration; throws with the reason when the new one is refused. */
+  @FunctionalInterface
+  public interface Reloader {
+    void reload() throws Exception;
+  }
+
+  final Supplier<QueryBackend> queries;
+  final Supplier<Appendable> appendable;
+  final TargetRetriever targets;
+  final RulesRetriever rules;
+  final Supplier<String> configYaml;
+  final Map<String, String> flags;
+  final BuildInfo buildInfo;
+  final Reloader reloader;
+  final PrometheusRegistry registry;
+
+  private WebServices(Builder b) {
+    this.queries = b.queries;
+    this.appendable = b.appendable;
+    this.targets = b.targets;
+    this.rules = b.rules;
+    this.configYaml = b.configYaml;
+    this.flags = Map.copyOf(new TreeMap<>(b.flags));
+    this.buildInfo = b.buildInfo;
+    this.reloader = b.reloader;
+    this.registry = b.registry;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Collects the services; every one has a harmless default. Not thread-safe. */
+  public static final class Builder {
+    private Supplier<QueryBackend> queries = () -> null;
+    private Supplier<Appendable> appendable = () -> null;
+    private TargetRetriever targets = TargetRetriever.NONE;
+    private RulesRetriever rules = RulesRetriever.NONE;
+    private Supplier<String> configYaml = () -> "";
+    private Map<String, String> flags = Map.of();
+    private BuildInfo buildInfo = BuildInfo.UNKNOWN;
+    private Reloader reloader =
+        () -> {
+          throw new UnsupportedOperationException("reloading is not available");
+        };
+    private PrometheusRegistry registry = new PrometheusRegistry();
+
+    private Builder() {}
+
+    /** The query backend, or null while the storage is not ready. */
+    public Builder queries(Supplier<QueryBackend> queries) {
+      this.queries = Objects.requireNonNull(queries, "queries");
+      return this;
+    }
+
+    /** Where remote-written samples go, or null while the storage is not ready. */
+    public Builder appendable(Supplier<Appendable> appendable) {
+      this.appendable = Objects.requireNonNull(appendable, "appendable");
+      return this;
+    }
+
+    public Builder targets(TargetRetriever targets) {
+      this.targets = Objects.requireNonNull(targets, "targets");
+      return this;
+    }
+
+    public Builder rules(RulesRetriever rules) {
+      this.rules = Objects.requireNonNull(rules, "rules");
+      return this;
+    }
+
+    /** The running configuration as YAML with every secret redacted. */
+    public Builder configYaml(Supplier<String> configYaml) {
+      this.configYaml = Objects.requireNonNull(configYaml, "configYaml");
+      return this;
+    }
+
+    /** Command-line flags and their values, secrets already hidden. */
+    public Builder flags(Map<String, String> flags) {
+      this.flags = Objects.requireNonNull(flags, "flags");
+      return this;
+    }
+
+    public Builder buildInfo(BuildInfo buildInfo) {
+      this.buildInfo = Objects.requireNonNull(buildInfo, "buildInfo");
+      return this;
+    }
+
+    public Builder reloader(Reloader reloader) {
+      this.reloader = Objects.requireNonNull(reloader, "reloader");
+      return this;
+    }
+
+    /** The registry served on {@code /metrics}; the server adds its HTTP metrics to it. */
+    public Builder registry(PrometheusRegistry registry) {
+      this.registry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    public WebServices build() {
+      return new WebServices(this);
+    }
+  }
+}

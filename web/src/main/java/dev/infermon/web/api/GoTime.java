@@ -1,0 +1,90 @@
+package dev.infermon.web.api;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+
+/** Go's text forms of times, durations and {@code 'e'} floats where Prometheus's JSON uses them. */
+final class GoTime {
+  private static final DateTimeFormatter SECONDS =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss").withZone(ZoneOffset.UTC);
+
+  /** Go's zero {@code time.Time} in JSON. */
+  static final String ZERO = "0001-01-01T00:00:00Z";
+
+  private GoTime() {}
+
+  /** {@code time.Time} marshalled to JSON: RFC 3339 in UTC, fraction trimmed of zeros. */
+  static String rfc3339Nano(Optional<Instant> t) {
+    if (t.isEmpty()) {
+      return ZERO;
+    }
+    Instant i = t.get();
+    StringBuilder sb = new StringBuilder(SECONDS.format(i));
+    int nanos = i.getNano();
+    if (nanos != 0) {
+      String f = String.format("%09d", nanos);
+      int end = f.length();
+      while (f.charAt(end - 1) == '0') {
+        end--;
+      }
+      sb.append('.').append(f, 0, end);
+    }
+    return sb.append('Z').toString();
+  }
+
+  /**
+   * A duration in Prometheus's {@code model.Duration} form: {@code 1m30s}, {@code 15s}, {@code 0s}.
+   */
+  static String promDuration(Duration d) {
+    long ms = d.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
+    StringBuilder sb = new StringBuilder();
+    long[] units = {
+      365L * 24 * 3600_000, 7L * 24 * 3600_000, 24L * 3600_000, 3600_000, 60_000, 1000, 1
+    };
+    String[] names = {"y", "w", "d", "h", "m", "s", "ms"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms >= units[i]) {
+        sb.append(ms / units[i]).append(names[i]);
+        ms %= units[i];
+      }
+    }
+    return sb.toString();
+  }
+
+  /** {@code strconv.FormatFloat(v, 'e', -1, 64)}: {@code 1e+00}, {@code 1.5e-07}. */
+  static String expFloat(double v) {
+    if (Double.isNaN(v)) {
+      return "NaN";
+    }
+    if (Double.isInfinite(v)) {
+      return v > 0 ? "+Inf" : "-Inf";
+    }
+    if (v == 0) {
+      return (1 / v < 0 ? "-" : "") + "0e+00";
+    }
+    BigDecimal d = GoFloat.shortest(Math.abs(v));
+    String digits = d.unscaledValue().toString();
+    int exp = d.precision() - d.scale() - 1;
+    StringBuilder sb = new StringBuilder();
+    if (v < 0) {
+      sb.append('-');
+    }
+    sb.append(digits.charAt(0));
+    if (digits.length() > 1) {
+      sb.append('.').append(digits, 1, digits.length());
+    }
+    sb.append('e').append(exp < 0 ? '-' : '+');
+    int a = Math.abs(exp);
+    if (a < 10) {
+      sb.append('0');
+    }
+    return sb.append(a).toString();
+  }
+}

@@ -1,0 +1,89 @@
+package dev.infermon.web.http;
+
+import dev.infermon.web.auth.Authenticator;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapts Jetty to {@link Route}s: builds the {@link Exchange}, checks authentication, dispatches,
+ * counts the request, and writes the response. Handlers block (a query runs on the request thread),
+ * which is what Jetty's default blocking invocation type expects.
+ *
+ * <p>Thread-safe; one instance serves every request.
+ */
+public final class JettyHandler extends Handler.Abstract {
+  private static final Logger log = LoggerFactory.getLogger(JettyHandler.class);
+
+  /** Open without credentials, so that Kubernetes probes need none; they reveal nothing. */
+  private static final Set<String> OPEN_PATHS = Set.of("/-/healthy", "/-/ready");
+
+  private final Router router;
+  private final Authenticator auth;
+  private final long maxBodyBytes;
+  private final Counter requests;
+  private final Histogram duration;
+
+  public JettyHandler(
+      Router router, Authenticator auth, long maxBodyBytes, PrometheusRegistry registry) {
+    this.router = router;
+    this.auth = auth;
+    this.maxBodyBytes = maxBodyBytes;
+    this.requests =
+        Counter.builder()
+            .name("infermon_http_requests_total")
+            .help("HTTP requests served, by handler and status code.")
+            .labelNames("handler", "code")
+            .register(registry);
+    this.duration =
+        Histogram.builder()
+            .name("infermon_http_request_duration_seconds")
+            .help("Time to serve HTTP requests, by handler.")
+            .labelNames("handler")
+            .classicOnly()
+            .classicUpperBounds(0.005, 0.025, 0.1, 0.25, 1, 2.5, 10, 30, 60, 120)
+            .register(registry);
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    long start = System.nanoTime();
+    Exchange ex = new Exchange(request, maxBodyBytes);
+    Router.Match match = router.match(ex);
+    if (!OPEN_PATHS.contains(ex.path()) && !auth.allows(ex.header("Authorization"))) {
+      if (auth.offersBasic()) {
+        ex.responseHeader("WWW-Authenticate", "Basic realm=\"infermon\"");
+      }
+      ex.respondText(401, "Unauthorized\n");
+    } else {
+      try {
+        match.route().handle(ex);
+      } catch (BodyTooLargeException e) {
+        ex.respondText(413, e.getMessage() + "\n");
+      } catch (Exception e) {
+        log.error("{} {} failed", ex.method(), ex.path(), e);
+        ex.respondText(500, "internal server error\n");
+      }
+    }
+    response.setStatus(ex.status());
+    response.getHeaders().put("Content-Type", ex.contentType());
+    for (Map.Entry<String, String> h : ex.responseHeaders().entrySet()) {
+      response.getHeaders().put(h.getKey(), h.getValue());
+    }
+    byte[] body = ex.responseBody();
+    boolean head = ex.method().equals("HEAD");
+    response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(body), callback);
+    requests.labelValues(match.handler(), Integer.toString(ex.status())).inc();
+    duration.labelValues(match.handler()).observe((System.nanoTime() - start) / 1e9);
+    return true;
+  }
+}

@@ -1,0 +1,2 @@
+/** TLS key material from PEM files, loaded with JDK APIs only. */
+package dev.infermon.web.tls;
