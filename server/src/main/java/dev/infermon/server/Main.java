@@ -15,7 +15,11 @@ import picocli.CommandLine.Command;
       "engine, shows the LLM-inference dashboard, evaluates alerts and explains what",
       "it sees."
     },
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      dev.infermon.server.cli.SimulateCommand.class,
+      dev.infermon.server.cli.ServeCommand.class
+    })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -27,6 +31,11 @@ public final class Main implements Runnable {
   /** Runs the command line and returns its exit code (tests call this instead of main). */
   public static int run(String... args) {
     return newCommandLine().execute(args);
+  }
+
+  /** The build's version, from {@code version.properties}. */
+  public static String version() {
+    return VersionProvider.version();
   }
 
   static CommandLine newCommandLine() {

@@ -47,12 +47,20 @@ class ArchitectureTest {
         .definedBy("dev.infermon.discovery..")
         .layer("scrape")
         .definedBy("dev.infermon.scrape..")
+        .layer("web")
+        .definedBy("dev.infermon.web..")
+        .layer("simulator")
+        .definedBy("dev.infermon.simulator..")
         .layer("server")
         .definedBy("dev.infermon.server..")
         .whereLayer("server")
         .mayNotBeAccessedByAnyLayer()
-        .whereLayer("promql")
+        .whereLayer("web")
         .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("simulator")
+        .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("promql")
+        .mayOnlyBeAccessedByLayers("web", "server")
         .whereLayer("tsdb")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("scrape")
@@ -62,12 +70,21 @@ class ArchitectureTest {
         .whereLayer("textparse")
         .mayOnlyBeAccessedByLayers("scrape", "server")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("discovery", "scrape", "server")
+        .mayOnlyBeAccessedByLayers("discovery", "scrape", "web", "server")
         .whereLayer("storage")
-        .mayOnlyBeAccessedByLayers("tsdb", "promql", "scrape", "server")
+        .mayOnlyBeAccessedByLayers("tsdb", "promql", "scrape", "web", "server")
         .whereLayer("model")
         .mayOnlyBeAccessedByLayers(
-            "textparse", "config", "storage", "tsdb", "promql", "discovery", "scrape", "server")
+            "textparse",
+            "config",
+            "storage",
+            "tsdb",
+            "promql",
+            "discovery",
+            "scrape",
+            "web",
+            "simulator",
+            "server")
         .check(classes);
   }
 

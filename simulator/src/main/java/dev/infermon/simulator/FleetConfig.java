@@ -272,8 +272,8 @@ public record FleetConfig(
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
-      if (!dataParallelSet && dp > vllmPods) {
-        dp = vllmPods; // the default DP pod disappears when there are no current vLLM pods
+      if (!dataParallelSet && vllmPods < 2) {
+        dp = 0; // by default a lone vLLM pod stays plain; DP is one pod among several
       }
       return new FleetConfig(
           seed,

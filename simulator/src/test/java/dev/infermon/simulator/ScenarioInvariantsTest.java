@@ -22,6 +22,7 @@ class ScenarioInvariantsTest {
     FleetConfig c =
         FleetConfig.builder()
             .vllmPods(1)
+            .dataParallelPods(0)
             .legacyVllmPods(0)
             .sglangPods(0)
             .sglangGatewayPods(0)

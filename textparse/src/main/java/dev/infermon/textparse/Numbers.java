@@ -278,12 +278,13 @@ final class Numbers {
         return f;
       }
       if (e > 0 && e <= 15 + 22) {
-        if (e > 22) { // 123e30 = 123e8 * 1e22 when 123e8 is still exact
-          f *= POW10[e - 22];
-          e = 22;
+        int k = e;
+        if (k > 22) { // 123e30 = 123e8 * 1e22 when 123e8 is still exact
+          f *= POW10[k - 22];
+          k = 22;
         }
         if (f <= 1e15 && f >= -1e15) {
-          return f * POW10[e];
+          return f * POW10[k];
         }
       } else if (e < 0 && e >= -22) {
         return f / POW10[-e];

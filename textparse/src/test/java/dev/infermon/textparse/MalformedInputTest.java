@@ -51,7 +51,7 @@ class MalformedInputTest {
         ts(
             "invalid escape in a label value",
             "a{b=\"x\\qy\"} 1\n",
-            "line 1, column 6: invalid escape sequence \"\\\\q\" in label value"),
+            "line 1, column 7: invalid escape sequence \"\\\\q\" in label value"),
         ts(
             "invalid escape in help",
             "# HELP a x\\ty\n",
@@ -82,11 +82,11 @@ class MalformedInputTest {
         t(
             "duplicate label",
             "a{b=\"1\",b=\"2\"} 1\n",
-            "line 1, column 10: duplicate label name \"b\""),
+            "line 1, column 9: duplicate label name \"b\""),
         t(
             "duplicate label, one quoted",
             "a{b=\"1\",\"b\"=\"2\"} 1\n",
-            "line 1, column 11: duplicate label name \"b\""),
+            "line 1, column 10: duplicate label name \"b\""),
         t(
             "reserved __name__ label",
             "a{__name__=\"b\"} 1\n",
@@ -305,7 +305,7 @@ class MalformedInputTest {
               '1',
               '\n'
             },
-            "line 1, column 6: invalid UTF-8 in label value \"\\\"\uFFFD\uFFFD\uFFFD\\\"\""),
+            "line 1, column 6: invalid UTF-8 in label value \"\\\"\uFFFD\\\"\""),
         // Columns count code points, not bytes.
         t(
             "error after multi-byte characters",

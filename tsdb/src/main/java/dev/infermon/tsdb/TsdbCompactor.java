@@ -134,16 +134,12 @@ final class TsdbCompactor {
 
   private static void add(
       BlockWriter w, dev.infermon.model.labels.Labels labels, List<ChunkExport.Chunk> chunks) {
-    long[] times = new long[2 * chunks.size()];
     List<byte[]> bytes = new ArrayList<>(chunks.size());
-    for (int i = 0; i < chunks.size(); i++) {
-      ChunkExport.Chunk c = chunks.get(i);
-      times[2 * i] = c.minTime();
-      times[2 * i + 1] = c.maxTime();
+    for (ChunkExport.Chunk c : chunks) {
       bytes.add(c.bytes());
     }
     try {
-      w.addChunks(labels, times, bytes);
+      w.addChunks(labels, bytes);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -91,7 +91,7 @@ public final class WebServer implements AutoCloseable {
           "POST");
     }
     GaugeWithCallback.builder()
-        .name("infermon_engine_queries")
+        .name("infermon_engine_queries_running")
         .help("Queries running now.")
         .callback(cb -> cb.call(api.runningQueries()))
         .register(services.registry);

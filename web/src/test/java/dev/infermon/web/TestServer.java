@@ -57,8 +57,7 @@ public final class TestServer implements AutoCloseable {
             .flags(java.util.Map.of("query.timeout", "2m"))
             .buildInfo(BuildInfo.forInfermon("0.1.0-test"));
     WebServer server =
-        WebServer.start(
-            opts.apply(WebOptions.defaults("127.0.0.1:0")), services.apply(b).build());
+        WebServer.start(opts.apply(WebOptions.defaults("127.0.0.1:0")), services.apply(b).build());
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     TestServer t = new TestServer(tsdb, server, client);
     t.backend.set(ref.get());

@@ -27,8 +27,8 @@ import java.util.SplittableRandom;
  * Prometheus 2 (left-closed windows) and 3 (left-open) disagree. The samples before {@link
  * #splitMs()} go to Prometheus as OpenMetrics (backfilled into blocks), the rest by remote write
  * (into its head): OpenMetrics cannot carry a staleness marker, so all of those lie after the
- * split. Timestamps are the ones Prometheus derives from the OpenMetrics text ({@code
- * int64(seconds * 1000)}), so both sides hold the same milliseconds.
+ * split. Timestamps are the ones Prometheus derives from the OpenMetrics text ({@code int64(seconds
+ * * 1000)}), so both sides hold the same milliseconds.
  *
  * <p>Immutable after construction.
  */
@@ -44,7 +44,9 @@ final class DataSet {
   static final String[] PODS = {"vllm-0", "vllm-1", "vllm-2", "vllm-3"};
   static final String[] MODELS = {"llama-3-8b", "llama-3-8b", "qwen2-7b", "qwen2-7b"};
   static final String[] REASONS = {"stop", "length", "abort"};
-  static final String[] LE = {"0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "+Inf"};
+  static final String[] LE = {
+    "0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "+Inf"
+  };
 
   private static final int RESTART_POD = 1;
   private static final int RESTART_SCRAPE = 300;
@@ -295,15 +297,18 @@ final class DataSet {
       }
       state[RUNNING] = Math.rint(rate * 6 * (0.8 + 0.4 * random.nextDouble()));
       state[WAITING] = random.nextInt(6) == 0 ? random.nextInt(8) : 0;
-      state[KV] = Math.min(1, Math.rint((0.15 + rate * 0.35 + random.nextGaussian() * 0.05) * 1e4) / 1e4);
+      state[KV] =
+          Math.min(1, Math.rint((0.15 + rate * 0.35 + random.nextGaussian() * 0.05) * 1e4) / 1e4);
       if (state[KV] < 0) {
         state[KV] = 0;
       }
       int drafts = random.nextInt(4) == 0 ? 0 : random.nextInt(40);
       int accepted = drafts == 0 ? random.nextInt(2) : random.nextInt(drafts + 1);
       // 0/0 is NaN and n/0 is +Inf, as a ratio gauge computed without a guard reports them.
-      state[ACCEPTANCE] = drafts == 0 ? (accepted == 0 ? Double.NaN : Double.POSITIVE_INFINITY)
-          : Math.rint(accepted * 1e4 / drafts) / 1e4;
+      state[ACCEPTANCE] =
+          drafts == 0
+              ? (accepted == 0 ? Double.NaN : Double.POSITIVE_INFINITY)
+              : Math.rint(accepted * 1e4 / drafts) / 1e4;
       state[UP] = 1;
     }
   }

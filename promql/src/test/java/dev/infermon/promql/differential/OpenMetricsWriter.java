@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * Writes series as OpenMetrics text with explicit timestamps, the input of {@code promtool tsdb
- * create-blocks-from openmetrics}: one {@code # TYPE} line per family, then each series' samples
- * in time order (the backfiller appends per series and rejects out-of-order samples), then {@code #
+ * create-blocks-from openmetrics}: one {@code # TYPE} line per family, then each series' samples in
+ * time order (the backfiller appends per series and rejects out-of-order samples), then {@code #
  * EOF}. Timestamps are seconds with one decimal, as {@link DataSet#openMetricsSeconds} gives them.
  */
 final class OpenMetricsWriter {

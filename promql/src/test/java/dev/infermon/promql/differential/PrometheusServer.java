@@ -230,10 +230,15 @@ final class PrometheusServer implements AutoCloseable {
 
   /** Stops Prometheus: SIGTERM, up to 10 s, then SIGKILL. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
     }
     try {
       Runtime.getRuntime().removeShutdownHook(hook);

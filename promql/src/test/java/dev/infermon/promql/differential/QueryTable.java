@@ -183,7 +183,13 @@ final class QueryTable {
     q(c, "ln(" + WAITING + ")"); // ln(0) = -Inf
     for (String f :
         new String[] {
-          "year", "month", "day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour",
+          "year",
+          "month",
+          "day_of_month",
+          "day_of_week",
+          "day_of_year",
+          "days_in_month",
+          "hour",
           "minute"
         }) {
       q(c, f + "()");
@@ -207,7 +213,11 @@ final class QueryTable {
   private void labelAndMiscFunctions() {
     String c = "label function";
     q(c, "label_replace(" + RUNNING + ", \"n\", \"$1\", \"pod\", \"vllm-(.*)\")");
-    q(c, "label_replace(" + RUNNING + ", \"pod\", \"p-$1-$2\", \"instance\", \"(.*)\\\\.(\\\\d+):8000\")");
+    q(
+        c,
+        "label_replace("
+            + RUNNING
+            + ", \"pod\", \"p-$1-$2\", \"instance\", \"(.*)\\\\.(\\\\d+):8000\")");
     q(c, "label_replace(" + RUNNING + ", \"n\", \"x\", \"pod\", \"nomatch\")");
     q(c, "label_replace(" + RUNNING + ", \"model_name\", \"\", \"model_name\", \".*\")");
     q(c, "label_replace(rate(" + COUNTER + "[5m]), \"__name__\", \"renamed\", \"\", \"\")");
@@ -235,8 +245,13 @@ final class QueryTable {
     q(c, "histogram_quantile(0.9, rate(" + BUCKET + "{le!=\"+Inf\"}[5m]))"); // no +Inf: NaN
     q(c, "histogram_quantile(scalar(up{pod=\"vllm-0\"}) * 0.9, rate(" + BUCKET + "[5m]))");
     q(c, "rate(" + TTFT_SUM + "[5m]) / rate(" + TTFT_COUNT + "[5m])");
-    q(c, "sum by (model_name) (rate(" + TTFT_SUM + "[5m])) / sum by (model_name) (rate("
-        + TTFT_COUNT + "[5m]))");
+    q(
+        c,
+        "sum by (model_name) (rate("
+            + TTFT_SUM
+            + "[5m])) / sum by (model_name) (rate("
+            + TTFT_COUNT
+            + "[5m]))");
     q(c, "histogram_count(rate(" + BUCKET + "[5m]))"); // floats only: empty on both sides
     q(c, "histogram_sum(rate(" + BUCKET + "[5m]))");
     q(c, "histogram_fraction(0, 0.1, rate(" + BUCKET + "[5m]))");
@@ -249,8 +264,16 @@ final class QueryTable {
       q(c, "2 " + op + " " + KV);
       q(c, RUNNING + " " + op + " " + WAITING);
       q(c, "3 " + op + " 2");
-      q(c, "rate(" + COUNTER + "[5m]) " + op + " ignoring(finished_reason) group_left "
-          + "sum without (finished_reason) (rate(" + COUNTER + "[5m]))");
+      q(
+          c,
+          "rate("
+              + COUNTER
+              + "[5m]) "
+              + op
+              + " ignoring(finished_reason) group_left "
+              + "sum without (finished_reason) (rate("
+              + COUNTER
+              + "[5m]))");
       q(c, "sum by (pod) (" + RUNNING + ") " + op + " on (pod) sum by (pod) (" + KV + ")");
     }
     q(c, "-" + KV);
@@ -263,10 +286,17 @@ final class QueryTable {
     q(c, RUNNING + " % 0");
     q(c, KV + " ^ -1");
     q(c, "-2 ^ 0.5");
-    q(c, "sum by (pod, model_name) (rate(" + COUNTER + "[5m])) / on (pod) group_left (instance) "
-        + "up");
-    q(c, "up * on (pod) group_right (model_name) sum by (pod, model_name, finished_reason) (rate("
-        + COUNTER + "[5m]))");
+    q(
+        c,
+        "sum by (pod, model_name) (rate("
+            + COUNTER
+            + "[5m])) / on (pod) group_left (instance) "
+            + "up");
+    q(
+        c,
+        "up * on (pod) group_right (model_name) sum by (pod, model_name, finished_reason) (rate("
+            + COUNTER
+            + "[5m]))");
     q(c, RUNNING + " + on (pod, model_name) " + WAITING);
     q(c, RUNNING + " - ignoring (instance) " + WAITING);
     q(c, "rate(" + TOKENS + "[5m]) / on () group_left sum(rate(" + TOKENS + "[5m]))");
@@ -285,10 +315,21 @@ final class QueryTable {
       q(c, RATIO + " " + op + " 0.5"); // NaN and +Inf on the left
     }
     q(c, "up == 0");
-    q(c, "sum by (pod) (rate(" + COUNTER + "[5m])) > on (pod) sum by (pod) (rate(" + COUNTER
-        + "{finished_reason=\"stop\"}[5m])) * 1.1");
-    q(c, "rate(" + COUNTER + "[5m]) > bool ignoring (finished_reason) group_left "
-        + "sum without (finished_reason) (rate(" + COUNTER + "[5m])) * 0.5");
+    q(
+        c,
+        "sum by (pod) (rate("
+            + COUNTER
+            + "[5m])) > on (pod) sum by (pod) (rate("
+            + COUNTER
+            + "{finished_reason=\"stop\"}[5m])) * 1.1");
+    q(
+        c,
+        "rate("
+            + COUNTER
+            + "[5m]) > bool ignoring (finished_reason) group_left "
+            + "sum without (finished_reason) (rate("
+            + COUNTER
+            + "[5m])) * 0.5");
     q(c, KV + " > 0.3 < 0.7");
     q(c, "(" + KV + " > 0.4) * 100");
   }
@@ -306,8 +347,13 @@ final class QueryTable {
     q(c, "sum by (pod) (" + RUNNING + ") or vector(0)");
     q(c, "up unless on (pod) " + WAITING);
     q(c, RATIO + " and " + KV + " > 0.2");
-    q(c, "rate(" + COUNTER + "[5m]) and on (pod, finished_reason) rate(" + COUNTER
-        + "{finished_reason=\"stop\"}[5m]) > 0.1");
+    q(
+        c,
+        "rate("
+            + COUNTER
+            + "[5m]) and on (pod, finished_reason) rate("
+            + COUNTER
+            + "{finished_reason=\"stop\"}[5m]) > 0.1");
   }
 
   private void aggregations() {
@@ -325,8 +371,9 @@ final class QueryTable {
     }
     for (String op : new String[] {"topk", "bottomk"}) {
       for (String k : new String[] {"1", "2", "10"}) {
-        q(c, op + "(" + k + ", " + RUNNING + ")");
+        q(c, op + "(" + k + ", " + KV + ")");
       }
+      q(c, op + "(2, " + RUNNING + ")"); // integer gauges tie: see KNOWN_DIFFERENCES
       q(c, op + " by (model_name) (1, rate(" + COUNTER + "[5m]))");
       q(c, op + " without (finished_reason) (2, rate(" + COUNTER + "[5m]))");
       q(c, op + "(1, " + RATIO + ")");
@@ -360,12 +407,17 @@ final class QueryTable {
     q(c, "rate(sum(" + TOKENS + ")[10m:1m])");
     q(c, "deriv(" + RUNNING + "[10m:1m])");
     q(c, "quantile_over_time(0.9, rate(" + COUNTER + "[5m])[30m:5m])");
-    q(c, "max_over_time(max_over_time(" + RUNNING + "[5m:1m])[20m:2m])");
+    // The inner range is no multiple of the inner step: the outer subquery's steps are aligned,
+    // so a 5m range would put an inner point exactly on a window edge (2.x and 3.x differ there).
+    q(c, "max_over_time(max_over_time(" + RUNNING + "[5m30s:1m])[20m:2m])");
     q(c, "count_over_time((" + RUNNING + " > 5)[30m:1m])");
     q(c, "sum_over_time(" + WAITING + "[20m:10s])"); // staleness inside the subquery range
     q(c, "last_over_time(" + KV + "[5m:1m] offset 10m)");
-    q(c, "stddev_over_time(histogram_quantile(0.9, sum by (le) (rate(" + BUCKET
-        + "[5m])))[30m:1m])");
+    q(
+        c,
+        "stddev_over_time(histogram_quantile(0.9, sum by (le) (rate("
+            + BUCKET
+            + "[5m])))[30m:1m])");
     q(c, "changes(up[30m:1m])");
     q(c, "increase(" + COUNTER + "{pod=\"vllm-1\"}[20m:30s])"); // across the reset
     q(c, "irate(" + COUNTER + "[20m:2m])");

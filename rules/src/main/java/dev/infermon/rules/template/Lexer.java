@@ -11,8 +11,8 @@ import java.util.Set;
  */
 final class Lexer {
   private static final Set<String> KEYWORDS =
-      Set.of("if", "else", "end", "range", "with", "define", "template", "block", "break",
-          "continue");
+      Set.of(
+          "if", "else", "end", "range", "with", "define", "template", "block", "break", "continue");
 
   private final String name;
   private final String s;
@@ -36,8 +36,8 @@ final class Lexer {
     while (true) {
       int open = s.indexOf("{{", i);
       int end = open < 0 ? s.length() : open;
-      boolean trimLeft = open >= 0 && s.startsWith("{{- ", open)
-          || open >= 0 && isTrimBeforeSpace(open);
+      boolean trimLeft =
+          open >= 0 && s.startsWith("{{- ", open) || open >= 0 && isTrimBeforeSpace(open);
       String text = s.substring(textStart, end);
       if (trimNextText) {
         text = stripLeading(text);

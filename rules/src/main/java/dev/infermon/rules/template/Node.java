@@ -25,7 +25,7 @@ sealed interface Node
   int pos();
 
   record ListNode(int pos, List<Node> nodes) implements Node {
-    ListNode {
+    public ListNode {
       nodes = List.copyOf(nodes);
     }
   }
@@ -46,7 +46,7 @@ sealed interface Node
   /** A pipeline, with the variables it declares or assigns. */
   record PipeNode(int pos, boolean isAssign, List<String> decl, List<CommandNode> cmds)
       implements Node {
-    PipeNode {
+    public PipeNode {
       decl = List.copyOf(decl);
       cmds = List.copyOf(cmds);
     }
@@ -68,7 +68,7 @@ sealed interface Node
   }
 
   record CommandNode(int pos, List<Node> args) implements Node {
-    CommandNode {
+    public CommandNode {
       args = List.copyOf(args);
     }
 
@@ -92,7 +92,7 @@ sealed interface Node
 
   /** {@code .a.b}: fields of dot. */
   record FieldNode(int pos, List<String> idents) implements Node {
-    FieldNode {
+    public FieldNode {
       idents = List.copyOf(idents);
     }
 
@@ -104,7 +104,7 @@ sealed interface Node
 
   /** {@code $x.a.b}: the variable's name (with {@code $}) followed by fields. */
   record VariableNode(int pos, List<String> idents) implements Node {
-    VariableNode {
+    public VariableNode {
       idents = List.copyOf(idents);
     }
 
@@ -116,7 +116,7 @@ sealed interface Node
 
   /** {@code (pipeline).a.b}. */
   record ChainNode(int pos, Node node, List<String> fields) implements Node {
-    ChainNode {
+    public ChainNode {
       fields = List.copyOf(fields);
     }
 

@@ -1,9 +1,9 @@
 package dev.infermon.rules.template;
 
 /**
- * A template that cannot be parsed: a caller (rule file) mistake found at load time. The message
- * is Go's: {@code template: NAME:LINE: unclosed action}; {@link #line()} and {@link #column()}
- * locate the problem in the template text (column 0-based, as Go counts).
+ * A template that cannot be parsed: a caller (rule file) mistake found at load time. The message is
+ * Go's: {@code template: NAME:LINE: unclosed action}; {@link #line()} and {@link #column()} locate
+ * the problem in the template text (column 0-based, as Go counts).
  */
 public final class TemplateException extends RuntimeException {
   private static final long serialVersionUID = 1L;

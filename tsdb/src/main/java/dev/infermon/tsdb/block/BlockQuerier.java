@@ -189,9 +189,11 @@ final class BlockQuerier implements Querier {
     private final int n;
     private final long mint;
     private final long maxt;
-    private final int[] len = new int[1];
+    private final int[] len = new int[2];
     private byte[] buf = new byte[256];
-    private XorIterator it;
+    private SampleIterator it;
+    private XorIterator xor;
+    private IntChunk.Iterator ints;
     private int chunk = -1;
     private boolean positioned;
     private boolean done;
@@ -263,10 +265,23 @@ final class BlockQuerier implements Querier {
       }
       chunk = k;
       buf = reader.read(chunks[3 * k + 2], buf, len);
-      if (it == null) {
-        it = XorIterator.over(buf, 0, len[0]);
-      } else {
-        it.reset(buf, 0, len[0]);
+      try {
+        if (len[1] == ChunkFormat.ENCODING_INT) {
+          if (ints == null) {
+            ints = new IntChunk.Iterator();
+          }
+          ints.reset(buf, len[0]);
+          it = ints;
+        } else {
+          if (xor == null) {
+            xor = XorIterator.over(buf, 0, len[0]);
+          } else {
+            xor.reset(buf, 0, len[0]);
+          }
+          it = xor;
+        }
+      } catch (dev.infermon.tsdb.encoding.CorruptDataException e) {
+        throw new CorruptBlockException("chunk " + chunks[3 * k + 2] + ": " + e.getMessage(), e);
       }
       positioned = false;
       return true;

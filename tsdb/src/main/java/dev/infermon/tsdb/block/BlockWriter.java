@@ -5,6 +5,7 @@ import dev.infermon.storage.SampleIterator;
 import dev.infermon.storage.Series;
 import dev.infermon.storage.SeriesSet;
 import dev.infermon.tsdb.chunkenc.XorChunk;
+import dev.infermon.tsdb.chunkenc.XorIterator;
 import dev.infermon.tsdb.fileutil.FileUtil;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,7 +44,11 @@ public final class BlockWriter implements AutoCloseable {
   private final List<Labels> labels = new ArrayList<>();
   private final List<long[]> metas = new ArrayList<>();
   private final TreeSet<String> symbols = new TreeSet<>();
-  private long[] buf = new long[3 * 8];
+  private long[] buf = new long[3 * 8]; // chunk metas of the current series
+  private final long[] ts = new long[SAMPLES_PER_CHUNK];
+  private final double[] vs = new double[SAMPLES_PER_CHUNK];
+  private int pending;
+  private int seriesChunks;
   private long samples;
   private long chunks;
   private Labels last;
@@ -102,49 +107,79 @@ public final class BlockWriter implements AutoCloseable {
     }
   }
 
-  /** Adds a series' samples in {@code [mint, maxt)}, re-encoded; nothing when it has none there. */
+  /** Adds a series' samples in {@code [mint, maxt)}; nothing when it has none there. */
   public void addSeries(Series s) throws IOException {
     Labels ls = s.labels();
     checkOrder(ls);
-    int n = 0;
-    XorChunk chunk = null;
     SampleIterator it = s.iterator();
     for (boolean more = it.seek(mint); more && it.timestamp() < maxt; more = it.next()) {
-      if (chunk == null) {
-        chunk = XorChunk.create();
-      }
-      chunk.append(it.timestamp(), it.value());
-      samples++;
-      if (chunk.numSamples() == SAMPLES_PER_CHUNK) {
-        put(n++, chunk.minTime(), chunk.maxTime(), chunk.snapshotBuffer(), chunk.length());
-        chunk = null;
-      }
+      buffer(it.timestamp(), it.value());
     }
-    if (chunk != null) {
-      put(n++, chunk.minTime(), chunk.maxTime(), chunk.snapshotBuffer(), chunk.length());
-    }
-    finishSeries(ls, n);
+    finishSeries(ls);
   }
 
   /**
-   * Adds a series as already encoded XOR chunks, in time order, each wholly inside {@code [mint,
-   * maxt)}: {@code chunkBytes.get(i)} spans {@code [times[2i], times[2i+1]]}.
+   * Adds a series given as encoded XOR chunks (the head's), in time order, each wholly inside
+   * {@code [mint, maxt)}. Their samples are re-chunked like {@link #addSeries}'s.
    */
-  public void addChunks(Labels ls, long[] times, List<byte[]> chunkBytes) throws IOException {
+  public void addChunks(Labels ls, List<byte[]> xorChunks) throws IOException {
     checkOrder(ls);
-    int n = 0;
-    for (int i = 0; i < chunkBytes.size(); i++) {
-      long lo = times[2 * i];
-      long hi = times[2 * i + 1];
-      if (lo < mint || hi >= maxt || hi < lo) {
-        throw new IllegalArgumentException(
-            "chunk [" + lo + ", " + hi + "] of " + ls + " outside [" + mint + ", " + maxt + ")");
+    for (byte[] b : xorChunks) {
+      XorIterator it = XorIterator.over(b, 0, b.length);
+      while (it.next()) {
+        long t = it.timestamp();
+        if (t < mint || t >= maxt) {
+          throw new IllegalArgumentException(
+              "sample at " + t + " of " + ls + " outside [" + mint + ", " + maxt + ")");
+        }
+        buffer(t, it.value());
       }
-      byte[] b = chunkBytes.get(i);
-      samples += ((b[0] & 0xFF) << 8) | (b[1] & 0xFF);
-      put(n++, lo, hi, b, b.length);
     }
-    finishSeries(ls, n);
+    finishSeries(ls);
+  }
+
+  private void buffer(long t, double v) throws IOException {
+    if (pending > 0 && t <= ts[pending - 1]) {
+      throw new IllegalArgumentException(
+          "samples out of order: " + t + " after " + ts[pending - 1]);
+    }
+    ts[pending] = t;
+    vs[pending] = v;
+    pending++;
+    samples++;
+    if (pending == SAMPLES_PER_CHUNK) {
+      flushChunk();
+    }
+  }
+
+  /** Encodes the buffered samples as one chunk: scaled integers when exact, else XOR. */
+  private void flushChunk() throws IOException {
+    if (pending == 0) {
+      return;
+    }
+    byte[] data = IntChunk.encode(ts, vs, pending);
+    int encoding = ChunkFormat.ENCODING_INT;
+    int len;
+    if (data != null) {
+      len = data.length;
+    } else {
+      XorChunk c = XorChunk.create();
+      for (int i = 0; i < pending; i++) {
+        c.append(ts[i], vs[i]);
+      }
+      data = c.snapshotBuffer();
+      len = c.length();
+      encoding = ChunkFormat.ENCODING_XOR;
+    }
+    int i = seriesChunks;
+    if (buf.length < 3 * (i + 1)) {
+      buf = Arrays.copyOf(buf, buf.length * 2);
+    }
+    buf[3 * i] = ts[0];
+    buf[3 * i + 1] = ts[pending - 1];
+    buf[3 * i + 2] = chunkWriter.write(data, len, encoding);
+    seriesChunks++;
+    pending = 0;
   }
 
   private void checkOrder(Labels ls) {
@@ -157,16 +192,10 @@ public final class BlockWriter implements AutoCloseable {
     last = ls;
   }
 
-  private void put(int i, long lo, long hi, byte[] data, int len) throws IOException {
-    if (buf.length < 3 * (i + 1)) {
-      buf = Arrays.copyOf(buf, buf.length * 2);
-    }
-    buf[3 * i] = lo;
-    buf[3 * i + 1] = hi;
-    buf[3 * i + 2] = chunkWriter.write(data, len);
-  }
-
-  private void finishSeries(Labels ls, int n) {
+  private void finishSeries(Labels ls) throws IOException {
+    flushChunk();
+    int n = seriesChunks;
+    seriesChunks = 0;
     if (n == 0) {
       return;
     }

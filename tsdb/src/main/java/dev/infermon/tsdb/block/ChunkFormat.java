@@ -13,6 +13,9 @@ final class ChunkFormat {
   /** Encoding byte of a Gorilla XOR chunk (same value as Prometheus's EncXOR). */
   static final int ENCODING_XOR = 1;
 
+  /** Encoding byte of a scaled-integer delta-of-delta chunk ({@link IntChunk}); blocks only. */
+  static final int ENCODING_INT = 2;
+
   /** Segments are cut before a chunk that would make them larger, as in Prometheus. */
   static final long DEFAULT_SEGMENT_BYTES = 512L << 20;
 

@@ -90,7 +90,7 @@ final class ChunkReader {
     }
     ByteBuffer c = f.slice(off + p, (int) (1 + n + 4));
     int enc = c.get(0) & 0xFF;
-    if (enc != ChunkFormat.ENCODING_XOR) {
+    if (enc != ChunkFormat.ENCODING_XOR && enc != ChunkFormat.ENCODING_INT) {
       throw new CorruptBlockException(f.path() + ": unknown chunk encoding " + enc + " at " + off);
     }
     int dataLen = (int) n;
@@ -105,6 +105,7 @@ final class ChunkReader {
       throw new CorruptBlockException(f.path() + ": chunk checksum mismatch at offset " + off);
     }
     len[0] = dataLen;
+    len[1] = enc;
     return dst;
   }
 

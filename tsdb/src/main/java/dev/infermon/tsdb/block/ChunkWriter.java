@@ -30,21 +30,22 @@ final class ChunkWriter implements AutoCloseable {
   }
 
   /**
-   * Appends one XOR chunk and returns its reference.
+   * Appends one chunk and returns its reference.
    *
    * @param data the encoded chunk, {@code data[0, len)}
+   * @param encoding {@link ChunkFormat#ENCODING_XOR} or {@link ChunkFormat#ENCODING_INT}
    */
-  long write(byte[] data, int len) throws IOException {
+  long write(byte[] data, int len, int encoding) throws IOException {
     head.reset();
     head.putUvarint(len);
-    head.putByte(ChunkFormat.ENCODING_XOR);
+    head.putByte(encoding);
     long size = head.length() + len + 4L;
     if (out == null || offset + size > segmentBytes) {
       cut();
     }
     long ref = ChunkFormat.ref(seq, offset);
     CRC32C crc = new CRC32C();
-    crc.update(ChunkFormat.ENCODING_XOR);
+    crc.update(encoding);
     crc.update(data, 0, len);
     out.write(head.array(), 0, head.length());
     out.write(data, 0, len);

@@ -35,7 +35,10 @@ class HeadStressTest {
 
   @Test
   void parallelAppendersAndReadersStayConsistent() throws Exception {
-    Head head = Head.create();
+    // Writers drift apart by up to the whole run (100 min); a 24 h chunk range keeps the appendable
+    // window (half a range behind the newest sample) from rejecting the slowest one. Chunks are
+    // still cut at about 120 samples.
+    Head head = Head.create(HeadOptions.defaults().withChunkRangeMs(24 * 3_600_000L));
     AtomicInteger committedRounds = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 2);
     try {
@@ -44,7 +47,7 @@ class HeadStressTest {
         int writer = w;
         tasks.add(() -> write(head, writer, committedRounds));
       }
-      tasks.add(() -> read(head));
+      tasks.add(() -> read(head, committedRounds));
       tasks.add(() -> exportAndTruncate(head));
       List<Future<Integer>> done = pool.invokeAll(tasks, 120, TimeUnit.SECONDS);
       for (Future<Integer> f : done) {
@@ -105,9 +108,12 @@ class HeadStressTest {
     return ROUNDS;
   }
 
-  private static int read(Head head) {
+  /** Reads while the writers run (at most 2,000 passes), then once more after they finished. */
+  private static int read(Head head, AtomicInteger committedRounds) {
     int checked = 0;
-    for (int i = 0; i < 60; i++) {
+    boolean last = false;
+    for (int i = 0; i < 2_000 && !last; i++) {
+      last = committedRounds.get() == WRITERS * ROUNDS;
       try (Querier q = head.querier()) {
         SeriesSet set = q.select(i % 2 == 0, Long.MIN_VALUE, Long.MAX_VALUE, stress());
         while (set.next()) {

@@ -37,8 +37,30 @@ class ApiTest {
     Labels up2 = Labels.of("__name__", "up", "job", "node", "instance", "h2:9090");
     Labels req = Labels.of("__name__", "http_requests_total", "job", "api", "code", "200");
     server.load(
-        up1, T0, 1, up1, T0 + 15_000, 1, up1, T0 + 30_000, 0, up2, T0, 1, up2, T0 + 15_000, 1,
-        req, T0, 10, req, T0 + 15_000, 25, req, T0 + 30_000, 40);
+        up1,
+        T0,
+        1,
+        up1,
+        T0 + 15_000,
+        1,
+        up1,
+        T0 + 30_000,
+        0,
+        up2,
+        T0,
+        1,
+        up2,
+        T0 + 15_000,
+        1,
+        req,
+        T0,
+        10,
+        req,
+        T0 + 15_000,
+        25,
+        req,
+        T0 + 30_000,
+        40);
   }
 
   @AfterAll
@@ -136,16 +158,14 @@ class ApiTest {
             "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"match[]\\\": match[] must contain at least one non-empty matcher\"}"),
         new Case(
             "/api/v1/series?match%5B%5D=up%7Binstance%3D%22h1:9090%22%7D",
-            200,
-            "{\"status\":\"success\",\"data\":[{" + UP1 + "}]}"),
+            200, "{\"status\":\"success\",\"data\":[{" + UP1 + "}]}"),
         new Case(
             "/api/v1/labels",
             200,
             "{\"status\":\"success\",\"data\":[\"__name__\",\"code\",\"instance\",\"job\"]}"),
         new Case(
             "/api/v1/labels?match%5B%5D=up",
-            200,
-            "{\"status\":\"success\",\"data\":[\"__name__\",\"instance\",\"job\"]}"),
+            200, "{\"status\":\"success\",\"data\":[\"__name__\",\"instance\",\"job\"]}"),
         new Case(
             "/api/v1/labels?match%5B%5D=up%7B",
             400,
@@ -156,8 +176,7 @@ class ApiTest {
             "{\"status\":\"success\",\"data\":[\"http_requests_total\",\"up\"]}"),
         new Case(
             "/api/v1/label/job/values?match%5B%5D=up",
-            200,
-            "{\"status\":\"success\",\"data\":[\"node\"]}"),
+            200, "{\"status\":\"success\",\"data\":[\"node\"]}"),
         new Case(
             "/api/v1/label/a-b/values",
             400,
@@ -214,10 +233,19 @@ class ApiTest {
 
   @Test
   void postFormBodiesAreReadLikeQueryStrings() throws Exception {
-    HttpResponse<String> get = server.get("/api/v1/query_range?query=up&start=" + 1700000000 + "&end=1700000030&step=15");
+    HttpResponse<String> get =
+        server.get("/api/v1/query_range?query=up&start=" + 1700000000 + "&end=1700000030&step=15");
     HttpResponse<String> post =
         server.postForm(
-            "/api/v1/query_range", "query", "up", "start", "1700000000", "end", "1700000030", "step", "15");
+            "/api/v1/query_range",
+            "query",
+            "up",
+            "start",
+            "1700000000",
+            "end",
+            "1700000030",
+            "step",
+            "15");
     assertThat(post.statusCode()).isEqualTo(200);
     assertThat(post.body()).isEqualTo(get.body());
     JsonNode result = new ObjectMapper().readTree(post.body()).at("/data/result");

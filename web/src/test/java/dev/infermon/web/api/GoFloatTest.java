@@ -31,7 +31,15 @@ class GoFloatTest {
   }
 
   @ParameterizedTest(name = "{0} ms -> {1}")
-  @CsvSource({"1000, 1", "1100, 1.100", "2500, 2.500", "1001, 1.001", "1050, 1.050", "-1500, -1.500", "0, 0"})
+  @CsvSource({
+    "1000, 1",
+    "1100, 1.100",
+    "2500, 2.500",
+    "1001, 1.001",
+    "1050, 1.050",
+    "-1500, -1.500",
+    "0, 0"
+  })
   void timestampsKeepThreeDecimals(long ms, String want) {
     assertThat(GoFloat.timestamp(ms)).isEqualTo(want);
   }

@@ -12,7 +12,8 @@ class ParamsTest {
     "1, 1000",
     "1.5, 1500",
     "1.0004, 1000",
-    "1.0005, 1001",
+    "1.0005, 1000",
+    "1.0006, 1001",
     "-1.5, -1500",
     "1e3, 1000000",
     "1700000000.123, 1700000000123",
@@ -33,7 +34,16 @@ class ParamsTest {
   }
 
   @ParameterizedTest(name = "{0} -> {1} ms")
-  @CsvSource({"15, 15000", "1.5, 1500", "0, 0", "-1, -1000", "1m30s, 90000", "5m, 300000", "1d, 86400000", "250ms, 250"})
+  @CsvSource({
+    "15, 15000",
+    "1.5, 1500",
+    "0, 0",
+    "-1, -1000",
+    "1m30s, 90000",
+    "5m, 300000",
+    "1d, 86400000",
+    "250ms, 250"
+  })
   void durationsAsSecondsOrPrometheusSyntax(String s, long ms) {
     assertThat(Params.duration(s)).isEqualTo(ms);
   }

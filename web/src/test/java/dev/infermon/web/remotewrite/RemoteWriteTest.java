@@ -20,7 +20,11 @@ class RemoteWriteTest {
 
   private TestServer start() throws Exception {
     return TestServer.start(
-        dir, EngineOptions.DEFAULTS, o -> o.withRemoteWriteReceiver(true).withLimits(1 << 20, 4096, 20, java.time.Duration.ofMinutes(2)));
+        dir,
+        EngineOptions.DEFAULTS,
+        o ->
+            o.withRemoteWriteReceiver(true)
+                .withLimits(1 << 20, 4096, 20, java.time.Duration.ofMinutes(2)));
   }
 
   @Test
@@ -44,7 +48,8 @@ class RemoteWriteTest {
       Labels b = Labels.of("__name__", "b", "job", "x");
       s.post(
           "/api/v1/write",
-          WriteRequestEncoder.encode(List.of(RawSeries.of(a, new long[] {T + 60_000}, new double[] {1}))),
+          WriteRequestEncoder.encode(
+              List.of(RawSeries.of(a, new long[] {T + 60_000}, new double[] {1}))),
           PB);
       HttpResponse<String> r =
           s.post(
@@ -57,7 +62,8 @@ class RemoteWriteTest {
       assertThat(r.statusCode()).isEqualTo(400);
       assertThat(r.body()).startsWith("out of order sample").contains("a{job=\"x\"}");
       // one transaction: the valid series b of the refused request was not stored either
-      assertThat(s.get("/api/v1/series?match%5B%5D=b").body()).isEqualTo("{\"status\":\"success\",\"data\":[]}");
+      assertThat(s.get("/api/v1/series?match%5B%5D=b").body())
+          .isEqualTo("{\"status\":\"success\",\"data\":[]}");
     }
   }
 
@@ -65,9 +71,11 @@ class RemoteWriteTest {
   void invalidLabelsAndBodiesAre400WithAReason() throws Exception {
     try (TestServer s = start()) {
       RawSeries badName =
-          new RawSeries(List.of("__name__", "m", "bad-name", "v"), new long[] {T}, new double[] {1});
+          new RawSeries(
+              List.of("__name__", "m", "bad-name", "v"), new long[] {T}, new double[] {1});
       RawSeries dup =
-          new RawSeries(List.of("__name__", "m", "a", "1", "a", "2"), new long[] {T}, new double[] {1});
+          new RawSeries(
+              List.of("__name__", "m", "a", "1", "a", "2"), new long[] {T}, new double[] {1});
       assertThat(s.post("/api/v1/write", WriteRequestEncoder.encode(List.of(badName)), PB).body())
           .isEqualTo("invalid label name \"bad-name\" in series 0 of the request\n");
       assertThat(s.post("/api/v1/write", WriteRequestEncoder.encode(List.of(dup)), PB).body())

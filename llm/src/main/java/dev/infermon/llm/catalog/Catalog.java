@@ -1,0 +1,87 @@
+package dev.infermon.llm.catalog;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The engine catalog: per engine (vLLM, SGLang, dcgm-exporter) each metric family's exposed name,
+ * type, unit, labels, buckets, condition and history, with a citation, and where each canonical
+ * signal lives. Loaded from the data files in {@code dev/infermon/llm/catalog/*.yaml} and validated
+ * at load ({@link CatalogLoader}). Immutable; thread-safe.
+ */
+public final class Catalog {
+  /** The engines the built-in catalog covers, in display order. */
+  public static final List<String> ENGINES = List.of("vllm", "sglang", "dcgm");
+
+  private static volatile Catalog builtIn;
+
+  private final Map<String, EngineCatalog> engines;
+
+  Catalog(List<EngineCatalog> engines) {
+    Map<String, EngineCatalog> m = new LinkedHashMap<>();
+    for (EngineCatalog e : engines) {
+      m.put(e.engine(), e);
+    }
+    this.engines = Collections.unmodifiableMap(m);
+  }
+
+  /**
+   * The built-in catalog (loaded once).
+   *
+   * @throws CatalogException if the shipped data is invalid (a build defect)
+   */
+  public static Catalog builtIn() {
+    Catalog c = builtIn;
+    if (c == null) {
+      List<EngineCatalog> list = new ArrayList<>();
+      for (String e : ENGINES) {
+        list.add(CatalogLoader.loadResource(e));
+      }
+      c = new Catalog(list);
+      builtIn = c;
+    }
+    return c;
+  }
+
+  /** A catalog of the given engines (tests, custom data). */
+  public static Catalog of(List<EngineCatalog> engines) {
+    return new Catalog(engines);
+  }
+
+  /** Every engine, in display order. */
+  public List<EngineCatalog> engines() {
+    return List.copyOf(engines.values());
+  }
+
+  /**
+   * The engine named {@code name}.
+   *
+   * @throws IllegalArgumentException naming the engine when the catalog has none by that name
+   */
+  public EngineCatalog engine(String name) {
+    EngineCatalog e = engines.get(name);
+    if (e == null) {
+      throw new IllegalArgumentException(
+          "unknown engine: \"" + name + "\" (known: " + String.join(", ", engines.keySet()) + ")");
+    }
+    return e;
+  }
+
+  /** The engine a family name belongs to, with its entries and variant, if any. */
+  public Optional<Identified> identifyFamily(String family) {
+    for (EngineCatalog e : engines.values()) {
+      Optional<EngineCatalog.Match> m = e.identifyFamily(family);
+      if (m.isPresent()) {
+        return Optional.of(new Identified(e, m.get()));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A family with the engine it belongs to. */
+  public record Identified(EngineCatalog engine, EngineCatalog.Match match) {}
+}

@@ -1,0 +1,480 @@
+package dev.infermon.llm.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.infermon.llm.signals.Aggregation;
+import dev.infermon.llm.signals.Signal;
+import dev.infermon.model.metadata.MetricType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one engine's catalog data (YAML) into immutable records and validates it: unknown keys,
+ * unknown release lines, counters without their suffix, histograms without buckets, signals that
+ * name no family, entries without a citation. Every problem names the file and the entry.
+ */
+public final class CatalogLoader {
+  private static final YAMLMapper YAML = new YAMLMapper();
+  private static final Set<String> TOP_KEYS =
+      Set.of(
+          "engine",
+          "title",
+          "versions",
+          "ignore_prefixes",
+          "name_variants",
+          "label_groups",
+          "bucket_sets",
+          "metrics",
+          "signals",
+          "lazy",
+          "dedupe_labels",
+          "counter_suffix");
+  private static final Set<String> METRIC_KEYS =
+      Set.of(
+          "name",
+          "type",
+          "unit",
+          "labels",
+          "open_labels",
+          "since",
+          "history",
+          "condition",
+          "buckets",
+          "lazy",
+          "version_evidence",
+          "prefixless",
+          "note",
+          "cite");
+
+  private final String file;
+  private List<ReleaseLine> versions = List.of();
+  private final Map<String, List<LabelSpec>> labelGroups = new LinkedHashMap<>();
+  private final Map<String, JsonNode> bucketSets = new LinkedHashMap<>();
+
+  private CatalogLoader(String file) {
+    this.file = file;
+  }
+
+  /** Loads the built-in data of {@code engine} from the class path. */
+  static EngineCatalog loadResource(String engine) {
+    String path = "/dev/infermon/llm/catalog/" + engine + ".yaml";
+    try (InputStream in = CatalogLoader.class.getResourceAsStream(path)) {
+      if (in == null) {
+        throw new CatalogException("catalog data missing from the class path: " + path);
+      }
+      return load(engine + ".yaml", in);
+    } catch (IOException e) {
+      throw new CatalogException("cannot read " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Parses and validates one engine's data.
+   *
+   * @param file the name used in error messages
+   * @throws CatalogException naming the file and entry of the first problem
+   */
+  public static EngineCatalog load(String file, InputStream yaml) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(yaml);
+    } catch (IOException e) {
+      throw new CatalogException(file + ": not valid YAML: " + e.getMessage(), e);
+    }
+    return new CatalogLoader(file).read(root);
+  }
+
+  private EngineCatalog read(JsonNode root) {
+    if (root == null || !root.isObject()) {
+      throw fail("", "the document must be a mapping");
+    }
+    checkKeys(root, TOP_KEYS, "");
+    String engine = text(root, "engine", "", true);
+    String title = text(root, "title", "", true);
+    JsonNode vs = root.path("versions");
+    if (!vs.isArray() || vs.isEmpty()) {
+      throw fail("versions", "a non-empty list of release lines is required");
+    }
+    List<ReleaseLine> lines = new ArrayList<>();
+    for (JsonNode v : vs) {
+      String name = v.asText();
+      for (ReleaseLine l : lines) {
+        if (l.name().equals(name)) {
+          throw fail("versions", "release line " + name + " is listed twice");
+        }
+      }
+      lines.add(new ReleaseLine(name, lines.size()));
+    }
+    versions = List.copyOf(lines);
+    boolean lazyDefault = root.path("lazy").asBoolean(false);
+    String counterSuffix =
+        root.has("counter_suffix") ? root.get("counter_suffix").asText() : "_total";
+
+    List<NameVariant> variants = new ArrayList<>();
+    int i = 0;
+    for (JsonNode v : array(root, "name_variants", true)) {
+      String at = "name_variants[" + i++ + "]";
+      checkKeys(v, Set.of("prefix", "optional_labels", "until", "cite"), at);
+      variants.add(
+          new NameVariant(
+              text(v, "prefix", at, true),
+              strings(v.path("optional_labels")),
+              release(v, "until", at),
+              text(v, "cite", at, true)));
+    }
+    if (variants.isEmpty()) {
+      throw fail("name_variants", "at least one name variant is required");
+    }
+    Iterator<Map.Entry<String, JsonNode>> groups =
+        root.path("label_groups").properties().iterator();
+    while (groups.hasNext()) {
+      Map.Entry<String, JsonNode> g = groups.next();
+      labelGroups.put(g.getKey(), labels(g.getValue(), "label_groups." + g.getKey(), false));
+    }
+    Iterator<Map.Entry<String, JsonNode>> sets = root.path("bucket_sets").properties().iterator();
+    while (sets.hasNext()) {
+      Map.Entry<String, JsonNode> s = sets.next();
+      bucketSets.put(s.getKey(), s.getValue());
+    }
+
+    List<MetricEntry> metrics = new ArrayList<>();
+    i = 0;
+    for (JsonNode m : array(root, "metrics", true)) {
+      metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
+    }
+    checkDisjoint(metrics);
+
+    Map<Signal, List<SignalSource>> signals = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> sigs = root.path("signals").properties().iterator();
+    while (sigs.hasNext()) {
+      Map.Entry<String, JsonNode> s = sigs.next();
+      String at = "signals." + s.getKey();
+      Signal signal;
+      try {
+        signal = Signal.fromKey(s.getKey());
+      } catch (IllegalArgumentException e) {
+        throw fail(at, e.getMessage());
+      }
+      List<SignalSource> sources = new ArrayList<>();
+      int j = 0;
+      for (JsonNode src : s.getValue()) {
+        sources.add(source(engine, signal, src, at + "[" + j++ + "]", metrics));
+      }
+      signals.put(signal, sources);
+    }
+    return new EngineCatalog(
+        engine,
+        title,
+        versions,
+        variants,
+        metrics,
+        signals,
+        strings(root.path("ignore_prefixes")),
+        strings(root.path("dedupe_labels")));
+  }
+
+  private MetricEntry metric(
+      String engine, JsonNode m, String at, boolean lazyDefault, String counterSuffix) {
+    checkKeys(m, METRIC_KEYS, at);
+    String name = text(m, "name", at, true);
+    at = at + " (" + name + ")";
+    MetricType type;
+    try {
+      type = MetricType.parse(text(m, "type", at, true));
+    } catch (IllegalArgumentException e) {
+      throw fail(at, e.getMessage());
+    }
+    if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
+      throw fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
+    }
+    if (type != MetricType.COUNTER && type != MetricType.HISTOGRAM && name.endsWith("_total")) {
+      throw fail(at, "only counters (and vLLM's iteration_tokens_total histogram) end in _total");
+    }
+    ReleaseLine since = release(m, "since", at);
+    if (since == null) {
+      throw fail(at, "since is required");
+    }
+    History history = History.NONE;
+    if (m.has("history")) {
+      JsonNode h = m.get("history");
+      String hat = at + ".history";
+      checkKeys(
+          h, Set.of("renamed_from", "replaced_by", "deprecated", "hidden", "removed", "note"), hat);
+      history =
+          new History(
+              text(h, "renamed_from", hat, false),
+              text(h, "replaced_by", hat, false),
+              release(h, "deprecated", hat),
+              release(h, "hidden", hat),
+              release(h, "removed", hat),
+              text(h, "note", hat, false));
+      if (history.removed() != null && !since.before(history.removed())) {
+        throw fail(hat, "removed before it was added");
+      }
+    }
+    Condition condition = Condition.ALWAYS;
+    if (m.has("condition")) {
+      JsonNode c = m.get("condition");
+      String cat = at + ".condition";
+      checkKeys(c, Set.of("kind", "flag", "registered"), cat);
+      try {
+        condition =
+            new Condition(
+                Condition.Kind.valueOf(
+                    text(c, "kind", cat, true).toUpperCase(java.util.Locale.ROOT)),
+                text(c, "flag", cat, true),
+                c.path("registered").asBoolean(false));
+      } catch (IllegalArgumentException e) {
+        throw fail(cat, e.getMessage());
+      }
+    }
+    List<BucketSpec> buckets = List.of();
+    if (m.has("buckets")) {
+      JsonNode b = m.get("buckets");
+      if (b.isTextual()) {
+        JsonNode set = bucketSets.get(b.asText());
+        if (set == null) {
+          throw fail(at, "unknown bucket set \"" + b.asText() + "\"");
+        }
+        b = set;
+      }
+      buckets = buckets(b, at + ".buckets");
+    }
+    try {
+      return new MetricEntry(
+          engine,
+          name,
+          type,
+          text(m, "unit", at, true),
+          labels(m.path("labels"), at + ".labels", true),
+          m.path("open_labels").asBoolean(false),
+          since,
+          history,
+          condition,
+          buckets,
+          m.path("lazy").asBoolean(lazyDefault),
+          m.path("version_evidence").asBoolean(true),
+          m.path("prefixless").asBoolean(false),
+          text(m, "note", at, false),
+          text(m, "cite", at, false));
+    } catch (IllegalArgumentException e) {
+      throw fail(at, e.getMessage());
+    }
+  }
+
+  private List<BucketSpec> buckets(JsonNode list, String at) {
+    if (!list.isArray() || list.isEmpty()) {
+      throw fail(at, "a non-empty list of bucket specs is required");
+    }
+    List<BucketSpec> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode b : list) {
+      String bat = at + "[" + i++ + "]";
+      try {
+        if (b.isArray()) {
+          out.add(new BucketSpec(null, null, BucketSpec.Rule.FIXED, doubles(b), 0, 0, 0, null));
+          continue;
+        }
+        checkKeys(
+            b, Set.of("since", "until", "bounds", "rule", "start", "factor", "count", "note"), bat);
+        BucketSpec.Rule rule =
+            b.has("bounds")
+                ? BucketSpec.Rule.FIXED
+                : BucketSpec.Rule.valueOf(
+                    text(b, "rule", bat, true).toUpperCase(java.util.Locale.ROOT));
+        out.add(
+            new BucketSpec(
+                release(b, "since", bat),
+                release(b, "until", bat),
+                rule,
+                b.has("bounds") ? doubles(b.get("bounds")) : List.of(),
+                b.path("start").asDouble(0),
+                b.path("factor").asDouble(0),
+                b.path("count").asInt(0),
+                text(b, "note", bat, false)));
+      } catch (IllegalArgumentException e) {
+        throw fail(bat, e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private List<LabelSpec> labels(JsonNode list, String at, boolean groupsAllowed) {
+    if (list.isMissingNode()) {
+      throw fail(at, "labels are required (an empty list when there are none)");
+    }
+    List<LabelSpec> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode l : list) {
+      String lat = at + "[" + i++ + "]";
+      if (l.isTextual()) {
+        List<LabelSpec> group = groupsAllowed ? labelGroups.get(l.asText()) : null;
+        if (group != null) {
+          out.addAll(group);
+        } else {
+          out.add(new LabelSpec(l.asText(), null, null, false, null));
+        }
+        continue;
+      }
+      checkKeys(l, Set.of("name", "since", "until", "optional", "note"), lat);
+      out.add(
+          new LabelSpec(
+              text(l, "name", lat, true),
+              release(l, "since", lat),
+              release(l, "until", lat),
+              l.path("optional").asBoolean(false),
+              text(l, "note", lat, false)));
+    }
+    return out;
+  }
+
+  private SignalSource source(
+      String engine, Signal signal, JsonNode s, String at, List<MetricEntry> metrics) {
+    checkKeys(
+        s,
+        Set.of(
+            "metric",
+            "metrics",
+            "agg",
+            "dedupe",
+            "match",
+            "by",
+            "scale",
+            "zero_when_absent",
+            "since",
+            "note"),
+        at);
+    List<String> names =
+        s.has("metrics") ? strings(s.get("metrics")) : List.of(text(s, "metric", at, true));
+    for (String n : names) {
+      boolean known = false;
+      for (MetricEntry m : metrics) {
+        known |= m.name().equals(n);
+      }
+      if (!known) {
+        throw fail(at, "signal source names unknown metric \"" + n + "\"");
+      }
+    }
+    Map<String, String> match = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = s.path("match").properties().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      match.put(e.getKey(), e.getValue().asText());
+    }
+    try {
+      return new SignalSource(
+          engine,
+          signal,
+          names,
+          s.has("agg") ? Aggregation.parse(s.get("agg").asText()) : Aggregation.SUM,
+          s.path("dedupe").asBoolean(false),
+          match,
+          strings(s.path("by")),
+          s.path("scale").asDouble(1),
+          s.path("zero_when_absent").asBoolean(false),
+          release(s, "since", at),
+          text(s, "note", at, false));
+    } catch (IllegalArgumentException e) {
+      throw fail(at, e.getMessage());
+    }
+  }
+
+  /** Entries sharing a name (a type change between releases) must not overlap in releases. */
+  private void checkDisjoint(List<MetricEntry> metrics) {
+    for (int a = 0; a < metrics.size(); a++) {
+      for (int b = a + 1; b < metrics.size(); b++) {
+        MetricEntry x = metrics.get(a);
+        MetricEntry y = metrics.get(b);
+        if (!x.name().equals(y.name())) {
+          continue;
+        }
+        boolean overlap = false;
+        for (ReleaseLine v : versions) {
+          overlap |= x.existsIn(v) && y.existsIn(v);
+        }
+        if (overlap) {
+          throw fail("metrics", x.name() + " is listed twice for the same releases");
+        }
+      }
+    }
+  }
+
+  private ReleaseLine release(JsonNode n, String key, String at) {
+    if (!n.has(key) || n.get(key).isNull()) {
+      return null;
+    }
+    String name = n.get(key).asText();
+    for (ReleaseLine v : versions) {
+      if (v.name().equals(name)) {
+        return v;
+      }
+    }
+    throw fail(at + "." + key, "unknown release line \"" + name + "\" (not in versions)");
+  }
+
+  private void checkKeys(JsonNode n, Set<String> allowed, String at) {
+    if (!n.isObject()) {
+      throw fail(at, "expected a mapping");
+    }
+    Iterator<String> names = n.fieldNames();
+    while (names.hasNext()) {
+      String k = names.next();
+      if (!allowed.contains(k)) {
+        throw fail(at, "unknown key \"" + k + "\"");
+      }
+    }
+  }
+
+  private String text(JsonNode n, String key, String at, boolean required) {
+    JsonNode v = n.get(key);
+    if (v == null || v.isNull()) {
+      if (required) {
+        throw fail(at, key + " is required");
+      }
+      return null;
+    }
+    if (!v.isValueNode()) {
+      throw fail(at + "." + key, "expected a scalar");
+    }
+    return v.asText();
+  }
+
+  private JsonNode array(JsonNode n, String key, boolean required) {
+    JsonNode v = n.path(key);
+    if (!v.isArray()) {
+      if (required) {
+        throw fail(key, "a list is required");
+      }
+    }
+    return v;
+  }
+
+  private static List<String> strings(JsonNode list) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode s : list) {
+      out.add(s.asText());
+    }
+    return out;
+  }
+
+  private List<Double> doubles(JsonNode list) {
+    List<Double> out = new ArrayList<>();
+    for (JsonNode d : list) {
+      if (!d.isNumber()) {
+        throw new IllegalArgumentException("bucket bound is not a number: " + d);
+      }
+      out.add(d.asDouble());
+    }
+    return out;
+  }
+
+  private CatalogException fail(String at, String what) {
+    return new CatalogException(file + (at.isEmpty() ? "" : ": " + at) + ": " + what);
+  }
+}

@@ -1,0 +1,162 @@
+package dev.infermon.llm.catalog;
+
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the catalog knows about one engine: its release lines, name variants, metric families
+ * and where it finds each canonical signal. Immutable; thread-safe.
+ */
+public final class EngineCatalog {
+  private final String engine;
+  private final String title;
+  private final List<ReleaseLine> versions;
+  private final List<NameVariant> variants;
+  private final List<MetricEntry> metrics;
+  private final Map<Signal, List<SignalSource>> signals;
+  private final List<String> ignorePrefixes;
+  private final List<String> dedupeLabels;
+  private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
+
+  EngineCatalog(
+      String engine,
+      String title,
+      List<ReleaseLine> versions,
+      List<NameVariant> variants,
+      List<MetricEntry> metrics,
+      Map<Signal, List<SignalSource>> signals,
+      List<String> ignorePrefixes,
+      List<String> dedupeLabels) {
+    this.engine = engine;
+    this.title = title;
+    this.versions = List.copyOf(versions);
+    this.variants = List.copyOf(variants);
+    this.metrics = List.copyOf(metrics);
+    Map<Signal, List<SignalSource>> s = new LinkedHashMap<>();
+    signals.forEach((k, v) -> s.put(k, List.copyOf(v)));
+    this.signals = Collections.unmodifiableMap(s);
+    this.ignorePrefixes = List.copyOf(ignorePrefixes);
+    this.dedupeLabels = List.copyOf(dedupeLabels);
+    for (MetricEntry m : metrics) {
+      byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
+    }
+  }
+
+  /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */
+  public String engine() {
+    return engine;
+  }
+
+  /** The engine's display name. */
+  public String title() {
+    return title;
+  }
+
+  /** Release lines, oldest first. */
+  public List<ReleaseLine> versions() {
+    return versions;
+  }
+
+  /** The newest release line the catalog knows. */
+  public ReleaseLine newest() {
+    return versions.get(versions.size() - 1);
+  }
+
+  /** The release line named {@code name}, if the catalog knows it. */
+  public Optional<ReleaseLine> version(String name) {
+    for (ReleaseLine v : versions) {
+      if (v.name().equals(name)) {
+        return Optional.of(v);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Name variants, the default ({@code vllm:}) first. */
+  public List<NameVariant> variants() {
+    return variants;
+  }
+
+  /** Every family, in catalog order. */
+  public List<MetricEntry> metrics() {
+    return metrics;
+  }
+
+  /** The entries named {@code name} (several when the type changed between releases). */
+  public List<MetricEntry> entries(String name) {
+    return byName.getOrDefault(name, List.of());
+  }
+
+  /** The entry named {@code name} that exists in {@code v}, if any. */
+  public Optional<MetricEntry> entry(String name, ReleaseLine v) {
+    for (MetricEntry m : entries(name)) {
+      if (m.existsIn(v)) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Where the engine finds each signal, preferred source first; absent signals are not keys. */
+  public Map<Signal, List<SignalSource>> signals() {
+    return signals;
+  }
+
+  /** The sources of {@code s} (empty when the engine does not have it). */
+  public List<SignalSource> sources(Signal s) {
+    return signals.getOrDefault(s, List.of());
+  }
+
+  /** Family-name prefixes of generic collectors that are not engine metrics ({@code python_}). */
+  public List<String> ignorePrefixes() {
+    return ignorePrefixes;
+  }
+
+  /** Labels whose series repeat the same value and must be collapsed with max, never summed. */
+  public List<String> dedupeLabels() {
+    return dedupeLabels;
+  }
+
+  /**
+   * The catalog entry and variant behind an exposed family name (as a TYPE line or a parser reports
+   * it: histograms without suffix), if the name belongs to this engine.
+   */
+  public Optional<Match> identifyFamily(String family) {
+    for (NameVariant v : variants) {
+      for (MetricEntry m : metrics) {
+        if (m.familyName(v).equals(family)) {
+          return Optional.of(new Match(entries(m.name()), v));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The family behind a sample name ({@code vllm:ttft_seconds_bucket} is {@code
+   * vllm:ttft_seconds}), if it belongs to this engine.
+   */
+  public Optional<String> familyOfSample(String sample) {
+    for (NameVariant v : variants) {
+      for (MetricEntry m : metrics) {
+        if (m.sampleNames(v).contains(sample)) {
+          return Optional.of(m.familyName(v));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** A family found in the catalog: its entries (by release) and the spelling it was found in. */
+  public record Match(List<MetricEntry> entries, NameVariant variant) {}
+
+  @Override
+  public String toString() {
+    return "EngineCatalog[" + engine + ", " + metrics.size() + " families]";
+  }
+}

@@ -1,0 +1,45 @@
+package dev.infermon.llm.catalog;
+
+import dev.infermon.llm.signals.Aggregation;
+import dev.infermon.llm.signals.Signal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where one engine finds a canonical signal: one family (or several to add up), the label matchers
+ * that pick the right series, and how its series combine.
+ *
+ * @param engine the engine
+ * @param signal the signal
+ * @param metrics the catalog family names (without prefix); several are summed
+ * @param aggregation how series of one group combine (sum for counts, max/avg for ratios)
+ * @param dedupe whether the engine's duplicate-reporting labels ({@code tp_rank}, ...) are
+ *     collapsed with max before aggregating
+ * @param match label matchers: value "" means the label is absent, else an anchored regex
+ * @param by extra labels the signal keeps ({@code reason}, {@code finished_reason})
+ * @param scale factor to the signal's unit (100 for a 0–1 ratio shown in percent)
+ * @param zeroWhenAbsent whether an absent family means zero (a lazily created failure counter)
+ * @param since first release where this source applies, or null for the family's own
+ * @param note what a user must know about the mapping
+ */
+public record SignalSource(
+    String engine,
+    Signal signal,
+    List<String> metrics,
+    Aggregation aggregation,
+    boolean dedupe,
+    Map<String, String> match,
+    List<String> by,
+    double scale,
+    boolean zeroWhenAbsent,
+    ReleaseLine since,
+    String note) {
+  public SignalSource {
+    metrics = List.copyOf(metrics);
+    match = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(match));
+    by = List.copyOf(by);
+    if (metrics.isEmpty()) {
+      throw new IllegalArgumentException(signal + " of " + engine + " names no metric");
+    }
+  }
+}

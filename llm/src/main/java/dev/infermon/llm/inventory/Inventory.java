@@ -1,0 +1,46 @@
+package dev.infermon.llm.inventory;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Every target of the fleet with its engine, release range, features and families, at one time. The
+ * dashboard compiles panels for the families present here and explains empty panels from it.
+ * Immutable; thread-safe.
+ *
+ * @param targets the targets, inference pods and exporters alike
+ */
+public record Inventory(List<TargetInventory> targets) {
+  public static final Inventory EMPTY = new Inventory(List.of());
+
+  public Inventory {
+    targets = List.copyOf(targets);
+  }
+
+  /** The engines of at least one target, in target order. */
+  public Set<String> engines() {
+    Set<String> out = new LinkedHashSet<>();
+    for (TargetInventory t : targets) {
+      if (!t.engine().equals(Detection.UNKNOWN)) {
+        out.add(t.engine());
+      }
+    }
+    return out;
+  }
+
+  /** Every family name present on any target. */
+  public Set<String> families() {
+    Set<String> out = new LinkedHashSet<>();
+    for (TargetInventory t : targets) {
+      out.addAll(t.families().keySet());
+    }
+    return out;
+  }
+
+  /** The targets that pass {@code filter}. */
+  public Inventory filter(Predicate<TargetInventory> filter) {
+    return new Inventory(targets.stream().filter(filter).toList());
+  }
+}

@@ -1,0 +1,167 @@
+package dev.infermon.llm.inventory;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.MetricType;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.value.QueryResult;
+import dev.infermon.promql.value.Sample;
+import dev.infermon.promql.value.Vector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Builds the {@link Inventory} from what is stored, through a {@link QueryBackend} only (so it
+ * works against a remote Prometheus too): the series of the engines' families seen in the last
+ * {@code window}, grouped by target ({@code job} and {@code instance}), and {@code up} for target
+ * health. Stateless; thread-safe when the backend is.
+ */
+public final class StoredInventory {
+  /** The labels a scrape target attaches (the ones infermon's discovery sets). */
+  public static final List<String> TARGET_LABELS =
+      List.of("job", "instance", "namespace", "pod", "workload_name", "backend", "role", "node");
+
+  private final Catalog catalog;
+  private final EngineDetector detector;
+
+  public StoredInventory(Catalog catalog) {
+    this.catalog = catalog;
+    this.detector = new EngineDetector(catalog);
+  }
+
+  /**
+   * The inventory as of {@code timeMs}, from series with samples in {@code [timeMs-window,
+   * timeMs]}.
+   */
+  public Inventory read(QueryBackend backend, long timeMs, long windowMs) {
+    Map<String, Map<String, String>> targetLabels = new LinkedHashMap<>();
+    Map<String, Boolean> up = new LinkedHashMap<>();
+    QueryResult r = backend.instantQuery("up", timeMs);
+    if (r.value() instanceof Vector) {
+      for (Sample s : ((Vector) r.value()).samples()) {
+        String key = key(s.labels());
+        targetLabels.put(key, targetLabels(s.labels(), false));
+        up.put(key, s.value() == 1);
+      }
+    }
+    Map<String, Map<String, TreeSet<String>>> labelNames = new LinkedHashMap<>();
+    Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
+    List<Labels> series =
+        backend.series(List.of("{__name__=~\"" + namePattern() + "\"}"), timeMs - windowMs, timeMs);
+    for (Labels l : series) {
+      String sample = l.get("__name__");
+      String family = familyOf(sample);
+      if (family == null) {
+        continue;
+      }
+      String key = key(l);
+      targetLabels.computeIfAbsent(key, k -> targetLabels(l, true));
+      TreeSet<String> names =
+          labelNames
+              .computeIfAbsent(key, k -> new LinkedHashMap<>())
+              .computeIfAbsent(family, k -> new TreeSet<>());
+      for (int i = 0; i < l.size(); i++) {
+        String n = l.name(i);
+        if (!n.equals("__name__") && !n.equals("le")) {
+          names.add(n);
+        }
+      }
+      if (sample.endsWith("_bucket") && l.has("le")) {
+        try {
+          double le = Double.parseDouble(l.get("le"));
+          if (!Double.isInfinite(le)) {
+            bounds
+                .computeIfAbsent(key, k -> new LinkedHashMap<>())
+                .computeIfAbsent(family, k -> new TreeSet<>())
+                .add(le);
+          }
+        } catch (NumberFormatException e) {
+          // "+Inf" and malformed bounds carry no finite bound
+        }
+      }
+    }
+    List<TargetInventory> out = new ArrayList<>();
+    for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
+      String key = t.getKey();
+      Map<String, FamilyInfo> families = new LinkedHashMap<>();
+      labelNames
+          .getOrDefault(key, Map.of())
+          .forEach(
+              (f, names) ->
+                  families.put(
+                      f,
+                      new FamilyInfo(
+                          f,
+                          MetricType.UNKNOWN,
+                          names,
+                          new ArrayList<>(
+                              bounds
+                                  .getOrDefault(key, Map.of())
+                                  .getOrDefault(f, new TreeSet<>())))));
+      Detection d = detector.detect(families.keySet());
+      if (d.engine().equals(Detection.UNKNOWN)) {
+        d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
+      }
+      out.add(new TargetInventory(t.getValue(), up.getOrDefault(key, true), d, families));
+    }
+    return new Inventory(out);
+  }
+
+  /** A target that is down exposes nothing: its {@code backend} label still names the engine. */
+  private static Detection fromBackendLabel(String backend) {
+    String engine = Detection.UNKNOWN;
+    if (backend.startsWith("vllm")) {
+      engine = "vllm";
+    } else if (backend.startsWith("sglang")) {
+      engine = "sglang";
+    } else if (backend.equals("dcgm")) {
+      engine = "dcgm";
+    }
+    return new Detection(engine, "", null, List.of(), List.of());
+  }
+
+  private String familyOf(String sample) {
+    for (EngineCatalog e : catalog.engines()) {
+      java.util.Optional<String> f = e.familyOfSample(sample);
+      if (f.isPresent()) {
+        return f.get();
+      }
+    }
+    return sample.endsWith("_created") ? null : sample;
+  }
+
+  private String namePattern() {
+    Set<String> parts = new java.util.LinkedHashSet<>();
+    for (EngineCatalog e : catalog.engines()) {
+      e.variants().forEach(v -> parts.add(java.util.regex.Pattern.quote(v.prefix()) + ".+"));
+    }
+    parts.remove(java.util.regex.Pattern.quote("") + ".+");
+    parts.add("DCGM_.+");
+    return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
+  }
+
+  private static String key(Labels l) {
+    String job = l.get("job");
+    String instance = l.get("instance");
+    if (job != null || instance != null) {
+      return job + "|" + instance;
+    }
+    return l.get("namespace") + "/" + l.get("pod");
+  }
+
+  private static Map<String, String> targetLabels(Labels l, boolean fromSeries) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String n : TARGET_LABELS) {
+      String v = l.get(n);
+      if (v != null) {
+        out.put(n, v);
+      }
+    }
+    return out;
+  }
+}

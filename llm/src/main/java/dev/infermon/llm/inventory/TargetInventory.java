@@ -1,0 +1,34 @@
+package dev.infermon.llm.inventory;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One scrape target as the inventory sees it.
+ *
+ * @param targetLabels the target's own labels ({@code job}, {@code instance}, {@code namespace},
+ *     {@code pod}, {@code workload_name}, {@code backend}, {@code role}) where known
+ * @param up whether the last scrape succeeded (true when unknown, as for a live scrape)
+ * @param detection engine, release range, features
+ * @param families the families present, by name
+ */
+public record TargetInventory(
+    Map<String, String> targetLabels,
+    boolean up,
+    Detection detection,
+    Map<String, FamilyInfo> families) {
+  public TargetInventory {
+    targetLabels = java.util.Collections.unmodifiableMap(new TreeMap<>(targetLabels));
+    families = java.util.Collections.unmodifiableMap(new TreeMap<>(families));
+  }
+
+  /** The engine key, or {@code unknown}. */
+  public String engine() {
+    return detection.engine();
+  }
+
+  /** A target label's value, or "" when absent. */
+  public String label(String name) {
+    return targetLabels.getOrDefault(name, "");
+  }
+}

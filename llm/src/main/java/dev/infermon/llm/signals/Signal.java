@@ -1,0 +1,91 @@
+package dev.infermon.llm.signals;
+
+import java.util.Locale;
+
+/**
+ * The canonical signals every panel and alert is written in. Each engine's catalog maps a signal to
+ * its own families ({@code signals:} in the catalog data); the dashboard compiler turns a signal
+ * into PromQL for the engines present.
+ */
+public enum Signal {
+  REQUESTS_RUNNING(Kind.GAUGE, "requests"),
+  REQUESTS_WAITING(Kind.GAUGE, "requests"),
+  REQUESTS_WAITING_BY_REASON(Kind.GAUGE, "requests"),
+  REQUESTS_SWAPPED(Kind.GAUGE, "requests"),
+  KV_USAGE(Kind.GAUGE, "ratio"),
+  PREEMPTIONS(Kind.COUNTER, "preemptions"),
+  PREFIX_CACHE_QUERIES(Kind.COUNTER, "tokens"),
+  PREFIX_CACHE_HITS(Kind.COUNTER, "tokens"),
+  PROMPT_TOKENS(Kind.COUNTER, "tokens"),
+  GENERATION_TOKENS(Kind.COUNTER, "tokens"),
+  CACHED_PROMPT_TOKENS(Kind.COUNTER, "tokens"),
+  REQUESTS_FINISHED(Kind.COUNTER, "requests"),
+  REQUESTS_SUCCEEDED(Kind.COUNTER, "requests"),
+  REQUESTS_FAILED(Kind.COUNTER, "requests"),
+  REQUESTS_BY_FINISH_REASON(Kind.COUNTER, "requests"),
+  TTFT(Kind.HISTOGRAM, "seconds"),
+  ITL(Kind.HISTOGRAM, "seconds"),
+  TPOT(Kind.HISTOGRAM, "seconds"),
+  E2E_LATENCY(Kind.HISTOGRAM, "seconds"),
+  QUEUE_TIME(Kind.HISTOGRAM, "seconds"),
+  PREFILL_TIME(Kind.HISTOGRAM, "seconds"),
+  DECODE_TIME(Kind.HISTOGRAM, "seconds"),
+  INFERENCE_TIME(Kind.HISTOGRAM, "seconds"),
+  PROMPT_LENGTH(Kind.HISTOGRAM, "tokens"),
+  GENERATION_LENGTH(Kind.HISTOGRAM, "tokens"),
+  GPU_TENSOR_ACTIVE(Kind.GPU, "percent"),
+  GPU_SM_ACTIVE(Kind.GPU, "percent"),
+  GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent"),
+  GPU_DRAM_ACTIVE(Kind.GPU, "percent"),
+  GPU_COPY_UTIL(Kind.GPU, "percent"),
+  GPU_UTIL(Kind.GPU, "percent"),
+  GPU_MEMORY_USED(Kind.GPU, "mebibytes");
+
+  /** How a signal's samples are read. */
+  public enum Kind {
+    /** A level read as is (after aggregation). */
+    GAUGE,
+    /** A cumulative count read through {@code rate}. */
+    COUNTER,
+    /** A classic histogram read through its buckets, sum and count. */
+    HISTOGRAM,
+    /** A dcgm-exporter gauge, joined to the inference pod it is attributed to. */
+    GPU
+  }
+
+  private final Kind kind;
+  private final String unit;
+
+  Signal(Kind kind, String unit) {
+    this.kind = kind;
+    this.unit = unit;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The unit after normalisation. */
+  public String unit() {
+    return unit;
+  }
+
+  /** The key used in the catalog data ({@code requests_running}). */
+  public String key() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * The signal with catalog key {@code key}.
+   *
+   * @throws IllegalArgumentException naming the key when there is none
+   */
+  public static Signal fromKey(String key) {
+    for (Signal s : values()) {
+      if (s.key().equals(key)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("unknown signal: \"" + key + "\"");
+  }
+}

@@ -1,0 +1,279 @@
+package dev.infermon.server.cli;
+
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.Ticker;
+import dev.infermon.simulator.http.FleetServer;
+import dev.infermon.simulator.http.InventoryFormats;
+import dev.infermon.simulator.vllm.VllmRelease;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code infermon simulate}: serves a simulated inference fleet on 127.0.0.1 until interrupted, so
+ * that infermon or a real Prometheus can scrape it; or prints the fleet's scrape configuration.
+ */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description =
+        "Serve a simulated LLM inference fleet on 127.0.0.1: vLLM and SGLang pods driven by a"
+            + " queueing model, prefill/decode pairs, and one dcgm-exporter per node. Each target"
+            + " gets its own port (control port + 1 + i); the control port answers"
+            + " GET /-/inventory and POST /-/scenario?name=...&pod=... . Runs until Ctrl-C.")
+public final class SimulateCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
+  int vllmPods = 3;
+
+  @Option(
+      names = "--legacy-vllm-pods",
+      description = "Older-release vLLM pods (default: ${DEFAULT-VALUE}).")
+  int legacyVllmPods = 1;
+
+  @Option(
+      names = "--legacy-release",
+      description = "Release of the older pods: v0.11 or v0.4.3 (default: ${DEFAULT-VALUE}).")
+  String legacyRelease = "v0.11";
+
+  @Option(
+      names = "--data-parallel-pods",
+      description = "Current vLLM pods running two data-parallel engines (default: 1).")
+  Integer dataParallelPods;
+
+  @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
+  int sglangPods = 2;
+
+  @Option(
+      names = "--sglang-tp",
+      description = "TP ranks per SGLang server (default: ${DEFAULT-VALUE}).")
+  int sglangTp = 2;
+
+  @Option(
+      names = "--sglang-gateway-pods",
+      description =
+          "Pods served through the SGLang gateway, sglang_ names (default: ${DEFAULT-VALUE}).")
+  int sglangGatewayPods = 1;
+
+  @Option(
+      names = "--pd",
+      negatable = true,
+      description = "Add a vLLM and an SGLang prefill/decode pair (default: ${DEFAULT-VALUE}).")
+  boolean pd = true;
+
+  @Option(
+      names = "--models",
+      split = ",",
+      description = "Served model names, assigned round-robin (default: three built-in models).")
+  List<String> models;
+
+  @Option(names = "--nodes", description = "GPU nodes (default: as many as needed, 0).")
+  int nodes;
+
+  @Option(names = "--gpus-per-node", description = "GPUs per node (default: ${DEFAULT-VALUE}).")
+  int gpusPerNode = 8;
+
+  @Option(
+      names = "--namespace",
+      description = "Namespace of the inference pods (default: ${DEFAULT-VALUE}).")
+  String namespace = "inference";
+
+  @Option(
+      names = "--scenario",
+      description =
+          "Starting scenario: healthy, saturated, kv-pressure, deferred-by-config,"
+              + " idle-gpu-long-queue, slow-pod, error-spike, pod-restart (default: ${DEFAULT-VALUE}).")
+  String scenario = "healthy";
+
+  @Option(
+      names = "--listen",
+      description =
+          "Control address host:port; targets take the next ports (default: ${DEFAULT-VALUE}).")
+  String listen = "127.0.0.1:9400";
+
+  @Option(
+      names = "--single-port",
+      description = "Serve every target on the control port at /pods/<name>/metrics.")
+  boolean singlePort;
+
+  @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+  long seed = 42;
+
+  @Option(
+      names = "--warmup",
+      converter = DurationConverter.class,
+      defaultValue = "10m",
+      description =
+          "Simulated time run before serving, so pages have traffic (default: ${DEFAULT-VALUE}).")
+  Duration warmup;
+
+  @Option(
+      names = "--no-sm-fields",
+      description =
+          "Leave DCGM_FI_PROF_SM_ACTIVE/SM_OCCUPANCY out, as the default counters CSV does.")
+  boolean noSmFields;
+
+  @Option(
+      names = "--print-prometheus-config",
+      description = "Print a prometheus.yml scraping the fleet and exit.")
+  boolean printPrometheusConfig;
+
+  @Option(names = "--print-file-sd", description = "Print a file_sd JSON list and exit.")
+  boolean printFileSd;
+
+  @Option(
+      names = "--scrape-interval",
+      description = "Scrape interval in printed configs, seconds (default: ${DEFAULT-VALUE}).")
+  int scrapeInterval = 15;
+
+  @Option(
+      names = "--run-for",
+      hidden = true,
+      converter = DurationConverter.class,
+      description = "Stop after this long (tests).")
+  Duration runFor;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    FleetConfig config;
+    String host;
+    int port;
+    try {
+      config = config();
+      int colon = listen.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException("--listen must be host:port, got \"" + listen + "\"");
+      }
+      host = listen.substring(0, colon);
+      port = Integer.parseInt(listen.substring(colon + 1));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    long now = Clock.systemUTC().millis();
+    Fleet fleet = Fleet.create(config, now - warmup.toMillis());
+    if (printPrometheusConfig || printFileSd) {
+      if (port == 0 && !singlePort) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "printing a config needs a fixed --listen port, not 0");
+      }
+      Function<PodInfo, String> hostPort = p -> host + ":" + port(fleet, p, port);
+      Function<PodInfo, String> path =
+          p -> singlePort ? "/pods/" + p.name() + "/metrics" : "/metrics";
+      out.print(
+          printFileSd
+              ? InventoryFormats.fileSd(fleet.inventory(), hostPort)
+              : InventoryFormats.prometheusYaml(fleet.inventory(), hostPort, path, scrapeInterval));
+      out.flush();
+      return 0;
+    }
+    fleet.advanceTo(now);
+    CountDownLatch stop = new CountDownLatch(1);
+    Ticker ticker = Ticker.start(fleet, Clock.systemUTC(), 250);
+    try (ticker;
+        FleetServer server =
+            FleetServer.start(fleet, new FleetServer.Options(host, port, !singlePort))) {
+      Thread hook = new Thread(stop::countDown, "simulate-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      printInventory(out, fleet, server);
+      if (runFor != null) {
+        stop.await(runFor.toMillis(), TimeUnit.MILLISECONDS);
+      } else {
+        stop.await();
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException alreadyShuttingDown) {
+        // the JVM is exiting because of Ctrl-C: the hook has run
+      }
+    }
+    return 0;
+  }
+
+  private int port(Fleet fleet, PodInfo p, int controlPort) {
+    return singlePort ? controlPort : controlPort + 1 + fleet.inventory().indexOf(p);
+  }
+
+  FleetConfig config() {
+    FleetConfig.Builder b =
+        FleetConfig.builder()
+            .seed(seed)
+            .vllmPods(vllmPods)
+            .legacyVllmPods(legacyVllmPods)
+            .legacyRelease(VllmRelease.fromCliName(legacyRelease))
+            .sglangPods(sglangPods)
+            .sglangTensorParallel(sglangTp)
+            .sglangGatewayPods(sglangGatewayPods)
+            .prefillDecode(pd)
+            .nodes(nodes)
+            .gpusPerNode(gpusPerNode)
+            .namespace(namespace)
+            .scenario(Scenario.fromCliName(scenario))
+            .smProfilingFields(!noSmFields);
+    if (dataParallelPods != null) {
+      b.dataParallelPods(dataParallelPods);
+    }
+    if (models != null) {
+      b.models(models);
+    }
+    return b.build();
+  }
+
+  private static void printInventory(PrintWriter out, Fleet fleet, FleetServer server) {
+    out.printf(
+        "infermon simulate: %d targets; control http://127.0.0.1:%d/-/inventory%n",
+        fleet.inventory().size(), server.controlPort());
+    for (PodInfo p : fleet.inventory()) {
+      StringBuilder labels = new StringBuilder();
+      for (Map.Entry<String, String> e : p.targetLabels().entrySet()) {
+        labels.append(labels.length() == 0 ? "" : ",").append(e.getKey()).append('=');
+        labels.append(e.getValue());
+      }
+      out.printf("%-48s %-40s %s%n", p.name(), server.url(p), labels);
+    }
+    out.println("Ctrl-C to stop.");
+    out.flush();
+  }
+
+  /** Reads {@code 90s}, {@code 10m}, {@code 2h} or an ISO-8601 duration ({@code PT10M}). */
+  static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      String v = value.trim();
+      if (v.matches("\\d+(ms|s|m|h)")) {
+        long n = Long.parseLong(v.replaceAll("\\D", ""));
+        if (v.endsWith("ms")) {
+          return Duration.ofMillis(n);
+        }
+        switch (v.charAt(v.length() - 1)) {
+          case 's':
+            return Duration.ofSeconds(n);
+          case 'm':
+            return Duration.ofMinutes(n);
+          default:
+            return Duration.ofHours(n);
+        }
+      }
+      try {
+        return Duration.parse(v);
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new CommandLine.TypeConversionException(
+            "not a duration: \"" + value + "\" (use 90s, 10m, 2h)");
+      }
+    }
+  }
+}

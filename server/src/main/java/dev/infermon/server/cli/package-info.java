@@ -1,0 +1,2 @@
+/** picocli subcommands of {@code infermon} ({@code serve}, {@code simulate}, ...). */
+package dev.infermon.server.cli;

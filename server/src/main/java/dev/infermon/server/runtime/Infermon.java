@@ -1,0 +1,267 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.config.Config;
+import dev.infermon.config.ConfigException;
+import dev.infermon.config.ConfigLoader;
+import dev.infermon.config.ConfigResult;
+import dev.infermon.config.app.StorageConfig;
+import dev.infermon.config.app.WebConfig;
+import dev.infermon.config.scrape.ScrapeConfig;
+import dev.infermon.config.yaml.Problem;
+import dev.infermon.discovery.Discoverer;
+import dev.infermon.discovery.DiscoveryManager;
+import dev.infermon.discovery.Providers;
+import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.scrape.ScrapeManager;
+import dev.infermon.storage.Appendable;
+import dev.infermon.tsdb.Tsdb;
+import dev.infermon.tsdb.TsdbOptions;
+import dev.infermon.web.BuildInfo;
+import dev.infermon.web.WebOptions;
+import dev.infermon.web.WebServer;
+import dev.infermon.web.WebServices;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running process: configuration, HTTP server, storage, query engine, scraping and discovery,
+ * started in that order and stopped in reverse (the HTTP server first stops serving the API, and is
+ * closed before the storage so no request reads a closed database).
+ *
+ * <p>The HTTP server listens before the storage opens, so {@code /-/healthy} and {@code /metrics}
+ * answer while the write-ahead log replays; {@code /-/ready} and the API answer 503 until then.
+ *
+ * <p>Threading: {@link #reload()} and {@link #close()} may be called from any thread (SIGHUP, the
+ * {@code /-/reload} endpoint, a shutdown hook); they are serialized.
+ */
+public final class Infermon implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Infermon.class);
+
+  private final ServeSettings settings;
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final AtomicReference<Config> config = new AtomicReference<>();
+  private final AtomicReference<QueryBackend> queries = new AtomicReference<>();
+  private final AtomicReference<Appendable> appendable = new AtomicReference<>();
+  private final AtomicReference<Tsdb> tsdb = new AtomicReference<>();
+  private final AtomicReference<ScrapeManager> scrape = new AtomicReference<>();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private WebServer web;
+  private DiscoveryManager discovery;
+  private boolean closed;
+
+  private Infermon(ServeSettings settings, Config initial) {
+    this.settings = settings;
+    this.config.set(initial);
+  }
+
+  /**
+   * Loads the configuration and starts every component. On failure, whatever started is stopped
+   * again before the exception propagates.
+   *
+   * @throws ConfigException when the configuration is invalid
+   * @throws IOException when the port cannot be bound or the storage cannot be opened
+   */
+  public static Infermon start(ServeSettings settings, String version)
+      throws ConfigException, IOException {
+    Infermon m = new Infermon(settings, load(settings));
+    try {
+      m.startComponents(version);
+    } catch (IOException | RuntimeException e) {
+      m.close();
+      throw e;
+    }
+    return m;
+  }
+
+  private static Config load(ServeSettings s) throws ConfigException {
+    ConfigLoader loader = ConfigLoader.create().withEnv(s.env());
+    ConfigResult r;
+    if (!s.configFileExplicit() && !Files.exists(s.configFile())) {
+      log.info("no {} found; starting with the built-in defaults", s.configFile());
+      r = loader.parseResult("{}", "<defaults>");
+    } else {
+      r = loader.loadResult(s.configFile());
+    }
+    for (Problem w : r.warnings()) {
+      log.warn("configuration: {}", w);
+    }
+    return r.config();
+  }
+
+  private synchronized void startComponents(String version) throws IOException {
+    Config cfg = config.get();
+    if (cfg.storage().mode() != StorageConfig.Mode.EMBEDDED) {
+      log.warn(
+          "storage.mode {} is not served yet; running with the embedded storage",
+          cfg.storage().mode());
+    }
+    OwnMetrics own = new OwnMetrics(registry);
+    OwnMetrics.bindTsdb(registry, tsdb::get);
+    InstrumentedQueryBackend.Metrics queryMetrics = new InstrumentedQueryBackend.Metrics(registry);
+
+    web = WebServer.start(webOptions(cfg), services(version));
+
+    Path dir = settings.tsdbPath().orElse(Path.of(cfg.storage().tsdb().path()));
+    TsdbOptions topts =
+        TsdbOptions.defaults()
+            .withRetentionTime(
+                settings.retentionTime().orElse(cfg.storage().tsdb().retention().time()))
+            .withRetentionBytes(
+                settings.retentionSize().orElse(cfg.storage().tsdb().retention().size()).bytes());
+    Tsdb db = Tsdb.open(dir, topts);
+    tsdb.set(db);
+    EngineOptions eopts =
+        EngineOptions.DEFAULTS
+            .withTimeout(settings.queryTimeout())
+            .withMaxSamples(settings.queryMaxSamples())
+            .withLookbackDelta(settings.lookbackDelta())
+            .withDefaultSubqueryStep(cfg.global().evaluationInterval());
+    QueryBackend backend =
+        new InstrumentedQueryBackend(new EmbeddedQueryBackend(db, new Engine(eopts)), queryMetrics);
+
+    ScrapeManager sm = new ScrapeManager(db, own, jitterSeed());
+    scrape.set(sm);
+    discovery = new DiscoveryManager(DiscoveryManager.DEFAULT_UPDATE_INTERVAL, sm);
+    applyScrape(cfg.scrapeConfigs());
+
+    appendable.set(db);
+    queries.set(backend);
+    log.info("infermon is ready");
+  }
+
+  private WebOptions webOptions(Config cfg) {
+    WebConfig w = cfg.web();
+    Optional<WebOptions.TlsFiles> tls =
+        w.tls().certFile().isEmpty()
+            ? Optional.empty()
+            : Optional.of(
+                new WebOptions.TlsFiles(Path.of(w.tls().certFile()), Path.of(w.tls().keyFile())));
+    return new WebOptions(
+        settings.listenAddress().orElse(w.listenAddress()),
+        w.maxRequestBodySize().bytes(),
+        w.remoteWriteMaxBodySize().bytes(),
+        settings.queryMaxConcurrency().orElse(w.maxConcurrentQueries()),
+        settings.queryTimeout(),
+        settings.remoteWriteReceiver(),
+        settings.lifecycleApi(),
+        w.auth(),
+        tls);
+  }
+
+  private WebServices services(String version) {
+    return WebServices.builder()
+        .queries(queries::get)
+        .appendable(appendable::get)
+        .targets(new TargetsAdapter(scrape::get))
+        .configYaml(() -> config.get().toRedactedYaml())
+        .flags(settings.flagValues())
+        .buildInfo(BuildInfo.forInfermon(version))
+        .reloader(this::reload)
+        .registry(registry)
+        .build();
+  }
+
+  private void applyScrape(List<ScrapeConfig> configs) {
+    Map<String, List<Discoverer>> providers = new LinkedHashMap<>();
+    for (ScrapeConfig sc : configs) {
+      providers.put(sc.jobName(), Providers.of(sc));
+    }
+    scrape.get().applyConfig(configs);
+    discovery.apply(providers);
+  }
+
+  private static long jitterSeed() {
+    try {
+      return InetAddress.getLocalHost().getHostName().hashCode();
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Loads the configuration file again and applies what can change at run time (scrape configs and
+   * discovery). A configuration that does not load is refused with every problem listed, and the
+   * running one stays.
+   *
+   * @throws ConfigException when the new file is invalid
+   * @throws IllegalArgumentException when the scrape side refuses it (duplicate job names)
+   */
+  public synchronized void reload() throws ConfigException {
+    if (closed) {
+      throw new IllegalStateException("infermon is shutting down");
+    }
+    Config next = load(settings);
+    Config prev = config.get();
+    applyScrape(next.scrapeConfigs());
+    config.set(next);
+    if (!next.web().equals(prev.web()) || !next.storage().equals(prev.storage())) {
+      log.warn("web and storage settings changed; they take effect at the next restart");
+    }
+    log.info("configuration reloaded from {}", settings.configFile());
+  }
+
+  /** The HTTP port bound (useful with port 0). */
+  public int port() {
+    return web.port();
+  }
+
+  /** {@code http} or {@code https}. */
+  public String scheme() {
+    return web.scheme();
+  }
+
+  /** The registry behind {@code /metrics}. */
+  public PrometheusRegistry registry() {
+    return registry;
+  }
+
+  /** Blocks until {@link #close()} has finished. */
+  public void awaitStopped() throws InterruptedException {
+    stopped.await();
+  }
+
+  /**
+   * Stops in reverse order: API unavailable, discovery, scraping, HTTP server, storage (which syncs
+   * and closes the write-ahead log). Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    log.info("shutting down");
+    queries.set(null);
+    appendable.set(null);
+    if (discovery != null) {
+      discovery.close();
+    }
+    ScrapeManager sm = scrape.getAndSet(null);
+    if (sm != null) {
+      sm.close();
+    }
+    if (web != null) {
+      web.close();
+    }
+    Tsdb db = tsdb.getAndSet(null);
+    if (db != null) {
+      db.close();
+    }
+    stopped.countDown();
+    log.info("stopped");
+  }
+}

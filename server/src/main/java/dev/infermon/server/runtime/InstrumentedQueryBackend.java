@@ -1,0 +1,122 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.QueryException;
+import dev.infermon.promql.value.Matrix;
+import dev.infermon.promql.value.QueryResult;
+import dev.infermon.promql.value.TimeSeries;
+import dev.infermon.promql.value.Value;
+import dev.infermon.promql.value.Vector;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Counts queries at the {@link QueryBackend} seam (the engine exposes no counters of its own):
+ * queries by type and outcome, their duration, and the samples they returned. Every caller — the
+ * HTTP API and, later, rules and the LLM layer — passes through it. Thread-safe.
+ */
+final class InstrumentedQueryBackend implements QueryBackend {
+  /** The metrics, registered once and shared by every backend built after a reload. */
+  static final class Metrics {
+    final Counter queries;
+    final Histogram duration;
+    final Counter samples;
+
+    Metrics(PrometheusRegistry registry) {
+      queries =
+          Counter.builder()
+              .name("infermon_engine_queries_total")
+              .help("PromQL queries evaluated, by type (instant, range) and result.")
+              .labelNames("type", "result")
+              .register(registry);
+      duration =
+          Histogram.builder()
+              .name("infermon_engine_query_duration_seconds")
+              .help("Time to evaluate PromQL queries, by type.")
+              .labelNames("type")
+              .classicOnly()
+              .classicUpperBounds(0.001, 0.005, 0.025, 0.1, 0.25, 1, 2.5, 10, 30, 120)
+              .register(registry);
+      samples =
+          Counter.builder()
+              .name("infermon_engine_query_result_samples_total")
+              .help("Samples returned by PromQL queries.")
+              .register(registry);
+    }
+  }
+
+  private final QueryBackend delegate;
+  private final Metrics m;
+
+  InstrumentedQueryBackend(QueryBackend delegate, Metrics metrics) {
+    this.delegate = delegate;
+    this.m = metrics;
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs) {
+    return timed("instant", () -> delegate.instantQuery(query, timeMs));
+  }
+
+  @Override
+  public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    return timed("range", () -> delegate.rangeQuery(query, startMs, endMs, stepMs));
+  }
+
+  private QueryResult timed(String type, Supplier<QueryResult> q) {
+    long start = System.nanoTime();
+    String result = "error";
+    try {
+      QueryResult r = q.get();
+      result = "success";
+      m.samples.inc(samples(r.value()));
+      return r;
+    } catch (QueryException e) {
+      result = e.getClass().getSimpleName().replace("Exception", "");
+      throw e;
+    } finally {
+      m.queries.labelValues(type, result).inc();
+      m.duration.labelValues(type).observe((System.nanoTime() - start) / 1e9);
+    }
+  }
+
+  private static long samples(Value v) {
+    if (v instanceof Vector) {
+      return ((Vector) v).samples().size();
+    }
+    if (v instanceof Matrix) {
+      long n = 0;
+      for (TimeSeries ts : ((Matrix) v).series()) {
+        n += ts.size();
+      }
+      return n;
+    }
+    return 1;
+  }
+
+  @Override
+  public List<Labels> series(List<String> selectors, long startMs, long endMs) {
+    return delegate.series(selectors, startMs, endMs);
+  }
+
+  @Override
+  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
+    return delegate.labelNames(selectors, startMs, endMs);
+  }
+
+  @Override
+  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
+    return delegate.labelValues(name, selectors, startMs, endMs);
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return delegate.metadata(metric);
+  }
+}

@@ -1,0 +1,180 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.scrape.ScrapeMetrics;
+import dev.infermon.tsdb.Tsdb;
+import dev.infermon.tsdb.head.HeadStats;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * infermon's own metrics, bound to what the modules expose: the scrape side reports through {@link
+ * ScrapeMetrics}; the TSDB's counters are read at scrape time from {@link Tsdb#headStats()}; the
+ * JVM's (memory, GC, threads, process CPU) come from client_java's JVM instrumentation. Query and
+ * HTTP metrics are registered by {@link InstrumentedQueryBackend} and the web module.
+ *
+ * <p>Thread-safe: client_java metrics are.
+ */
+final class OwnMetrics implements ScrapeMetrics {
+  private final Counter scrapes;
+  private final Histogram scrapeDuration;
+  private final Counter appended;
+  private final Counter rejected;
+
+  OwnMetrics(PrometheusRegistry registry) {
+    JvmMetrics.builder().register(registry);
+    scrapes =
+        Counter.builder()
+            .name("infermon_scrapes_total")
+            .help("Scrapes of targets, by scrape pool and result (success or failure).")
+            .labelNames("scrape_pool", "result")
+            .register(registry);
+    scrapeDuration =
+        Histogram.builder()
+            .name("infermon_scrape_duration_seconds")
+            .help("Duration of scrapes, by scrape pool.")
+            .labelNames("scrape_pool")
+            .classicOnly()
+            .classicUpperBounds(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30)
+            .register(registry);
+    appended =
+        Counter.builder()
+            .name("infermon_scrape_samples_appended_total")
+            .help("Scraped samples committed to storage, by scrape pool.")
+            .labelNames("scrape_pool")
+            .register(registry);
+    rejected =
+        Counter.builder()
+            .name("infermon_scrape_samples_rejected_total")
+            .help("Scraped samples not stored, by scrape pool and reason.")
+            .labelNames("scrape_pool", "reason")
+            .register(registry);
+  }
+
+  @Override
+  public void scrapeCompleted(String pool, boolean success, double seconds) {
+    scrapes.labelValues(pool, success ? "success" : "failure").inc();
+    scrapeDuration.labelValues(pool).observe(seconds);
+  }
+
+  @Override
+  public void samplesAppended(String pool, long n) {
+    appended.labelValues(pool).inc(n);
+  }
+
+  @Override
+  public void samplesRejected(String pool, Rejection reason, long n) {
+    rejected.labelValues(pool, reason.name().toLowerCase(Locale.ROOT)).inc(n);
+  }
+
+  /** The TSDB's counters, read when {@code /metrics} is scraped; zero while it is not open. */
+  static void bindTsdb(PrometheusRegistry registry, Supplier<Tsdb> tsdb) {
+    gauge(
+        registry, "infermon_tsdb_head_series", "Series in the head block.", tsdb, s -> s.series());
+    counter(
+        registry,
+        "infermon_tsdb_head_series_created_total",
+        "Series created in the head (replay included).",
+        tsdb,
+        s -> s.seriesCreated());
+    counter(
+        registry,
+        "infermon_tsdb_head_series_removed_total",
+        "Series removed from the head by truncation.",
+        tsdb,
+        s -> s.seriesRemoved());
+    counter(
+        registry,
+        "infermon_tsdb_head_samples_appended_total",
+        "Samples appended to the head (replay included).",
+        tsdb,
+        s -> s.samplesAppended());
+    CounterWithCallback.builder()
+        .name("infermon_tsdb_rejected_samples_total")
+        .help("Samples the head rejected, by reason.")
+        .labelNames("reason")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                HeadStats s = db.headStats();
+                cb.call(s.outOfOrder(), "out_of_order");
+                cb.call(s.duplicate(), "duplicate");
+                cb.call(s.outOfBounds(), "out_of_bounds");
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("infermon_tsdb_blocks_loaded")
+        .help("Persistent blocks open.")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(db.blocks().size());
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("infermon_tsdb_wal_replay_samples")
+        .help("Samples replayed from the write-ahead log at start.")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(db.replayStats().samples());
+              }
+            })
+        .register(registry);
+    GaugeWithCallback.builder()
+        .name("infermon_tsdb_wal_replay_duration_seconds")
+        .help("Time the write-ahead log replay took at start.")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(db.replayStats().millis() / 1000.0);
+              }
+            })
+        .register(registry);
+  }
+
+  private interface Stat {
+    long of(HeadStats s);
+  }
+
+  private static void gauge(
+      PrometheusRegistry r, String name, String help, Supplier<Tsdb> tsdb, Stat stat) {
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(stat.of(db.headStats()));
+              }
+            })
+        .register(r);
+  }
+
+  private static void counter(
+      PrometheusRegistry r, String name, String help, Supplier<Tsdb> tsdb, Stat stat) {
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(stat.of(db.headStats()));
+              }
+            })
+        .register(r);
+  }
+}

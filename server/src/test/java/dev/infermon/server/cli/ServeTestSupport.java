@@ -1,0 +1,60 @@
+package dev.infermon.server.cli;
+
+import dev.infermon.server.Main;
+import dev.infermon.server.runtime.Infermon;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine;
+
+/** Runs {@code infermon serve} in-process and hands back the running server. */
+final class ServeTestSupport {
+  static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private ServeTestSupport() {}
+
+  /** The running server, or the exit code and stderr when it did not start. */
+  record Started(Infermon infermon, int exitCode, String err) {}
+
+  static synchronized Started serve(String... args) {
+    AtomicReference<Infermon> ref = new AtomicReference<>();
+    ServeCommand.onStarted = ref::set;
+    try {
+      CommandLine cl = new CommandLine(new Main());
+      StringWriter err = new StringWriter();
+      cl.setErr(new PrintWriter(err));
+      String[] all = new String[args.length + 1];
+      all[0] = "serve";
+      System.arraycopy(args, 0, all, 1, args.length);
+      int code = cl.execute(all);
+      return new Started(ref.get(), code, err.toString());
+    } finally {
+      ServeCommand.onStarted = null;
+    }
+  }
+
+  static HttpResponse<String> get(Infermon m, String path) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + path))
+            .timeout(Duration.ofSeconds(30))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static HttpResponse<String> post(Infermon m, String path, byte[] body, String type)
+      throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", type)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
