@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 public enum Scenario {
   /** Load well within capacity. */
   HEALTHY("healthy", ScenarioEffects.NONE),
-  /** Five times the load: the queue grows, TTFT rises, the KV cache fills. */
+  /** Twelve times the load: the queue grows, TTFT rises, the KV cache fills. */
   SATURATED("saturated", new ScenarioEffects(12, 1, 1, 0, 1, 0, 0, 0)),
   /** A small KV cache and long outputs: usage stays above 90% and preemptions are counted. */
   KV_PRESSURE("kv-pressure", new ScenarioEffects(3, 0.2, 1, 0, 3, 0, 0, 0)),

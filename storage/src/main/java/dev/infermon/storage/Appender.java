@@ -41,7 +41,12 @@ public interface Appender {
    */
   default void updateMetadata(Labels labels, Metadata metadata) {}
 
-  /** Makes every appended sample visible atomically and durable per the storage's policy. */
+  /**
+   * Makes the appended samples durable per the storage's policy, then visible. Each series' samples
+   * of the transaction become visible together; a query running during the commit may see some
+   * series of the transaction and not yet others (there is no cross-series isolation, unlike
+   * Prometheus's head isolation: see docs/rationale.md).
+   */
   void commit();
 
   /** Discards everything appended in this transaction. */

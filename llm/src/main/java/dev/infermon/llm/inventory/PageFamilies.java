@@ -85,7 +85,8 @@ public final class PageFamilies {
       }
       String exposed =
           t.getValue() == MetricType.COUNTER && !name.endsWith("_total") ? name + "_total" : name;
-      out.putIfAbsent(exposed, new FamilyInfo(exposed, t.getValue(), java.util.Set.of(), List.of()));
+      out.putIfAbsent(
+          exposed, new FamilyInfo(exposed, t.getValue(), java.util.Set.of(), List.of()));
     }
     return out;
   }

@@ -165,7 +165,12 @@ public final class SimulateCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     long now = Clock.systemUTC().millis();
-    Fleet fleet = Fleet.create(config, now - warmup.toMillis());
+    Fleet fleet;
+    try {
+      fleet = Fleet.create(config, now - warmup.toMillis());
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
     if (printPrometheusConfig || printFileSd) {
       if (port == 0 && !singlePort) {
         throw new CommandLine.ParameterException(

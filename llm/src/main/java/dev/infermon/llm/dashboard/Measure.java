@@ -1,0 +1,84 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one panel query computes from canonical signals, before any engine name is known. The {@link
+ * PromqlCompiler} turns a measure into PromQL for the engines and releases present.
+ */
+public sealed interface Measure {
+  /** The signals the measure reads (for explaining an empty panel). */
+  List<Signal> signals();
+
+  /** A gauge signal's level. */
+  record Level(Signal signal) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** A counter signal's per-second rate. */
+  record Rate(Signal signal) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** A histogram signal's quantile: {@code fixed} when set, else the one the user selected. */
+  record Quantile(Signal signal, Double fixed) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** A histogram signal's mean ({@code rate(_sum) / rate(_count)}). */
+  record Mean(Signal signal) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** A histogram signal's bucket increases by {@code le}, for a heatmap. */
+  record Heatmap(Signal signal) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** One measure divided by another (0/0 gives no point, not NaN). */
+  record Ratio(Measure numerator, Measure denominator) implements Measure {
+    public List<Signal> signals() {
+      List<Signal> out = new ArrayList<>(numerator.signals());
+      out.addAll(denominator.signals());
+      return out;
+    }
+  }
+
+  /**
+   * The share of finished requests that succeeded: {@code 1 - failed / finished}, where a finish
+   * reason of stop or length succeeds and abort or error fails (docs/dashboard.md).
+   */
+  record SuccessRate() implements Measure {
+    public List<Signal> signals() {
+      return List.of(Signal.REQUESTS_FINISHED, Signal.REQUESTS_FAILED);
+    }
+  }
+
+  /** A dcgm-exporter signal on the GPUs attributed to the inference pods in scope. */
+  record Gpu(Signal signal) implements Measure {
+    public List<Signal> signals() {
+      return List.of(signal);
+    }
+  }
+
+  /** A measure divided by the number of GPUs attributed to the group's pods. */
+  record PerGpu(Measure measure) implements Measure {
+    public List<Signal> signals() {
+      List<Signal> out = new ArrayList<>(measure.signals());
+      out.add(Signal.GPU_MEMORY_USED);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A panel spec: what to show (queries over canonical signals), at which level, in which unit; no
+ * engine names. Immutable.
+ *
+ * @param id stable identifier ({@code model.ttft})
+ * @param section the row it belongs to
+ * @param title the title
+ * @param level how series are grouped
+ * @param unit the unit, as Grafana names it ({@code s}, {@code percentunit}, {@code reqps}, ...)
+ * @param kind timeseries or heatmap
+ * @param match extra label matchers that scope the panel ({@code role=decode}); value is a regex
+ * @param queries the lines
+ * @param description what the panel answers, shown as help
+ */
+public record Panel(
+    String id,
+    String section,
+    String title,
+    Level level,
+    String unit,
+    Kind kind,
+    Map<String, String> match,
+    List<Query> queries,
+    String description) {
+  /** How the panel draws. */
+  public enum Kind {
+    TIMESERIES,
+    HEATMAP
+  }
+
+  public Panel {
+    if (id == null || !id.matches("[a-z0-9_.]+")) {
+      throw new IllegalArgumentException("bad panel id: " + id);
+    }
+    match = java.util.Collections.unmodifiableMap(new TreeMap<>(match));
+    queries = List.copyOf(queries);
+    if (queries.isEmpty()) {
+      throw new IllegalArgumentException(id + ": a panel needs at least one query");
+    }
+  }
+
+  /** Every signal the panel reads. */
+  public List<Signal> signals() {
+    List<Signal> out = new ArrayList<>();
+    for (Query q : queries) {
+      for (Signal s : q.measure().signals()) {
+        if (!out.contains(s)) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,27 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import java.util.Set;
+
+/**
+ * Which families a compiled query may reference: those an inventory found (so a query never names a
+ * family no target exposes), or, for an export with no fleet at hand, every family of the chosen
+ * engines in their default spelling.
+ */
+@FunctionalInterface
+public interface Presence {
+  /** Whether {@code entry} spelled as {@code variant} should appear in queries. */
+  boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry);
+
+  /** The families named in {@code families} (as an inventory lists them). */
+  static Presence of(Set<String> families) {
+    return (e, v, m) -> families.contains(m.familyName(v));
+  }
+
+  /** Every family of {@code engines}, default spelling only. */
+  static Presence allOf(Set<String> engines) {
+    return (e, v, m) -> engines.contains(e.engine()) && v.equals(e.variants().get(0));
+  }
+}

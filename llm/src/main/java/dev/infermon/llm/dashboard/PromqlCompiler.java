@@ -1,0 +1,323 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.signals.Aggregation;
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Compiles a {@link Measure} to PromQL for the engines and releases present. The shape is always
+ * two-level: first per target (the series of one pod: vLLM's data-parallel engines summed for
+ * counts, maxed for ratios; SGLang's duplicate TP-rank series collapsed with max; the total under
+ * priorities selected), with the engine's alternative families (renames across releases) joined
+ * with {@code or} so that a pod exposing both old and new names counts once; then across targets by
+ * the level's labels. Engines are joined with {@code or} inside the outer aggregation, so a fleet
+ * mixing vLLM and SGLang gets one series per group. Stateless; thread-safe.
+ */
+public final class PromqlCompiler {
+  /** The labels that identify one target's series. */
+  static final List<String> TARGET = List.of("namespace", "pod", "instance");
+
+  private final Catalog catalog;
+
+  public PromqlCompiler(Catalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /**
+   * What a compilation needs besides the measure.
+   *
+   * @param filters the dashboard filters
+   * @param panelMatch the panel's own matchers ({@code role=decode})
+   * @param quantile the selected quantile, for {@link Measure.Quantile} without a fixed one
+   * @param window the rate window ({@code 5m}, or {@code $__rate_interval} for Grafana)
+   * @param presence which families may be referenced
+   */
+  public record Options(
+      Filters filters,
+      Map<String, String> panelMatch,
+      double quantile,
+      String window,
+      Presence presence) {
+    public Options {
+      if (!(quantile > 0 && quantile < 1)) {
+        throw new IllegalArgumentException("quantile must be in (0, 1), got " + quantile);
+      }
+      panelMatch = Map.copyOf(panelMatch);
+    }
+  }
+
+  /** The PromQL for {@code m} at {@code level}, or empty when no engine present has its signals. */
+  public Optional<String> compile(Measure m, Level level, Options o) {
+    return Optional.ofNullable(expr(m, level.groupBy(), o));
+  }
+
+  private String expr(Measure m, List<String> g, Options o) {
+    if (m instanceof Measure.Level) {
+      return gauge(((Measure.Level) m).signal(), g, o);
+    }
+    if (m instanceof Measure.Rate) {
+      return counter(((Measure.Rate) m).signal(), "", g, o, "rate", null);
+    }
+    if (m instanceof Measure.Quantile) {
+      Measure.Quantile q = (Measure.Quantile) m;
+      String buckets = buckets(q.signal(), g, o, "rate");
+      double phi = q.fixed() != null ? q.fixed() : o.quantile();
+      return buckets == null ? null : "histogram_quantile(" + num(phi) + ", " + buckets + ")";
+    }
+    if (m instanceof Measure.Mean) {
+      Signal s = ((Measure.Mean) m).signal();
+      return ratio(
+          counter(s, "_sum", g, o, "rate", null), counter(s, "_count", g, o, "rate", null));
+    }
+    if (m instanceof Measure.Heatmap) {
+      return buckets(((Measure.Heatmap) m).signal(), List.of(), o, "increase");
+    }
+    if (m instanceof Measure.Ratio) {
+      Measure.Ratio r = (Measure.Ratio) m;
+      return ratio(expr(r.numerator(), g, o), expr(r.denominator(), g, o));
+    }
+    if (m instanceof Measure.SuccessRate) {
+      return successRate(g, o);
+    }
+    if (m instanceof Measure.Gpu) {
+      return gpu(((Measure.Gpu) m).signal(), g, o);
+    }
+    if (m instanceof Measure.PerGpu) {
+      String value = expr(((Measure.PerGpu) m).measure(), g, o);
+      String gpus = gpuCount(g, o);
+      return ratio(value, gpus);
+    }
+    throw new AssertionError(m);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** A selected source's families, with the engine they belong to. */
+  private record Resolved(EngineCatalog engine, SignalSource source, List<String> families) {}
+
+  /** Sources of {@code s} whose families are present, per engine, preferred first. */
+  private List<Resolved> resolve(Signal s, Options o) {
+    List<Resolved> out = new ArrayList<>();
+    for (EngineCatalog e : catalog.engines()) {
+      for (SignalSource src : e.sources(s)) {
+        List<String> families = new ArrayList<>();
+        for (String name : src.metrics()) {
+          for (MetricEntry entry : e.entries(name)) {
+            for (NameVariant v : e.variants()) {
+              String f = entry.familyName(v);
+              if (o.presence().has(e, v, entry) && !families.contains(f)) {
+                families.add(f);
+              }
+            }
+          }
+        }
+        if (!families.isEmpty()) {
+          out.add(new Resolved(e, src, families));
+        }
+      }
+    }
+    return out;
+  }
+
+  private String selector(String family, String suffix, SignalSource src, Options o) {
+    List<String> matchers = new ArrayList<>(o.filters().matchers(o.panelMatch()));
+    src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
+    return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
+  }
+
+  /** One source's raw series (rate/increase applied when {@code fn} is set), deduplicated. */
+  private String parts(Resolved r, String suffix, Options o, String fn) {
+    List<String> parts = new ArrayList<>();
+    boolean several = r.source().metrics().size() > 1;
+    for (String f : r.families()) {
+      String p = selector(f, suffix, r.source(), o);
+      if (fn != null) {
+        p = fn + "(" + p + "[" + o.window() + "])";
+      }
+      if (several) {
+        // keep each family apart: aggregations drop __name__
+        p = "label_replace(" + p + ", \"metric\", \"$1\", \"__name__\", \"(.+)\")";
+      }
+      if (r.source().dedupe() && !r.engine().dedupeLabels().isEmpty()) {
+        p = "max without (" + String.join(", ", r.engine().dedupeLabels()) + ") (" + p + ")";
+      }
+      parts.add(p);
+    }
+    return String.join(" or ", parts);
+  }
+
+  private static String by(List<String> labels) {
+    return "by (" + String.join(", ", labels) + ")";
+  }
+
+  private static List<String> union(List<String> a, List<String> b, String... more) {
+    Set<String> s = new LinkedHashSet<>(a);
+    s.addAll(b);
+    s.addAll(List.of(more));
+    return new ArrayList<>(s);
+  }
+
+  private String gauge(Signal s, List<String> g, Options o) {
+    List<Resolved> rs = resolve(s, o);
+    if (rs.isEmpty()) {
+      return null;
+    }
+    List<String> inner = new ArrayList<>();
+    Aggregation outer = rs.get(0).source().aggregation();
+    List<String> byLabels = rs.get(0).source().by();
+    for (Resolved r : rs) {
+      List<String> labels = union(union(g, TARGET), r.source().by());
+      inner.add(
+          r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")");
+    }
+    return scale(
+        outer.op() + " " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")",
+        rs.get(0).source().scale());
+  }
+
+  /** The per-second rate of a counter signal (or a histogram's _sum/_count), summed per group. */
+  private String counter(
+      Signal s, String suffix, List<String> g, Options o, String fn, Set<String> onlyEngines) {
+    List<Resolved> rs = resolve(s, o);
+    List<String> inner = new ArrayList<>();
+    List<String> byLabels = List.of();
+    for (Resolved r : rs) {
+      if (onlyEngines != null && !onlyEngines.contains(r.engine().engine())) {
+        continue;
+      }
+      byLabels = r.source().by();
+      List<String> labels = union(union(g, TARGET), r.source().by());
+      inner.add("sum " + by(labels) + " (" + parts(r, suffix, o, fn) + ")");
+    }
+    if (inner.isEmpty()) {
+      return null;
+    }
+    return "sum " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")";
+  }
+
+  private String buckets(Signal s, List<String> g, Options o, String fn) {
+    List<Resolved> rs = resolve(s, o);
+    if (rs.isEmpty()) {
+      return null;
+    }
+    List<String> inner = new ArrayList<>();
+    for (Resolved r : rs) {
+      inner.add(
+          "sum "
+              + by(union(union(g, TARGET), List.of(), "le"))
+              + " ("
+              + parts(r, "_bucket", o, fn)
+              + ")");
+    }
+    return "sum " + by(union(g, List.of(), "le")) + " (" + String.join(" or ", inner) + ")";
+  }
+
+  private String successRate(List<String> g, Options o) {
+    String finished = counter(Signal.REQUESTS_FINISHED, "", g, o, "rate", null);
+    if (finished == null) {
+      return null;
+    }
+    String failed = counter(Signal.REQUESTS_FAILED, "", g, o, "rate", null);
+    // engines that create their failure counter lazily: no series yet means no failure yet
+    Set<String> lazy = new LinkedHashSet<>();
+    for (EngineCatalog e : catalog.engines()) {
+      for (SignalSource src : e.sources(Signal.REQUESTS_FAILED)) {
+        if (src.zeroWhenAbsent()) {
+          lazy.add(e.engine());
+        }
+      }
+    }
+    String zero = lazy.isEmpty() ? null : counter(Signal.REQUESTS_FINISHED, "", g, o, "rate", lazy);
+    if (zero != null) {
+      failed = failed == null ? "0 * " + zero : "(" + failed + ") or 0 * " + zero;
+    }
+    if (failed == null) {
+      return null;
+    }
+    return "1 - (" + failed + ") / (" + finished + " > 0)";
+  }
+
+  /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */
+  private String podMap(Options o) {
+    List<String> parts = new ArrayList<>();
+    for (Resolved r : resolve(Signal.REQUESTS_RUNNING, o)) {
+      for (String f : r.families()) {
+        parts.add(selector(f, "", r.source(), o));
+      }
+    }
+    if (parts.isEmpty()) {
+      return null;
+    }
+    return "group by (namespace, pod, model_name, role) (" + String.join(" or ", parts) + ")";
+  }
+
+  /**
+   * A dcgm signal's series relabelled to the inference pod they are attributed to ({@code
+   * exported_pod} under honor_labels=false, else {@code pod}) and joined to the pods in scope;
+   * unattributed GPUs, and GPUs of pods out of scope, drop out of the join.
+   */
+  private String joinedGpu(Signal s, Options o) {
+    String pods = podMap(o);
+    List<Resolved> rs = resolve(s, o);
+    if (pods == null || rs.isEmpty()) {
+      return null;
+    }
+    List<String> raw = new ArrayList<>();
+    for (Resolved r : rs) {
+      for (String f : r.families()) {
+        raw.add(
+            "label_replace(label_replace("
+                + f
+                + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
+                + " \"exported_namespace\", \"(.+)\")");
+      }
+    }
+    return "("
+        + String.join(" or ", raw)
+        + ") * on (namespace, pod) group_left (model_name, role) "
+        + pods;
+  }
+
+  private String gpu(Signal s, List<String> g, Options o) {
+    String joined = joinedGpu(s, o);
+    if (joined == null) {
+      return null;
+    }
+    SignalSource src = resolve(s, o).get(0).source();
+    return scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale());
+  }
+
+  private String gpuCount(List<String> g, Options o) {
+    String joined = joinedGpu(Signal.GPU_MEMORY_USED, o);
+    return joined == null ? null : "count " + by(g) + " (" + joined + ")";
+  }
+
+  private static String ratio(String num, String den) {
+    if (num == null || den == null) {
+      return null;
+    }
+    return "(" + num + ") / (" + den + " > 0)";
+  }
+
+  private static String scale(String expr, double factor) {
+    return factor == 1 ? expr : num(factor) + " * " + expr;
+  }
+
+  static String num(double d) {
+    if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+      return Long.toString((long) d);
+    }
+    return String.format(Locale.ROOT, "%s", d);
+  }
+}
