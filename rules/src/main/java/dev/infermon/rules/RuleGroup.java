@@ -293,7 +293,7 @@ public final class RuleGroup {
               long timeSpentPending = downAt - restoredActiveAt;
               long remaining = ar.holdMs - timeSpentPending;
               if (remaining <= 0) {
-                return; // it was firing; the next evaluation fires it again
+                // It was firing: with its old activeAt the next evaluation fires it again.
               } else if (remaining < graceMs) {
                 restoredActiveAt = ts + graceMs - ar.holdMs;
               } else {

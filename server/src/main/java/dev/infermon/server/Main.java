@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       dev.infermon.server.cli.SimulateCommand.class,
-      dev.infermon.server.cli.ServeCommand.class
+      dev.infermon.server.cli.ServeCommand.class,
+      dev.infermon.server.cli.CheckCommand.class,
+      dev.infermon.server.cli.TestCommand.class
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

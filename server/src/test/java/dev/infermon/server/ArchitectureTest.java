@@ -43,6 +43,10 @@ class ArchitectureTest {
         .definedBy("dev.infermon.tsdb..")
         .layer("promql")
         .definedBy("dev.infermon.promql..")
+        .layer("rules")
+        .definedBy("dev.infermon.rules..")
+        .layer("notifier")
+        .definedBy("dev.infermon.notifier..")
         .layer("discovery")
         .definedBy("dev.infermon.discovery..")
         .layer("scrape")
@@ -59,8 +63,12 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("simulator")
         .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("rules")
+        .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("notifier")
+        .mayOnlyBeAccessedByLayers("server")
         .whereLayer("promql")
-        .mayOnlyBeAccessedByLayers("web", "server")
+        .mayOnlyBeAccessedByLayers("rules", "web", "server")
         .whereLayer("tsdb")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("scrape")
@@ -70,9 +78,9 @@ class ArchitectureTest {
         .whereLayer("textparse")
         .mayOnlyBeAccessedByLayers("scrape", "server")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("discovery", "scrape", "web", "server")
+        .mayOnlyBeAccessedByLayers("discovery", "scrape", "rules", "notifier", "web", "server")
         .whereLayer("storage")
-        .mayOnlyBeAccessedByLayers("tsdb", "promql", "scrape", "web", "server")
+        .mayOnlyBeAccessedByLayers("tsdb", "promql", "rules", "scrape", "web", "server")
         .whereLayer("model")
         .mayOnlyBeAccessedByLayers(
             "textparse",
@@ -80,6 +88,8 @@ class ArchitectureTest {
             "storage",
             "tsdb",
             "promql",
+            "rules",
+            "notifier",
             "discovery",
             "scrape",
             "web",

@@ -310,7 +310,7 @@ final class Numbers {
       return neg ? -0.0 : 0.0; // below 1e-348 even 19 nines round to zero
     }
     if (exp10 > Pow10Table.MAX_EXP10) {
-      return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+      return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY; // at least 1e348
     }
     int clz = Long.numberOfLeadingZeros(man);
     man <<= clz;
@@ -347,11 +347,7 @@ final class Numbers {
       retExp2 += 1;
     }
     if (retExp2 - 1 >= 0x7FF - 1 || retExp2 - 1 < 0) {
-      // Subnormal or overflow: subnormals go to the slow path, overflow is infinite.
-      if (retExp2 >= 0x7FF) {
-        return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-      }
-      return Double.NaN;
+      return Double.NaN; // subnormal or overflow: the slow path decides, as in Go
     }
     long bits = (retExp2 << 52) | (retMantissa & 0x000FFFFFFFFFFFFFL);
     if (neg) {

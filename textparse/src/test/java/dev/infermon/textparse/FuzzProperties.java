@@ -9,6 +9,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
 
 /**
  * Mutated real pages (bytes flipped, inserted, deleted, lines cut and repeated) never make a parser
@@ -89,7 +90,7 @@ class FuzzProperties {
     return b;
   }
 
-  @Property(tries = 400)
+  @Property(tries = 400, shrinking = ShrinkingMode.BOUNDED)
   void onlyParseExceptionEscapes(@ForAll("mutatedPages") byte[] page) {
     for (Format format : Format.values()) {
       for (Conformance c : Conformance.values()) {

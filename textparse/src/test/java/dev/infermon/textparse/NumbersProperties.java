@@ -9,6 +9,7 @@ import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
 
 /**
  * The allocation-free float parser gives exactly the double {@link Double#parseDouble} gives (both
@@ -27,7 +28,7 @@ class NumbersProperties {
     return new Numbers().parseFloat(b, 0, b.length);
   }
 
-  @Property(tries = 3000)
+  @Property(tries = 3000, shrinking = ShrinkingMode.OFF)
   void anyDoublePrintedByJavaParsesBackExactly(@ForAll double d) {
     if (Double.isNaN(d) || Double.isInfinite(d)) {
       return;
@@ -48,7 +49,7 @@ class NumbersProperties {
         .as((s, i, f, e) -> s + i + f + (e == null ? "" : e));
   }
 
-  @Property(tries = 3000)
+  @Property(tries = 3000, shrinking = ShrinkingMode.OFF)
   void decimalStringsRoundLikeTheJdk(@ForAll("decimals") String s) {
     double expected = Double.parseDouble(s);
     if (Double.isInfinite(expected)) {

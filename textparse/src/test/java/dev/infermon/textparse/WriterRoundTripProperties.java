@@ -29,6 +29,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
 
 /**
  * Random metric families written by client_java's own writers (text 0.0.4 and OpenMetrics) parse
@@ -81,12 +82,12 @@ class WriterRoundTripProperties {
         .uniqueElements(Point::labels);
   }
 
-  @Property(tries = 150)
+  @Property(tries = 150, shrinking = ShrinkingMode.BOUNDED)
   void textWriterOutputParsesBack(@ForAll("families") List<Family> families) throws Exception {
     roundTrip(families, false);
   }
 
-  @Property(tries = 150)
+  @Property(tries = 150, shrinking = ShrinkingMode.BOUNDED)
   void openMetricsWriterOutputParsesBack(@ForAll("families") List<Family> families)
       throws Exception {
     roundTrip(families, true);

@@ -72,6 +72,7 @@ public final class WebServer implements AutoCloseable {
             System::currentTimeMillis);
     Router router = new Router();
     api.register(router);
+    dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");
     if (options.remoteWriteReceiver()) {

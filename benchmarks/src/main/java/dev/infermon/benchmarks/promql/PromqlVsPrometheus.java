@@ -56,6 +56,7 @@ public final class PromqlVsPrometheus {
     int warmup = Integer.parseInt(opt.getOrDefault("warmup", "5"));
     int rounds = Integer.parseInt(opt.getOrDefault("rounds", "15"));
     Path work = Path.of(opt.getOrDefault("work", "/tmp/infermon-bench-promql"));
+    boolean infermonOnly = Boolean.parseBoolean(opt.getOrDefault("infermon-only", "false"));
     if (!PrometheusProcess.available()) {
       System.err.println("prometheus and promtool (Debian package prometheus) are needed");
       System.exit(2);
@@ -72,7 +73,9 @@ public final class PromqlVsPrometheus {
 
     Path promData =
         work.resolve(String.format(Locale.ROOT, "prometheus-%dpods-%.2fh", pods, hours));
-    if (!Files.exists(promData.resolve("backfilled"))) {
+    if (infermonOnly) {
+      System.out.println("infermon only: no Prometheus");
+    } else if (!Files.exists(promData.resolve("backfilled"))) {
       deleteTree(promData);
       Path om = work.resolve("fleet.om.txt");
       t0 = System.nanoTime();
@@ -118,6 +121,23 @@ public final class PromqlVsPrometheus {
       // 3.x's left-open, and only a sample on the edge tells them apart.
       long start = FleetData.time(0) + 300_000 + 7_000;
       long end = start + (long) (hours * 3_600_000) - step;
+      if (infermonOnly) {
+        // For profiling the engine: no Prometheus, no comparison, the same rounds.
+        for (DashboardQueries.Query q : DashboardQueries.ALL) {
+          for (String mode : List.of("range", "instant")) {
+            long s = mode.equals("range") ? start : end;
+            long[] inf = new long[rounds];
+            for (int i = -warmup; i < rounds; i++) {
+              long a = infermon(engine, tsdb, q.promql(), s, end, step);
+              if (i >= 0) {
+                inf[i] = a;
+              }
+            }
+            System.out.printf("%-24s %-8s infermon %s ms%n", q.name(), mode, ms(inf));
+          }
+        }
+        return;
+      }
       try (PrometheusProcess prometheus =
           PrometheusProcess.start(promData, work, Duration.ofMinutes(5))) {
         System.out.printf("load before timing: %s%n", loadAverage());

@@ -193,9 +193,6 @@ public final class CatalogLoader {
     if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
       throw fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
     }
-    if (type != MetricType.COUNTER && type != MetricType.HISTOGRAM && name.endsWith("_total")) {
-      throw fail(at, "only counters (and vLLM's iteration_tokens_total histogram) end in _total");
-    }
     ReleaseLine since = release(m, "since", at);
     if (since == null) {
       throw fail(at, "since is required");

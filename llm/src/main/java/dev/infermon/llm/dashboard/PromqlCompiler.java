@@ -62,6 +62,13 @@ public final class PromqlCompiler {
     return Optional.ofNullable(expr(m, level.groupBy(), o));
   }
 
+  /**
+   * The PromQL for {@code m} grouped by {@code groupBy} (alert rules group by their own labels).
+   */
+  public Optional<String> compile(Measure m, List<String> groupBy, Options o) {
+    return Optional.ofNullable(expr(m, List.copyOf(groupBy), o));
+  }
+
   private String expr(Measure m, List<String> g, Options o) {
     if (m instanceof Measure.Level) {
       return gauge(((Measure.Level) m).signal(), g, o);

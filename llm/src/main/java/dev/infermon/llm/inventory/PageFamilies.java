@@ -80,7 +80,7 @@ public final class PageFamilies {
     // a TYPE line without samples still tells the family exists (an idle labelled family)
     for (Map.Entry<String, MetricType> t : types.entrySet()) {
       String name = t.getKey();
-      if (name.endsWith("_created")) {
+      if (name.endsWith("_created") || out.containsKey(name)) {
         continue;
       }
       String exposed =

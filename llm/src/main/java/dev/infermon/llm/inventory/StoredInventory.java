@@ -158,7 +158,7 @@ public final class StoredInventory {
     Map<String, String> out = new LinkedHashMap<>();
     for (String n : TARGET_LABELS) {
       String v = l.get(n);
-      if (v != null) {
+      if (v != null && !v.isEmpty()) {
         out.put(n, v);
       }
     }

@@ -61,10 +61,7 @@ final class Shard implements Runnable {
         int n =
             buffer.take(labels, timestamps, values, labels.length, System.nanoTime() + deadline);
         if (n == 0) {
-          if (buffer.size() == 0 && abort.getCount() == 0) {
-            return;
-          }
-          if (closedAndEmpty()) {
+          if (settings.closing().get() && buffer.size() == 0) {
             return;
           }
           continue;
@@ -86,10 +83,6 @@ final class Shard implements Runnable {
     }
   }
 
-  private boolean closedAndEmpty() {
-    return settings.closing().get() && buffer.size() == 0;
-  }
-
   private void drop(int n) {
     stats.droppedShutdown.add(n);
     stats.pending.addAndGet(-n);
@@ -107,7 +100,13 @@ final class Shard implements Runnable {
       String problem;
       long retryAfter = 0;
       try {
-        r = client.post(body);
+        try {
+          r = client.post(body);
+        } catch (InterruptedException e) {
+          // Interrupted only when the queue gave up flushing: the batch is lost, say so.
+          drop(n);
+          throw e;
+        }
         if (r.ok()) {
           delivered(n, body.length);
           return;
@@ -128,14 +127,24 @@ final class Shard implements Runnable {
             e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
       }
       stats.requestFailures.increment();
-      long sleep = retryAfter > 0 ? retryAfter : backoff;
+      long sleep = sleepFor(backoff, retryAfter);
       warnRecoverable(n, problem, sleep);
       if (abort.await(sleep, TimeUnit.MILLISECONDS)) {
         drop(n);
         return;
       }
-      backoff = Math.min(sleep * 2, settings.maxBackoffMs());
+      backoff = nextBackoff(sleep, settings.maxBackoffMs());
     }
+  }
+
+  /** How long to wait before the next try: the receiver's {@code Retry-After} wins. */
+  static long sleepFor(long backoffMs, long retryAfterMs) {
+    return retryAfterMs > 0 ? retryAfterMs : backoffMs;
+  }
+
+  /** The backoff after having waited {@code sleptMs}: doubled, capped at {@code max_backoff}. */
+  static long nextBackoff(long sleptMs, long maxBackoffMs) {
+    return Math.min(sleptMs * 2, maxBackoffMs);
   }
 
   private void delivered(int n, int bytes) {

@@ -18,7 +18,7 @@ import dev.infermon.rules.rulefmt.RuleFileParser;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.Storage;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -42,13 +42,13 @@ import java.util.function.Supplier;
  */
 public final class RuleUnitTester {
   private final Supplier<Storage> storages;
-  private final PrintStream out;
-  private final PrintStream err;
+  private final PrintWriter out;
+  private final PrintWriter err;
 
   /**
    * @param storages makes an empty storage for each test group (closed after it)
    */
-  public RuleUnitTester(Supplier<Storage> storages, PrintStream out, PrintStream err) {
+  public RuleUnitTester(Supplier<Storage> storages, PrintWriter out, PrintWriter err) {
     this.storages = storages;
     this.out = out;
     this.err = err;
@@ -72,6 +72,8 @@ public final class RuleUnitTester {
       }
       out.println();
     }
+    out.flush();
+    err.flush();
     return failed ? 1 : 0;
   }
 

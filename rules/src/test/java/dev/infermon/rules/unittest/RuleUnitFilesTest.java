@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.storage.testing.MemoryStorage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,18 +49,14 @@ class RuleUnitFilesTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("corpus")
   void passesUnderInfermon(Path file) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
     int code =
-        new RuleUnitTester(
-                MemoryStorage::new,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))
+        new RuleUnitTester(MemoryStorage::new, new PrintWriter(out), new PrintWriter(err))
             .run(List.of(file));
-    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(err.toString()).isEmpty();
     assertThat(code).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8))
-        .isEqualTo("Unit Testing:  " + file + "\n  SUCCESS\n\n");
+    assertThat(out.toString()).isEqualTo("Unit Testing:  " + file + "\n  SUCCESS\n\n");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -71,9 +71,11 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(
       names = "--pd",
-      negatable = true,
-      description = "Add a vLLM and an SGLang prefill/decode pair (default: ${DEFAULT-VALUE}).")
-  boolean pd = true;
+      description = "Add a vLLM and an SGLang prefill/decode pair (the default).")
+  boolean pd;
+
+  @Option(names = "--no-pd", description = "Leave the prefill/decode pairs out.")
+  boolean noPd;
 
   @Option(
       names = "--models",
@@ -223,7 +225,7 @@ public final class SimulateCommand implements Callable<Integer> {
             .sglangPods(sglangPods)
             .sglangTensorParallel(sglangTp)
             .sglangGatewayPods(sglangGatewayPods)
-            .prefillDecode(pd)
+            .prefillDecode(pd || !noPd)
             .nodes(nodes)
             .gpusPerNode(gpusPerNode)
             .namespace(namespace)

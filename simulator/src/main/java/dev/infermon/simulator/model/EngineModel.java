@@ -3,9 +3,7 @@ package dev.infermon.simulator.model;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.List;
 import java.util.PriorityQueue;
 
 /**
@@ -31,15 +29,12 @@ public final class EngineModel {
 
   private final EngineParams params;
   private final Workload workload;
-  private final LoadShape shape;
-  private final Rng rng;
+  private final RequestSource source;
   private final EngineListener listener;
   private final GpuActivity gpu = new GpuActivity();
 
   private ScenarioEffects effects = ScenarioEffects.NONE;
   private double clock;
-  private double nextArrival;
-  private long nextId;
 
   private final PriorityQueue<Request> transferring =
       new PriorityQueue<>(Comparator.comparingDouble((Request r) -> r.readyAt));
@@ -75,11 +70,9 @@ public final class EngineModel {
     }
     this.params = params;
     this.workload = workload;
-    this.shape = shape;
-    this.rng = new Rng(seed);
+    this.source = new RequestSource(params, workload, shape, seed, startEpochSeconds);
     this.listener = listener;
     this.clock = startEpochSeconds;
-    this.nextArrival = drawNextArrival(startEpochSeconds);
   }
 
   /** The engine's parameters. */
@@ -113,7 +106,7 @@ public final class EngineModel {
       throw new IllegalArgumentException("effects must not be null");
     }
     this.effects = e;
-    this.nextArrival = drawNextArrival(clock);
+    source.setEffects(e, clock);
   }
 
   /** How many requests have left the engine, for any reason. */
@@ -178,27 +171,9 @@ public final class EngineModel {
   // ---------------------------------------------------------------------------------------------
   // arrivals
 
-  private double drawNextArrival(double from) {
-    double lambdaMax =
-        workload.requestsPerSecond() * shape.maxMultiplier() * effects.arrivalFactor();
-    if (!(lambdaMax > 0)) {
-      return Double.POSITIVE_INFINITY;
-    }
-    double t = from;
-    // thinning: candidates at the peak rate, kept in proportion to the rate at their time
-    for (int guard = 0; guard < 10_000; guard++) {
-      t += rng.exponential(lambdaMax);
-      double lambda = workload.requestsPerSecond() * shape.multiplier(t) * effects.arrivalFactor();
-      if (rng.uniform() * lambdaMax <= lambda) {
-        return t;
-      }
-    }
-    return t;
-  }
-
   private void pullArrivals() {
-    while (nextArrival <= clock) {
-      Request r = newRequest(nextArrival);
+    while (source.nextArrival() <= clock) {
+      Request r = source.next(effectiveBlocks());
       if (workload.phase() == Workload.Phase.DECODE) {
         r.readyAt = r.arrival + 0.005 + r.promptTokens * params.transferPerToken();
         transferring.add(r);
@@ -206,48 +181,7 @@ public final class EngineModel {
         enqueue(r);
       }
       abortClock.add(r);
-      nextArrival = drawNextArrival(nextArrival);
     }
-  }
-
-  private Request newRequest(double at) {
-    // every draw happens unconditionally, in a fixed order, so one scenario's branch does not shift
-    // the random sequence of the requests after it
-    double promptDraw = rng.logNormal(workload.promptMedian(), workload.promptSigma());
-    double outputDraw =
-        rng.logNormal(workload.outputMedian() * effects.outputFactor(), workload.outputSigma());
-    int maxTokensIndex = rng.nextInt(workload.maxTokensChoiceCount());
-    boolean sharesPrefix = rng.chance(workload.prefixShareProbability());
-    double prefixShare = rng.uniform(0.2, 0.85);
-    boolean failing = rng.chance(effects.errorRate());
-    boolean aborts = rng.chance(workload.abortProbability());
-    double abortDelay = rng.exponential(1.0 / workload.abortMeanSeconds());
-    boolean deferred = rng.chance(effects.deferredFraction());
-
-    boolean prefillOnly = workload.phase() == Workload.Phase.PREFILL;
-    int maxTokens = prefillOnly ? 1 : workload.maxTokensChoice(maxTokensIndex);
-    // no prompt larger than half the usable cache: a real deployment's max_model_len fits its cache
-    long halfCache = (long) effectiveBlocks() * params.blockSize() / 2;
-    int maxPrompt =
-        (int) Math.max(1, Math.min(params.maxModelLen() - maxTokens, halfCache - maxTokens));
-    int prompt = (int) Math.max(1, Math.min(maxPrompt, Math.round(promptDraw)));
-    int output = (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.round(outputDraw)));
-    int target = Math.min(output, maxTokens);
-    int cached = 0;
-    if (sharesPrefix && workload.phase() != Workload.Phase.DECODE) {
-      int blocks = (int) (prompt * prefixShare) / params.blockSize();
-      cached = Math.min(blocks * params.blockSize(), prompt - 1);
-      cached = Math.max(0, cached);
-    }
-    // every client gives up after CLIENT_TIMEOUT_SECONDS; a few give up much earlier
-    double abortAt =
-        Math.min(aborts ? at + abortDelay : Double.POSITIVE_INFINITY, at + CLIENT_TIMEOUT_SECONDS);
-    Request r =
-        new Request(nextId++, at, prompt, cached, maxTokens, target, failing, abortAt, deferred);
-    if (workload.phase() == Workload.Phase.DECODE) {
-      r.prefillTarget = 0; // the prompt's KV arrives from the prefill peer
-    }
-    return r;
   }
 
   private void enqueue(Request r) {
@@ -276,7 +210,7 @@ public final class EngineModel {
   }
 
   private double nextEventTime() {
-    double next = nextArrival;
+    double next = source.nextArrival();
     if (!transferring.isEmpty()) {
       next = Math.min(next, transferring.peek().readyAt);
     }
@@ -618,10 +552,5 @@ public final class EngineModel {
     r.done = true; // its abort-clock entry is skipped when it comes up
     finishedCount++;
     listener.onFinished(r, reason, now);
-  }
-
-  /** Requests currently running (a read-only view for tests and gauges). */
-  List<Request> runningView() {
-    return Collections.unmodifiableList(running);
   }
 }

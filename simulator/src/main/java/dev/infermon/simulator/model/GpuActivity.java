@@ -13,7 +13,6 @@ public final class GpuActivity {
   double smOccupancy;
   double tensorActive;
   double dramActive;
-  double batchTokens;
 
   /** A fresh accumulator. */
   public GpuActivity() {}
@@ -33,7 +32,6 @@ public final class GpuActivity {
     smOccupancy += gpu * (0.15 + 0.45 * fill);
     tensorActive += gpu * (0.08 + 0.55 * prefillShare + 0.25 * fill * (1 - prefillShare));
     dramActive += gpu * (0.2 + 0.55 * (1 - prefillShare) * (0.4 + 0.6 * fill));
-    batchTokens += wall * tokens;
   }
 
   /** A copy of the totals so far. */

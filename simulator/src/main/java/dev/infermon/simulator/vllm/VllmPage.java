@@ -4,13 +4,11 @@ import dev.infermon.simulator.model.EngineParams;
 import dev.infermon.simulator.model.EngineState;
 import dev.infermon.simulator.text.Histogram;
 import dev.infermon.simulator.text.PromText;
-import dev.infermon.simulator.text.PyFloat;
 import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
 import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
 import dev.infermon.simulator.text.PythonProcess;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -73,8 +71,6 @@ public final class VllmPage {
       "Engine sleep state; awake = 0 means engine is sleeping; awake = 1 means engine is awake;"
           + " weights_offloaded = 1 means sleep level 1; discard_all = 1 means sleep level 2.";
   private static final String MFU_HELP_TAIL = " (for Model Flops Utilization calculations).";
-  private static final String HTTP_SIZE_TAIL =
-      " Only value of header is respected. Otherwise ignored. No percentile calculated. ";
 
   /** Renders the page as the real server would at {@code view.now()}. */
   public static String render(View v) {
@@ -89,9 +85,9 @@ public final class VllmPage {
             8.98e9,
             1048576)
         .write(out);
-    Created created = new Created(v.startEpoch());
+    CreatedClock created = new CreatedClock(v.startEpoch());
     if (v0) {
-      renderV0(v, f, out);
+      VllmV0Page.render(v, f);
     } else {
       renderV1(v, f, out, created);
     }
@@ -112,7 +108,7 @@ public final class VllmPage {
   // ---------------------------------------------------------------------------------------------
   // V1 (0.11 and current)
 
-  private static void renderV1(View v, PythonFamilies f, PromText out, Created created) {
+  private static void renderV1(View v, PythonFamilies f, PromText out, CreatedClock created) {
     boolean current = v.release() == VllmRelease.V1_CURRENT;
     String model = v.modelName();
     List<Engine> engines = v.engines();
@@ -361,297 +357,8 @@ public final class VllmPage {
           "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
           m -> m.prefillKvComputed);
     }
-    cacheConfigInfo(f, v);
-    http(f, v, created);
-  }
-
-  private static void cacheConfigInfo(PythonFamilies f, View v) {
-    EngineParams p = v.params();
-    List<Child> info = new ArrayList<>();
-    for (Engine e : v.engines()) {
-      String engine = Integer.toString(e.index());
-      String blocks = Integer.toString(p.numGpuBlocks());
-      String blockSize = Integer.toString(p.blockSize());
-      String[] labels;
-      if (v.release() == VllmRelease.V1_CURRENT) {
-        long tokens = p.kvCapacityTokens();
-        labels =
-            new String[] {
-              "_block_size_resolved", "True",
-              "block_size", blockSize,
-              "cache_dtype", "auto",
-              "calculate_kv_scales", "False",
-              "enable_prefix_caching", "True",
-              "engine", engine,
-              "gpu_memory_utilization", "0.9",
-              "hash_block_size", "None",
-              "is_attention_free", "False",
-              "kv_cache_dtype_skip_layers", "[]",
-              "kv_cache_max_concurrency", PyFloat.format((double) tokens / p.maxModelLen()),
-              "kv_cache_memory_bytes", "None",
-              "kv_cache_size_tokens", Long.toString(tokens),
-              "kv_offloading_backend", "native",
-              "kv_offloading_size", "None",
-              "kv_sharing_fast_prefill", "False",
-              "mamba_block_size", "None",
-              "mamba_cache_dtype", "auto",
-              "mamba_cache_mode", "none",
-              "mamba_page_size_padded", "None",
-              "mamba_ssm_cache_dtype", "auto",
-              "num_cpu_blocks", "None",
-              "num_gpu_blocks", blocks,
-              "num_gpu_blocks_override", "None",
-              "prefix_caching_hash_algo", "sha256",
-              "skip_page_size_padded", "None",
-              "sliding_window", "None",
-              "user_specified_block_size", "False",
-              "user_specified_mamba_block_size", "False"
-            };
-      } else {
-        labels =
-            new String[] {
-              "block_size", blockSize,
-              "cache_dtype", "auto",
-              "calculate_kv_scales", "False",
-              "cpu_kvcache_space_bytes", "None",
-              "cpu_offload_gb", "0.0",
-              "enable_prefix_caching", "True",
-              "engine", engine,
-              "gpu_memory_utilization", "0.9",
-              "is_attention_free", "False",
-              "kv_cache_memory_bytes", "None",
-              "kv_sharing_fast_prefill", "False",
-              "mamba_cache_dtype", "auto",
-              "mamba_page_size_padded", "None",
-              "mamba_ssm_cache_dtype", "auto",
-              "num_cpu_blocks", "None",
-              "num_gpu_blocks", blocks,
-              "num_gpu_blocks_override", "None",
-              "prefix_caching_hash_algo", "sha256",
-              "sliding_window", "None",
-              "swap_space", "4.0",
-              "swap_space_bytes", "4294967296.0"
-            };
-      }
-      info.add(new Child(labels, 1, 0));
-    }
-    f.gauge("vllm:cache_config_info", "Information of the LLMEngine CacheConfig", info);
-  }
-
-  private static void http(PythonFamilies f, View v, Created created) {
-    long ok = 0;
-    long failed = 0;
-    double requestBytes = 0;
-    double responseBytes = 0;
-    Histogram highr = new Histogram(VllmBuckets.HTTP_HIGHR);
-    Histogram chat = new Histogram(VllmBuckets.HTTP_BY_HANDLER);
-    for (Engine e : v.engines()) {
-      VllmMetrics m = e.metrics();
-      ok += m.httpOk;
-      failed += m.httpServerError;
-      requestBytes += m.httpRequestBytes;
-      responseBytes += m.httpResponseBytes;
-    }
-    // the API server's histograms are process-wide: merge the engines' observations
-    Histogram mergedHighr = v.engines().size() == 1 ? v.engines().get(0).metrics().httpHighr : null;
-    Histogram mergedChat = v.engines().size() == 1 ? v.engines().get(0).metrics().httpChat : null;
-    if (mergedHighr == null) {
-      mergedHighr = merge(highr, v.engines(), m -> m.httpHighr);
-      mergedChat = merge(chat, v.engines(), m -> m.httpChat);
-    }
-    String[] chatLabels = {"handler", "/v1/chat/completions", "method", "POST"};
-    List<Child> requests = new ArrayList<>();
-    if (ok > 0) {
-      requests.add(new Child(withStatus(chatLabels, "2xx"), ok, created.next()));
-    }
-    if (failed > 0) {
-      requests.add(new Child(withStatus(chatLabels, "5xx"), failed, created.next()));
-    }
-    f.counter("http_requests", "Total number of requests by method, status and handler.", requests);
-    boolean any = ok + failed > 0;
-    String[] handler = {"handler", "/v1/chat/completions"};
-    List<Child> counts = new ArrayList<>();
-    List<Child> reqSums = new ArrayList<>();
-    List<Child> respSums = new ArrayList<>();
-    if (any) {
-      double c = created.next();
-      counts.add(new Child(handler, ok + failed, c));
-      reqSums.add(new Child(handler, requestBytes, c));
-      respSums.add(new Child(handler, responseBytes, c));
-    }
-    f.summary(
-        "http_request_size_bytes",
-        "Content length of incoming requests by handler." + HTTP_SIZE_TAIL,
-        counts,
-        reqSums);
-    f.summary(
-        "http_response_size_bytes",
-        "Content length of outgoing responses by handler." + HTTP_SIZE_TAIL,
-        counts,
-        respSums);
-    f.histogram(
-        "http_request_duration_highr_seconds",
-        "Latency with many buckets but no API specific labels. Made for more accurate percentile"
-            + " calculations. ",
-        List.of(new HistogramChild(new String[0], mergedHighr, v.startEpoch() + 0.61)));
-    f.histogram(
-        "http_request_duration_seconds",
-        "Latency with only few buckets by handler. Made to be only used if aggregation by handler"
-            + " is important. ",
-        any ? List.of(new HistogramChild(chatLabels, mergedChat, created.next())) : List.of());
-  }
-
-  private static Histogram merge(
-      Histogram into, List<Engine> engines, Function<VllmMetrics, Histogram> pick) {
-    for (Engine e : engines) {
-      into.add(pick.apply(e.metrics()));
-    }
-    return into;
-  }
-
-  private static String[] withStatus(String[] labels, String status) {
-    String[] out = Arrays.copyOf(labels, labels.length + 2);
-    out[labels.length] = "status";
-    out[labels.length + 1] = status;
-    return out;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // V0 (0.4.3)
-
-  private static void renderV0(View v, PythonFamilies f, PromText out) {
-    Engine e = v.engines().get(0);
-    VllmMetrics m = e.metrics();
-    EngineParams p = v.params();
-    String[] model = {"model_name", v.modelName()};
-    f.gauge(
-        "vllm:cache_config_info",
-        "information of cache_config",
-        List.of(
-            new Child(
-                new String[] {
-                  "block_size", Integer.toString(p.blockSize()),
-                  "cache_dtype", "auto",
-                  "cpu_kvcache_space_bytes", "4294967296",
-                  "enable_prefix_caching", "False",
-                  "gpu_memory_utilization", "0.9",
-                  "num_cpu_blocks", "0",
-                  "num_gpu_blocks", Integer.toString(p.numGpuBlocks()),
-                  "num_gpu_blocks_override", "None",
-                  "sliding_window", "None",
-                  "swap_space_bytes", "4294967296"
-                },
-                1,
-                0)));
-    gaugeV0(
-        f,
-        "vllm:num_requests_running",
-        "Number of requests currently running on GPU.",
-        model,
-        e.state().running());
-    gaugeV0(f, "vllm:num_requests_waiting", WAITING_HELP, model, e.state().waiting());
-    gaugeV0(f, "vllm:num_requests_swapped", "Number of requests swapped to CPU.", model, 0);
-    gaugeV0(
-        f,
-        "vllm:gpu_cache_usage_perc",
-        "GPU KV-cache usage. 1 means 100 percent usage.",
-        model,
-        e.state().kvUsage());
-    gaugeV0(
-        f, "vllm:cpu_cache_usage_perc", "CPU KV-cache usage. 1 means 100 percent usage.", model, 0);
-    counterV0(
-        f,
-        "vllm:num_preemptions",
-        "Cumulative number of preemption from the engine.",
-        model,
-        m.preemptions);
-    counterV0(
-        f, "vllm:prompt_tokens", "Number of prefill tokens processed.", model, m.promptTokens);
-    counterV0(
-        f,
-        "vllm:generation_tokens",
-        "Number of generation tokens processed.",
-        model,
-        m.generationTokens);
-    histogramV0(
-        f,
-        "vllm:time_to_first_token_seconds",
-        "Histogram of time to first token in seconds.",
-        model,
-        m.ttft);
-    histogramV0(
-        f,
-        "vllm:time_per_output_token_seconds",
-        "Histogram of time per output token in seconds.",
-        model,
-        m.v0Tpot);
-    histogramV0(
-        f,
-        "vllm:e2e_request_latency_seconds",
-        "Histogram of end to end request latency in seconds.",
-        model,
-        m.e2e);
-    histogramV0(
-        f,
-        "vllm:request_prompt_tokens",
-        "Number of prefill tokens processed.",
-        model,
-        m.requestPromptTokens);
-    histogramV0(
-        f,
-        "vllm:request_generation_tokens",
-        "Number of generation tokens processed.",
-        model,
-        m.requestGenerationTokens);
-    histogramV0(
-        f,
-        "vllm:request_params_best_of",
-        "Histogram of the best_of request parameter.",
-        model,
-        m.paramsN);
-    histogramV0(
-        f, "vllm:request_params_n", "Histogram of the n request parameter.", model, m.paramsN);
-    // V0 creates a finished_reason child on first use and counts only stop and length
-    List<Child> success = new ArrayList<>();
-    for (int r = 0; r < 2; r++) {
-      if (m.finished[r] > 0) {
-        success.add(
-            new Child(
-                new String[] {
-                  "finished_reason", VllmMetrics.FINISHED_REASONS[r], "model_name", v.modelName()
-                },
-                m.finished[r],
-                0));
-      }
-    }
-    f.counter("vllm:request_success", "Count of successfully processed requests.", success);
-    gaugeV0(
-        f,
-        "vllm:avg_prompt_throughput_toks_per_s",
-        "Average prefill throughput in tokens/s.",
-        model,
-        m.avgPromptThroughput);
-    gaugeV0(
-        f,
-        "vllm:avg_generation_throughput_toks_per_s",
-        "Average generation throughput in tokens/s.",
-        model,
-        m.avgGenerationThroughput);
-  }
-
-  private static void gaugeV0(
-      PythonFamilies f, String name, String help, String[] labels, double value) {
-    f.gauge(name, help, List.of(new Child(labels, value, 0)));
-  }
-
-  private static void counterV0(
-      PythonFamilies f, String base, String help, String[] labels, double value) {
-    f.counter(base, help, List.of(new Child(labels, value, 0)));
-  }
-
-  private static void histogramV0(
-      PythonFamilies f, String base, String help, String[] labels, Histogram h) {
-    f.histogram(base, help, List.of(new HistogramChild(labels, h, 0)));
+    VllmServerFamilies.cacheConfigInfo(f, v);
+    VllmServerFamilies.http(f, v, created);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -660,7 +367,7 @@ public final class VllmPage {
   private static void histogram(
       PythonFamilies f,
       View v,
-      Created created,
+      CreatedClock created,
       String base,
       String help,
       Function<VllmMetrics, Histogram> pick) {
@@ -673,7 +380,7 @@ public final class VllmPage {
   }
 
   private static List<Child> perEngine(
-      List<Engine> engines, String model, Created created, ToDoubleFunction<Engine> value) {
+      List<Engine> engines, String model, CreatedClock created, ToDoubleFunction<Engine> value) {
     List<Child> out = new ArrayList<>(engines.size());
     for (Engine e : engines) {
       out.add(new Child(labels(e, model), value.applyAsDouble(e), created.next()));
@@ -687,22 +394,5 @@ public final class VllmPage {
 
   private static String[] labels(Engine e, String model, String name, String value) {
     return new String[] {"engine", Integer.toString(e.index()), "model_name", model, name, value};
-  }
-
-  /**
-   * Creation timestamps a few microseconds apart, as the real server registers its metrics one
-   * after another at start-up; they move only when the server restarts.
-   */
-  private static final class Created {
-    private double next;
-
-    Created(double startEpoch) {
-      this.next = startEpoch + 4.3;
-    }
-
-    double next() {
-      next += 0.0000251;
-      return next;
-    }
   }
 }

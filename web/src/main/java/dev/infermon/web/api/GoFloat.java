@@ -30,6 +30,19 @@ public final class GoFloat {
   }
 
   /**
+   * A sample value of a vector or matrix point, as Prometheus 2.42's {@code marshalPointJSON}
+   * writes it: like {@link #format}, except that magnitudes below 1e-6 or from 1e21 up use Go's
+   * {@code 'e'} form ({@code 6.000000000000001e-08}). Scalars and strings use {@link #format}.
+   */
+  public static String point(double v) {
+    double abs = Math.abs(v);
+    if (abs != 0 && Double.isFinite(v) && (abs < 1e-6 || abs >= 1e21)) {
+      return GoTime.expFloat(v);
+    }
+    return format(v);
+  }
+
+  /**
    * The shortest decimal that parses back to {@code v}. Java 17's {@link Double#toString} is
    * usually, but not always, shortest (JDK-4511638), so long outputs are shortened by search.
    */

@@ -61,11 +61,11 @@ final class Json {
     g.writeEndObject();
   }
 
-  /** {@code [ts, "value"]}, with the timestamp as a raw number in Prometheus's format. */
+  /** {@code [ts, "value"]} of a vector or matrix, the timestamp as a raw number. */
   static void point(JsonGenerator g, long timestampMs, double value) throws IOException {
     g.writeStartArray();
     g.writeNumber(GoFloat.timestamp(timestampMs));
-    g.writeString(GoFloat.format(value));
+    g.writeString(GoFloat.point(value));
     g.writeEndArray();
   }
 

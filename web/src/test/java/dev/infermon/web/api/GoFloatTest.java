@@ -30,6 +30,23 @@ class GoFloatTest {
     assertThat(GoFloat.format(v)).isEqualTo(want);
   }
 
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "6.000000000000001e-8 | 6.000000000000001e-08",
+        "1e-6                 | 0.000001",
+        "1e21                 | 1e+21",
+        "-2.5e22              | -2.5e+22",
+        "123.25               | 123.25",
+        "0                    | 0",
+        "NaN                  | NaN",
+      })
+  void pointsUseExponentsForTinyAndHugeValues(double v, String want) {
+    // Prometheus 2.42 answered "6.000000000000001e-08" for conf_gauge * 1e-9 (conformance test).
+    assertThat(GoFloat.point(v)).isEqualTo(want);
+  }
+
   @ParameterizedTest(name = "{0} ms -> {1}")
   @CsvSource({
     "1000, 1",

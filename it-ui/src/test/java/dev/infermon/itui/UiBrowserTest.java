@@ -1,0 +1,308 @@
+package dev.infermon.itui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.infermon.simulator.FleetConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The UI in a real headless Chromium over a running infermon that scrapes a simulated fleet (one
+ * hour of history backfilled). Every page renders without console errors; filters, time range and
+ * zoom change what the dashboard shows; an empty panel says why; Explore reports a syntax error at
+ * its column. Screenshots of every page go to {@code web/target/screenshots/}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class UiBrowserTest {
+  static final Path SHOTS =
+      Path.of(System.getProperty("ui.screenshots", "../web/target/screenshots"));
+  static Path dir;
+  static Harness harness;
+  static Browser browser;
+  static WebDriverWait wait;
+
+  @BeforeAll
+  static void start() throws Exception {
+    assumeTrue(
+        Browser.available(),
+        "headless Chromium not installed (" + Browser.CHROMIUM + ", " + Browser.DRIVER + ")");
+    dir = Files.createTempDirectory("infermon-it-ui-");
+    // No SM-activity fields on the exporters: the "SM active" panel must explain why it is empty.
+    FleetConfig fleet = FleetConfig.builder().seed(11).smProfilingFields(false).build();
+    harness = Harness.start(fleet, Duration.ofHours(1), 15, dir);
+    browser = Browser.start(1440, 1000, false);
+    wait = new WebDriverWait(browser.driver, Duration.ofSeconds(45));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (harness != null) {
+      harness.close();
+    }
+    if (dir != null) {
+      Harness.deleteQuietly(dir);
+    }
+  }
+
+  @BeforeEach
+  void drainConsole() {
+    browser.consoleErrors();
+  }
+
+  void open(String pathAndQuery) {
+    browser.driver.get(harness.baseUrl() + pathAndQuery);
+  }
+
+  /** Waits until every panel in view has left the loading state. */
+  void awaitDashboard() {
+    wait.until(d -> Boolean.TRUE.equals(browser.js("return window.__dashboardDone === true")));
+  }
+
+  String url() {
+    return browser.driver.getCurrentUrl();
+  }
+
+  WebElement panel(String id) {
+    return browser.driver.findElement(By.cssSelector("[data-panel='" + id + "']"));
+  }
+
+  boolean dashboardApi() {
+    return browser.driver.findElements(By.cssSelector("[data-panel]")).size() > 0;
+  }
+
+  @Test
+  @Order(1)
+  void everyPageRendersWithoutConsoleErrors() throws Exception {
+    record Page(String path, String ready, String shot) {}
+    List<Page> pages =
+        List.of(
+            new Page(
+                "/dashboard?level=model&range=1h", "[data-panel], #dash-body .empty", "dashboard"),
+            new Page(
+                "/dashboard?level=pod&range=1h",
+                "#pod-table table, #pod-table .empty",
+                "dashboard-pod"),
+            new Page(
+                "/dashboard?level=gpu&range=1h",
+                "#gpu-table table, #gpu-table .empty",
+                "dashboard-gpu"),
+            new Page(
+                "/dashboard?level=causal&range=1h",
+                "[data-panel], #dash-body .empty",
+                "dashboard-causal"),
+            new Page("/targets", "details.group", "targets"),
+            new Page("/alerts", "#rule-groups .group, #rule-groups .empty", "alerts"),
+            new Page(
+                "/explore?expr=sum+by+(model_name)+(rate(vllm:generation_tokens_total[5m]))",
+                "#explore-result .uplot, #explore-result .empty",
+                "explore"),
+            new Page("/diagnosis", "#diagnosis-placeholder", "diagnosis"));
+    for (Page p : pages) {
+      open(p.path());
+      wait.until(d -> !d.findElements(By.cssSelector(p.ready())).isEmpty());
+      if (p.path().startsWith("/dashboard")) {
+        awaitDashboard();
+      }
+      browser.screenshot(SHOTS.resolve(p.shot() + ".png"));
+      assertThat(browser.consoleErrors()).as("console errors on %s", p.path()).isEmpty();
+    }
+    // The same dashboard in the dark theme, through the toggle.
+    open("/dashboard?level=model&range=1h");
+    awaitDashboard();
+    browser.driver.findElement(By.id("theme-toggle")).click();
+    assertThat(browser.js("return document.documentElement.dataset.theme")).isEqualTo("dark");
+    awaitDashboard();
+    browser.screenshot(SHOTS.resolve("dashboard-dark.png"));
+    browser.driver.findElement(By.id("theme-toggle")).click();
+    assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  @Test
+  @Order(2)
+  void targetsAreGroupedByWorkloadWithTheirHealth() {
+    open("/targets");
+    wait.until(d -> !d.findElements(By.cssSelector("details.group tbody tr")).isEmpty());
+    List<String> groups =
+        browser.driver.findElements(By.cssSelector("details.group")).stream()
+            .map(e -> e.getAttribute("data-workload"))
+            .toList();
+    long workloads =
+        harness.fleet.inventory().stream().map(p -> p.workloadName()).distinct().count();
+    assertThat(groups).hasSize((int) workloads).doesNotHaveDuplicates();
+    List<WebElement> rows = browser.driver.findElements(By.cssSelector("details.group tbody tr"));
+    assertThat(rows).hasSize(harness.fleet.inventory().size());
+    for (WebElement r : rows) {
+      assertThat(r.getAttribute("data-health")).isIn("up", "down", "unknown");
+      assertThat(r.findElements(By.cssSelector(".chip"))).isNotEmpty();
+    }
+  }
+
+  @Test
+  @Order(3)
+  void filtersChangeTheDataAndStayInTheUrl() {
+    open("/dashboard?level=model&range=1h");
+    awaitDashboard();
+    assumeTrue(dashboardApi(), "the server has no dashboard API yet");
+    int before = Integer.parseInt(panel("model.qps").getAttribute("data-series"));
+    assertThat(before).as("one line per model").isGreaterThan(1);
+    Select model = new Select(browser.driver.findElement(By.id("filter-model")));
+    String chosen = model.getOptions().get(1).getAttribute("value");
+    model.selectByValue(chosen);
+    wait.until(
+        d ->
+            url().contains("model=")
+                && Boolean.TRUE.equals(browser.js("return window.__dashboardDone")));
+    awaitDashboard();
+    assertThat(panel("model.qps").getAttribute("data-series")).isEqualTo("1");
+    assertThat(panel("model.qps").findElement(By.cssSelector(".legend")).getText())
+        .contains(chosen);
+    // The URL alone restores the view.
+    open("/dashboard?level=model&range=1h&model=" + chosen);
+    awaitDashboard();
+    assertThat(
+            new Select(browser.driver.findElement(By.id("filter-model")))
+                .getFirstSelectedOption()
+                .getAttribute("value"))
+        .isEqualTo(chosen);
+    assertThat(panel("model.qps").getAttribute("data-series")).isEqualTo("1");
+  }
+
+  @Test
+  @Order(4)
+  void timeRangeButtonsAndDragToZoom() {
+    open("/dashboard?level=model&range=1h");
+    awaitDashboard();
+    browser.driver.findElement(By.cssSelector("[data-range='15m']")).click();
+    wait.until(d -> url().contains("range=15m"));
+    awaitDashboard();
+    assertThat(window()[1] - window()[0]).isBetween(14 * 60_000L, 16 * 60_000L);
+    assumeTrue(dashboardApi(), "the server has no dashboard API yet");
+    WebElement over = panel("model.qps").findElement(By.cssSelector(".u-over"));
+    long[] before = window();
+    new Actions(browser.driver)
+        .moveToElement(over, -over.getSize().getWidth() / 4, 0)
+        .clickAndHold()
+        .moveByOffset(over.getSize().getWidth() / 2, 0)
+        .release()
+        .perform();
+    wait.until(d -> url().contains("from=") && url().contains("to="));
+    awaitDashboard();
+    long[] after = window();
+    assertThat(after[0]).isGreaterThan(before[0]);
+    assertThat(after[1]).isLessThan(before[1]);
+    // half the chart's width selected: about half the window
+    assertThat((double) (after[1] - after[0]) / (before[1] - before[0])).isBetween(0.35, 0.65);
+    assertThat(
+            browser
+                .driver
+                .findElement(By.cssSelector("[data-range='custom']"))
+                .getAttribute("aria-pressed"))
+        .isEqualTo("true");
+    browser.driver.navigate().back();
+    wait.until(d -> !url().contains("from="));
+  }
+
+  /** The URL's window, or the relative range's, in ms. */
+  long[] window() {
+    Object r =
+        browser.js(
+            "const p=new URLSearchParams(location.search);"
+                + "if(p.get('from')) return [+p.get('from'), +p.get('to')];"
+                + "const t=document.getElementById('window-text').textContent.split(' → ');"
+                + "return [Date.parse(t[0].replace(' ','T')), Date.parse(t[1].slice(0,19).replace(' ','T'))];");
+    @SuppressWarnings("unchecked")
+    List<Number> l = (List<Number>) r;
+    return new long[] {l.get(0).longValue(), l.get(1).longValue()};
+  }
+
+  @Test
+  @Order(5)
+  void anEmptyPanelShowsItsReasonAndWhatToDo() {
+    open("/dashboard?level=gpu&range=1h");
+    awaitDashboard();
+    assumeTrue(dashboardApi(), "the server has no dashboard API yet");
+    WebElement sm = panel("gpu.sm_active");
+    assertThat(sm.getAttribute("data-state")).isEqualTo("empty");
+    String reason = sm.findElement(By.cssSelector(".empty .reason")).getText();
+    String todo = sm.findElement(By.cssSelector(".empty .todo")).getText();
+    assertThat(reason).isNotBlank().doesNotContain("No data in this time range");
+    assertThat(todo).isNotBlank();
+    // Panels with data on the same page are drawn, so the reason is the panel's own.
+    assertThat(panel("gpu.memory_used").getAttribute("data-state")).isEqualTo("drawn");
+  }
+
+  @Test
+  @Order(6)
+  void exploreReportsASyntaxErrorAtItsColumn() throws Exception {
+    open("/explore");
+    WebElement box = wait.until(d -> d.findElement(By.id("expr")));
+    String bad = "sum(rate(vllm:generation_tokens_total[5m])) by (model_name) +* 2";
+    box.sendKeys(bad);
+    box.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+    WebElement err = wait.until(d -> d.findElement(By.id("explore-error")));
+    int expected = apiErrorColumn(bad);
+    assertThat(expected).as("the API's own column").isEqualTo(bad.indexOf("*") + 1);
+    assertThat(err.getAttribute("data-line")).isEqualTo("1");
+    assertThat(err.getAttribute("data-column")).isEqualTo(String.valueOf(expected));
+    String[] lines = err.getText().split("\n");
+    assertThat(lines[1]).isEqualTo(bad);
+    assertThat(lines[2].indexOf('^')).as("caret under the column").isEqualTo(expected - 1);
+    assertThat(browser.js("return document.getElementById('expr').selectionStart"))
+        .isEqualTo((long) (expected - 1));
+    // Completion offers stored metric names.
+    box.clear();
+    box.sendKeys("vllm:num_requests_ru");
+    WebElement list = wait.until(d -> d.findElement(By.cssSelector("#completion:not([hidden])")));
+    assertThat(list.getText()).contains("vllm:num_requests_running");
+    box.sendKeys(Keys.TAB);
+    assertThat(box.getAttribute("value")).isEqualTo("vllm:num_requests_running");
+    box.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+    wait.until(d -> !d.findElements(By.cssSelector("#explore-result .uplot")).isEmpty());
+    browser.driver.findElement(By.id("tab-table")).click();
+    wait.until(d -> !d.findElements(By.cssSelector("#explore-table tbody tr")).isEmpty());
+    assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  int apiErrorColumn(String query) throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            harness.baseUrl()
+                                + "/api/v1/query?query="
+                                + java.net.URLEncoder.encode(query, StandardCharsets.UTF_8)))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    Matcher m = Pattern.compile("\"error\":\"1:(\\d+): parse error").matcher(r.body());
+    assertThat(m.find()).as(r.body()).isTrue();
+    return Integer.parseInt(m.group(1));
+  }
+}

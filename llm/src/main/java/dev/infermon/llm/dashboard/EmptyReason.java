@@ -1,0 +1,36 @@
+package dev.infermon.llm.dashboard;
+
+/**
+ * Why a panel (or one engine's part of it) has no data.
+ *
+ * @param kind the reason
+ * @param engine the engine concerned ({@code vllm}, {@code sglang}, {@code dcgm}), or "" for all
+ * @param message a sentence for the user
+ * @param version the release line that has the signal, when the reason is a version
+ * @param flag the flag that enables it, when the reason is a flag
+ */
+public record EmptyReason(Kind kind, String engine, String message, String version, String flag) {
+  /** The reasons a panel can be empty, most actionable first. */
+  public enum Kind {
+    /** No scrape target matches the filters. */
+    NO_TARGETS,
+    /** Every matching target of the engine is down. */
+    TARGET_DOWN,
+    /** The engine (or this release of it) does not expose the signal. */
+    NOT_EXPOSED,
+    /** The signal needs a flag, a KV connector, or a dcgm counters-CSV field that is off. */
+    BEHIND_FLAG,
+    /** No GPU reported by dcgm-exporter is attributed to the pods in scope. */
+    NOT_ATTRIBUTED,
+    /** The families are there but carry no samples or no change in the range yet. */
+    NO_TRAFFIC,
+    /** The query failed; the message is the backend's. */
+    QUERY_ERROR
+  }
+
+  public EmptyReason {
+    if (kind == null || engine == null || message == null) {
+      throw new IllegalArgumentException("a reason needs a kind, an engine and a message");
+    }
+  }
+}

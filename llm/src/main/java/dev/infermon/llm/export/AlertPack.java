@@ -1,0 +1,129 @@
+package dev.infermon.llm.export;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Measure;
+import dev.infermon.llm.dashboard.Presence;
+import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.llm.signals.Signal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The default alert pack, generated from the catalog for the engines present: few, user-facing
+ * alerts with long {@code for}: TTFT quantile over target, requests piling up while the engine
+ * preempts, and failures above 5 %. Each rule unions the engines' families, so one rule covers a
+ * mixed fleet. Stateless.
+ */
+public final class AlertPack {
+  /** The rule group's name. */
+  public static final String GROUP = "infermon-llm";
+
+  /** Share of failed requests (abort, error) above which {@link #FAILURES} fires. */
+  public static final double FAILURE_RATIO = 0.05;
+
+  public static final String TTFT = "LLMTimeToFirstTokenHigh";
+  public static final String QUEUED = "LLMRequestsQueuedWithPreemptions";
+  public static final String FAILURES = "LLMRequestFailuresHigh";
+
+  private static final List<String> BY = List.of("namespace", "model_name");
+
+  private AlertPack() {}
+
+  /**
+   * The rules for {@code engines} with the thresholds of {@code alerts}.
+   *
+   * @throws IllegalArgumentException for an unknown engine
+   */
+  public static List<AlertRule> rules(
+      Catalog catalog, Set<String> engines, LlmConfig.Alerts alerts) {
+    for (String e : engines) {
+      catalog.engine(e);
+    }
+    PromqlCompiler c = new PromqlCompiler(catalog);
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            Filters.NONE, Map.of(), alerts.ttftQuantile(), "5m", Presence.allOf(engines));
+    List<AlertRule> out = new ArrayList<>();
+    String q = percent(alerts.ttftQuantile());
+    c.compile(new Measure.Quantile(Signal.TTFT, null), BY, o)
+        .ifPresent(
+            ttft ->
+                out.add(
+                    new AlertRule(
+                        TTFT,
+                        ttft + " > " + seconds(alerts.ttftThreshold()),
+                        alerts.ttftFor(),
+                        Map.of("severity", "warning"),
+                        Map.of(
+                            "summary",
+                                "TTFT p"
+                                    + q
+                                    + " of {{ $labels.model_name }} is above "
+                                    + seconds(alerts.ttftThreshold())
+                                    + "s",
+                            "description",
+                                "Users of {{ $labels.model_name }} in {{ $labels.namespace }} wait {{ $value | humanizeDuration }} (p"
+                                    + q
+                                    + ") for their first token."))));
+    var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY, o);
+    var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY, o);
+    if (waiting.isPresent() && preempt.isPresent()) {
+      out.add(
+          new AlertRule(
+              QUEUED,
+              "("
+                  + waiting.get()
+                  + " > "
+                  + alerts.waitingThreshold()
+                  + ") and ("
+                  + preempt.get()
+                  + " > 0)",
+              alerts.waitingFor(),
+              Map.of("severity", "warning"),
+              Map.of(
+                  "summary",
+                  "{{ $labels.model_name }}: more than "
+                      + alerts.waitingThreshold()
+                      + " requests wait while the engine preempts",
+                  "description",
+                  "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings.")));
+    }
+    c.compile(new Measure.SuccessRate(), BY, o)
+        .ifPresent(
+            success ->
+                out.add(
+                    new AlertRule(
+                        FAILURES,
+                        "1 - (" + success + ") > " + FAILURE_RATIO,
+                        Duration.ofMinutes(15),
+                        Map.of("severity", "warning"),
+                        Map.of(
+                            "summary", "{{ $labels.model_name }}: more than 5% of requests fail",
+                            "description",
+                                "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
+    return out;
+  }
+
+  private static String percent(double q) {
+    return PromqlCompilerAccess.num(q * 100);
+  }
+
+  private static String seconds(Duration d) {
+    return PromqlCompilerAccess.num(d.toMillis() / 1000.0);
+  }
+
+  /** Number formatting shared with the compiler (no trailing .0). */
+  private static final class PromqlCompilerAccess {
+    static String num(double d) {
+      if (d == Math.rint(d)) {
+        return Long.toString((long) d);
+      }
+      return Double.toString(d);
+    }
+  }
+}

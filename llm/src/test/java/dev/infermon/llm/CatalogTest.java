@@ -1,0 +1,187 @@
+package dev.infermon.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.CatalogException;
+import dev.infermon.llm.catalog.CatalogLoader;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.inventory.Detection;
+import dev.infermon.llm.inventory.EngineDetector;
+import dev.infermon.llm.inventory.FamilyInfo;
+import dev.infermon.llm.inventory.PageFamilies;
+import dev.infermon.llm.signals.Signal;
+import dev.infermon.model.metadata.MetricType;
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.vllm.VllmRelease;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The catalog against every real capture and every page the simulator serves. */
+class CatalogTest {
+  private static final Catalog CATALOG = Catalog.builtIn();
+
+  @ParameterizedTest(name = "{0} is {1} {2}")
+  @CsvSource({
+    "vllm-0.4.3.txt, vllm, 0.4",
+    "vllm-0.11.x-idle.txt, vllm, 0.11",
+    "vllm-v0-ray2.32-serve_rayprefix.txt, vllm, 0.5",
+    "01_v0.4.1_docs_single_request.prom, sglang, 0.4.1",
+    "02_v0.5.1_issue13485_tp_labels_TRUNCATED.prom, sglang, 0.5.1",
+    "03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom, sglang, 0.5.3",
+    "upcloud-l40s-single-gpu-no-pod.prom, dcgm, 4.4",
+    "lke-rtx4000ada-pod-attributed-xid.prom, dcgm, 4.4",
+  })
+  void everyFamilyOfARealCaptureIsCatalogued(String file, String engine, String release)
+      throws Exception {
+    Map<String, FamilyInfo> families;
+    try (InputStream in = getClass().getResourceAsStream("/fixtures/" + file)) {
+      families = PageFamilies.parse(in.readAllBytes(), null);
+    }
+    assertThat(CatalogCheck.problems(CATALOG, engine, release, families)).isEmpty();
+    Detection d = new EngineDetector(CATALOG).detect(families.keySet());
+    assertThat(d.engine()).isEqualTo(engine);
+    assertThat(d.versions()).isNotNull();
+    assertThat(d.versions().contains(CATALOG.engine(engine).version(release).orElseThrow()))
+        .as("%s detected as %s", file, d.versions())
+        .isTrue();
+  }
+
+  static Stream<Arguments> simulatorPages() {
+    Stream.Builder<Arguments> out = Stream.builder();
+    for (VllmRelease legacy : new VllmRelease[] {VllmRelease.V0_11, VllmRelease.V0_4_3}) {
+      Fleet fleet =
+          Fleet.create(FleetConfig.builder().legacyRelease(legacy).build(), SimulatedFleet.START);
+      fleet.advance(Duration.ofMinutes(3));
+      for (PodInfo info : fleet.inventory()) {
+        String engine =
+            info.engine().startsWith("sglang")
+                ? "sglang"
+                : info.engine().startsWith("dcgm") ? "dcgm" : "vllm";
+        String release =
+            engine.equals("dcgm")
+                ? "4.4"
+                : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
+        fleet
+            .render(info.name())
+            .ifPresent(p -> out.add(Arguments.of(info.name(), engine, release, p)));
+      }
+    }
+    return out.build();
+  }
+
+  private static String vllmLine(String simulatorVersion) {
+    switch (simulatorVersion) {
+      case "0.24+":
+        return "0.24";
+      case "0.4.3":
+        return "0.4";
+      default:
+        return simulatorVersion;
+    }
+  }
+
+  @ParameterizedTest(name = "{0} ({1} {2})")
+  @MethodSource("simulatorPages")
+  void everyFamilyOfASimulatedPageIsCatalogued(
+      String pod, String engine, String release, String page) throws Exception {
+    Map<String, FamilyInfo> families =
+        PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
+    assertThat(CatalogCheck.problems(CATALOG, engine, release, families)).isEmpty();
+    Detection d = new EngineDetector(CATALOG).detect(families.keySet());
+    assertThat(d.engine()).isEqualTo(engine);
+    assertThat(d.versions().contains(CATALOG.engine(engine).version(release).orElseThrow()))
+        .as("%s detected as %s", pod, d.versions())
+        .isTrue();
+  }
+
+  @Test
+  void countersAreCataloguedWithTotalAndHistogramsWithBuckets() {
+    for (EngineCatalog e : CATALOG.engines()) {
+      for (MetricEntry m : e.metrics()) {
+        if (m.type() == MetricType.COUNTER && !e.engine().equals("dcgm")) {
+          assertThat(m.name()).as(m.name()).endsWith("_total");
+        }
+        assertThat(m.buckets().isEmpty()).as(m.name()).isEqualTo(m.type() != MetricType.HISTOGRAM);
+        assertThat(m.cite()).as(m.name()).isNotBlank();
+      }
+    }
+  }
+
+  @Test
+  void renamesPointAtCataloguedFamilies() {
+    for (EngineCatalog e : CATALOG.engines()) {
+      for (MetricEntry m : e.metrics()) {
+        for (String other : new String[] {m.history().renamedFrom(), m.history().replacedBy()}) {
+          if (other != null && !other.equals("startup_time_seconds")) {
+            assertThat(e.entries(other)).as(m.name() + " -> " + other).isNotEmpty();
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void everyEngineHasTheCoreSignals() {
+    for (String engine : new String[] {"vllm", "sglang"}) {
+      for (Signal s :
+          new Signal[] {
+            Signal.REQUESTS_RUNNING, Signal.REQUESTS_WAITING, Signal.KV_USAGE, Signal.TTFT,
+            Signal.ITL, Signal.E2E_LATENCY, Signal.PROMPT_TOKENS, Signal.GENERATION_TOKENS,
+            Signal.PREFIX_CACHE_HITS, Signal.PREFIX_CACHE_QUERIES, Signal.REQUESTS_FINISHED
+          }) {
+        assertThat(CATALOG.engine(engine).sources(s)).as(engine + " " + s).isNotEmpty();
+      }
+    }
+    // SGLang's batch-local gauge must never be a source of the hit rate
+    assertThat(CATALOG.engine("sglang").sources(Signal.PREFIX_CACHE_HITS))
+        .allSatisfy(src -> assertThat(src.metrics()).doesNotContain("cache_hit_rate"));
+  }
+
+  private static final String HEAD =
+      "engine: x\ntitle: X\nversions: ['1']\nname_variants: [{prefix: 'x:', cite: c}]\n";
+
+  static Stream<Arguments> badData() {
+    return Stream.of(
+        Arguments.of(
+            "metrics: [{name: a, type: counter, unit: u, labels: [], since: '1', cite: c}]",
+            "a counter is exposed with \"_total\""),
+        Arguments.of(
+            "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '2', cite: c}]",
+            "unknown release line \"2\""),
+        Arguments.of(
+            "metrics: [{name: a, type: histogram, unit: u, labels: [], since: '1', cite: c}]",
+            "buckets are given for histograms"),
+        Arguments.of(
+            "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1'}]",
+            "cites its source"),
+        Arguments.of("metrics: [{name: a, typo: gauge}]", "unknown key \"typo\""),
+        Arguments.of("metrics: []\nsignals: {ttft: [{metric: nope}]}", "unknown metric \"nope\""));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("badData")
+  void badDataIsRefusedWithItsPlace(String yaml, String message) {
+    assertThatThrownBy(
+            () ->
+                CatalogLoader.load(
+                    "bad.yaml",
+                    new ByteArrayInputStream((HEAD + yaml).getBytes(StandardCharsets.UTF_8))))
+        .isInstanceOf(CatalogException.class)
+        .hasMessageStartingWith("bad.yaml")
+        .hasMessageContaining(message);
+  }
+}

@@ -1,0 +1,228 @@
+package dev.infermon.notifier;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.relabel.Relabel;
+import dev.infermon.model.relabel.RelabelConfig;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends alerts to Alertmanagers and webhooks as Prometheus's {@code notifier.Manager} does: {@link
+ * #send} adds external labels, applies {@code alert_relabel_configs} and queues (dropping the
+ * oldest when the queue is full); one sending thread takes batches of at most {@code maxBatchSize}
+ * and posts each to every endpoint of every set in parallel. No retries: the rules re-send firing
+ * alerts every resend delay, which covers a failed request. A batch that reached no endpoint of
+ * some set is counted as dropped.
+ *
+ * <p>Threading: thread-safe; {@link #send} only queues and returns. {@link #close} stops the
+ * sending thread; queued alerts are dropped (and counted).
+ */
+public final class Notifier implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Notifier.class);
+
+  private final NotifierOptions opts;
+  private final List<Endpoint.Set> sets;
+  private final NotifierMetrics metrics;
+  private final HttpClient client;
+  private final ArrayDeque<Alert> queue = new ArrayDeque<>();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition more = lock.newCondition();
+  private final AtomicBoolean stopped = new AtomicBoolean();
+  private final Thread sender;
+
+  public Notifier(NotifierOptions opts, List<Endpoint.Set> sets, NotifierMetrics metrics) {
+    this.opts = opts;
+    this.sets = List.copyOf(sets);
+    this.metrics = metrics;
+    this.client =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NORMAL)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+    this.sender = new Thread(this::sendLoop, "notifier");
+    sender.setDaemon(true);
+    sender.start();
+  }
+
+  /** Queues alerts for every endpoint. */
+  public void send(List<Alert> alerts) {
+    List<Alert> relabeled = relabel(alerts, opts.externalLabels(), opts.alertRelabelConfigs());
+    if (relabeled.isEmpty()) {
+      return;
+    }
+    lock.lock();
+    try {
+      int over = relabeled.size() - opts.queueCapacity();
+      if (over > 0) {
+        relabeled = relabeled.subList(over, relabeled.size());
+        log.warn("Alert batch larger than queue capacity, dropping {} alerts", over);
+        metrics.dropped(over);
+      }
+      int full = queue.size() + relabeled.size() - opts.queueCapacity();
+      if (full > 0) {
+        for (int i = 0; i < full; i++) {
+          queue.pollFirst();
+        }
+        log.warn("Alert notification queue full, dropping {} alerts", full);
+        metrics.dropped(full);
+      }
+      queue.addAll(relabeled);
+      more.signal();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Alerts waiting to be sent ({@code prometheus_notifications_queue_length}). */
+  public int queueLength() {
+    lock.lock();
+    try {
+      return queue.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  public int queueCapacity() {
+    return opts.queueCapacity();
+  }
+
+  static List<Alert> relabel(List<Alert> alerts, Labels external, List<RelabelConfig> configs) {
+    List<Alert> out = new ArrayList<>(alerts.size());
+    for (Alert a : alerts) {
+      Labels l = a.labels();
+      if (!external.isEmpty()) {
+        Labels.Builder b = l.toBuilder();
+        for (int i = 0; i < external.size(); i++) {
+          if (!l.has(external.name(i))) {
+            b.set(external.name(i), external.value(i));
+          }
+        }
+        l = b.build();
+      }
+      l = Relabel.process(l, configs);
+      if (l != null) {
+        out.add(a.withLabels(l));
+      }
+    }
+    return out;
+  }
+
+  private List<Alert> nextBatch() throws InterruptedException {
+    lock.lock();
+    try {
+      while (queue.isEmpty() && !stopped.get()) {
+        more.await();
+      }
+      List<Alert> batch = new ArrayList<>();
+      while (!queue.isEmpty() && batch.size() < opts.maxBatchSize()) {
+        batch.add(queue.pollFirst());
+      }
+      return batch;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void sendLoop() {
+    while (!stopped.get()) {
+      List<Alert> batch;
+      try {
+        batch = nextBatch();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (!batch.isEmpty() && !sendAll(batch)) {
+        metrics.dropped(batch.size());
+      }
+    }
+  }
+
+  /** Posts to all sets in parallel; true if every set that got alerts took them somewhere. */
+  boolean sendAll(List<Alert> alerts) {
+    List<CompletableFuture<Boolean>> perSet = new ArrayList<>();
+    for (Endpoint.Set set : sets) {
+      if (set.endpoints().isEmpty()) {
+        continue;
+      }
+      List<Alert> forSet = relabel(alerts, Labels.EMPTY, set.alertRelabelConfigs());
+      if (forSet.isEmpty()) {
+        continue;
+      }
+      byte[] payload = AlertJson.encode(forSet);
+      List<CompletableFuture<Boolean>> each = new ArrayList<>();
+      for (Endpoint e : set.endpoints()) {
+        each.add(post(e, payload, forSet.size()));
+      }
+      perSet.add(
+          CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0]))
+              .thenApply(v -> each.stream().anyMatch(CompletableFuture::join)));
+    }
+    boolean ok = true;
+    for (CompletableFuture<Boolean> f : perSet) {
+      ok &= f.join();
+    }
+    return ok;
+  }
+
+  private CompletableFuture<Boolean> post(Endpoint e, byte[] payload, int count) {
+    HttpRequest.Builder rb =
+        HttpRequest.newBuilder(e.url())
+            .timeout(e.timeout())
+            .header("Content-Type", "application/json")
+            .header("User-Agent", "infermon")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
+    for (Map.Entry<String, String> h : e.headers().entrySet()) {
+      rb.header(h.getKey(), h.getValue());
+    }
+    long start = System.nanoTime();
+    String name = e.url().toString();
+    return client
+        .sendAsync(rb.build(), HttpResponse.BodyHandlers.discarding())
+        .handle(
+            (resp, err) -> {
+              metrics.latency(name, (System.nanoTime() - start) / 1e9);
+              if (err == null && resp.statusCode() / 100 == 2) {
+                metrics.sent(name, count);
+                return true;
+              }
+              String why =
+                  err != null ? err.toString() : "bad response status " + resp.statusCode();
+              log.error("Error sending {} alerts to {}: {}", count, name, why);
+              metrics.errors(name, count);
+              return false;
+            });
+  }
+
+  @Override
+  public void close() {
+    stopped.set(true);
+    lock.lock();
+    try {
+      more.signalAll();
+      if (!queue.isEmpty()) {
+        metrics.dropped(queue.size());
+        queue.clear();
+      }
+    } finally {
+      lock.unlock();
+    }
+    sender.interrupt();
+    try {
+      sender.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

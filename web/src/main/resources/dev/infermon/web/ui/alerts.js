@@ -1,0 +1,49 @@
+// Alerts: firing and pending alerts with their labels and annotations, then every rule group with
+// each rule's health, last error and evaluation time.
+import { api } from './api.js';
+import { ago, esc, fmt } from './format.js';
+
+function chips(obj) {
+  return Object.entries(obj || {}).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('');
+}
+
+export function mount(main) {
+  main.innerHTML = `<h1>Alerts</h1><div class="toolbar"><button type="button" class="btn" id="alerts-refresh">↻ Refresh</button></div>
+    <h2>Active alerts</h2><div id="active-alerts"><div class="loading">Loading…</div></div>
+    <h2>Rules</h2><div id="rule-groups"><div class="loading">Loading…</div></div>`;
+  const controller = new AbortController();
+  const alertsEl = main.querySelector('#active-alerts');
+  const rulesEl = main.querySelector('#rule-groups');
+
+  async function load() {
+    try {
+      const a = (await api.alerts(controller.signal)).data.alerts || [];
+      a.sort((x, y) => (x.state === 'firing' ? 0 : 1) - (y.state === 'firing' ? 0 : 1));
+      alertsEl.innerHTML = a.length ? `<table class="data"><thead><tr><th scope="col">State</th><th scope="col">Alert</th><th scope="col">Labels</th><th scope="col">Annotations</th><th scope="col">Active since</th><th scope="col">Value</th></tr></thead><tbody>
+        ${a.map((x) => `<tr data-state="${esc(x.state)}"><td><span class="badge ${esc(x.state)}">${esc(x.state)}</span></td><td>${esc(x.labels.alertname || '')}</td>
+        <td>${chips(x.labels)}</td><td>${Object.entries(x.annotations || {}).map(([k, v]) => `<div><b>${esc(k)}</b>: ${esc(v)}</div>`).join('')}</td>
+        <td class="num">${x.activeAt ? esc(ago(Date.parse(x.activeAt))) : ''}</td><td class="num">${esc(x.value)}</td></tr>`).join('')}</tbody></table>`
+        : '<div class="empty"><div class="reason">No alert is pending or firing.</div><div class="todo">Rules below show what is watched.</div></div>';
+    } catch (e) {
+      if (e.name !== 'AbortError') alertsEl.innerHTML = '<p class="error">' + esc(e.message) + '</p>';
+    }
+    try {
+      const groups = (await api.rules(controller.signal)).data.groups || [];
+      rulesEl.innerHTML = groups.length ? groups.map((g) => `<details class="group" open><summary>${esc(g.name)} <span class="muted">${esc(g.file || '')} · every ${esc(g.interval)} s</span></summary>
+        <table class="data"><thead><tr><th scope="col">Rule</th><th scope="col">Health</th><th scope="col">State</th><th scope="col">Expression</th><th scope="col">Labels and annotations</th><th scope="col">Last evaluation</th></tr></thead><tbody>
+        ${(g.rules || []).map((r) => `<tr><td>${esc(r.name)}${r.type === 'recording' ? ' <span class="muted">(recording)</span>' : ''}</td>
+          <td><span class="badge ${esc(r.health)}">${esc(r.health)}</span>${r.lastError ? `<div class="error">${esc(r.lastError)}</div>` : ''}</td>
+          <td>${r.type === 'alerting' ? `<span class="badge ${esc(r.state)}">${esc(r.state)}</span>${r.alerts && r.alerts.length ? ' ×' + r.alerts.length : ''}` : ''}</td>
+          <td><code>${esc(r.query)}</code>${r.duration ? ` <span class="muted">for ${esc(fmt(r.duration, 's'))}</span>` : ''}</td>
+          <td>${chips(r.labels)}${Object.entries(r.annotations || {}).map(([k, v]) => `<div class="muted"><b>${esc(k)}</b>: ${esc(v)}</div>`).join('')}</td>
+          <td class="num">${r.lastEvaluation && !r.lastEvaluation.startsWith('0001') ? esc(ago(Date.parse(r.lastEvaluation))) + ' · ' + esc(fmt(r.evaluationTime, 's')) : 'never'}</td></tr>`).join('')}
+        </tbody></table></details>`).join('')
+        : '<div class="empty"><div class="reason">No rules are loaded.</div><div class="todo">Add rule_files to the configuration (infermon ships a default alert pack: infermon export rules).</div></div>';
+    } catch (e) {
+      if (e.name !== 'AbortError') rulesEl.innerHTML = '<p class="error">' + esc(e.message) + '</p>';
+    }
+  }
+  main.querySelector('#alerts-refresh').addEventListener('click', load);
+  load();
+  return { unmount() { controller.abort(); }, refresh: load };
+}

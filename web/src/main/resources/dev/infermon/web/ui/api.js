@@ -1,0 +1,63 @@
+// The HTTP API as the UI reads it. Every call returns parsed `data` or throws an ApiError with
+// the server's message (a PromQL syntax error keeps Prometheus's "L:C: parse error: ..." form).
+
+export class ApiError extends Error {
+  constructor(message, type, status) {
+    super(message);
+    this.type = type;
+    this.status = status;
+  }
+}
+
+async function call(path, params, signal) {
+  const qs = params ? '?' + encode(params) : '';
+  let res;
+  try {
+    res = await fetch(path + qs, { signal, headers: { Accept: 'application/json' } });
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError('infermon is not reachable: ' + e.message, 'network', 0);
+  }
+  const text = await res.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch (e) { /* plain-text answer such as 503 */ }
+  if (!res.ok || !body || body.status !== 'success') {
+    const msg = body && body.error ? body.error : (text.trim() || res.statusText);
+    throw new ApiError(msg, body && body.errorType ? body.errorType : 'http', res.status);
+  }
+  return { data: body.data, warnings: body.warnings || [], infos: body.infos || [] };
+}
+
+export function encode(params) {
+  const parts = [];
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null || v === '') continue;
+    for (const one of Array.isArray(v) ? v : [v]) {
+      parts.push(encodeURIComponent(k) + '=' + encodeURIComponent(one));
+    }
+  }
+  return parts.join('&');
+}
+
+export const api = {
+  query: (query, time, signal) => call('/api/v1/query', { query, time }, signal),
+  queryRange: (query, start, end, step, signal) =>
+    call('/api/v1/query_range', { query, start, end, step }, signal),
+  labelValues: (name, match, signal) =>
+    call('/api/v1/label/' + encodeURIComponent(name) + '/values', { 'match[]': match }, signal),
+  targets: (signal) => call('/api/v1/targets', { state: 'active' }, signal),
+  rules: (signal) => call('/api/v1/rules', null, signal),
+  alerts: (signal) => call('/api/v1/alerts', null, signal),
+  metadata: (signal) => call('/api/v1/metadata', null, signal),
+  // The LLM layer's dashboard API (llm module, docs/dashboard.md).
+  dashboard: (params, signal) => call('/api/v1/llm/dashboard', params, signal),
+  panel: (id, params, signal) =>
+    call('/api/v1/llm/dashboard/panel', Object.assign({ id }, params), signal),
+  catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
+};
+
+/** "1:17: parse error: unexpected ..." → {line, column, message}; null for other errors. */
+export function parsePosition(message) {
+  const m = /^(\d+):(\d+): (parse error: [\s\S]*)$/.exec(message || '');
+  return m ? { line: +m[1], column: +m[2], message: m[3] } : null;
+}

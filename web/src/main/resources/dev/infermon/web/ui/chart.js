@@ -1,0 +1,139 @@
+// Time-series charts on uPlot: unit-aware axes and tooltips, a legend whose entries toggle their
+// series (buttons, so the keyboard reaches them), drag-to-zoom reported to the page, and cursors
+// synchronised across every chart of a page so that the causal chain reads on one time axis.
+import uPlot from './vendor/uPlot.esm.js';
+import { fmt, fmtTime, esc } from './format.js';
+
+export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#b07aa1', '#76b7b2',
+  '#edc948', '#ff9da7', '#9c755f', '#8cd17d', '#499894', '#d37295'];
+const MAX_TIP_ROWS = 10;
+const HEIGHT = 190;
+
+function css(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+function tooltip(unit) {
+  let tip;
+  return {
+    hooks: {
+      init: (u) => {
+        tip = document.createElement('div');
+        tip.className = 'tip';
+        tip.setAttribute('role', 'status');
+        u.over.parentNode.appendChild(tip);
+      },
+      setCursor: (u) => {
+        const i = u.cursor.idx;
+        if (i == null || u.cursor.left < 0) {
+          tip.style.display = 'none';
+          return;
+        }
+        const rows = [];
+        for (let s = 1; s < u.series.length; s++) {
+          const v = u.data[s][i];
+          if (u.series[s].show && v != null) rows.push([u.series[s].label, v, u.series[s].stroke()]);
+        }
+        rows.sort((a, b) => b[1] - a[1]);
+        const more = rows.length > MAX_TIP_ROWS ? rows.length - MAX_TIP_ROWS : 0;
+        tip.innerHTML = '<div class="t">' + fmtTime(u.data[0][i] * 1000) + '</div>' +
+          rows.slice(0, MAX_TIP_ROWS).map((r) => '<div class="r"><span class="sw" style="background:' +
+            r[2] + ';width:10px;height:3px;display:inline-block"></span>' + esc(r[0]) +
+            '<span class="v">' + esc(fmt(r[1], unit)) + '</span></div>').join('') +
+          (more ? '<div class="t">+' + more + ' more</div>' : '') +
+          (rows.length ? '' : '<div class="t">no value</div>');
+        tip.style.display = 'block';
+        const left = u.over.offsetLeft + u.cursor.left;
+        const flip = left + tip.offsetWidth + 16 > u.over.parentNode.clientWidth;
+        tip.style.left = (flip ? left - tip.offsetWidth - 12 : left + 12) + 'px';
+        tip.style.top = Math.max(0, u.over.offsetTop + u.cursor.top - tip.offsetHeight / 2) + 'px';
+      },
+    },
+  };
+}
+
+/**
+ * Draws `series` ([{label, values}], values aligned with `xs` in seconds) into `el`.
+ * Returns {destroy()}; `onZoom(fromMs, toMs)` is called after a horizontal drag.
+ */
+export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
+  el.textContent = '';
+  const plotEl = document.createElement('div');
+  const legendEl = document.createElement('div');
+  legendEl.className = 'legend';
+  el.append(plotEl, legendEl);
+  const axis = { stroke: css('--muted'), grid: { stroke: css('--grid'), width: 1 }, ticks: { stroke: css('--grid') } };
+  const opts = {
+    width: Math.max(200, el.clientWidth),
+    height: HEIGHT,
+    legend: { show: false },
+    cursor: { sync: { key: sync }, drag: { x: true, y: false, setScale: false }, points: { size: 5 } },
+    scales: { x: { time: true } },
+    axes: [
+      Object.assign({}, axis),
+      Object.assign({}, axis, { size: 64, values: (u, splits) => splits.map((v) => fmt(v, unit)) }),
+    ],
+    series: [{}].concat(series.map((s, i) => ({
+      label: s.label,
+      stroke: PALETTE[i % PALETTE.length],
+      width: 1.5,
+      points: { show: false },
+      value: (u, v) => fmt(v, unit),
+    }))),
+    plugins: [tooltip(unit)],
+    hooks: {
+      setSelect: [(u) => {
+        if (u.select.width > 4 && onZoom) {
+          const from = u.posToVal(u.select.left, 'x');
+          const to = u.posToVal(u.select.left + u.select.width, 'x');
+          u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+          onZoom(Math.round(from * 1000), Math.round(to * 1000));
+        }
+      }],
+    },
+  };
+  const u = new uPlot(opts, [xs].concat(series.map((s) => s.values)), plotEl);
+  series.forEach((s, i) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.setAttribute('aria-pressed', 'true');
+    b.title = 'Show or hide this series';
+    b.innerHTML = '<span class="sw" style="background:' + PALETTE[i % PALETTE.length] + '"></span>' + esc(s.label);
+    b.addEventListener('click', () => {
+      const show = b.getAttribute('aria-pressed') !== 'true';
+      b.setAttribute('aria-pressed', String(show));
+      u.setSeries(i + 1, { show });
+    });
+    legendEl.appendChild(b);
+  });
+  let pending = 0;
+  const ro = new ResizeObserver(() => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => {
+      const w = Math.max(200, el.clientWidth);
+      if (w !== u.width) u.setSize({ width: w, height: HEIGHT });
+    });
+  });
+  ro.observe(el);
+  return { destroy() { ro.disconnect(); u.destroy(); }, plot: u };
+}
+
+/** An inline SVG sparkline of `values` (nulls are gaps). */
+export function sparkline(values, color = PALETTE[0], w = 84, h = 20) {
+  const finite = values.filter((v) => v != null && Number.isFinite(v));
+  if (finite.length < 2) return '';
+  let lo = Math.min(...finite);
+  let hi = Math.max(...finite);
+  if (hi === lo) { hi += 1; lo -= 1; }
+  const dx = w / (values.length - 1);
+  let d = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (v == null || !Number.isFinite(v)) { pen = false; return; }
+    const y = h - 1 - ((v - lo) / (hi - lo)) * (h - 2);
+    d += (pen ? 'L' : 'M') + (i * dx).toFixed(1) + ' ' + y.toFixed(1);
+    pen = true;
+  });
+  return '<svg class="spark" width="' + w + '" height="' + h + '" viewBox="0 0 ' + w + ' ' + h +
+    '" aria-hidden="true"><path d="' + d + '" fill="none" stroke="' + color + '" stroke-width="1.3"/></svg>';
+}

@@ -1,0 +1,268 @@
+// The LLM-inference dashboard: toolbar (filters, time range, quantile, refresh), the levels as
+// tabs (model, pod, GPU per pod, causal chain, prefill/decode, all), and the panels, each loaded
+// when it scrolls into view with one request. window.__lastPanelDrawnAt (performance.now()) and
+// window.__dashboardDone mark the moment the last panel of the view was drawn (bench/ui-dashboard).
+import { api } from './api.js';
+import { panelCard, panelLoader } from './panels.js';
+import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
+import { esc, fmtTime } from './format.js';
+import * as st from './state.js';
+
+const LEVELS = [
+  ['model', 'Model'], ['pod', 'Pod'], ['gpu', 'GPU per pod'], ['causal', 'Causal chain'],
+  ['pd', 'Prefill / decode'], ['all', 'All'],
+];
+
+function levelOf(id) {
+  const prefix = id.split('.')[0];
+  return prefix.startsWith('causal') ? 'causal' : prefix;
+}
+
+function toLocalInput(ms) {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60000);
+  return d.toISOString().slice(0, 16);
+}
+
+export function mount(main) {
+  main.innerHTML = `
+  <h1>Dashboard</h1>
+  <form class="toolbar" id="dash-toolbar" onsubmit="return false">
+    ${Object.keys(st.FILTERS).map((f) => `<label>${f}<select id="filter-${f}" data-filter="${f}"><option value="">all</option></select></label>`).join('')}
+    <label>quantile<select id="quantile">${st.QUANTILES.map((q) => `<option value="${q}">p${+q * 100}</option>`).join('')}</select></label>
+    <div><span class="muted" style="font-size:12px;display:block">time range</span><span class="seg" role="group" aria-label="Time range" id="ranges">
+      ${Object.keys(st.RANGES).map((r) => `<button type="button" class="btn" data-range="${r}" aria-pressed="false">${r}</button>`).join('')}
+      <button type="button" class="btn" data-range="custom" aria-pressed="false">custom</button></span></div>
+    <span id="custom-range" hidden><label>from<input type="datetime-local" id="from"></label><label>to<input type="datetime-local" id="to"></label>
+      <button type="button" class="btn" id="apply-range">Apply</button></span>
+    <label>refresh<select id="refresh">${Object.keys(st.REFRESH).map((r) => `<option>${r}</option>`).join('')}</select></label>
+    <button type="button" class="btn" id="refresh-now" title="Refresh now (r)">↻ Refresh</button>
+  </form>
+  <p class="muted" id="window-text" aria-live="polite"></p>
+  <div class="tabs" role="tablist" aria-label="Dashboard level">
+    ${LEVELS.map(([k, t]) => `<button type="button" role="tab" id="tab-${k}" data-level="${k}" aria-selected="false">${t}</button>`).join('')}
+  </div>
+  <div id="dash-body" role="tabpanel"></div>`;
+  const body = main.querySelector('#dash-body');
+  let specs = null;
+  let cards = [];
+  let tables = [];
+  let timer = 0;
+  let controller = new AbortController();
+  let observer = null;
+  let win = null;
+  const loader = panelLoader(() => controller.signal);
+  const visible = new Set();
+
+  window.__dashboardDone = false;
+  window.__lastPanelDrawnAt = 0;
+
+  function currentWindow() {
+    const p = st.params();
+    const w = st.timeWindow(p);
+    const xs = [];
+    for (let t = w.start; t <= w.end + 1e-9; t += w.step) xs.push(t);
+    const quantile = st.QUANTILES.includes(p.get('q')) ? p.get('q') : '0.95';
+    const filters = st.filters(p);
+    return Object.assign(w, { xs, quantile, filters, key: [w.start, w.end, w.step, quantile, JSON.stringify(filters)].join('|') });
+  }
+
+  function syncToolbar() {
+    const p = st.params();
+    for (const f of Object.keys(st.FILTERS)) {
+      const sel = main.querySelector('#filter-' + f);
+      const v = p.get(f) || '';
+      if (v && ![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
+      sel.value = v;
+    }
+    main.querySelector('#quantile').value = st.QUANTILES.includes(p.get('q')) ? p.get('q') : '0.95';
+    const rk = st.rangeKey(p);
+    for (const b of main.querySelectorAll('[data-range]')) b.setAttribute('aria-pressed', String(b.dataset.range === rk));
+    const custom = main.querySelector('#custom-range');
+    custom.hidden = rk !== 'custom';
+    if (rk === 'custom') {
+      main.querySelector('#from').value = toLocalInput(Number(p.get('from')));
+      main.querySelector('#to').value = toLocalInput(Number(p.get('to')));
+    }
+    main.querySelector('#refresh').value = st.REFRESH[p.get('refresh')] !== undefined ? p.get('refresh') : 'off';
+    const level = level_();
+    for (const t of main.querySelectorAll('[role="tab"]')) {
+      t.setAttribute('aria-selected', String(t.dataset.level === level));
+      t.tabIndex = t.dataset.level === level ? 0 : -1;
+    }
+    body.setAttribute('aria-labelledby', 'tab-' + level);
+  }
+
+  function level_() {
+    const l = st.params().get('level');
+    return LEVELS.some(([k]) => k === l) ? l : 'model';
+  }
+
+  async function loadFilterValues() {
+    await Promise.all(Object.entries(st.FILTERS).map(async ([param, label]) => {
+      try {
+        const r = await api.labelValues(label, null, controller.signal);
+        const sel = main.querySelector('#filter-' + param);
+        const keep = sel.value;
+        for (const v of r.data) if (![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
+        sel.value = keep;
+      } catch (e) { /* filters stay usable with "all" */ }
+    }));
+  }
+
+  function markDrawn() {
+    window.__lastPanelDrawnAt = performance.now();
+    const pending = cards.filter((c) => visible.has(c.el) || st.params().get('lazy') === '0')
+      .some((c) => c.el.dataset.state === 'loading' || c.el.dataset.state === 'idle');
+    if (!pending) window.__dashboardDone = true;
+  }
+
+  function build() {
+    for (const c of cards) c.destroy();
+    if (observer) observer.disconnect();
+    cards = [];
+    tables = [];
+    visible.clear();
+    body.textContent = '';
+    const level = level_();
+    const lazy = st.params().get('lazy') !== '0';
+    const chosen = specs.filter((s) => level === 'all' || levelOf(s.id) === level);
+    if (level === 'pod' || level === 'gpu' || level === 'all') {
+      for (const [cols, title, byGpu] of [[POD_COLUMNS, 'Pods', false], [GPU_COLUMNS, 'GPUs of each pod', true]]) {
+        if (level === 'pod' && byGpu || level === 'gpu' && !byGpu) continue;
+        const el = document.createElement('section');
+        el.className = 'panel';
+        el.id = byGpu ? 'gpu-table' : 'pod-table';
+        body.appendChild(el);
+        tables.push({ t: podTable(el, title, cols, byGpu), cols, byGpu });
+      }
+    }
+    let section = null;
+    let grid = null;
+    for (const spec of chosen) {
+      if (spec.section !== section) {
+        section = spec.section;
+        const h = document.createElement('h2');
+        h.textContent = section;
+        grid = document.createElement('div');
+        grid.className = 'grid' + (levelOf(spec.id) === 'causal' ? ' wide' : '');
+        body.append(h, grid);
+      }
+      const card = panelCard(spec, { load: loader.load, onZoom: zoom, onDrawn: markDrawn });
+      grid.appendChild(card.el);
+      cards.push(card);
+    }
+    if (chosen.length === 0) body.innerHTML = '<p class="muted">No panels at this level.</p>';
+    observer = lazy ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        visible.add(e.target);
+        const c = cards.find((x) => x.el === e.target);
+        if (c && c.el.dataset.state === 'idle') c.refresh(win);
+      }
+    }, { rootMargin: '300px' }) : null;
+    reload();
+  }
+
+  function reload(keepData) {
+    if (!specs) return;
+    controller.abort();
+    controller = new AbortController();
+    if (!keepData) loader.clear();
+    win = currentWindow();
+    window.__dashboardDone = false;
+    main.querySelector('#window-text').textContent = fmtTime(win.start * 1000) + ' → ' + fmtTime(win.end * 1000) +
+      ' · step ' + win.step + ' s' + (win.custom ? ' · zoomed (Back or a range button returns)' : '');
+    for (const c of cards) {
+      c.el.dataset.state = 'idle';
+      if (!observer || visible.has(c.el)) c.refresh(win);
+    }
+    if (observer) for (const c of cards) observer.observe(c.el);
+    for (const tb of tables) {
+      tb.t.loading();
+      const w = win;
+      Promise.all(tb.cols.map((col) => {
+        const spec = specs.find((s) => s.id === col.panel);
+        return spec ? loader.load(spec, w).then((d) => [col.panel, d], () => [col.panel, null]) : [col.panel, null];
+      })).then((pairs) => {
+        if (w !== win) return;
+        tb.t.set(tableRows(tb.cols, Object.fromEntries(pairs.filter((x) => x[1])), tb.byGpu));
+      });
+    }
+    schedule();
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    const every = st.REFRESH[st.params().get('refresh')] || 0;
+    if (every && !st.timeWindow().custom) timer = setTimeout(() => reload(), every * 1000);
+  }
+
+  function zoom(fromMs, toMs) {
+    st.update({ from: fromMs, to: toMs });
+    syncToolbar();
+    reload();
+  }
+
+  main.querySelector('#dash-toolbar').addEventListener('change', (e) => {
+    const t = e.target;
+    if (t.dataset.filter) st.update({ [t.dataset.filter]: t.value });
+    else if (t.id === 'quantile') st.update({ q: t.value });
+    else if (t.id === 'refresh') { st.update({ refresh: t.value === 'off' ? null : t.value }, true); schedule(); return; } else return;
+    reload();
+  });
+  main.querySelector('#ranges').addEventListener('click', (e) => {
+    const b = e.target.closest('[data-range]');
+    if (!b) return;
+    if (b.dataset.range === 'custom') {
+      const w = st.timeWindow();
+      st.update({ from: Math.round(w.start * 1000), to: Math.round(w.end * 1000) });
+    } else {
+      st.update({ range: b.dataset.range, from: null, to: null });
+    }
+    syncToolbar();
+    reload();
+  });
+  main.querySelector('#apply-range').addEventListener('click', () => {
+    const from = new Date(main.querySelector('#from').value).getTime();
+    const to = new Date(main.querySelector('#to').value).getTime();
+    if (!(from < to)) { main.querySelector('#window-text').textContent = '"from" must be before "to".'; return; }
+    st.update({ from, to });
+    reload();
+  });
+  main.querySelector('#refresh-now').addEventListener('click', () => reload());
+  const tabs = main.querySelector('[role="tablist"]');
+  tabs.addEventListener('click', (e) => {
+    const t = e.target.closest('[data-level]');
+    if (!t) return;
+    st.update({ level: t.dataset.level });
+    syncToolbar();
+    build();
+  });
+  tabs.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const all = [...tabs.querySelectorAll('[role="tab"]')];
+    const i = all.indexOf(document.activeElement);
+    const next = all[(i + (e.key === 'ArrowRight' ? 1 : all.length - 1)) % all.length];
+    next.focus();
+    next.click();
+  });
+  const onTheme = () => { for (const c of cards) if (c.el.dataset.state === 'drawn') c.refresh(win); };
+  window.addEventListener('themechange', onTheme);
+
+  syncToolbar();
+  loadFilterValues();
+  api.dashboard({}, controller.signal).then((r) => {
+    specs = (r.data.panels || r.data).map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
+    build();
+  }, (e) => {
+    body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +
+      '</div><div class="todo">Explore, Targets and Alerts still work; the dashboard needs the LLM layer (infermon serve).</div></div>';
+    window.__dashboardDone = true;
+  });
+
+  return {
+    unmount() { clearTimeout(timer); controller.abort(); if (observer) observer.disconnect(); for (const c of cards) c.destroy(); window.removeEventListener('themechange', onTheme); },
+    update() { syncToolbar(); if (specs) build(); },
+    refresh() { reload(); },
+  };
+}

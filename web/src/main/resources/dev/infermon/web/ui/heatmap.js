@@ -1,0 +1,109 @@
+// A heatmap of a classic histogram over time: one column per step, one row per bucket, the colour
+// the number of observations that fell in the bucket during the step (from cumulative `le`
+// series: each bucket's count is its cumulative count minus the one below).
+import { fmt, fmtTime, esc } from './format.js';
+
+function css(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+function rgb(hex) {
+  const h = hex.replace('#', '');
+  return [0, 2, 4].map((i) => parseInt(h.substr(i, 2), 16));
+}
+
+/** Per-bucket counts from cumulative series: {bounds, counts[row][col], max}. */
+export function bucketCounts(xs, series) {
+  const rows = series
+    .map((s) => ({ le: s.le === '+Inf' ? Infinity : Number(s.le), values: s.values }))
+    .filter((r) => !Number.isNaN(r.le))
+    .sort((a, b) => a.le - b.le);
+  const counts = rows.map(() => new Array(xs.length).fill(0));
+  let max = 0;
+  for (let c = 0; c < xs.length; c++) {
+    let below = 0;
+    for (let r = 0; r < rows.length; r++) {
+      const cum = rows[r].values[c];
+      if (cum == null) continue;
+      const n = Math.max(0, cum - below);
+      counts[r][c] = n;
+      below = Math.max(below, cum);
+      if (n > max) max = n;
+    }
+  }
+  return { bounds: rows.map((r) => r.le), counts, max };
+}
+
+export function heatmap(el, xs, series, { unit }) {
+  el.textContent = '';
+  const { bounds, counts, max } = bucketCounts(xs, series);
+  const canvas = document.createElement('canvas');
+  canvas.className = 'heat';
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', 'Heatmap of ' + bounds.length + ' buckets over ' + xs.length + ' steps');
+  const tip = document.createElement('div');
+  tip.className = 'tip';
+  el.style.position = 'relative';
+  el.append(canvas, tip);
+  const padL = 64;
+  const padB = 20;
+  function draw() {
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(200, el.clientWidth);
+    const h = 180;
+    canvas.width = w * dpr;
+    canvas.height = h * dpr;
+    canvas.style.height = h + 'px';
+    const g = canvas.getContext('2d');
+    g.scale(dpr, dpr);
+    g.clearRect(0, 0, w, h);
+    const lo = rgb(css('--heat-lo'));
+    const hi = rgb(css('--heat-hi'));
+    const cw = (w - padL) / Math.max(1, xs.length);
+    const ch = (h - padB) / Math.max(1, bounds.length);
+    for (let r = 0; r < bounds.length; r++) {
+      for (let c = 0; c < xs.length; c++) {
+        const n = counts[r][c];
+        if (!n) continue;
+        // sqrt so that a few observations in the tail stay visible next to the mode
+        const t = Math.sqrt(n / max);
+        g.fillStyle = 'rgb(' + lo.map((x, i) => Math.round(x + (hi[i] - x) * t)).join(',') + ')';
+        g.fillRect(padL + c * cw, h - padB - (r + 1) * ch, Math.ceil(cw), Math.ceil(ch));
+      }
+    }
+    g.fillStyle = css('--muted');
+    g.font = '11px system-ui, sans-serif';
+    g.textBaseline = 'middle';
+    const every = Math.ceil(bounds.length / Math.max(1, Math.floor((h - padB) / 14)));
+    for (let r = 0; r < bounds.length; r += every) {
+      g.fillText('≤ ' + (bounds[r] === Infinity ? '+Inf' : fmt(bounds[r], unit)), 2, h - padB - (r + 0.5) * ch);
+    }
+    g.textBaseline = 'top';
+    const ticks = Math.max(2, Math.floor((w - padL) / 140));
+    for (let k = 0; k < ticks; k++) {
+      const c = Math.round((k * (xs.length - 1)) / (ticks - 1));
+      const label = fmtTime(xs[c] * 1000).slice(11, 16);
+      g.fillText(label, Math.min(w - 34, padL + c * cw), h - padB + 4);
+    }
+  }
+  canvas.addEventListener('mousemove', (e) => {
+    const rect = canvas.getBoundingClientRect();
+    const cw = (rect.width - padL) / Math.max(1, xs.length);
+    const ch = (rect.height - padB) / Math.max(1, bounds.length);
+    const c = Math.floor((e.clientX - rect.left - padL) / cw);
+    const r = Math.floor((rect.height - padB - (e.clientY - rect.top)) / ch);
+    if (c < 0 || c >= xs.length || r < 0 || r >= bounds.length) { tip.style.display = 'none'; return; }
+    const from = r === 0 ? 0 : bounds[r - 1];
+    tip.innerHTML = '<div class="t">' + fmtTime(xs[c] * 1000) + '</div><div class="r">' +
+      esc(fmt(from, unit) + ' – ' + (bounds[r] === Infinity ? '+Inf' : fmt(bounds[r], unit))) +
+      '<span class="v">' + counts[r][c].toFixed(counts[r][c] < 10 ? 1 : 0) + ' requests</span></div>';
+    tip.style.display = 'block';
+    tip.style.left = Math.min(e.clientX - rect.left + 12, rect.width - tip.offsetWidth) + 'px';
+    tip.style.top = Math.max(0, e.clientY - rect.top - 30) + 'px';
+  });
+  canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });
+  draw();
+  const ro = new ResizeObserver(() => draw());
+  ro.observe(el);
+  return { destroy() { ro.disconnect(); } };
+}
