@@ -3,21 +3,21 @@ package dev.infermon.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.simulator.http.FleetServer;
+import dev.infermon.simulator.vllm.VllmRelease;
 import dev.infermon.textparse.Entry;
 import dev.infermon.textparse.Parser;
 import dev.infermon.textparse.ParserOptions;
 import dev.infermon.textparse.Parsers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import dev.infermon.simulator.vllm.VllmRelease;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every kind of page (all three vLLM releases, SGLang, its gateway, PD pairs, dcgm), in every
- * scenario, is read by infermon's own text-format parser
- * (module textparse) without an error, with the same samples as the test checker finds.
+ * scenario, is read by infermon's own text-format parser (module textparse) without an error, with
+ * the same samples as the test checker finds.
  */
 class RealParserTest {
   @Test

@@ -110,20 +110,14 @@ public final class AlertPack {
   }
 
   private static String percent(double q) {
-    return PromqlCompilerAccess.num(q * 100);
+    return num(q * 100);
   }
 
   private static String seconds(Duration d) {
-    return PromqlCompilerAccess.num(d.toMillis() / 1000.0);
+    return num(d.toMillis() / 1000.0);
   }
 
-  /** Number formatting shared with the compiler (no trailing .0). */
-  private static final class PromqlCompilerAccess {
-    static String num(double d) {
-      if (d == Math.rint(d)) {
-        return Long.toString((long) d);
-      }
-      return Double.toString(d);
-    }
+  private static String num(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
   }
 }

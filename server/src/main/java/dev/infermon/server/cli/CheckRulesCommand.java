@@ -29,7 +29,6 @@ public final class CheckRulesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return RuleFileChecker.check(
-        files, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return RuleFileChecker.check(files, spec.commandLine().getOut(), spec.commandLine().getErr());
   }
 }

@@ -21,8 +21,8 @@ import picocli.CommandLine.Parameters;
  * {@code infermon test rules FILE...}: runs rule unit tests in promtool's format ({@code
  * rule_files}, {@code evaluation_interval}, {@code group_eval_order}, {@code tests} with {@code
  * input_series}, {@code alert_rule_test}, {@code promql_expr_test}), printing promtool's report.
- * Each test group gets a fresh embedded TSDB in a temporary directory. Exit status 0 when all
- * pass, 1 otherwise.
+ * Each test group gets a fresh embedded TSDB in a temporary directory. Exit status 0 when all pass,
+ * 1 otherwise.
  */
 @Command(
     name = "rules",

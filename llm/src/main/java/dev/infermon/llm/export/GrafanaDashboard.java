@@ -1,0 +1,150 @@
+package dev.infermon.llm.export;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.llm.dashboard.Presence;
+import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.llm.dashboard.Query;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The whole dashboard as Grafana dashboard JSON: a Prometheus data-source variable, template
+ * variables for the filters (namespace, workload, model, backend, role) and the quantile, one row
+ * per section, every panel compiled for the chosen engines (all their releases' names, default
+ * spelling). Stateless.
+ */
+public final class GrafanaDashboard {
+  /** The dashboard's uid. */
+  public static final String UID = "infermon-llm";
+
+  // compiled with this quantile, then replaced by the variable: the compiler takes numbers only
+  private static final double PLACEHOLDER_QUANTILE = 0.123456789;
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private GrafanaDashboard() {}
+
+  /** The dashboard JSON for {@code engines}. */
+  public static String json(Catalog catalog, Set<String> engines) {
+    for (String e : engines) {
+      catalog.engine(e);
+    }
+    PromqlCompiler compiler = new PromqlCompiler(catalog);
+    ObjectNode root = JSON.createObjectNode();
+    root.put("uid", UID);
+    root.put("title", "LLM inference (infermon)");
+    root.put("schemaVersion", 39);
+    root.put("version", 1);
+    root.put("editable", true);
+    root.putArray("tags").add("llm").add("vllm").add("sglang").add("infermon");
+    root.putObject("time").put("from", "now-1h").put("to", "now");
+    root.put("refresh", "30s");
+    templating(root.putObject("templating").putArray("list"));
+    ArrayNode panels = root.putArray("panels");
+    int id = 1;
+    int y = 0;
+    for (String section : Dashboards.SECTIONS) {
+      ObjectNode row = panels.addObject();
+      row.put("id", id++);
+      row.put("type", "row");
+      row.put("title", section);
+      row.put("collapsed", false);
+      grid(row, 0, y++, 24, 1);
+      int x = 0;
+      for (Panel p : Dashboards.standard()) {
+        if (!p.section().equals(section)) {
+          continue;
+        }
+        ObjectNode n = panels.addObject();
+        n.put("id", id++);
+        n.put("title", p.title());
+        n.put("description", p.description());
+        n.put("type", p.kind() == Panel.Kind.HEATMAP ? "heatmap" : "timeseries");
+        datasource(n);
+        n.putObject("fieldConfig").putObject("defaults").put("unit", p.unit());
+        grid(n, x, y, 8, 8);
+        x += 8;
+        if (x >= 24) {
+          x = 0;
+          y += 8;
+        }
+        ArrayNode targets = n.putArray("targets");
+        char ref = 'A';
+        PromqlCompiler.Options o =
+            new PromqlCompiler.Options(
+                Filters.grafanaVariables(), p.match(), PLACEHOLDER_QUANTILE, "$__rate_interval", Presence.allOf(engines));
+        for (Query q : p.queries()) {
+          Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
+          if (expr.isEmpty()) {
+            continue;
+          }
+          ObjectNode t = targets.addObject();
+          t.put("refId", String.valueOf(ref++));
+          datasource(t);
+          t.put("expr", expr.get().replace(Double.toString(PLACEHOLDER_QUANTILE), "$quantile"));
+          t.put("legendFormat", q.legend().replace(" q", " p$quantile"));
+          if (p.kind() == Panel.Kind.HEATMAP) {
+            t.put("format", "heatmap");
+          }
+        }
+      }
+      if (x > 0) {
+        y += 8;
+      }
+    }
+    try {
+      return JSON.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  private static void templating(ArrayNode list) {
+    ObjectNode ds = list.addObject();
+    ds.put("name", "datasource");
+    ds.put("label", "Data source");
+    ds.put("type", "datasource");
+    ds.put("query", "prometheus");
+    for (Map.Entry<String, String> f : Filters.LABELS.entrySet()) {
+      ObjectNode v = list.addObject();
+      v.put("name", f.getValue());
+      v.put("label", f.getValue());
+      v.put("type", "query");
+      datasource(v);
+      v.put("query", "label_values(" + f.getKey() + ")");
+      v.put("refresh", 2);
+      v.put("includeAll", true);
+      v.put("allValue", ".*");
+      v.put("multi", false);
+      v.putObject("current").put("text", "All").put("value", "$__all");
+      v.put("sort", 1);
+    }
+    ObjectNode q = list.addObject();
+    q.put("name", "quantile");
+    q.put("label", "Quantile");
+    q.put("type", "custom");
+    q.put("query", "0.5,0.9,0.95,0.99");
+    q.putObject("current").put("text", "0.95").put("value", "0.95");
+    ArrayNode options = q.putArray("options");
+    for (String o : List.of("0.5", "0.9", "0.95", "0.99")) {
+      options.addObject().put("text", o).put("value", o).put("selected", o.equals("0.95"));
+    }
+  }
+
+  private static void datasource(ObjectNode n) {
+    n.putObject("datasource").put("type", "prometheus").put("uid", "${datasource}");
+  }
+
+  private static void grid(ObjectNode n, int x, int y, int w, int h) {
+    n.putObject("gridPos").put("x", x).put("y", y).put("w", w).put("h", h);
+  }
+}
