@@ -29,7 +29,8 @@ public final class GrafanaDashboard {
 
   // compiled with this quantile, then replaced by the variable: the compiler takes numbers only
   private static final double PLACEHOLDER_QUANTILE = 0.123456789;
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private GrafanaDashboard() {}
 
@@ -81,7 +82,11 @@ public final class GrafanaDashboard {
         char ref = 'A';
         PromqlCompiler.Options o =
             new PromqlCompiler.Options(
-                Filters.grafanaVariables(), p.match(), PLACEHOLDER_QUANTILE, "$__rate_interval", Presence.allOf(engines));
+                Filters.grafanaVariables(),
+                p.match(),
+                PLACEHOLDER_QUANTILE,
+                "$__rate_interval",
+                Presence.allOf(engines));
         for (Query q : p.queries()) {
           Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
           if (expr.isEmpty()) {
