@@ -195,7 +195,11 @@ public final class RuleGroup {
       long end = a.resolvedAt != 0 ? a.resolvedAt : a.validUntil;
       out.add(new Notification(a.labels, a.annotations, a.firedAt, end, url));
     }
-    opts.notifier().send(out);
+    try {
+      opts.notifier().send(out);
+    } catch (RuntimeException e) {
+      log.warn("Sending alerts of {} failed: {}", rule.name, e.toString());
+    }
   }
 
   /** Prometheus's {@code strutil.TableLinkForExpression}. */

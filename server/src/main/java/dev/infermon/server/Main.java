@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
       dev.infermon.server.cli.SimulateCommand.class,
       dev.infermon.server.cli.ServeCommand.class,
       dev.infermon.server.cli.CheckCommand.class,
-      dev.infermon.server.cli.TestCommand.class
+      dev.infermon.server.cli.TestCommand.class,
+      dev.infermon.server.cli.ExportCommand.class
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

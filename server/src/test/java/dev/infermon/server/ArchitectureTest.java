@@ -55,6 +55,8 @@ class ArchitectureTest {
         .definedBy("dev.infermon.web..")
         .layer("simulator")
         .definedBy("dev.infermon.simulator..")
+        .layer("llm")
+        .definedBy("dev.infermon.llm..")
         .layer("server")
         .definedBy("dev.infermon.server..")
         .whereLayer("server")
@@ -76,7 +78,7 @@ class ArchitectureTest {
         .whereLayer("discovery")
         .mayOnlyBeAccessedByLayers("scrape", "server")
         .whereLayer("textparse")
-        .mayOnlyBeAccessedByLayers("scrape", "server")
+        .mayOnlyBeAccessedByLayers("scrape", "llm", "server")
         .whereLayer("config")
         .mayOnlyBeAccessedByLayers("discovery", "scrape", "rules", "notifier", "web", "server")
         .whereLayer("storage")
@@ -95,6 +97,19 @@ class ArchitectureTest {
             "web",
             "simulator",
             "server")
+        .check(classes);
+  }
+
+  /** The LLM layer speaks PromQL only, so its dashboards also run against a remote Prometheus. */
+  @Test
+  void llmUsesTheQueryBackendNeverTheEngineOrStorage() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.infermon.llm..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.infermon.promql.engine..", "dev.infermon.storage..", "dev.infermon.tsdb..")
         .check(classes);
   }
 

@@ -63,17 +63,23 @@ class CounterInvariantsTest {
   void countersNeverDecreaseExceptAcrossARestart() {
     Fleet fleet =
         Fleet.create(
-            FleetConfig.builder().vllmPods(2).sglangPods(1).prefillDecode(false).build(), T0);
+            FleetConfig.builder()
+                .vllmPods(2)
+                .sglangPods(1)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .build(),
+            T0);
     String restarted = fleet.pods().get(0).info().name();
     Map<String, Map<String, Double>> previous = new HashMap<>();
     Set<String> decreased = new HashSet<>();
     Set<String> missing = new HashSet<>();
     int[] step = {0};
     fleet.replay(
-        T0 + Duration.ofMinutes(10).toMillis(),
+        T0 + Duration.ofMinutes(6).toMillis(),
         Duration.ofSeconds(15),
         snap -> {
-          if (++step[0] == 20) {
+          if (++step[0] == 12) {
             fleet.setScenario(Scenario.POD_RESTART); // restarts the first pod only
           }
           for (PodInfo target : fleet.inventory()) {
@@ -121,9 +127,9 @@ class CounterInvariantsTest {
     List<Fleet.Snapshot> runs = new java.util.ArrayList<>();
     for (long seed : new long[] {7, 7, 8}) {
       Fleet f = Fleet.create(FleetConfig.builder().seed(seed).build(), T0);
-      f.advance(Duration.ofMinutes(10));
+      f.advance(Duration.ofMinutes(4));
       f.setScenario(Scenario.SATURATED);
-      f.advance(Duration.ofMinutes(2));
+      f.advance(Duration.ofSeconds(40));
       runs.add(f.snapshot());
     }
     assertThat(runs.get(0).pages()).isEqualTo(runs.get(1).pages());

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 final class PageChecker {
   private static final Pattern NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
   private static final Pattern LABEL = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?");
 
   /** One sample line. */
   record Sample(String name, List<String[]> labels, double value) {
@@ -327,7 +328,7 @@ final class PageChecker {
       case "NaN":
         return Double.NaN;
       default:
-        Matcher m = Pattern.compile("-?[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?").matcher(v);
+        Matcher m = NUMBER.matcher(v);
         check(m.matches(), "bad value " + v + ", " + where);
         return Double.parseDouble(v);
     }

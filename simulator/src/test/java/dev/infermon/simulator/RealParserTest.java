@@ -15,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every kind of page (all three vLLM releases, SGLang, its gateway, PD pairs, dcgm), in every
+ * Every kind of page (vLLM current and 0.4.3, SGLang, its gateway, PD pairs, dcgm), in every
  * scenario, is read by infermon's own text-format parser (module textparse) without an error, with
  * the same samples as the test checker finds.
  */

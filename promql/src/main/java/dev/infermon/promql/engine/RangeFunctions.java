@@ -75,108 +75,79 @@ final class RangeFunctions {
     int nScalars = k;
 
     Expr arg = args.get(matrixArg);
-    List<EvalSeries> source;
-    long range;
-    long offset;
-    Long at;
-    if (arg instanceof MatrixSelector) {
-      MatrixSelector ms = (MatrixSelector) arg;
-      VectorSelector vs = ms.selector();
-      range = ms.rangeMs();
-      offset = vs.offsetMs();
-      at = ev.atTime(vs.at());
-      long maxt = (at != null ? at : ev.end) - offset;
-      long mint = (at != null ? at : ev.start) - offset - range + 1;
-      source = Selectors.load(ctx, vs, mint, maxt, true);
-    } else {
-      SubqueryExpr sq = (SubqueryExpr) arg;
-      range = sq.rangeMs();
-      offset = sq.offsetMs();
-      at = ev.atTime(sq.at());
-      source = ev.eval(sq);
-      for (EvalSeries s : source) {
-        // A subquery's series carry their pending name removal into the function's input.
-        if (s.dropName) {
-          s.labels = LabelNames.dropMetadata(s.labels);
-        }
-      }
-    }
-
     boolean dropName = !name.equals("last_over_time") && !name.equals("first_over_time");
     boolean counterCheck = name.equals("rate") || name.equals("increase");
-    List<EvalSeries> out = new ArrayList<>(source.size());
+    List<EvalSeries> out = new ArrayList<>();
     Window w = new Window();
-    w.rangeMs = range;
-    int outSamples = 0;
-    for (EvalSeries in : source) {
-      ctx.checkDeadline();
-      w.t = in.t;
-      w.v = in.v;
-      Labels labels = in.labels;
-      if (dropName && !ctx.delayedNameRemoval) {
-        labels = LabelNames.dropMetadata(labels);
-      }
-      EvalSeries s = null;
-      int lo = 0;
-      int hi = 0;
-      int step = -1;
-      for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
-        step++;
-        long maxt = (at != null ? at : ts) - offset;
-        long mint = maxt - range;
-        while (lo < in.n && in.t[lo] <= mint) {
-          lo++;
-        }
-        if (hi < lo) {
-          hi = lo;
-        }
-        while (hi < in.n && in.t[hi] <= maxt) {
-          hi++;
-        }
-        if (hi <= lo) {
-          continue;
-        }
-        w.lo = lo;
-        w.hi = hi;
-        w.rangeStart = mint;
-        w.rangeEnd = maxt;
-        w.evalTs = ts;
-        w.p0 = nScalars > 0 ? scalars[scalarIdx[0]][step] : 0;
-        w.p1 = nScalars > 1 ? scalars[scalarIdx[1]][step] : 0;
-        ctx.currentSamples = before + outSamples + (hi - lo);
-        if (ctx.currentSamples > ctx.options.maxSamples()) {
-          throw new TooManySamplesException("query execution");
-        }
-        if (fn.apply(w, ctx)) {
+    int[] outSamples = new int[1];
+    Long at;
+    long offset;
+    if (arg instanceof MatrixSelector) {
+      MatrixSelector ms = (MatrixSelector) arg;
+      w.rangeMs = ms.rangeMs();
+      offset = ms.selector().offsetMs();
+      at = ev.atTime(ms.selector().at());
+    } else {
+      SubqueryExpr sq = (SubqueryExpr) arg;
+      w.rangeMs = sq.rangeMs();
+      offset = sq.offsetMs();
+      at = ev.atTime(sq.at());
+    }
+    Selectors.SeriesConsumer perSeries =
+        in -> {
+          ctx.checkDeadline();
+          EvalSeries s =
+              overWindows(
+                  ev,
+                  fn,
+                  in,
+                  w,
+                  at,
+                  offset,
+                  scalars,
+                  scalarIdx,
+                  nScalars,
+                  before,
+                  outSamples[0],
+                  dropName);
           if (s == null) {
-            s = new EvalSeries(labels, Math.min(ev.numSteps, 64));
-            s.dropName = dropName;
+            return;
           }
-          s.add(ts, w.result);
-        }
-      }
-      if (s != null) {
-        outSamples += s.n;
-        ctx.currentSamples = before + outSamples;
-        if (ctx.currentSamples > ctx.options.maxSamples()) {
-          throw new TooManySamplesException("query execution");
-        }
-        out.add(s);
-        if (counterCheck) {
-          String metric = in.labels.metricName();
-          if (!metric.isEmpty()
-              && !metric.endsWith("_total")
-              && !metric.endsWith("_sum")
-              && !metric.endsWith("_count")
-              && !metric.endsWith("_bucket")) {
-            ctx.info(
-                "metric might not be a counter, name does not end in _total/_sum/_count/_bucket: "
-                    + LabelNames.goQuote(metric));
+          outSamples[0] += s.n;
+          ctx.currentSamples = before + outSamples[0];
+          if (ctx.currentSamples > ctx.options.maxSamples()) {
+            throw new TooManySamplesException("query execution");
           }
+          out.add(s);
+          if (counterCheck) {
+            String metric = in.labels.metricName();
+            if (!metric.isEmpty()
+                && !metric.endsWith("_total")
+                && !metric.endsWith("_sum")
+                && !metric.endsWith("_count")
+                && !metric.endsWith("_bucket")) {
+              ctx.info(
+                  "metric might not be a counter, name does not end in _total/_sum/_count/_bucket: "
+                      + LabelNames.goQuote(metric));
+            }
+          }
+        };
+    if (arg instanceof MatrixSelector) {
+      VectorSelector vs = ((MatrixSelector) arg).selector();
+      long maxt = (at != null ? at : ev.end) - offset;
+      long mint = (at != null ? at : ev.start) - offset - w.rangeMs + 1;
+      // Series by series through one buffer: only the outputs stay in memory.
+      Selectors.forEach(ctx, vs, mint, maxt, true, perSeries);
+    } else {
+      for (EvalSeries in : ev.eval((SubqueryExpr) arg)) {
+        // A subquery's series carry their pending name removal into the function's input.
+        if (in.dropName) {
+          in.labels = LabelNames.dropMetadata(in.labels);
         }
+        perSeries.accept(in);
       }
     }
-    ctx.currentSamples = before + outSamples;
+    ctx.currentSamples = before + outSamples[0];
 
     if (name.equals("absent_over_time")) {
       return absentOverTime(ev, out, args.get(matrixArg));
@@ -185,6 +156,73 @@ final class RangeFunctions {
       Evaluator.checkNoDuplicateLabels(out);
     }
     return out;
+  }
+
+  /**
+   * Slides the window over one input series at every step; returns the output series, or null when
+   * no step had a result.
+   */
+  private static EvalSeries overWindows(
+      Evaluator ev,
+      Fn fn,
+      EvalSeries in,
+      Window w,
+      Long at,
+      long offset,
+      double[][] scalars,
+      int[] scalarIdx,
+      int nScalars,
+      int before,
+      int outSamples,
+      boolean dropName) {
+    QueryContext ctx = ev.ctx;
+    long range = w.rangeMs;
+    w.t = in.t;
+    w.v = in.v;
+    Labels labels = in.labels;
+    if (dropName && !ctx.delayedNameRemoval) {
+      labels = LabelNames.dropMetadata(labels);
+    }
+    EvalSeries s = null;
+    int lo = 0;
+    int hi = 0;
+    int step = -1;
+    for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
+      step++;
+      long maxt = (at != null ? at : ts) - offset;
+      long mint = maxt - range;
+      while (lo < in.n && in.t[lo] <= mint) {
+        lo++;
+      }
+      if (hi < lo) {
+        hi = lo;
+      }
+      while (hi < in.n && in.t[hi] <= maxt) {
+        hi++;
+      }
+      if (hi <= lo) {
+        continue;
+      }
+      w.lo = lo;
+      w.hi = hi;
+      w.rangeStart = mint;
+      w.rangeEnd = maxt;
+      w.evalTs = ts;
+      w.p0 = nScalars > 0 ? scalars[scalarIdx[0]][step] : 0;
+      w.p1 = nScalars > 1 ? scalars[scalarIdx[1]][step] : 0;
+      ctx.currentSamples = before + outSamples + (hi - lo);
+      if (ctx.currentSamples > ctx.options.maxSamples()) {
+        throw new TooManySamplesException("query execution");
+      }
+      if (fn.apply(w, ctx)) {
+        if (s == null) {
+          s = new EvalSeries(labels, Math.min(ev.numSteps, 64));
+          s.dropName = dropName;
+        }
+        s.add(ts, w.result);
+      }
+    }
+    return s;
   }
 
   private static List<EvalSeries> absentOverTime(Evaluator ev, List<EvalSeries> mat, Expr arg) {

@@ -1,5 +1,6 @@
 package dev.infermon.promql.engine;
 
+import dev.infermon.model.labels.Labels;
 import dev.infermon.model.value.StaleNaN;
 import dev.infermon.promql.parser.MatrixSelector;
 import dev.infermon.promql.parser.VectorSelector;
@@ -18,6 +19,16 @@ import java.util.List;
 final class Selectors {
   private Selectors() {}
 
+  /** Receives the series of a selection one at a time. */
+  @FunctionalInterface
+  interface SeriesConsumer {
+    /**
+     * Called once per series with samples in the range. The series is a buffer reused for the next
+     * one: it (and its arrays) must not be kept beyond the call.
+     */
+    void accept(EvalSeries series);
+  }
+
   /**
    * Loads the samples of every matching series in {@code [mint, maxt]} into arrays.
    *
@@ -34,28 +45,67 @@ final class Selectors {
       ctx.checkDeadline();
       Series s = set.at();
       EvalSeries r = new EvalSeries(s.labels(), 16);
-      SampleIterator it = s.iterator();
-      if (it.seek(mint)) {
-        do {
-          long t = it.timestamp();
-          if (t > maxt) {
-            break;
-          }
-          double v = it.value();
-          if (dropStale && StaleNaN.is(v)) {
-            continue;
-          }
-          r.add(t, v);
-        } while (it.next());
-      }
+      fill(s.iterator(), r, mint, maxt, dropStale);
       if (r.n > 0) {
         out.add(r);
       }
     }
+    addWarnings(ctx, set);
+    return out;
+  }
+
+  /**
+   * As {@link #load}, but hands the series to {@code consumer} one by one in a single reused
+   * buffer, so a query over many long series holds one series' samples at a time rather than all of
+   * them (Prometheus also evaluates range functions series by series).
+   */
+  static void forEach(
+      QueryContext ctx,
+      VectorSelector vs,
+      long mint,
+      long maxt,
+      boolean dropStale,
+      SeriesConsumer consumer) {
+    if (mint > maxt) {
+      return;
+    }
+    SeriesSet set = ctx.querier.select(false, mint, maxt, vs.matchers());
+    EvalSeries buffer = new EvalSeries(Labels.EMPTY, 64);
+    while (set.next()) {
+      ctx.checkDeadline();
+      Series s = set.at();
+      buffer.labels = s.labels();
+      buffer.n = 0;
+      fill(s.iterator(), buffer, mint, maxt, dropStale);
+      if (buffer.n > 0) {
+        consumer.accept(buffer);
+      }
+    }
+    addWarnings(ctx, set);
+  }
+
+  private static void fill(
+      SampleIterator it, EvalSeries into, long mint, long maxt, boolean dropStale) {
+    if (!it.seek(mint)) {
+      return;
+    }
+    do {
+      long t = it.timestamp();
+      if (t > maxt) {
+        break;
+      }
+      double v = it.value();
+      if (dropStale && StaleNaN.is(v)) {
+        continue;
+      }
+      into.add(t, v);
+    } while (it.next());
+  }
+
+  private static void addWarnings(QueryContext ctx, SeriesSet set) {
     for (String w : set.warnings()) {
       ctx.annotations.add(new Annotation(Annotation.Severity.WARNING, w));
     }
-    return out;
   }
 
   /**
@@ -72,30 +122,34 @@ final class Selectors {
     long lookback = ctx.lookbackMs;
     long firstRef = (at != null ? at : ev.start) - offset;
     long lastRef = (at != null ? at : ev.end) - offset;
-    List<EvalSeries> raw = load(ctx, vs, firstRef - lookback + 1, lastRef, false);
-    List<EvalSeries> out = new ArrayList<>(raw.size());
-    for (EvalSeries r : raw) {
-      ctx.checkDeadline();
-      EvalSeries s = null;
-      int c = -1; // index of the newest sample at or before the reference time
-      for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
-        long ref = (at != null ? at : ts) - offset;
-        while (c + 1 < r.n && r.t[c + 1] <= ref) {
-          c++;
-        }
-        if (c < 0 || r.t[c] <= ref - lookback || StaleNaN.is(r.v[c])) {
-          continue;
-        }
-        if (s == null) {
-          s = new EvalSeries(r.labels, Math.min(ev.numSteps, r.n + 1));
-        }
-        s.add(ts, sampleTimestamps ? r.t[c] / 1000.0 : r.v[c]);
-      }
-      if (s != null) {
-        ctx.addSamples(s.n);
-        out.add(s);
-      }
-    }
+    List<EvalSeries> out = new ArrayList<>();
+    forEach(
+        ctx,
+        vs,
+        firstRef - lookback + 1,
+        lastRef,
+        false,
+        r -> {
+          EvalSeries s = null;
+          int c = -1; // index of the newest sample at or before the reference time
+          for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
+            long ref = (at != null ? at : ts) - offset;
+            while (c + 1 < r.n && r.t[c + 1] <= ref) {
+              c++;
+            }
+            if (c < 0 || r.t[c] <= ref - lookback || StaleNaN.is(r.v[c])) {
+              continue;
+            }
+            if (s == null) {
+              s = new EvalSeries(r.labels, Math.min(ev.numSteps, r.n + 1));
+            }
+            s.add(ts, sampleTimestamps ? r.t[c] / 1000.0 : r.v[c]);
+          }
+          if (s != null) {
+            ctx.addSamples(s.n);
+            out.add(s);
+          }
+        });
     return out;
   }
 

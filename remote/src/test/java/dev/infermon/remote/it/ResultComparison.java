@@ -21,16 +21,17 @@ final class ResultComparison {
   private ResultComparison() {}
 
   /** label set → "t=v" points, the form both sides are reduced to. */
-  static Map<String, List<String>> points(Value v) {
+  static Map<String, List<String>> points(Value v, boolean withoutName) {
     Map<String, List<String>> out = new TreeMap<>();
     if (v instanceof Vector) {
       for (Sample s : ((Vector) v).samples()) {
-        out.computeIfAbsent(s.labels().toString(), k -> new ArrayList<>())
+        out.computeIfAbsent(key(s.labels(), withoutName), k -> new ArrayList<>())
             .add(s.timestampMs() + "=" + round(s.value()));
       }
     } else if (v instanceof Matrix) {
       for (TimeSeries s : ((Matrix) v).series()) {
-        List<String> pts = out.computeIfAbsent(s.labels().toString(), k -> new ArrayList<>());
+        List<String> pts =
+            out.computeIfAbsent(key(s.labels(), withoutName), k -> new ArrayList<>());
         for (int i = 0; i < s.size(); i++) {
           pts.add(s.timestampAt(i) + "=" + round(s.valueAt(i)));
         }
@@ -55,7 +56,19 @@ final class ResultComparison {
         .toPlainString();
   }
 
+  private static String key(dev.infermon.model.labels.Labels l, boolean withoutName) {
+    return (withoutName ? l.withoutMetricName() : l).toString();
+  }
+
   static void assertSame(String what, Value expected, Value actual) {
-    assertThat(points(actual)).as(what).isEqualTo(points(expected));
+    assertThat(points(actual, false)).as(what).isEqualTo(points(expected, false));
+  }
+
+  /**
+   * As {@link #assertSame} but blind to {@code __name__}: MetricsQL keeps the metric name on
+   * rollups such as {@code avg_over_time}, where PromQL drops it.
+   */
+  static void assertSameIgnoringName(String what, Value expected, Value actual) {
+    assertThat(points(actual, true)).as(what).isEqualTo(points(expected, true));
   }
 }

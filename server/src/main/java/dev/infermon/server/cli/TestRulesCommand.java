@@ -1,5 +1,7 @@
 package dev.infermon.server.cli;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import dev.infermon.rules.unittest.RuleUnitTester;
 import dev.infermon.storage.Storage;
 import dev.infermon.tsdb.Tsdb;
@@ -13,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -39,6 +42,18 @@ public final class TestRulesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    // The per-test databases would log their opening on stdout, between promtool's lines.
+    Logger tsdbLog = (Logger) LoggerFactory.getLogger("dev.infermon.tsdb");
+    Level previous = tsdbLog.getLevel();
+    tsdbLog.setLevel(Level.WARN);
+    try {
+      return runTests();
+    } finally {
+      tsdbLog.setLevel(previous);
+    }
+  }
+
+  private int runTests() throws IOException {
     Path tmp = Files.createTempDirectory("infermon-test-rules");
     int[] n = {0};
     try {

@@ -88,11 +88,11 @@ class CheckMetricsCommandTest {
     assertThat(r.err())
         .isEqualTo(
             p
-                + ":2:10: duplicate label name \"x\"\n"
+                + ":2:9: duplicate label name \"x\"\n"
                 + p
                 + ":4:3: invalid value \"not-a-number\"\n"
                 + p
-                + ":5:51: label value \"de\" is not terminated: the line ends inside the quotes\n");
+                + ":5:50: label value \"de\" is not terminated: the line ends inside the quotes\n");
     assertThat(r.out())
         .isEqualTo(p + ": FAILED (text): 0 families with metadata, 2 samples, 3 errors\n");
   }

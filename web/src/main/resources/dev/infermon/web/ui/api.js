@@ -52,12 +52,15 @@ export const api = {
   // The LLM layer's dashboard API (llm module, docs/dashboard.md).
   dashboard: (params, signal) => call('/api/v1/llm/dashboard', params, signal),
   panel: (id, params, signal) =>
-    call('/api/v1/llm/dashboard/panel', Object.assign({ id }, params), signal),
+    call('/api/v1/llm/dashboard/panel', Object.assign({ id, panels: id }, params), signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
 };
 
-/** "1:17: parse error: unexpected ..." → {line, column, message}; null for other errors. */
+/**
+ * '... "query": 1:17: parse error: unexpected ...' → {line, column, message}; null for other
+ * errors. Prometheus prefixes the position with 'invalid parameter "query": '.
+ */
 export function parsePosition(message) {
-  const m = /^(\d+):(\d+): (parse error: [\s\S]*)$/.exec(message || '');
+  const m = /(?:^|: )(\d+):(\d+): (parse error: [\s\S]*)$/.exec(message || '');
   return m ? { line: +m[1], column: +m[2], message: m[3] } : null;
 }

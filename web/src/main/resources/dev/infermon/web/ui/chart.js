@@ -71,7 +71,12 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
     scales: { x: { time: true } },
     axes: [
       Object.assign({}, axis),
-      Object.assign({}, axis, { size: 64, values: (u, splits) => splits.map((v) => fmt(v, unit)) }),
+      Object.assign({}, axis, {
+        values: (u, splits) => splits.map((v) => fmt(v, unit)),
+        // wide enough for the longest tick label (about 7 px per character at 12 px), and at least
+        // 80 px so that stacked charts share one x position per time (the causal chain)
+        size: (u, values) => Math.max(80, 18 + 7 * Math.max(4, ...(values || []).map((v) => String(v).length))),
+      }),
     ],
     series: [{}].concat(series.map((s, i) => ({
       label: s.label,

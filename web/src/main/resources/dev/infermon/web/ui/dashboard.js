@@ -164,14 +164,14 @@ export function mount(main) {
   }
 
   function reload(keepData) {
+    win = currentWindow();
+    main.querySelector('#window-text').textContent = fmtTime(win.start * 1000) + ' → ' + fmtTime(win.end * 1000) +
+      ' · step ' + win.step + ' s' + (win.custom ? ' · zoomed (Back or a range button returns)' : '');
     if (!specs) return;
     controller.abort();
     controller = new AbortController();
     if (!keepData) loader.clear();
-    win = currentWindow();
     window.__dashboardDone = false;
-    main.querySelector('#window-text').textContent = fmtTime(win.start * 1000) + ' → ' + fmtTime(win.end * 1000) +
-      ' · step ' + win.step + ' s' + (win.custom ? ' · zoomed (Back or a range button returns)' : '');
     for (const c of cards) {
       c.el.dataset.state = 'idle';
       if (!observer || visible.has(c.el)) c.refresh(win);
@@ -250,9 +250,10 @@ export function mount(main) {
   window.addEventListener('themechange', onTheme);
 
   syncToolbar();
+  reload();
   loadFilterValues();
   api.dashboard({}, controller.signal).then((r) => {
-    specs = (r.data.panels || r.data).map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
+    specs = (r.data.panels || r.data).map((p) => p.panel || p).map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
     build();
   }, (e) => {
     body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +

@@ -47,6 +47,7 @@ export function heatmap(el, xs, series, { unit }) {
   el.append(canvas, tip);
   const padL = 64;
   const padB = 20;
+  const padT = 8;
   function draw() {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(200, el.clientWidth);
@@ -60,7 +61,7 @@ export function heatmap(el, xs, series, { unit }) {
     const lo = rgb(css('--heat-lo'));
     const hi = rgb(css('--heat-hi'));
     const cw = (w - padL) / Math.max(1, xs.length);
-    const ch = (h - padB) / Math.max(1, bounds.length);
+    const ch = (h - padB - padT) / Math.max(1, bounds.length);
     for (let r = 0; r < bounds.length; r++) {
       for (let c = 0; c < xs.length; c++) {
         const n = counts[r][c];
@@ -74,7 +75,7 @@ export function heatmap(el, xs, series, { unit }) {
     g.fillStyle = css('--muted');
     g.font = '11px system-ui, sans-serif';
     g.textBaseline = 'middle';
-    const every = Math.ceil(bounds.length / Math.max(1, Math.floor((h - padB) / 14)));
+    const every = Math.ceil(bounds.length / Math.max(1, Math.floor((h - padB - padT) / 14)));
     for (let r = 0; r < bounds.length; r += every) {
       g.fillText('≤ ' + (bounds[r] === Infinity ? '+Inf' : fmt(bounds[r], unit)), 2, h - padB - (r + 0.5) * ch);
     }
@@ -89,7 +90,7 @@ export function heatmap(el, xs, series, { unit }) {
   canvas.addEventListener('mousemove', (e) => {
     const rect = canvas.getBoundingClientRect();
     const cw = (rect.width - padL) / Math.max(1, xs.length);
-    const ch = (rect.height - padB) / Math.max(1, bounds.length);
+    const ch = (rect.height - padB - padT) / Math.max(1, bounds.length);
     const c = Math.floor((e.clientX - rect.left - padL) / cw);
     const r = Math.floor((rect.height - padB - (e.clientY - rect.top)) / ch);
     if (c < 0 || c >= xs.length || r < 0 || r >= bounds.length) { tip.style.display = 'none'; return; }

@@ -6,34 +6,64 @@ import { timeChart } from './chart.js';
 import { heatmap } from './heatmap.js';
 import { esc, legend, unitLabel } from './format.js';
 
-/** What to do about an empty panel, by the kind of reason the API gives. */
-const TODO = {
-  not_exposed: 'This engine or version does not expose the metric; upgrade the engine, or read the panel as not applicable here.',
-  flag: 'Start the engine with the flag named above to expose the metric.',
-  no_traffic: 'No requests have reached these pods in the window yet; send traffic or widen the time range.',
-  target_down: 'The targets behind this panel are down; open the Targets page to see the scrape error.',
-  no_targets: 'No target matches the filters; clear a filter or check discovery on the Targets page.',
-};
+/** What to do about an empty panel, by the kind of reason the API gives (EmptyReason.Kind). */
+export function todoFor(r) {
+  switch (String(r.kind || '').toUpperCase()) {
+    case 'NOT_EXPOSED':
+      return r.version ? 'Run ' + (r.engine || 'the engine') + ' ' + r.version + ' or later to get this panel; until then it does not apply to these pods.'
+        : 'This engine does not expose the metric: read the panel as not applicable to these pods.';
+    case 'BEHIND_FLAG':
+      return 'Enable ' + (r.flag || 'the flag named above') + ' on ' + (r.engine || 'the engine') + ' to expose the metric.';
+    case 'NOT_ATTRIBUTED':
+      return 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
+    case 'NO_TRAFFIC':
+      return 'No requests reached these pods in the window: send traffic or widen the time range.';
+    case 'TARGET_DOWN':
+      return 'The targets behind this panel are down: open the Targets page to see the scrape error.';
+    case 'NO_TARGETS':
+      return 'No target matches the filters: clear a filter, or check discovery on the Targets page.';
+    case 'QUERY_ERROR':
+      return 'Open the query in Explore (PromQL below) to see the error in place.';
+    default:
+      return r.hint || 'Widen the time range or clear a filter; the Targets page shows whether the pods are scraped.';
+  }
+}
 
-/** The API's panel JSON → {queries: [{legend, expr, series: [{labels, label, values}]}], empty}. */
+function values(s, xs, start, step) {
+  const out = new Array(xs.length).fill(null);
+  const put = (t, v) => {
+    const i = Math.round((t - start) / step);
+    const f = v === null ? null : parseFloat(v);
+    if (i >= 0 && i < xs.length && f !== null && !Number.isNaN(f)) out[i] = f;
+  };
+  if (Array.isArray(s.timestamps)) {
+    s.timestamps.forEach((t, i) => put(t / 1000, s.values[i]));
+  } else {
+    for (const [t, v] of s.values || []) put(t, v);
+  }
+  return out;
+}
+
+/**
+ * The API's panel JSON → {spec, queries: [{legend, expr, series: [{labels, label, values}]}],
+ * status, reasons}. Series arrive as {labels, timestamps (ms), values} or Prometheus's
+ * {metric, values: [[s, "v"]]}; values are aligned on the window's step grid.
+ */
 export function normalize(data, xs, start, step) {
   const queries = (data.queries || []).map((q) => {
-    const result = q.result || (q.data && q.data.result) || [];
-    const series = result.map((s) => {
-      const values = new Array(xs.length).fill(null);
-      for (const [t, v] of s.values || []) {
-        const i = Math.round((t - start) / step);
-        if (i >= 0 && i < xs.length) values[i] = parseFloat(v);
-      }
-      return { labels: s.metric || {}, label: legend(q.legend || '', s.metric || {}), values };
+    const series = (q.series || q.result || []).map((s) => {
+      const labels = s.labels || s.metric || {};
+      return { labels, label: legend(q.legend || '', labels), values: values(s, xs, start, step) };
     });
-    return { legend: q.legend || '', expr: q.expr || q.promql || q.query || '', series };
+    return { legend: q.legend || '', expr: q.promql || q.expr || '', series, warnings: q.warnings || [] };
   });
-  let empty = data.empty || null;
-  if (!empty && (data.reason || data.emptyReason)) {
-    empty = { reason: data.reason || data.emptyReason, kind: data.reasonKind || data.kind_of_reason, hint: data.hint };
-  }
-  return { queries, empty, warnings: data.warnings || [] };
+  const reasons = data.reasons || [];
+  return { spec: data.panel || null, queries, status: String(data.status || '').toUpperCase(), reasons };
+}
+
+function sentence(r) {
+  const who = r.engine ? r.engine + ': ' : '';
+  return who + (r.message || String(r.kind || '').toLowerCase().replace(/_/g, ' '));
 }
 
 /** The card for `spec`; `load(spec)` resolves to normalized data (shared with the pod tables). */
@@ -80,13 +110,12 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
       new URLSearchParams({ expr: q.expr }) + '">Explore</a></p>').join('');
     const all = [];
     d.queries.forEach((q) => q.series.forEach((s) => all.push(s)));
-    if (d.empty || all.length === 0 || all.every((s) => s.values.every((v) => v == null))) {
+    if (d.status === 'EMPTY' || all.every((s) => s.values.every((v) => v == null))) {
       el.dataset.state = 'empty';
-      const reason = d.empty ? d.empty.reason : 'No data in this time range.';
-      const todo = (d.empty && d.empty.hint) || TODO[(d.empty && d.empty.kind) || ''] ||
-        'Widen the time range or clear a filter; the Targets page shows whether the pods are scraped.';
-      body.innerHTML = '<div class="empty" role="note"><div class="reason">' + esc(reason) + '</div><div class="todo">' +
-        esc(todo) + '</div></div>';
+      const r = d.reasons[0] || { kind: '', message: 'No data in this time range.' };
+      body.innerHTML = '<div class="empty" role="note"><div class="reason" data-kind="' + esc(r.kind || '') + '">' + esc(sentence(r)) +
+        '</div><div class="todo">' + esc(todoFor(r)) + '</div>' +
+        d.reasons.slice(1).map((x) => '<div class="todo">' + esc(sentence(x)) + '</div>').join('') + '</div>';
       return;
     }
     el.dataset.state = 'drawn';
@@ -96,9 +125,21 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
     } else {
       drawn = timeChart(body, win.xs, all, { unit: spec.unit, onZoom });
     }
+    if (d.reasons.length) {
+      const note = document.createElement('p');
+      note.className = 'help partial';
+      note.textContent = 'Partial: ' + d.reasons.map(sentence).join(' · ');
+      body.appendChild(note);
+    }
   }
 
   return { el, spec, refresh, destroy: () => { gen++; clear(); }, redraw: null };
+}
+
+/** The panel's result, whether the API answers with it alone or in a list of panels. */
+function pick(data, id) {
+  if (!Array.isArray(data.panels)) return data;
+  return data.panels.find((p) => (p.panel || p).id === id) || { queries: [], status: 'EMPTY', reasons: [] };
 }
 
 /** Loads panel data once per (panel, window, quantile, filters); the tables and cards share it. */
@@ -110,7 +151,7 @@ export function panelLoader(signalFor) {
       const key = spec.id + '|' + win.key;
       if (!cache.has(key)) {
         const p = api.panel(spec.id, Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters), signalFor())
-          .then((r) => normalize(r.data, win.xs, win.start, win.step));
+          .then((r) => normalize(pick(r.data, spec.id), win.xs, win.start, win.step));
         p.catch(() => cache.delete(key));
         cache.set(key, p);
       }

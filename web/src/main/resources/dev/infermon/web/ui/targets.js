@@ -38,7 +38,7 @@ export function mount(main) {
     out.innerHTML = groups.map(([name, list]) => {
       const down = list.filter((t) => t.health !== 'up').length;
       return `<details class="group" open data-workload="${esc(name)}"><summary>${esc(name)} <span class="muted">(${list.length - down}/${list.length} up)</span></summary>
-      <table class="data"><thead><tr><th scope="col">Endpoint</th><th scope="col">Health</th><th scope="col">Labels</th><th scope="col">Last scrape</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead><tbody>
+      <table class="data targets"><thead><tr><th scope="col">Endpoint</th><th scope="col">Health</th><th scope="col">Labels</th><th scope="col">Last scrape</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead><tbody>
       ${list.map((t) => `<tr data-health="${esc(t.health)}"><td><a href="${esc(t.scrapeUrl)}" rel="noreferrer">${esc(t.scrapeUrl)}</a></td>
         <td><span class="badge ${esc(t.health)}">${esc(t.health)}</span></td>
         <td>${Object.entries(t.labels).filter(([k]) => !k.startsWith('__')).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('')}</td>

@@ -1,0 +1,108 @@
+package dev.infermon.itui;
+
+import dev.infermon.simulator.FleetConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The figure of issue 10: the full dashboard (every panel, no lazy loading) over 6 hours for 100
+ * simulated inference pods, measured in headless Chromium from navigation to the last panel drawn
+ * ({@code window.__lastPanelDrawnAt}, a {@code performance.now()} mark whose origin is the
+ * navigation). Run by {@code bench/ui-dashboard.sh}; arguments: pods, hours, scrape seconds, runs.
+ */
+public final class UiDashboardBench {
+  private UiDashboardBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int pods = args.length > 0 ? Integer.parseInt(args[0]) : 100;
+    int hours = args.length > 1 ? Integer.parseInt(args[1]) : 6;
+    int scrape = args.length > 2 ? Integer.parseInt(args[2]) : 15;
+    int runs = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+    if (!Browser.available()) {
+      System.err.println("headless Chromium not installed: " + Browser.CHROMIUM);
+      System.exit(2);
+    }
+    FleetConfig config = fleetOf(pods);
+    Path dir = Files.createTempDirectory("infermon-ui-bench-");
+    long t0 = System.nanoTime();
+    try (Harness h = Harness.start(config, Duration.ofHours(hours), scrape, dir);
+        Browser b = Browser.start(1440, 1000, false)) {
+      long inference =
+          h.fleet.inventory().stream().filter(p -> !p.backend().label().equals("dcgm")).count();
+      System.out.printf(
+          Locale.ROOT,
+          "fleet: %d inference pods, %d targets; backfilled %d h at %d s: %,d samples in %.1f s%n",
+          inference,
+          h.fleet.inventory().size(),
+          hours,
+          scrape,
+          h.samplesBackfilled,
+          (System.nanoTime() - t0) / 1e9);
+      String url = h.baseUrl() + "/dashboard?level=all&range=" + hours + "h&lazy=0";
+      WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
+      List<Double> times = new ArrayList<>();
+      for (int i = 0; i < runs + 1; i++) {
+        b.driver.get("about:blank");
+        b.driver.get(url);
+        wait.until(d -> Boolean.TRUE.equals(b.js("return window.__dashboardDone === true")));
+        double ms = ((Number) b.js("return window.__lastPanelDrawnAt")).doubleValue();
+        long panels = (Long) b.js("return document.querySelectorAll('[data-panel]').length");
+        long drawn =
+            (Long)
+                b.js("return document.querySelectorAll('[data-panel][data-state=drawn]').length");
+        long series =
+            (Long)
+                b.js(
+                    "let n=0;document.querySelectorAll('[data-panel]').forEach(e=>n+=+(e.dataset.series||0));return n");
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %.0f ms to the last of %d panels (%d with data, %d series)%n",
+            i == 0 ? "first (cold cache)" : "run " + i,
+            ms,
+            panels,
+            drawn,
+            series);
+        if (i > 0) {
+          times.add(ms);
+        }
+        if (!b.consoleErrors().isEmpty()) {
+          System.out.println("console errors: " + b.consoleErrors());
+        }
+      }
+      times.sort(null);
+      System.out.printf(
+          Locale.ROOT,
+          "median %.0f ms, min %.0f ms, max %.0f ms over %d warm runs%n",
+          times.get(times.size() / 2),
+          times.get(0),
+          times.get(times.size() - 1),
+          times.size());
+      b.screenshot(Path.of("target", "bench-dashboard.png"));
+    } finally {
+      Harness.deleteQuietly(dir);
+    }
+  }
+
+  /** About {@code pods} inference pods in the default fleet's proportions. */
+  static FleetConfig fleetOf(int pods) {
+    int pd = 4;
+    int sglang = pods / 5;
+    int gateway = Math.max(1, pods / 50);
+    int legacy = Math.max(1, pods / 25);
+    int vllm = Math.max(1, pods - pd - sglang - gateway - legacy);
+    return FleetConfig.builder()
+        .seed(7)
+        .vllmPods(vllm)
+        .dataParallelPods(Math.max(1, vllm / 14))
+        .legacyVllmPods(legacy)
+        .sglangPods(sglang)
+        .sglangGatewayPods(gateway)
+        .prefillDecode(true)
+        .build();
+  }
+}

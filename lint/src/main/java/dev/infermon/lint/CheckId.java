@@ -1,0 +1,93 @@
+package dev.infermon.lint;
+
+/**
+ * Every check lint makes, with its stable id (used in output, SARIF rules and suppressions), its
+ * default severity and a one-line description. docs/lint.md has one section per id.
+ */
+public enum CheckId {
+  PARSE_ERROR("parse-error", Severity.ERROR, "The expression or file does not parse."),
+  UNKNOWN_METRIC(
+      "unknown-metric", Severity.ERROR, "No endpoint exposes this metric name (empty result)."),
+  COUNTER_WITHOUT_TOTAL(
+      "counter-without-total", Severity.ERROR, "A counter is exposed with _total; the query omits it."),
+  DEPRECATED_METRIC(
+      "deprecated-metric", Severity.WARNING, "The metric is deprecated and will be hidden."),
+  REMOVED_METRIC(
+      "removed-metric",
+      Severity.ERROR,
+      "The metric is hidden or removed in the release the endpoints run."),
+  CONDITIONAL_METRIC_OFF(
+      "conditional-metric-off",
+      Severity.WARNING,
+      "The metric exists only behind a flag that the endpoints do not set."),
+  UNKNOWN_LABEL("unknown-label", Severity.ERROR, "The metric does not carry this label."),
+  PREFIX_SPELLING(
+      "prefix-spelling",
+      Severity.ERROR,
+      "The endpoints spell the engine's prefix differently (sglang: vs sglang_)."),
+  RATE_ON_GAUGE("rate-on-gauge", Severity.ERROR, "rate/irate/increase applied to a gauge."),
+  COUNTER_WITHOUT_RATE(
+      "counter-without-rate",
+      Severity.WARNING,
+      "A counter is used as a level, without rate or increase."),
+  QUANTILE_WITHOUT_LE(
+      "quantile-without-le",
+      Severity.ERROR,
+      "histogram_quantile over an aggregation that drops the le label."),
+  SUM_OVER_DUPLICATES(
+      "sum-over-duplicates",
+      Severity.WARNING,
+      "A sum over series that repeat one value (SGLang TP ranks) or over a ratio (vLLM engines)."),
+  THRESHOLD_BETWEEN_BUCKETS(
+      "threshold-between-buckets",
+      Severity.ERROR,
+      "A quantile is compared with a value that is not a bucket bound: it is interpolated."),
+  SHORT_FOR(
+      "short-for", Severity.WARNING, "A latency-quantile alert fires after less than 5 minutes."),
+  SHORT_RATE_WINDOW(
+      "short-rate-window",
+      Severity.WARNING,
+      "A rate window shorter than four scrape intervals gives gaps and noise."),
+  SLO_THRESHOLD_NOT_BUCKET(
+      "slo-threshold-not-bucket",
+      Severity.ERROR,
+      "An SLO's latency threshold is not a bucket bound of the histogram.");
+
+  private final String id;
+  private final Severity severity;
+  private final String description;
+
+  CheckId(String id, Severity severity, String description) {
+    this.id = id;
+    this.severity = severity;
+    this.description = description;
+  }
+
+  /** The stable id ({@code unknown-metric}). */
+  public String id() {
+    return id;
+  }
+
+  /** The severity findings of this check have unless the check says otherwise. */
+  public Severity severity() {
+    return severity;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /**
+   * The check with id {@code id}.
+   *
+   * @throws IllegalArgumentException naming the id when there is none
+   */
+  public static CheckId fromId(String id) {
+    for (CheckId c : values()) {
+      if (c.id.equals(id)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException("unknown check id: \"" + id + "\"");
+  }
+}

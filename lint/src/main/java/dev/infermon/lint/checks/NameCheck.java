@@ -1,0 +1,320 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.lint.CheckId;
+import dev.infermon.lint.Location;
+import dev.infermon.lint.Severity;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.History;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.ReleaseLine;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.promql.parser.VectorSelector;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Metric names against what is exposed: unknown names (with the likely rename), counters without
+ * {@code _total}, the other spelling of an engine's prefix, deprecated, hidden and removed names
+ * (with the version and the replacement), and conditional metrics whose flag is off. Names outside
+ * the engines' namespaces ({@code up}, node metrics, names recorded by the rules under check) are
+ * not judged: lint cannot know them. Each name is reported once per query.
+ */
+final class NameCheck {
+  private NameCheck() {}
+
+  static void run(QueryScope s) {
+    Set<String> done = new HashSet<>();
+    for (VectorSelector vs : s.selectors()) {
+      String name = ExprWalk.metricName(vs);
+      if (name == null || s.recorded.contains(name) || !done.add(name)) {
+        continue;
+      }
+      MetricInfo info = s.info(name);
+      if (info.hit() == null && !inEngineNamespace(s, name)) {
+        continue;
+      }
+      Location at = s.at(vs);
+      if (info.exposed()) {
+        deprecated(s, info, at);
+      } else {
+        missing(s, info, at);
+      }
+    }
+  }
+
+  /** Whether a name is spelled like an engine's metrics (a prefix of one of its variants). */
+  static boolean inEngineNamespace(QueryScope s, String name) {
+    if (name.startsWith("DCGM_")) {
+      return true;
+    }
+    for (EngineCatalog e : s.ref.catalog().engines()) {
+      for (NameVariant v : e.variants()) {
+        if (!v.prefix().isEmpty() && name.startsWith(v.prefix())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static void deprecated(QueryScope s, MetricInfo info, Location at) {
+    Reference.CatalogHit hit = info.hit();
+    if (hit == null) {
+      return;
+    }
+    ReleaseRange r = s.ref.releases(hit.engine());
+    Optional<MetricEntry> e = hit.entryIn(r.last());
+    if (e.isEmpty()) {
+      return;
+    }
+    History h = e.get().history();
+    if (h.deprecated() != null && r.last().atLeast(h.deprecated())) {
+      s.report(
+          CheckId.DEPRECATED_METRIC,
+          at,
+          info.sample()
+              + " is deprecated since "
+              + hit.engine().title()
+              + " "
+              + h.deprecated()
+              + gone(h)
+              + ".",
+          replacement(hit, h, info.sample()),
+          info.sample());
+    }
+  }
+
+  private static void missing(QueryScope s, MetricInfo info, Location at) {
+    String name = info.sample();
+    String spelt = otherSpelling(s, name);
+    if (spelt != null) {
+      s.report(
+          CheckId.PREFIX_SPELLING,
+          at,
+          name + " is not exposed; the endpoints spell it " + spelt + ".",
+          "use " + spelt,
+          name);
+      return;
+    }
+    if (!name.endsWith("_total")) {
+      MetricInfo total = s.info(name + "_total");
+      if (total.exposed() && total.cumulative()) {
+        s.report(
+            CheckId.COUNTER_WITHOUT_TOTAL,
+            at,
+            name + " is a counter exposed as " + name + "_total; without _total it matches nothing.",
+            "use " + name + "_total",
+            name);
+        return;
+      }
+    }
+    Reference.CatalogHit hit = info.hit();
+    if (hit == null) {
+      unknown(s, name, at);
+      return;
+    }
+    ReleaseRange r = s.ref.releases(hit.engine());
+    String runs = runs(s, hit.engine(), r);
+    MetricEntry latest = hit.latest();
+    History h = latest.history();
+    ReleaseLine gone = h.goneFrom();
+    boolean catalogMode = !info.judgedByTargets();
+    if (gone != null && r.first().atLeast(gone)) {
+      String what =
+          h.hidden() != null && (h.removed() == null || h.hidden().compareTo(h.removed()) < 0)
+              ? "hidden since " + hit.engine().title() + " " + h.hidden() + gone(h)
+              : "removed in " + hit.engine().title() + " " + h.removed();
+      s.report(
+          CheckId.REMOVED_METRIC,
+          catalogMode ? Severity.WARNING : Severity.ERROR,
+          at,
+          name
+              + " is "
+              + what
+              + (h.deprecated() != null ? " (deprecated in " + h.deprecated() + ")" : "")
+              + "; "
+              + runs
+              + ".",
+          replacement(hit, h, name),
+          name);
+      return;
+    }
+    if (r.last().compareTo(firstRelease(hit)) < 0) {
+      s.report(
+          CheckId.UNKNOWN_METRIC,
+          at,
+          name
+              + " was added in "
+              + hit.engine().title()
+              + " "
+              + firstRelease(hit)
+              + "; "
+              + runs
+              + ".",
+          renamedFrom(hit, name).map(o -> "on older releases use " + o).orElse(""),
+          name);
+      return;
+    }
+    if (latest.condition().gated()) {
+      s.report(
+          CheckId.CONDITIONAL_METRIC_OFF,
+          at,
+          name
+              + " exists only with "
+              + latest.condition().flag()
+              + ", which the endpoints do not set ("
+              + runs
+              + ").",
+          "start the engine with " + latest.condition().flag() + ", or drop the query",
+          name);
+      return;
+    }
+    if (latest.lazy()) {
+      s.report(
+          CheckId.UNKNOWN_METRIC,
+          Severity.INFO,
+          at,
+          name
+              + " is not exposed yet: "
+              + hit.engine().title()
+              + " creates it on first use (no traffic of that kind so far).",
+          "",
+          name);
+      return;
+    }
+    s.report(
+        CheckId.UNKNOWN_METRIC,
+        at,
+        name + " is not exposed by any endpoint (" + runs + ").",
+        "",
+        name);
+  }
+
+  private static void unknown(QueryScope s, String name, Location at) {
+    Set<String> candidates = new LinkedHashSet<>(s.ref.exposedSamples());
+    if (candidates.isEmpty() || s.ref.mode() == Reference.Mode.CATALOG) {
+      for (EngineCatalog e : s.ref.catalog().engines()) {
+        for (MetricEntry m : e.metrics()) {
+          for (NameVariant v : e.variants()) {
+            if (m.exposedIn(e.newest())) {
+              candidates.addAll(m.sampleNames(v));
+            }
+          }
+        }
+      }
+    }
+    String renamed = renamedTo(s, name);
+    String close = renamed != null ? renamed : Suggest.closest(name, candidates);
+    String where =
+        s.ref.mode() == Reference.Mode.CATALOG
+            ? "no release of the engines infermon knows exposes it"
+            : "no endpoint exposes it";
+    s.report(
+        CheckId.UNKNOWN_METRIC,
+        at,
+        name + " is not a known metric: " + where + ".",
+        close == null ? "" : (renamed != null ? "renamed to " : "did you mean ") + close + "?",
+        name);
+  }
+
+  /** The same name under another prefix of its engine, when a target exposes that one. */
+  private static String otherSpelling(QueryScope s, String name) {
+    if (s.ref.mode() == Reference.Mode.CATALOG) {
+      return null;
+    }
+    for (EngineCatalog e : s.ref.catalog().engines()) {
+      for (NameVariant from : e.variants()) {
+        if (from.prefix().isEmpty() || !name.startsWith(from.prefix())) {
+          continue;
+        }
+        String rest = name.substring(from.prefix().length());
+        for (NameVariant to : e.variants()) {
+          if (to == from || to.prefix().isEmpty()) {
+            continue;
+          }
+          String alt = to.prefix() + rest;
+          MetricInfo i = s.info(alt);
+          if (i.exposed() && i.judgedByTargets()) {
+            return alt;
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** A current name whose history says it was renamed from {@code name}'s family. */
+  private static String renamedTo(QueryScope s, String name) {
+    for (EngineCatalog e : s.ref.catalog().engines()) {
+      for (NameVariant v : e.variants()) {
+        if (v.prefix().isEmpty() ? !name.startsWith("DCGM_") : !name.startsWith(v.prefix())) {
+          continue;
+        }
+        String bare = name.substring(v.prefix().length());
+        for (MetricEntry m : e.metrics()) {
+          String from = m.history().renamedFrom();
+          if (from == null) {
+            continue;
+          }
+          for (String suffix : new String[] {"", "_bucket", "_sum", "_count", "_total"}) {
+            if (bare.equals(from + suffix)) {
+              String base = m.familyName(v);
+              return suffix.equals("_total") && base.endsWith("_total") ? base : base + suffix;
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Optional<String> renamedFrom(Reference.CatalogHit hit, String sample) {
+    String from = hit.latest().history().renamedFrom();
+    return from == null
+        ? Optional.empty()
+        : Optional.of(hit.variant().prefix() + from + suffixOf(hit, sample));
+  }
+
+  private static String replacement(Reference.CatalogHit hit, History h, String sample) {
+    if (h.replacedBy() == null) {
+      return "";
+    }
+    return "use " + hit.variant().prefix() + h.replacedBy() + suffixOf(hit, sample);
+  }
+
+  /** What the queried sample adds to its family name ({@code _bucket}), for the replacement. */
+  private static String suffixOf(Reference.CatalogHit hit, String sample) {
+    return sample.startsWith(hit.family()) ? sample.substring(hit.family().length()) : "";
+  }
+
+  private static ReleaseLine firstRelease(Reference.CatalogHit hit) {
+    ReleaseLine first = null;
+    for (MetricEntry m : hit.entries()) {
+      if (first == null || m.since().compareTo(first) < 0) {
+        first = m.since();
+      }
+    }
+    return first;
+  }
+
+  private static String gone(History h) {
+    StringBuilder sb = new StringBuilder();
+    if (h.hidden() != null) {
+      sb.append(", hidden from ").append(h.hidden());
+    }
+    if (h.removed() != null) {
+      sb.append(", removed in ").append(h.removed());
+    }
+    return sb.toString();
+  }
+
+  private static String runs(QueryScope s, EngineCatalog engine, ReleaseRange r) {
+    if (s.ref.mode() == Reference.Mode.CATALOG || s.ref.targetsOf(engine).isEmpty()) {
+      return "judged by " + engine.title() + "'s newest release " + engine.newest();
+    }
+    return "the endpoints run " + engine.title() + " " + r;
+  }
+}

@@ -1,0 +1,101 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.lint.CheckId;
+import dev.infermon.lint.Finding;
+import dev.infermon.lint.LintOptions;
+import dev.infermon.lint.LintQuery;
+import dev.infermon.lint.Location;
+import dev.infermon.lint.Severity;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.VectorSelector;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One parsed query under check: its AST and nodes, the reference, and where findings go. Resolves
+ * each metric name once. Not thread-safe; lives for one query.
+ */
+final class QueryScope {
+  final LintQuery query;
+  final Expr expr;
+  final List<ExprWalk.Node> nodes;
+  final Reference ref;
+  final LintOptions options;
+  final Set<String> recorded;
+  private final List<Finding> out;
+  private final Map<VectorSelector, Integer> offsets = new IdentityHashMap<>();
+  private final Map<String, MetricInfo> infos = new HashMap<>();
+
+  QueryScope(
+      LintQuery query,
+      Expr expr,
+      Reference ref,
+      LintOptions options,
+      Set<String> recorded,
+      List<Finding> out) {
+    this.query = query;
+    this.expr = expr;
+    this.nodes = ExprWalk.nodes(expr);
+    this.ref = ref;
+    this.options = options;
+    this.recorded = recorded;
+    this.out = out;
+    Map<String, Integer> seen = new HashMap<>();
+    for (ExprWalk.Node n : nodes) {
+      if (n.expr() instanceof VectorSelector) {
+        VectorSelector vs = (VectorSelector) n.expr();
+        String name = vs.name() != null ? vs.name() : ExprWalk.metricName(vs);
+        int k = seen.merge(name == null ? "" : name, 1, Integer::sum) - 1;
+        offsets.put(vs, name == null ? 0 : ExprWalk.offsetOf(query.expr(), name, k));
+      }
+    }
+  }
+
+  /** The location of a selector's metric name. */
+  Location at(VectorSelector vs) {
+    return query.at(offsets.getOrDefault(vs, 0));
+  }
+
+  /** What the reference knows about a sample name (memoised). */
+  MetricInfo info(String sample) {
+    return infos.computeIfAbsent(sample, ref::resolve);
+  }
+
+  /** The metric info of a selector, or null when it selects no single name or one recorded here. */
+  MetricInfo info(VectorSelector vs) {
+    String name = ExprWalk.metricName(vs);
+    if (name == null || recorded.contains(name)) {
+      return null;
+    }
+    return info(name);
+  }
+
+  /** All selectors of the query, in source order. */
+  List<VectorSelector> selectors() {
+    List<VectorSelector> s = new ArrayList<>();
+    for (ExprWalk.Node n : nodes) {
+      if (n.expr() instanceof VectorSelector) {
+        s.add((VectorSelector) n.expr());
+      }
+    }
+    return s;
+  }
+
+  void report(CheckId check, Location at, String message, String fix, String subject) {
+    out.add(Finding.of(check, at, message, fix, subject));
+  }
+
+  void report(
+      CheckId check,
+      Severity severity,
+      Location at,
+      String message,
+      String fix,
+      String subject) {
+    out.add(new Finding(check, severity, at, message, fix, subject));
+  }
+}

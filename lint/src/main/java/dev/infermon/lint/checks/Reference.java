@@ -1,0 +1,274 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.ReleaseLine;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.inventory.Detection;
+import dev.infermon.llm.inventory.FamilyInfo;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.StoredInventory;
+import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.model.metadata.MetricType;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What queries are checked against: the engine catalog alone, or the catalog plus what endpoints
+ * really expose (an {@link Inventory} from a live scrape or from what is stored). With endpoints,
+ * "exposed" means some target of the metric's engine has the family; an engine no checked target
+ * runs is judged by the catalog's newest release instead, so a dashboard with SGLang panels does
+ * not fail against a vLLM-only fleet. Immutable; thread-safe.
+ */
+public final class Reference {
+  /** Where "exposed" comes from. */
+  public enum Mode {
+    /** The catalog's newest release of each engine. */
+    CATALOG,
+    /** Endpoints scraped once. */
+    LIVE,
+    /** Series in the store (embedded or remote), through a QueryBackend. */
+    STORED
+  }
+
+  /** Labels every scraped series may carry besides its own (target labels, and the name). */
+  static final Set<String> TARGET_LABELS = targetLabels();
+
+  private final Catalog catalog;
+  private final Inventory inventory;
+  private final Mode mode;
+
+  private Reference(Catalog catalog, Inventory inventory, Mode mode) {
+    if (catalog == null || inventory == null || mode == null) {
+      throw new IllegalArgumentException("catalog, inventory and mode are required");
+    }
+    this.catalog = catalog;
+    this.inventory = inventory;
+    this.mode = mode;
+  }
+
+  /** The catalog alone: names and labels as the newest release of each engine has them. */
+  public static Reference catalogOnly(Catalog catalog) {
+    return new Reference(catalog, Inventory.EMPTY, Mode.CATALOG);
+  }
+
+  /** The catalog and the targets of {@code inventory}. */
+  public static Reference of(Catalog catalog, Inventory inventory, Mode mode) {
+    return new Reference(catalog, inventory, mode);
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public Inventory inventory() {
+    return inventory;
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** What the reference knows about a sample name ({@code vllm:ttft_seconds_bucket}). */
+  public MetricInfo resolve(String sample) {
+    CatalogHit hit = catalogHit(sample);
+    List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
+    boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
+    List<FamilyInfo> seen = new ArrayList<>();
+    List<TargetInventory> exposing = new ArrayList<>();
+    for (TargetInventory t : inventory.targets()) {
+      for (FamilyInfo f : t.families().values()) {
+        if (samples(f, hit).contains(sample)) {
+          seen.add(f);
+          exposing.add(t);
+        }
+      }
+    }
+    boolean exposed;
+    if (judgedByTargets) {
+      exposed = !seen.isEmpty();
+    } else {
+      exposed = hit != null && hit.entryIn(hit.engine().newest()).isPresent();
+    }
+    MetricType type = MetricType.UNKNOWN;
+    Set<String> labels = null;
+    TreeSet<Double> bounds = new TreeSet<>();
+    for (FamilyInfo f : seen) {
+      if (f.type() != MetricType.UNKNOWN) {
+        type = f.type();
+      }
+      if (labels == null) {
+        labels = new TreeSet<>();
+      }
+      labels.addAll(f.labelNames());
+      bounds.addAll(f.bounds());
+    }
+    if (type == MetricType.UNKNOWN && hit != null) {
+      type = hit.entries().get(0).type();
+    }
+    if (labels == null && hit != null && !judgedByTargets) {
+      labels = hit.catalogLabels(hit.engine().newest());
+    }
+    if (labels != null) {
+      labels.addAll(TARGET_LABELS);
+      if (hit != null) {
+        labels.addAll(hit.variant().optionalLabels());
+      }
+    }
+    return new MetricInfo(
+        sample,
+        hit,
+        exposed,
+        judgedByTargets,
+        type,
+        labels == null ? null : Set.copyOf(labels),
+        List.copyOf(bounds),
+        List.copyOf(exposing));
+  }
+
+  /** Whether any target (or, without targets, the catalog) has the sample name. */
+  public boolean exposed(String sample) {
+    return resolve(sample).exposed();
+  }
+
+  /** The engine's targets in the inventory. */
+  public List<TargetInventory> targetsOf(EngineCatalog engine) {
+    List<TargetInventory> out = new ArrayList<>();
+    for (TargetInventory t : inventory.targets()) {
+      if (t.engine().equals(engine.engine())) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The release lines the engine's targets run: the union of their detected ranges, or the newest
+   * line when no target of the engine was checked or none could be dated.
+   */
+  public ReleaseRange releases(EngineCatalog engine) {
+    ReleaseLine first = null;
+    ReleaseLine last = null;
+    for (TargetInventory t : targetsOf(engine)) {
+      ReleaseRange r = t.detection().versions();
+      if (r == null) {
+        continue;
+      }
+      first = first == null || r.first().compareTo(first) < 0 ? r.first() : first;
+      last = last == null || r.last().compareTo(last) > 0 ? r.last() : last;
+    }
+    if (first == null) {
+      return new ReleaseRange(engine.newest(), engine.newest());
+    }
+    return new ReleaseRange(first, last);
+  }
+
+  /** Every sample name the targets expose (empty in catalog mode). */
+  public Set<String> exposedSamples() {
+    Set<String> out = new LinkedHashSet<>();
+    for (TargetInventory t : inventory.targets()) {
+      for (FamilyInfo f : t.families().values()) {
+        out.addAll(samples(f, catalogHit(f.name())));
+      }
+    }
+    return out;
+  }
+
+  /** The catalog entry and spelling behind a sample name, or null when no engine has it. */
+  public CatalogHit catalogHit(String sample) {
+    for (EngineCatalog e : catalog.engines()) {
+      Optional<String> family = e.familyOfSample(sample);
+      if (family.isPresent()) {
+        Optional<EngineCatalog.Match> m = e.identifyFamily(family.get());
+        if (m.isPresent()) {
+          return new CatalogHit(e, m.get().entries(), m.get().variant(), family.get());
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The sample names of an inventoried family: a histogram's {@code _bucket}, {@code _sum} and
+   * {@code _count}, a summary's quantiles, sum and count. A stored family has no type, so its
+   * catalog entry (or bucket bounds) decides.
+   */
+  private static Set<String> samples(FamilyInfo f, CatalogHit hit) {
+    MetricType t = f.type();
+    if (t == MetricType.UNKNOWN && hit != null && hit.family().equals(f.name())) {
+      t = hit.entries().get(0).type();
+    }
+    if (t == MetricType.UNKNOWN && !f.bounds().isEmpty()) {
+      t = MetricType.HISTOGRAM;
+    }
+    String n = f.name();
+    if (t == MetricType.HISTOGRAM || t == MetricType.GAUGEHISTOGRAM) {
+      return Set.of(n + "_bucket", n + "_sum", n + "_count");
+    }
+    if (t == MetricType.SUMMARY) {
+      return Set.of(n, n + "_sum", n + "_count");
+    }
+    return Set.of(n);
+  }
+
+  private static Set<String> targetLabels() {
+    Set<String> s = new LinkedHashSet<>(StoredInventory.TARGET_LABELS);
+    s.add("__name__");
+    s.add("exported_namespace");
+    s.add("exported_pod");
+    s.add("exported_container");
+    return Set.copyOf(s);
+  }
+
+  /**
+   * A sample name found in the catalog.
+   *
+   * @param engine the engine
+   * @param entries the family's entries (several when its type changed between releases)
+   * @param variant the spelling it was written in
+   * @param family the exposed family name ({@code vllm:time_to_first_token_seconds})
+   */
+  public record CatalogHit(
+      EngineCatalog engine, List<MetricEntry> entries, NameVariant variant, String family) {
+    public CatalogHit {
+      entries = List.copyOf(entries);
+    }
+
+    /** The entry that exists in {@code v} (hidden ones included), if any. */
+    public Optional<MetricEntry> entryIn(ReleaseLine v) {
+      for (MetricEntry m : entries) {
+        if (m.exposedIn(v)) {
+          return Optional.of(m);
+        }
+      }
+      return Optional.empty();
+    }
+
+    /** The newest entry (the one whose history matters most). */
+    public MetricEntry latest() {
+      return entries.get(entries.size() - 1);
+    }
+
+    /** The label names the catalog gives the family in {@code v}, or null for open labels. */
+    Set<String> catalogLabels(ReleaseLine v) {
+      MetricEntry m = entryIn(v).orElse(latest());
+      if (m.openLabels()) {
+        return null;
+      }
+      Set<String> out = new TreeSet<>();
+      m.labels().forEach(l -> out.add(l.name()));
+      if (m.type() == MetricType.HISTOGRAM) {
+        out.add("le");
+      } else if (m.type() == MetricType.SUMMARY) {
+        out.add("quantile");
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.lint.CheckId;
+import dev.infermon.lint.LintQuery;
+import dev.infermon.model.labels.Matcher;
+import dev.infermon.promql.parser.AggregateExpr;
+import dev.infermon.promql.parser.BinaryExpr;
+import dev.infermon.promql.parser.BinaryOp;
+import dev.infermon.promql.parser.Call;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.MatrixSelector;
+import dev.infermon.promql.parser.NumberLiteral;
+import dev.infermon.promql.parser.VectorSelector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Quantile thresholds and latency alerts: {@code histogram_quantile(0.95, ...) > 2} where 2 is not
+ * a bucket bound compares with an interpolated value (the fix names the nearest bounds and the
+ * bucket-ratio form, which is exact); an alert on a latency quantile with {@code for} under five
+ * minutes pages on single spikes.
+ */
+final class ThresholdCheck {
+  private ThresholdCheck() {}
+
+  static void run(QueryScope s) {
+    boolean latencyQuantile = false;
+    for (ExprWalk.Node n : s.nodes) {
+      if (n.expr() instanceof Call && isQuantile(n.expr())) {
+        VectorSelector b = bucketSelector(((Call) n.expr()).args().get(1));
+        if (b != null && ExprWalk.metricName(b).contains("seconds")) {
+          latencyQuantile = true;
+        }
+      }
+      if (!(n.expr() instanceof BinaryExpr)) {
+        continue;
+      }
+      BinaryExpr be = (BinaryExpr) n.expr();
+      if (!be.op().isComparison()) {
+        continue;
+      }
+      Expr l = ExprWalk.unwrap(be.lhs());
+      Expr r = ExprWalk.unwrap(be.rhs());
+      if (isQuantile(l) && r instanceof NumberLiteral) {
+        threshold(s, (Call) l, be.op(), ((NumberLiteral) r).value());
+      } else if (isQuantile(r) && l instanceof NumberLiteral) {
+        threshold(s, (Call) r, flip(be.op()), ((NumberLiteral) l).value());
+      }
+    }
+    if (latencyQuantile
+        && s.query.kind() == LintQuery.Kind.ALERT
+        && s.query.forDuration().compareTo(s.options.minLatencyFor()) < 0) {
+      s.report(
+          CheckId.SHORT_FOR,
+          s.query.start(),
+          "a latency-quantile alert with for: "
+              + FunctionChecks.format(s.query.forDuration())
+              + ": a quantile over a few minutes of traffic spikes on single slow requests.",
+          "for: " + FunctionChecks.format(s.options.minLatencyFor()) + " or more",
+          FunctionChecks.format(s.query.forDuration()));
+    }
+  }
+
+  private static boolean isQuantile(Expr e) {
+    return e instanceof Call
+        && ((Call) e).function().name().equals("histogram_quantile")
+        && ((Call) e).args().size() == 2;
+  }
+
+  private static BinaryOp flip(BinaryOp op) {
+    switch (op) {
+      case GTR:
+        return BinaryOp.LSS;
+      case LSS:
+        return BinaryOp.GTR;
+      case GTE:
+        return BinaryOp.LTE;
+      case LTE:
+        return BinaryOp.GTE;
+      default:
+        return op;
+    }
+  }
+
+  private static VectorSelector bucketSelector(Expr e) {
+    for (VectorSelector vs : ExprWalk.selectors(e)) {
+      String n = ExprWalk.metricName(vs);
+      if (n != null && n.endsWith("_bucket")) {
+        return vs;
+      }
+    }
+    return null;
+  }
+
+  private static void threshold(QueryScope s, Call q, BinaryOp op, double t) {
+    if (op == BinaryOp.EQL || op == BinaryOp.NEQ) {
+      return;
+    }
+    VectorSelector vs = bucketSelector(q.args().get(1));
+    if (vs == null) {
+      return;
+    }
+    MetricInfo info = s.info(vs);
+    if (info == null) {
+      return;
+    }
+    Optional<List<Double>> bounds = BucketBounds.of(s.ref, info);
+    if (bounds.isEmpty() || bounds.get().isEmpty()) {
+      return;
+    }
+    BucketBounds.Placement p = BucketBounds.place(t, bounds.get());
+    if (p.onBound()) {
+      return;
+    }
+    String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
+    String where;
+    if (p.upper() == null) {
+      where =
+          "above the largest finite bucket bound "
+              + BucketBounds.num(p.lower())
+              + ": histogram_quantile returns at most "
+              + BucketBounds.num(p.lower())
+              + " there, so the comparison "
+              + (op == BinaryOp.GTR || op == BinaryOp.GTE ? "never holds" : "always holds");
+    } else if (p.lower() == null) {
+      where =
+          "below the smallest bucket bound "
+              + BucketBounds.num(p.upper())
+              + ": the quantile there is interpolated from 0";
+    } else {
+      where =
+          "between the bucket bounds "
+              + BucketBounds.num(p.lower())
+              + " and "
+              + BucketBounds.num(p.upper())
+              + ": the quantile there is interpolated, not measured";
+    }
+    List<String> near = new ArrayList<>();
+    p.suggestions().forEach(b -> near.add(BucketBounds.num(b)));
+    double bound = p.upper() != null ? p.upper() : p.lower();
+    String ratio = ratioForm(q, vs, family, bound, op);
+    s.report(
+        CheckId.THRESHOLD_BETWEEN_BUCKETS,
+        s.at(vs),
+        "the quantile of "
+            + family
+            + " is compared with "
+            + BucketBounds.num(t)
+            + ", "
+            + where
+            + ".",
+        "compare with "
+            + String.join(" or ", near)
+            + (ratio == null ? "" : ", or use the bucket ratio: " + ratio),
+        BucketBounds.num(t));
+  }
+
+  /**
+   * The exact form: the share of requests at or under {@code bound}, compared with the quantile's
+   * φ. {@code q > T} (slow) becomes {@code share(le=T) < φ}.
+   */
+  private static String ratioForm(Call q, VectorSelector vs, String family, double bound, BinaryOp op) {
+    Expr phiExpr = ExprWalk.unwrap(q.args().get(0));
+    if (!(phiExpr instanceof NumberLiteral)) {
+      return null;
+    }
+    double phi = ((NumberLiteral) phiExpr).value();
+    String grouping = "";
+    Expr inner = ExprWalk.unwrap(q.args().get(1));
+    if (inner instanceof AggregateExpr) {
+      AggregateExpr a = (AggregateExpr) inner;
+      List<String> g = new ArrayList<>(a.grouping());
+      g.remove("le");
+      if (!g.isEmpty()) {
+        grouping = (a.without() ? " without (" : " by (") + String.join(", ", g) + ")";
+      }
+    }
+    String window = "5m";
+    for (ExprWalk.Node n : ExprWalk.nodes(q)) {
+      if (n.expr() instanceof MatrixSelector && ((MatrixSelector) n.expr()).selector() == vs) {
+        window = FunctionChecks.format(java.time.Duration.ofMillis(((MatrixSelector) n.expr()).rangeMs()));
+      }
+    }
+    List<String> m = new ArrayList<>();
+    for (Matcher x : vs.matchers()) {
+      if (!x.name().equals("__name__") && !x.name().equals("le")) {
+        m.add(x.toString());
+      }
+    }
+    String sel = m.isEmpty() ? "" : String.join(", ", m);
+    String bucket =
+        family + "_bucket{" + (sel.isEmpty() ? "" : sel + ", ") + "le=\"" + BucketBounds.le(bound) + "\"}";
+    String count = family + "_count" + (sel.isEmpty() ? "" : "{" + sel + "}");
+    String cmp = op == BinaryOp.GTR || op == BinaryOp.GTE ? " < " : " > ";
+    return "sum"
+        + grouping
+        + " (rate("
+        + bucket
+        + "["
+        + window
+        + "])) / sum"
+        + grouping
+        + " (rate("
+        + count
+        + "["
+        + window
+        + "]))"
+        + cmp
+        + BucketBounds.num(phi);
+  }
+}
