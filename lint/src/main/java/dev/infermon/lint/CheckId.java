@@ -9,7 +9,9 @@ public enum CheckId {
   UNKNOWN_METRIC(
       "unknown-metric", Severity.ERROR, "No endpoint exposes this metric name (empty result)."),
   COUNTER_WITHOUT_TOTAL(
-      "counter-without-total", Severity.ERROR, "A counter is exposed with _total; the query omits it."),
+      "counter-without-total",
+      Severity.ERROR,
+      "A counter is exposed with _total; the query omits it."),
   DEPRECATED_METRIC(
       "deprecated-metric", Severity.WARNING, "The metric is deprecated and will be hidden."),
   REMOVED_METRIC(

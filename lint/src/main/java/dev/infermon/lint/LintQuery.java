@@ -7,13 +7,14 @@ import java.util.function.IntFunction;
  * One PromQL expression to check, with where it came from. Rule files, dashboards and the command
  * line all reduce to these. Immutable.
  *
- * @param expr the expression as it will be parsed (for dashboards: with template variables
- *     already replaced)
+ * @param expr the expression as it will be parsed (for dashboards: with template variables already
+ *     replaced)
  * @param kind what the expression is for
  * @param forDuration an alerting rule's {@code for}; zero otherwise
  * @param locator the location of a character offset in {@code expr} (the start is offset 0)
  */
-public record LintQuery(String expr, Kind kind, Duration forDuration, IntFunction<Location> locator) {
+public record LintQuery(
+    String expr, Kind kind, Duration forDuration, IntFunction<Location> locator) {
   /** What an expression is for: some checks apply to alerts only. */
   public enum Kind {
     ALERT,
@@ -43,7 +44,9 @@ public record LintQuery(String expr, Kind kind, Duration forDuration, IntFunctio
     return locator.apply(offset);
   }
 
-  /** The 1-based line and column of {@code offset} in {@code text}, as a location in {@code file}. */
+  /**
+   * The 1-based line and column of {@code offset} in {@code text}, as a location in {@code file}.
+   */
   public static Location lineColumn(String file, String text, int offset) {
     int line = 1;
     int lineStart = 0;

@@ -39,7 +39,6 @@ public enum Severity {
         return v;
       }
     }
-    throw new IllegalArgumentException(
-        "unknown severity: \"" + s + "\" (error, warning or info)");
+    throw new IllegalArgumentException("unknown severity: \"" + s + "\" (error, warning or info)");
   }
 }

@@ -25,6 +25,7 @@ import java.util.Set;
 final class FunctionChecks {
   static final Set<String> COUNTER_FUNCTIONS = Set.of("rate", "irate", "increase", "resets");
   static final Set<String> WINDOWED = Set.of("rate", "increase");
+
   /** Functions and aggregations for which a raw counter is fine: they ignore its value. */
   private static final Set<String> VALUE_BLIND =
       Set.of(
@@ -187,8 +188,8 @@ final class FunctionChecks {
   }
 
   /**
-   * The selectors an aggregation sees directly: through parentheses and functions that keep
-   * series apart, but not through another aggregation or a binary operation.
+   * The selectors an aggregation sees directly: through parentheses and functions that keep series
+   * apart, but not through another aggregation or a binary operation.
    */
   private static List<VectorSelector> direct(Expr e) {
     e = ExprWalk.unwrap(e);

@@ -13,8 +13,8 @@ import java.util.Set;
  * @param exposed whether a target exposes it (catalog mode: the engine's newest release has it)
  * @param judgedByTargets whether {@code exposed} comes from targets rather than the catalog
  * @param type the type (from the page's TYPE line, else the catalog), UNKNOWN when neither says
- * @param labels the label names its series may carry (target labels included), or null when
- *     unknown (not exposed, or an info metric with open labels)
+ * @param labels the label names its series may carry (target labels included), or null when unknown
+ *     (not exposed, or an info metric with open labels)
  * @param bounds a histogram's finite bucket bounds seen on the targets, increasing; empty when none
  *     were seen
  * @param targets the targets that expose it

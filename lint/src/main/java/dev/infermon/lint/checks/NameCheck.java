@@ -105,7 +105,10 @@ final class NameCheck {
         s.report(
             CheckId.COUNTER_WITHOUT_TOTAL,
             at,
-            name + " is a counter exposed as " + name + "_total; without _total it matches nothing.",
+            name
+                + " is a counter exposed as "
+                + name
+                + "_total; without _total it matches nothing.",
             "use " + name + "_total",
             name);
         return;

@@ -90,12 +90,7 @@ final class QueryScope {
   }
 
   void report(
-      CheckId check,
-      Severity severity,
-      Location at,
-      String message,
-      String fix,
-      String subject) {
+      CheckId check, Severity severity, Location at, String message, String fix, String subject) {
     out.add(new Finding(check, severity, at, message, fix, subject));
   }
 }

@@ -160,7 +160,8 @@ final class ThresholdCheck {
    * The exact form: the share of requests at or under {@code bound}, compared with the quantile's
    * φ. {@code q > T} (slow) becomes {@code share(le=T) < φ}.
    */
-  private static String ratioForm(Call q, VectorSelector vs, String family, double bound, BinaryOp op) {
+  private static String ratioForm(
+      Call q, VectorSelector vs, String family, double bound, BinaryOp op) {
     Expr phiExpr = ExprWalk.unwrap(q.args().get(0));
     if (!(phiExpr instanceof NumberLiteral)) {
       return null;
@@ -179,7 +180,9 @@ final class ThresholdCheck {
     String window = "5m";
     for (ExprWalk.Node n : ExprWalk.nodes(q)) {
       if (n.expr() instanceof MatrixSelector && ((MatrixSelector) n.expr()).selector() == vs) {
-        window = FunctionChecks.format(java.time.Duration.ofMillis(((MatrixSelector) n.expr()).rangeMs()));
+        window =
+            FunctionChecks.format(
+                java.time.Duration.ofMillis(((MatrixSelector) n.expr()).rangeMs()));
       }
     }
     List<String> m = new ArrayList<>();
@@ -190,7 +193,12 @@ final class ThresholdCheck {
     }
     String sel = m.isEmpty() ? "" : String.join(", ", m);
     String bucket =
-        family + "_bucket{" + (sel.isEmpty() ? "" : sel + ", ") + "le=\"" + BucketBounds.le(bound) + "\"}";
+        family
+            + "_bucket{"
+            + (sel.isEmpty() ? "" : sel + ", ")
+            + "le=\""
+            + BucketBounds.le(bound)
+            + "\"}";
     String count = family + "_count" + (sel.isEmpty() ? "" : "{" + sel + "}");
     String cmp = op == BinaryOp.GTR || op == BinaryOp.GTE ? " < " : " > ";
     return "sum"

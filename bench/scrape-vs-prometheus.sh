@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Scrape cost end to end: infermon and Prometheus 2.42 scrape the same simulated fleet side by side
+# (100 vLLM pods by default, 5 s interval) into their own TSDBs; after a warm-up, CPU seconds per
+# million samples and resident memory per head series are measured from the outside (/proc and
+# each server's own counters) over a window. Prints a Markdown table and writes it to
+# <work>/results.md.
+#
+# Options (environment): PODS (100), INTERVAL (5, seconds), WARMUP (90, seconds), WINDOW (240,
+# seconds), WORK (/tmp/infermon-bench-scrape), INFERMON_JAR (server/target/infermon.jar, built
+# when missing), INFERMON_HEAP (-Xmx2g), SKIP_BUILD=1 to use the jars as they are.
+#
+# Needs /usr/bin/prometheus (Debian package prometheus, 2.42). Everything listens on 127.0.0.1
+# and is stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PODS=${PODS:-100}
+INTERVAL=${INTERVAL:-5}
+WARMUP=${WARMUP:-90}
+WINDOW=${WINDOW:-240}
+WORK=${WORK:-/tmp/infermon-bench-scrape}
+JAR=${INFERMON_JAR:-server/target/infermon.jar}
+HEAP=${INFERMON_HEAP:--Xmx2g}
+SIM_PORT=${SIM_PORT:-19400}
+INFERMON_PORT=${INFERMON_PORT:-19090}
+PROM_PORT=${PROM_PORT:-19091}
+
+[[ -x /usr/bin/prometheus ]] || { echo "needs /usr/bin/prometheus (Prometheus 2.42)" >&2; exit 2; }
+if [[ "${SKIP_BUILD:-}" != 1 ]]; then
+  ./mvnw -q -B -DskipTests -pl server,benchmarks -am package
+fi
+
+rm -rf "$WORK" && mkdir -p "$WORK"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
+  "$(java -version 2>&1 | head -1), $(/usr/bin/prometheus --version 2>&1 | head -1)"
+echo "uptime before: $(uptime)"
+
+# The fleet: vLLM pods only (no prefill/decode pairs), one port per target.
+sim=(java -Xmx1g -jar "$JAR" simulate --vllm-pods "$PODS" --no-pd --listen "127.0.0.1:$SIM_PORT"
+  --scrape-interval "$INTERVAL" --warmup 10m)
+"${sim[@]}" --print-prometheus-config > "$WORK/fleet.yml"
+"${sim[@]}" > "$WORK/simulator.log" 2>&1 &
+pids+=($!)
+
+# The same scrape config for both; infermon reads prometheus.yml unchanged.
+for i in $(seq 1 100); do
+  curl -fsS "http://127.0.0.1:$SIM_PORT/-/inventory" > /dev/null 2>&1 && break
+  sleep 0.5
+done
+
+java $HEAP -XX:+UseParallelGC -jar "$JAR" serve --config.file="$WORK/fleet.yml" \
+  --storage.tsdb.path="$WORK/infermon-data" --web.listen-address="127.0.0.1:$INFERMON_PORT" \
+  > "$WORK/infermon.log" 2>&1 &
+infermon_pid=$!
+pids+=($infermon_pid)
+/usr/bin/prometheus --config.file="$WORK/fleet.yml" --storage.tsdb.path="$WORK/prometheus-data" \
+  --web.listen-address="127.0.0.1:$PROM_PORT" > "$WORK/prometheus.log" 2>&1 &
+prom_pid=$!
+pids+=($prom_pid)
+
+java -cp benchmarks/target/benchmarks.jar dev.infermon.benchmarks.scrape.ScrapeVsPrometheus \
+  "infermon=$infermon_pid,http://127.0.0.1:$INFERMON_PORT/metrics,infermon_tsdb_head_samples_appended_total,infermon_tsdb_head_series" \
+  "Prometheus 2.42=$prom_pid,http://127.0.0.1:$PROM_PORT/metrics,prometheus_tsdb_head_samples_appended_total,prometheus_tsdb_head_series" \
+  --warmup "$WARMUP" --window "$WINDOW" | tee "$WORK/results.md"
+echo "targets: $(grep -c -- "- targets:" "$WORK/fleet.yml" || true) in $WORK/fleet.yml"
+echo "uptime after: $(uptime)"
