@@ -3,6 +3,7 @@ package dev.infermon.config;
 import static dev.infermon.config.ConfigSchema.DCGM;
 import static dev.infermon.config.ConfigSchema.INFERENCE_WORKLOAD;
 import static dev.infermon.config.ConfigSchema.LLM_ALERTS;
+import static dev.infermon.config.ConfigSchema.LLM_SLO;
 import static dev.infermon.config.ConfigSchema.STORAGE_EXEMPLARS;
 import static dev.infermon.config.ConfigSchema.STORAGE_REMOTE;
 import static dev.infermon.config.ConfigSchema.STORAGE_RETENTION;
@@ -239,8 +240,56 @@ final class AppMapping {
       }
       quantiles = List.copyOf(qs);
     }
+    List<LlmConfig.Slo> slos = slos(v);
     v.finish();
-    return new LlmConfig(alerts, quantiles);
+    return new LlmConfig(alerts, quantiles, slos);
+  }
+
+  private static List<LlmConfig.Slo> slos(MapView v) {
+    Reader r = v.reader();
+    Set<String> names = new HashSet<>();
+    return v.list(
+        "slos",
+        (node, path) -> {
+          MapView s = r.view(node, node.pos(), path, LLM_SLO);
+          String model = s.string("model", "");
+          if (model.isEmpty()) {
+            s.error("model", "an SLO needs the model it is about");
+          }
+          String sli = s.string("sli", "");
+          if (!LlmConfig.Slo.SLIS.contains(sli)) {
+            s.error(
+                "sli",
+                "unknown SLI "
+                    + Checks.quote(sli)
+                    + ", expected one of "
+                    + String.join(", ", LlmConfig.Slo.SLIS));
+          }
+          String engine = s.string("engine", "");
+          if (!engine.isEmpty() && !engine.equals("vllm") && !engine.equals("sglang")) {
+            s.error("engine", "engine must be vllm or sglang, got " + Checks.quote(engine));
+          }
+          Duration threshold = s.duration("threshold", Duration.ZERO);
+          if (sli.equals("success") && !threshold.isZero()) {
+            s.error("threshold", "a success SLO has no latency threshold");
+          } else if (!sli.equals("success") && threshold.isZero()) {
+            s.error("threshold", "a latency SLO needs a threshold greater than 0s");
+          }
+          double objective = s.number("objective", 0);
+          if (!(objective > 0 && objective < 1)) {
+            s.error("objective", "must be between 0 and 1 (exclusive), got " + objective);
+          }
+          Duration window = s.duration("window", LlmConfig.Slo.DEFAULT_WINDOW);
+          if (window.isZero()) {
+            s.error("window", "must be greater than 0s");
+          }
+          String name = s.string("name", model.isEmpty() ? "" : model + "-" + sli);
+          if (!name.isEmpty() && !names.add(name)) {
+            s.error("name", "duplicate SLO name " + Checks.quote(name));
+          }
+          s.finish();
+          return new LlmConfig.Slo(name, model, sli, engine, threshold, objective, window);
+        });
   }
 
   static UiConfig ui(MapView v) {

@@ -15,6 +15,7 @@ import dev.infermon.config.remote.AlertingConfig;
 import dev.infermon.config.remote.TracingConfig;
 import dev.infermon.config.scrape.GlobalConfig;
 import dev.infermon.config.scrape.ScrapeConfig;
+import dev.infermon.config.scrape.ScrapeSharding;
 import dev.infermon.config.value.ByteSize;
 import dev.infermon.config.yaml.MapView;
 import dev.infermon.config.yaml.Node;
@@ -121,6 +122,19 @@ final class ConfigMapping {
     return List.copyOf(out);
   }
 
+  static ScrapeSharding scrapeSharding(MapView v) {
+    int replicas = v.intCount("replicas", 1);
+    int index = v.intCount("index", 0);
+    List<String> sources = v.strings("source_labels", ScrapeSharding.DEFAULT_SOURCE_LABELS);
+    v.finish();
+    try {
+      return new ScrapeSharding(replicas, index, sources);
+    } catch (IllegalArgumentException e) {
+      v.error(e.getMessage());
+      return ScrapeSharding.NONE;
+    }
+  }
+
   static GlobalConfig global(MapView v) {
     GlobalConfig d = GlobalConfig.DEFAULT;
     Duration interval =
@@ -177,7 +191,10 @@ final class ConfigMapping {
             v.bool("scrape_native_histograms", false),
             v.bool("convert_classic_histograms_to_nhcb", false),
             v.bool("always_scrape_classic_histograms", false),
-            v.bool("extra_scrape_metrics", false));
+            v.bool("extra_scrape_metrics", false),
+            v.has("scrape_sharding")
+                ? scrapeSharding(v.map("scrape_sharding", ConfigSchema.SCRAPE_SHARDING))
+                : ScrapeSharding.NONE);
     v.finish();
     return g;
   }

@@ -169,7 +169,11 @@ final class ConfigSchema {
               "scrape_native_histograms",
               "convert_classic_histograms_to_nhcb",
               "always_scrape_classic_histograms",
-              "extra_scrape_metrics"));
+              "extra_scrape_metrics",
+              "scrape_sharding"));
+
+  static final Section SCRAPE_SHARDING =
+      Section.of("scrape_sharding", List.of("replicas", "index", "source_labels"));
 
   static final Section SCRAPE =
       Section.of(
@@ -342,7 +346,12 @@ final class ConfigSchema {
               "waiting_threshold",
               "waiting_for"));
 
-  static final Section LLM = Section.of("llm", List.of("alerts", "quantiles"));
+  static final Section LLM_SLO =
+      Section.of(
+          "llm.slos",
+          List.of("name", "model", "sli", "engine", "threshold", "objective", "window"));
+
+  static final Section LLM = Section.of("llm", List.of("alerts", "quantiles", "slos"));
 
   static final Section UI = Section.of("ui", List.of("enabled", "title", "default_range"));
 
@@ -386,6 +395,7 @@ final class ConfigSchema {
       List.of(
           ROOT,
           GLOBAL,
+          SCRAPE_SHARDING,
           SCRAPE,
           SD,
           OTHER_SD,
@@ -420,6 +430,7 @@ final class ConfigSchema {
           DCGM,
           LLM,
           LLM_ALERTS,
+          LLM_SLO,
           UI,
           WEB,
           WEB_AUTH,

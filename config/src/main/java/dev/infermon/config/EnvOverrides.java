@@ -25,6 +25,9 @@ final class EnvOverrides {
           scalar("INFERMON_GLOBAL_SCRAPE_INTERVAL", "global", "scrape_interval"),
           scalar("INFERMON_GLOBAL_SCRAPE_TIMEOUT", "global", "scrape_timeout"),
           scalar("INFERMON_GLOBAL_EVALUATION_INTERVAL", "global", "evaluation_interval"),
+          scalar(
+              "INFERMON_GLOBAL_SCRAPE_SHARDING_REPLICAS", "global", "scrape_sharding", "replicas"),
+          scalar("INFERMON_GLOBAL_SCRAPE_SHARDING_INDEX", "global", "scrape_sharding", "index"),
           scalar("INFERMON_STORAGE_MODE", "storage", "mode"),
           scalar("INFERMON_STORAGE_TSDB_PATH", "storage", "tsdb", "path"),
           scalar("INFERMON_STORAGE_TSDB_RETENTION_TIME", "storage", "tsdb", "retention", "time"),

@@ -33,13 +33,7 @@ import java.util.Set;
 
 /** Reads scrape configs and their discovery configs, resolving defaults from {@code global}. */
 final class ScrapeMapping {
-  private static final List<String> PROTO_FIRST =
-      List.of(
-          "PrometheusProto",
-          "OpenMetricsText1.0.0",
-          "OpenMetricsText0.0.1",
-          "PrometheusText1.0.0",
-          "PrometheusText0.0.4");
+  private static final List<String> PROTO_FIRST = ScrapeConfig.NATIVE_HISTOGRAM_PROTOCOLS;
   private static final List<String> ESCAPING_SCHEMES =
       List.of("allow-utf-8", "underscores", "dots", "values");
 
@@ -123,10 +117,17 @@ final class ScrapeMapping {
     List<RelabelConfig> relabel =
         RelabelMapping.list(
             v, "relabel_configs", "empty or null target relabeling rule in scrape config");
+    boolean noOwnRelabeling = relabel.isEmpty();
+    if (g.scrapeSharding().enabled()) {
+      // After the job's own rules, so the final address decides which replica scrapes a target.
+      relabel = new java.util.ArrayList<>(relabel);
+      relabel.addAll(g.scrapeSharding().relabelRules());
+      relabel = List.copyOf(relabel);
+    }
     List<RelabelConfig> metricRelabel =
         RelabelMapping.list(
             v, "metric_relabel_configs", "empty or null metric relabeling rule in scrape config");
-    List<StaticConfig> statics = staticConfigs(v, relabel.isEmpty());
+    List<StaticConfig> statics = staticConfigs(v, noOwnRelabeling);
     ScrapeConfig result =
         new ScrapeConfig(
             job,

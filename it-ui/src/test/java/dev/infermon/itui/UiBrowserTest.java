@@ -127,11 +127,11 @@ class UiBrowserTest {
                 "/dashboard?level=model&range=1h", "[data-panel], #dash-body .empty", "dashboard"),
             new Page(
                 "/dashboard?level=pod&range=1h",
-                "#pod-table table, #pod-table .empty",
+                "#pod-table table, #pod-table .empty, #dash-body > .empty",
                 "dashboard-pod"),
             new Page(
                 "/dashboard?level=gpu&range=1h",
-                "#gpu-table table, #gpu-table .empty",
+                "#gpu-table table, #gpu-table .empty, #dash-body > .empty",
                 "dashboard-gpu"),
             new Page(
                 "/dashboard?level=causal&range=1h",
@@ -287,6 +287,9 @@ class UiBrowserTest {
     box.sendKeys(bad);
     box.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
     WebElement err = wait.until(d -> d.findElement(By.id("explore-error")));
+    // The browser logs the API's 400 answer to the bad query; that is the answer, not a page error.
+    assertThat(consoleErrors())
+        .allMatch(m -> m.contains("/api/v1/query") && m.contains("status of 400"));
     int expected = apiErrorColumn(bad);
     assertThat(expected).as("the API's own column").isEqualTo(bad.indexOf("*") + 1);
     assertThat(err.getAttribute("data-line")).isEqualTo("1");
@@ -299,7 +302,18 @@ class UiBrowserTest {
     // Completion offers stored metric names.
     box.clear();
     box.sendKeys("vllm:num_requests_ru");
-    WebElement list = wait.until(d -> d.findElement(By.cssSelector("#completion:not([hidden])")));
+    WebElement list;
+    try {
+      list = wait.until(d -> d.findElement(By.cssSelector("#completion:not([hidden])")));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      throw new AssertionError(
+          "no completion for "
+              + box.getAttribute("value")
+              + ": "
+              + browser.js(
+                  "return document.getElementById('completion').outerHTML + ' ' + document.activeElement.id"),
+          e);
+    }
     assertThat(list.getText()).contains("vllm:num_requests_running");
     box.sendKeys(Keys.TAB);
     assertThat(box.getAttribute("value")).isEqualTo("vllm:num_requests_running");

@@ -30,7 +30,7 @@ public final class UiDashboardBench {
     FleetConfig config = fleetOf(pods);
     Path dir = Files.createTempDirectory("infermon-ui-bench-");
     long t0 = System.nanoTime();
-    try (Harness h = Harness.start(config, Duration.ofHours(hours), scrape, dir);
+    try (HistoryServer h = HistoryServer.start(config, Duration.ofHours(hours), scrape, dir);
         Browser b = Browser.start(1440, 1000, false)) {
       long inference =
           h.fleet.inventory().stream().filter(p -> !p.backend().label().equals("dcgm")).count();
@@ -41,7 +41,7 @@ public final class UiDashboardBench {
           h.fleet.inventory().size(),
           hours,
           scrape,
-          h.samplesBackfilled,
+          h.samples,
           (System.nanoTime() - t0) / 1e9);
       String url = h.baseUrl() + "/dashboard?level=all&range=" + hours + "h&lazy=0";
       WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
@@ -83,6 +83,11 @@ public final class UiDashboardBench {
           times.get(times.size() - 1),
           times.size());
       b.screenshot(Path.of("target", "bench-dashboard.png"));
+      if (System.getProperty("ui.serve.minutes") != null) {
+        long minutes = Long.parseLong(System.getProperty("ui.serve.minutes"));
+        System.out.println("serving " + h.baseUrl() + " for " + minutes + " min");
+        Thread.sleep(Duration.ofMinutes(minutes).toMillis());
+      }
     } finally {
       Harness.deleteQuietly(dir);
     }

@@ -117,7 +117,14 @@ final class ScrapeLoop {
 
   /** One scrape; public to the package so tests can drive a loop without its scheduler. */
   void scrapeOnce() {
-    long start = System.currentTimeMillis();
+    scrapeAt(System.currentTimeMillis());
+  }
+
+  /**
+   * One scrape whose samples and report are stamped {@code start}: the live loop passes the wall
+   * clock, {@link Backfill} the time a recorded page was taken.
+   */
+  void scrapeAt(long start) {
     long t0 = System.nanoTime();
     String error = null;
     Ingest.Result r = null;

@@ -51,6 +51,8 @@ class ArchitectureTest {
         .definedBy("dev.infermon.discovery..")
         .layer("scrape")
         .definedBy("dev.infermon.scrape..")
+        .layer("remote")
+        .definedBy("dev.infermon.remote..")
         .layer("web")
         .definedBy("dev.infermon.web..")
         .layer("simulator")
@@ -63,6 +65,8 @@ class ArchitectureTest {
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("web")
         .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("remote")
+        .mayOnlyBeAccessedByLayers("server")
         .whereLayer("simulator")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("rules")
@@ -70,7 +74,7 @@ class ArchitectureTest {
         .whereLayer("notifier")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("promql")
-        .mayOnlyBeAccessedByLayers("rules", "web", "server")
+        .mayOnlyBeAccessedByLayers("rules", "remote", "web", "server")
         .whereLayer("tsdb")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("scrape")
@@ -80,9 +84,10 @@ class ArchitectureTest {
         .whereLayer("textparse")
         .mayOnlyBeAccessedByLayers("scrape", "llm", "server")
         .whereLayer("config")
-        .mayOnlyBeAccessedByLayers("discovery", "scrape", "rules", "notifier", "web", "server")
+        .mayOnlyBeAccessedByLayers(
+            "discovery", "scrape", "rules", "notifier", "remote", "web", "server")
         .whereLayer("storage")
-        .mayOnlyBeAccessedByLayers("tsdb", "promql", "rules", "scrape", "web", "server")
+        .mayOnlyBeAccessedByLayers("tsdb", "promql", "rules", "scrape", "remote", "web", "server")
         .whereLayer("model")
         .mayOnlyBeAccessedByLayers(
             "textparse",
@@ -94,6 +99,7 @@ class ArchitectureTest {
             "notifier",
             "discovery",
             "scrape",
+            "remote",
             "web",
             "simulator",
             "server")

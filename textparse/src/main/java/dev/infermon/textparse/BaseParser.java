@@ -230,6 +230,17 @@ abstract class BaseParser implements Parser {
     int nonAscii = 0;
     boolean escaped = false;
     while (true) {
+      // Skip eight plain ASCII bytes at a time: no quote, no backslash, no high bit.
+      while (i + 8 <= le) {
+        long w = (long) LONGS.get(b, i);
+        long q = w ^ 0x2222222222222222L;
+        long s = w ^ 0x5C5C5C5C5C5C5C5CL;
+        long special = ((q - 0x0101010101010101L) & ~q) | ((s - 0x0101010101010101L) & ~s) | w;
+        if ((special & 0x8080808080808080L) != 0) {
+          break;
+        }
+        i += 8;
+      }
       if (i >= le) {
         throw syntax(
             le,

@@ -2,6 +2,9 @@ package dev.infermon.textparse;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Cuts a page into lines, over a byte array (no copy) or an InputStream (through one bounded
@@ -13,6 +16,8 @@ import java.io.InputStream;
  */
 final class LineReader {
   private static final int CHUNK = 64 << 10;
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final InputStream in; // null: the whole body is already in buf
   private final long maxBody;
@@ -203,8 +208,19 @@ final class LineReader {
         null);
   }
 
-  private static int indexOfNewline(byte[] b, int from, int to) {
-    for (int i = from; i < to; i++) {
+  /** The first '\n' in {@code b[from, to)}, or -1; eight bytes per step (SWAR). */
+  static int indexOfNewline(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(b, i) ^ 0x0A0A0A0A0A0A0A0AL;
+      // A zero byte of x is a newline; borrows can only flag bytes above a true zero, so the
+      // lowest flagged byte is the first newline.
+      long t = (x - 0x0101010101010101L) & ~x & 0x8080808080808080L;
+      if (t != 0) {
+        return i + (Long.numberOfTrailingZeros(t) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
       if (b[i] == '\n') {
         return i;
       }

@@ -5,6 +5,7 @@ import dev.infermon.web.auth.Authenticator;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.JettyHandler;
 import dev.infermon.web.http.Router;
+import dev.infermon.web.llm.LlmApi;
 import dev.infermon.web.remotewrite.RemoteWriteHandler;
 import dev.infermon.web.tls.PemKeyStore;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -72,6 +73,7 @@ public final class WebServer implements AutoCloseable {
             System::currentTimeMillis);
     Router router = new Router();
     api.register(router);
+    new LlmApi(services.dashboard, services.llm, System::currentTimeMillis).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

@@ -1,5 +1,7 @@
 package dev.infermon.web;
 
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.storage.Appendable;
 import dev.infermon.web.retrieval.RulesRetriever;
@@ -34,6 +36,8 @@ public final class WebServices {
   final BuildInfo buildInfo;
   final Reloader reloader;
   final PrometheusRegistry registry;
+  final Supplier<DashboardService> dashboard;
+  final Supplier<LlmConfig> llm;
 
   private WebServices(Builder b) {
     this.queries = b.queries;
@@ -45,6 +49,8 @@ public final class WebServices {
     this.buildInfo = b.buildInfo;
     this.reloader = b.reloader;
     this.registry = b.registry;
+    this.dashboard = b.dashboard;
+    this.llm = b.llm;
   }
 
   public static Builder builder() {
@@ -65,6 +71,8 @@ public final class WebServices {
           throw new UnsupportedOperationException("reloading is not available");
         };
     private PrometheusRegistry registry = new PrometheusRegistry();
+    private Supplier<DashboardService> dashboard = () -> null;
+    private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
 
     private Builder() {}
 
@@ -115,6 +123,21 @@ public final class WebServices {
     /** The registry served on {@code /metrics}; the server adds its HTTP metrics to it. */
     public Builder registry(PrometheusRegistry registry) {
       this.registry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * The LLM dashboard ({@code /api/v1/llm/*}), or null while the storage is not ready; without
+     * one those endpoints answer 503.
+     */
+    public Builder dashboard(Supplier<DashboardService> dashboard) {
+      this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
+      return this;
+    }
+
+    /** The {@code llm} config section: quantiles offered, alert thresholds of the export. */
+    public Builder llm(Supplier<LlmConfig> llm) {
+      this.llm = Objects.requireNonNull(llm, "llm");
       return this;
     }
 

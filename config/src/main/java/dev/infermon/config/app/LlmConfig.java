@@ -4,11 +4,49 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The {@code llm} section: the built-in alert pack and the latency quantiles that dashboards show.
- * Alerts are few and user-facing: time to first token over target, and requests piling up while the
- * engine preempts.
+ * The {@code llm} section: the built-in alert pack, the latency quantiles that dashboards show and
+ * the service-level objectives. Alerts are few and user-facing: time to first token over target,
+ * and requests piling up while the engine preempts.
  */
-public record LlmConfig(Alerts alerts, List<Double> quantiles) {
+public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos) {
+  public LlmConfig {
+    quantiles = List.copyOf(quantiles);
+    slos = List.copyOf(slos);
+  }
+
+  /** The section without SLOs. */
+  public LlmConfig(Alerts alerts, List<Double> quantiles) {
+    this(alerts, quantiles, List.of());
+  }
+
+  /**
+   * One service-level objective of a model, turned into recording rules and burn-rate alerts by the
+   * lint module's SLO generator (docs/slo.md).
+   *
+   * @param name a unique name (labels {@code slo} on the generated series); defaults to {@code
+   *     <model>-<sli>}
+   * @param model the served model ({@code model_name})
+   * @param sli {@code ttft}, {@code tpot}, {@code itl}, {@code e2e} or {@code success}
+   * @param engine {@code vllm} or {@code sglang}; empty for every engine that has the SLI
+   * @param threshold the latency a good request stays within (latency SLIs; zero for success)
+   * @param objective the share of good requests, in (0, 1)
+   * @param window the period the error budget is counted over
+   */
+  public record Slo(
+      String name,
+      String model,
+      String sli,
+      String engine,
+      Duration threshold,
+      double objective,
+      Duration window) {
+    /** The SLIs an SLO can be about. */
+    public static final List<String> SLIS = List.of("ttft", "tpot", "itl", "e2e", "success");
+
+    /** The default error-budget period: 30 days, as in the SRE workbook. */
+    public static final Duration DEFAULT_WINDOW = Duration.ofDays(30);
+  }
+
   /** Thresholds of the default alert pack. */
   public record Alerts(
       boolean enabled,

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The {@code global} section: defaults for every scrape config and rule group, and the external
  * labels. Values are resolved: an unset {@code scrape_timeout} is already {@code min(10s,
- * scrape_interval)}.
+ * scrape_interval)}. {@code scrape_sharding} is infermon's: see {@link ScrapeSharding}.
  */
 public record GlobalConfig(
     Duration scrapeInterval,
@@ -31,7 +31,8 @@ public record GlobalConfig(
     boolean scrapeNativeHistograms,
     boolean convertClassicHistogramsToNhcb,
     boolean alwaysScrapeClassicHistograms,
-    boolean extraScrapeMetrics) {
+    boolean extraScrapeMetrics,
+    ScrapeSharding scrapeSharding) {
   public static final Duration DEFAULT_SCRAPE_INTERVAL = Duration.ofMinutes(1);
   public static final Duration DEFAULT_SCRAPE_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_EVALUATION_INTERVAL = Duration.ofMinutes(1);
@@ -76,5 +77,6 @@ public record GlobalConfig(
           false,
           false,
           false,
-          false);
+          false,
+          ScrapeSharding.NONE);
 }

@@ -65,13 +65,17 @@ final class NameCheck {
     if (hit == null) {
       return;
     }
-    ReleaseRange r = s.ref.releases(hit.engine());
-    Optional<MetricEntry> e = hit.entryIn(r.last());
-    if (e.isEmpty()) {
-      return;
+    // the release of the targets that expose it: an old pod keeps a name the newest dropped
+    ReleaseLine v = s.ref.releases(hit.engine()).last();
+    for (dev.infermon.llm.inventory.TargetInventory t : info.targets()) {
+      if (t.detection().versions() != null) {
+        v = t.detection().versions().last();
+        break;
+      }
     }
-    History h = e.get().history();
-    if (h.deprecated() != null && r.last().atLeast(h.deprecated())) {
+    MetricEntry e = entryAround(hit, v);
+    History h = e.history();
+    if (h.deprecated() != null && v.atLeast(h.deprecated())) {
       s.report(
           CheckId.DEPRECATED_METRIC,
           at,
@@ -85,6 +89,16 @@ final class NameCheck {
           replacement(hit, h, info.sample()),
           info.sample());
     }
+  }
+
+  /** The entry in effect in {@code v}, hidden ones included; else the newest. */
+  private static MetricEntry entryAround(Reference.CatalogHit hit, ReleaseLine v) {
+    for (MetricEntry m : hit.entries()) {
+      if (m.existsIn(v)) {
+        return m;
+      }
+    }
+    return hit.latest();
   }
 
   private static void missing(QueryScope s, MetricInfo info, Location at) {
@@ -128,7 +142,12 @@ final class NameCheck {
     if (gone != null && r.first().atLeast(gone)) {
       String what =
           h.hidden() != null && (h.removed() == null || h.hidden().compareTo(h.removed()) < 0)
-              ? "hidden since " + hit.engine().title() + " " + h.hidden() + gone(h)
+              ? "hidden since "
+                  + hit.engine().title()
+                  + " "
+                  + h.hidden()
+                  + " (--show-hidden-metrics-for-version brings it back)"
+                  + (h.removed() == null ? "" : ", removed in " + h.removed())
               : "removed in " + hit.engine().title() + " " + h.removed();
       s.report(
           CheckId.REMOVED_METRIC,

@@ -116,6 +116,14 @@ public final class Reference {
     }
     if (labels != null) {
       labels.addAll(TARGET_LABELS);
+      // an inventory lists a family's labels without le and quantile
+      if (sample.endsWith("_bucket")) {
+        labels.add("le");
+      } else if (type == MetricType.SUMMARY
+          && !sample.endsWith("_sum")
+          && !sample.endsWith("_count")) {
+        labels.add("quantile");
+      }
       if (hit != null) {
         labels.addAll(hit.variant().optionalLabels());
       }

@@ -123,11 +123,13 @@ final class HistogramFunctions {
     double[][] count = new double[nGroups][];
     int[] cursor = new int[nIn];
     int[] touched = new int[nGroups];
+    // Visit the inputs by ascending le, so each group's buckets arrive sorted.
+    int[] byLe = orderByLe(le, badLe);
     for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
       ctx.checkDeadline();
       int step = ev.stepIndex(ts);
       int nTouched = 0;
-      for (int i = 0; i < nIn; i++) {
+      for (int i : byLe) {
         EvalSeries s = in.get(i);
         int c = cursor[i];
         if (c >= s.n || s.t[c] != ts) {
@@ -183,6 +185,27 @@ final class HistogramFunctions {
     return ctx.delayedNameRemoval ? res : Evaluator.mergeSameLabels(res);
   }
 
+  /** Input indexes sorted by upper bound (stable; malformed ones last). */
+  private static int[] orderByLe(double[] le, boolean[] bad) {
+    Integer[] order = new Integer[le.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(
+        order,
+        (a, b) -> {
+          if (bad[a] || bad[b]) {
+            return Boolean.compare(bad[a], bad[b]);
+          }
+          return Double.compare(le[a], le[b]);
+        });
+    int[] out = new int[order.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = order[i];
+    }
+    return out;
+  }
+
   /** A quantile and whether the buckets had to be made monotonic. */
   static final class Result {
     final double value;
@@ -209,13 +232,13 @@ final class HistogramFunctions {
     if (q > 1) {
       return new Result(Double.POSITIVE_INFINITY, false);
     }
-    double[][] b = sortAndCoalesce(upperIn, countIn, nIn);
-    if (b == null) {
+    // The arrays are the caller's scratch for this step: sorted, merged and fixed in place.
+    double[] upper = upperIn;
+    double[] count = countIn;
+    int n = sortAndCoalesce(upper, count, nIn);
+    if (n == 0) {
       return new Result(Double.NaN, false);
     }
-    double[] upper = b[0];
-    double[] count = b[1];
-    int n = upper.length;
     boolean forced = false;
     double prev = count[0];
     for (int i = 1; i < n; i++) {
@@ -274,13 +297,12 @@ final class HistogramFunctions {
   /** Prometheus's {@code BucketFraction}: the share of observations in (lower, upper]. */
   static double bucketFraction(
       double lower, double upperBound, double[] upperIn, double[] countIn, int nIn) {
-    double[][] b = sortAndCoalesce(upperIn, countIn, nIn);
-    if (b == null) {
+    double[] upper = upperIn;
+    double[] count = countIn;
+    int n = sortAndCoalesce(upper, count, nIn);
+    if (n == 0) {
       return Double.NaN;
     }
-    double[] upper = b[0];
-    double[] count = b[1];
-    int n = upper.length;
     double total = count[n - 1];
     if (total == 0 || Double.isNaN(lower) || Double.isNaN(upperBound)) {
       return Double.NaN;
@@ -340,33 +362,40 @@ final class HistogramFunctions {
     return rank + (c - rank) * (v - lowerB) / (upperB - lowerB);
   }
 
-  /** Buckets sorted by upper bound with equal bounds merged; null without a +Inf bucket. */
-  private static double[][] sortAndCoalesce(double[] upperIn, double[] countIn, int nIn) {
-    if (nIn == 0) {
-      return null;
+  /**
+   * Sorts the first {@code n} buckets by upper bound in place and merges equal bounds; returns how
+   * many remain, or 0 without a {@code +Inf} bucket. An insertion sort: {@link #byGroup} gathers
+   * the buckets already in order, so this is one pass without allocation.
+   */
+  private static int sortAndCoalesce(double[] upper, double[] count, int n) {
+    if (n == 0) {
+      return 0;
     }
-    Integer[] order = new Integer[nIn];
-    for (int i = 0; i < nIn; i++) {
-      order[i] = i;
+    for (int i = 1; i < n; i++) {
+      double u = upper[i];
+      double c = count[i];
+      int j = i - 1;
+      while (j >= 0 && upper[j] > u) {
+        upper[j + 1] = upper[j];
+        count[j + 1] = count[j];
+        j--;
+      }
+      upper[j + 1] = u;
+      count[j + 1] = c;
     }
-    Arrays.sort(order, (a, b) -> upperIn[a] < upperIn[b] ? -1 : upperIn[a] > upperIn[b] ? 1 : 0);
-    if (upperIn[order[nIn - 1]] != Double.POSITIVE_INFINITY) {
-      return null;
+    if (upper[n - 1] != Double.POSITIVE_INFINITY) {
+      return 0;
     }
-    double[] upper = new double[nIn];
-    double[] count = new double[nIn];
     int k = 0;
-    for (int i = 0; i < nIn; i++) {
-      double u = upperIn[order[i]];
-      double c = countIn[order[i]];
-      if (k > 0 && upper[k - 1] == u) {
-        count[k - 1] += c;
+    for (int i = 0; i < n; i++) {
+      if (k > 0 && upper[k - 1] == upper[i]) {
+        count[k - 1] += count[i];
       } else {
-        upper[k] = u;
-        count[k] = c;
+        upper[k] = upper[i];
+        count[k] = count[i];
         k++;
       }
     }
-    return new double[][] {Arrays.copyOf(upper, k), Arrays.copyOf(count, k)};
+    return k;
   }
 }

@@ -182,7 +182,7 @@ public final class ScriptParser {
       if (sd.hasHistogram()) {
         cmd.histogramExpected = true;
       }
-      if (sd.values().length > 1 && instant && !cmd.rangeVectorResult) {
+      if (sd.size() > 1 && instant && !cmd.rangeVectorResult) {
         throw new IllegalArgumentException(
             "expecting multiple values in instant evaluation not allowed");
       }

@@ -9,18 +9,88 @@ import java.util.List;
 /**
  * A series in promqltest notation: {@code metric{a="b"} 0+10x100 _ stale 1x3}, parsed as
  * Prometheus's {@code ParseSeriesDesc}: {@code a+bxn} is n+1 values starting at a, {@code axn} is
- * n+1 copies, {@code _xn} is n missing values, {@code stale} a staleness marker.
+ * n+1 copies, {@code _xn} is n missing values, {@code stale} a staleness marker. The same notation
+ * serves promtool's rule unit tests ({@code input_series}), which is why it is public.
+ *
+ * <p>Immutable: the arrays are copied in and out; {@link #value(int)} and {@link #isOmitted(int)}
+ * read without copying.
  *
  * @param labels the series' labels
  * @param values one entry per step; {@link #OMITTED} entries are missing values
  * @param omitted which entries are missing
  * @param hasHistogram whether the line held native-histogram values (which are skipped)
  */
-record SeriesDescription(Labels labels, double[] values, boolean[] omitted, boolean hasHistogram) {
+public record SeriesDescription(
+    Labels labels, double[] values, boolean[] omitted, boolean hasHistogram) {
   static final double OMITTED = Double.NaN;
 
-  /** Parses one line; the value part may be empty. */
-  static SeriesDescription parse(String line) {
+  /** The most values one item ({@code axn}) may expand to: a typo must not exhaust memory. */
+  static final long MAX_REPEAT = 10_000_000;
+
+  /**
+   * Copies the arrays.
+   *
+   * @throws IllegalArgumentException if the arrays differ in length
+   */
+  public SeriesDescription {
+    if (values.length != omitted.length) {
+      throw new IllegalArgumentException(
+          "values and omitted differ in length: " + values.length + " != " + omitted.length);
+    }
+    values = values.clone();
+    omitted = omitted.clone();
+  }
+
+  /** A copy of the values, one per step ({@link #isOmitted(int) omitted} ones are NaN). */
+  @Override
+  public double[] values() {
+    return values.clone();
+  }
+
+  /** A copy of the omitted flags, one per step. */
+  @Override
+  public boolean[] omitted() {
+    return omitted.clone();
+  }
+
+  /** The number of steps described. */
+  public int size() {
+    return values.length;
+  }
+
+  /** The value at step {@code i}. */
+  public double value(int i) {
+    return values[i];
+  }
+
+  /** Whether step {@code i} has no value ({@code _}). */
+  public boolean isOmitted(int i) {
+    return omitted[i];
+  }
+
+  /**
+   * The labels of a series written in metric notation ({@code name}, {@code name{a="b"}}, {@code
+   * {"name", a='b'}}, {@code {}}), as Prometheus's {@code ParseMetric}.
+   *
+   * @throws IllegalArgumentException if the text is not exactly one label set
+   */
+  public static Labels parseMetric(String text) {
+    Cursor c = new Cursor(text.trim());
+    Labels l = parseLabels(c);
+    c.skipSpace();
+    if (!c.done()) {
+      throw new IllegalArgumentException(
+          "unexpected text after the label set: \"" + c.s.substring(c.i) + "\" in " + text);
+    }
+    return l;
+  }
+
+  /**
+   * Parses one line; the value part may be empty.
+   *
+   * @throws IllegalArgumentException naming the part that does not parse
+   */
+  public static SeriesDescription parse(String line) {
     Cursor c = new Cursor(line.trim());
     Labels labels = parseLabels(c);
     List<Double> vals = new ArrayList<>();
@@ -70,7 +140,7 @@ record SeriesDescription(Labels labels, double[] values, boolean[] omitted, bool
       return;
     }
     if (token.startsWith("_x")) {
-      long n = Long.parseLong(token.substring(2));
+      long n = count(token.substring(2), token);
       for (long i = 0; i < n; i++) {
         vals.add(OMITTED);
         omitted.add(true);
@@ -92,7 +162,7 @@ record SeriesDescription(Labels labels, double[] values, boolean[] omitted, bool
       throw new IllegalArgumentException("bad series value: " + token);
     }
     c.i++;
-    long times = Long.parseLong(c.s.substring(c.i));
+    long times = count(c.s.substring(c.i), token);
     vals.add(start);
     omitted.add(false);
     double v = start;
@@ -101,6 +171,19 @@ record SeriesDescription(Labels labels, double[] values, boolean[] omitted, bool
       vals.add(v);
       omitted.add(false);
     }
+  }
+
+  private static long count(String digits, String token) {
+    long n;
+    try {
+      n = Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad series value: " + token);
+    }
+    if (n < 0 || n > MAX_REPEAT) {
+      throw new IllegalArgumentException("bad repetition count in " + token);
+    }
+    return n;
   }
 
   /** A number, {@code Inf}, {@code NaN} or {@code stale}, with an optional sign. */

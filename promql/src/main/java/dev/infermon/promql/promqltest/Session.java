@@ -133,10 +133,9 @@ public final class Session {
     }
     Appender app = storage.appender();
     for (SeriesDescription s : defs.values()) {
-      double[] v = s.values();
-      for (int i = 0; i < v.length; i++) {
-        if (!s.omitted()[i]) {
-          app.append(s.labels(), i * load.stepMs(), v[i]);
+      for (int i = 0; i < s.size(); i++) {
+        if (!s.isOmitted(i)) {
+          app.append(s.labels(), i * load.stepMs(), s.value(i));
         }
       }
     }
@@ -434,7 +433,7 @@ public final class Session {
                 + (pos + 1)
                 + variant);
       }
-      double want = exp.series().values()[0];
+      double want = exp.series().value(0);
       if (!Almost.equal(want, s.value(), EPSILON)) {
         throw fail(
             cmd, "expected " + want + " for " + s.labels() + " but got " + s.value() + variant);
@@ -474,15 +473,14 @@ public final class Session {
       SeriesDescription d = exp.series();
       List<long[]> wantT = new ArrayList<>();
       List<Double> wantV = new ArrayList<>();
-      for (int i = 0; i < d.values().length; i++) {
+      for (int i = 0; i < d.size(); i++) {
         long ts = start + i * step;
         if (ts > end) {
-          throw fail(
-              cmd, "expected " + d.values().length + " points for " + s.labels() + ", too many");
+          throw fail(cmd, "expected " + d.size() + " points for " + s.labels() + ", too many");
         }
-        if (!d.omitted()[i]) {
+        if (!d.isOmitted(i)) {
           wantT.add(new long[] {ts});
-          wantV.add(d.values()[i]);
+          wantV.add(d.value(i));
         }
       }
       if (wantT.size() != s.size()) {

@@ -1,10 +1,12 @@
 package dev.infermon.promql.promqltest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.value.StaleNaN;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -61,5 +63,44 @@ class SeriesDescriptionTest {
 
   static Stream<String> staleLines() {
     return Stream.of("m 1 stale", "m 0 stale 2");
+  }
+
+  @ParameterizedTest
+  @MethodSource("metrics")
+  void parsesMetricNotationAlone(String text, Labels expected) {
+    assertThat(SeriesDescription.parseMetric(text)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> metrics() {
+    return Stream.of(
+        Arguments.of("up", Labels.of("__name__", "up")),
+        Arguments.of("  up{job=\"a\"} ", Labels.of("__name__", "up", "job", "a")),
+        Arguments.of("{__name__=\"up\", job='a'}", Labels.of("__name__", "up", "job", "a")),
+        Arguments.of("{}", Labels.EMPTY),
+        Arguments.of("", Labels.EMPTY));
+  }
+
+  @Test
+  void refusesTrailingTextAndHugeRepetitions() {
+    assertThatThrownBy(() -> SeriesDescription.parseMetric("up{job=\"a\"} 1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unexpected text after the label set");
+    assertThatThrownBy(() -> SeriesDescription.parse("m 1x100000000000"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad repetition count in 1x100000000000");
+    assertThatThrownBy(() -> SeriesDescription.parse("m 1+1xq"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bad series value: 1+1xq");
+  }
+
+  @Test
+  void isImmutable() {
+    SeriesDescription d = SeriesDescription.parse("m 1 _ 3");
+    d.values()[0] = 99;
+    d.omitted()[1] = false;
+
+    assertThat(d.value(0)).isEqualTo(1);
+    assertThat(d.isOmitted(1)).isTrue();
+    assertThat(d.size()).isEqualTo(3);
   }
 }

@@ -3,12 +3,19 @@ package dev.infermon.remote.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.Sample;
+import dev.infermon.promql.value.TimeSeries;
 import dev.infermon.promql.value.Value;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.remote.query.RemoteQueryBackend;
@@ -270,6 +277,49 @@ class RemoteReceiversTest {
             "LLMRequestsQueuedWhilePreempting{model_name=\"m1\", namespace=\"llm\"}",
             "LLMTimeToFirstTokenHigh{model_name=\"m1\", namespace=\"llm\"}");
     assertThat(firingRemote).isEqualTo(firingEmbedded);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("kinds")
+  void theDashboardRendersTheSamePanelsFromTheCluster(Receiver.Kind kind) {
+    QueryBackend remote = remote(receiver(kind));
+    Catalog catalog = Catalog.builtIn();
+    // 7 s off the grid with a 20 s step: no evaluation time lands on a sample (see the class doc).
+    DashboardRequest req = DashboardRequest.of(Filters.NONE, start + 10 * 60_000 + 7_000, end);
+    List<PanelResult> local = new DashboardService(embedded, catalog).render(req);
+    List<PanelResult> far = new DashboardService(remote, catalog).render(req);
+
+    assertThat(far).hasSameSizeAs(local);
+    assertThat(local).anyMatch(p -> p.status() == PanelResult.Status.OK);
+    for (int i = 0; i < local.size(); i++) {
+      PanelResult a = local.get(i);
+      PanelResult b = far.get(i);
+      assertThat(b.status()).as(a.panel().toString()).isEqualTo(a.status());
+      for (int q = 0; q < a.queries().size(); q++) {
+        assertThat(b.queries().get(q).promql()).isEqualTo(a.queries().get(q).promql());
+        if (kind == Receiver.Kind.PROMETHEUS) {
+          assertThat(dashboardPoints(b.queries().get(q).series()))
+              .as(a.queries().get(q).promql())
+              .isEqualTo(dashboardPoints(a.queries().get(q).series()));
+        } else {
+          assertThat(b.queries().get(q).series()).hasSameSizeAs(a.queries().get(q).series());
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> dashboardPoints(List<PanelResult.SeriesData> series) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (PanelResult.SeriesData d : series) {
+      out.put(
+          new java.util.TreeMap<>(d.labels()).toString(),
+          ResultComparison.points(
+                  new Matrix(
+                      List.of(TimeSeries.of(Labels.EMPTY, d.timestamps(), d.values()))),
+                  false)
+              .toString());
+    }
+    return out;
   }
 
   static Stream<Receiver.Kind> kinds() {

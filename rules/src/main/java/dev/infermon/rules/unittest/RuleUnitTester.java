@@ -5,6 +5,7 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.promql.promqltest.SeriesDescription;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.rules.AlertNotifier;
 import dev.infermon.rules.AlertSnapshot;
@@ -226,19 +227,23 @@ public final class RuleUnitTester {
   private static String load(Storage storage, TestFile.TestGroup tg) {
     Appender app = storage.appender();
     long step = tg.interval().toMillis();
-    Map<Labels, List<Double>> defs = new java.util.LinkedHashMap<>();
+    Map<Labels, SeriesDescription> defs = new java.util.LinkedHashMap<>();
     for (TestFile.InputSeries s : tg.inputSeries()) {
       try {
-        defs.put(SeriesValues.labels(s.series()), SeriesValues.values(s.values()));
+        // promtool writes each input series as a line of a promqltest load command.
+        SeriesDescription d = SeriesDescription.parse(s.series() + " " + s.values());
+        if (d.hasHistogram()) {
+          throw new IllegalArgumentException("native histogram values are not supported");
+        }
+        defs.put(d.labels(), d);
       } catch (RuntimeException e) {
         return "    series: " + s.series() + ", values: " + s.values() + ", err: " + e.getMessage();
       }
     }
-    for (Map.Entry<Labels, List<Double>> d : defs.entrySet()) {
-      List<Double> vs = d.getValue();
-      for (int i = 0; i < vs.size(); i++) {
-        if (vs.get(i) != null) {
-          app.append(0, d.getKey(), i * step, vs.get(i));
+    for (SeriesDescription d : defs.values()) {
+      for (int i = 0; i < d.size(); i++) {
+        if (!d.isOmitted(i)) {
+          app.append(0, d.labels(), i * step, d.value(i));
         }
       }
     }
@@ -326,7 +331,7 @@ public final class RuleUnitTester {
     List<Map.Entry<Labels, Double>> exp = new ArrayList<>();
     for (TestFile.ExpSample s : et.expSamples()) {
       try {
-        exp.add(Map.entry(SeriesValues.labels(s.labels()), s.value()));
+        exp.add(Map.entry(SeriesDescription.parseMetric(s.labels()), s.value()));
       } catch (RuntimeException e) {
         return head + ", err: labels " + quote(s.labels()) + ": " + e.getMessage();
       }

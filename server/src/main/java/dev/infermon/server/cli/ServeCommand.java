@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import dev.infermon.config.ConfigException;
 import dev.infermon.config.value.ByteSize;
 import dev.infermon.config.value.PromDuration;
+import dev.infermon.server.runtime.AlertingSettings;
 import dev.infermon.server.runtime.Infermon;
 import dev.infermon.server.runtime.ServeSettings;
 import java.io.IOException;
@@ -108,6 +109,39 @@ public final class ServeCommand implements Callable<Integer> {
   String lookbackDelta;
 
   @Option(
+      names = "--rules.alert.for-outage-tolerance",
+      paramLabel = "DURATION",
+      description =
+          "Longest downtime after which pending alerts still restore their for state"
+              + " (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1h")
+  String forOutageTolerance;
+
+  @Option(
+      names = "--rules.alert.for-grace-period",
+      paramLabel = "DURATION",
+      description =
+          "Least time between a restart and a restored alert firing (default: ${DEFAULT-VALUE}).",
+      defaultValue = "10m")
+  String forGracePeriod;
+
+  @Option(
+      names = "--rules.alert.resend-delay",
+      paramLabel = "DURATION",
+      description = "How often firing alerts are sent again (default: ${DEFAULT-VALUE}).",
+      defaultValue = "1m")
+  String resendDelay;
+
+  @Option(
+      names = "--alertmanager.notification-queue-capacity",
+      paramLabel = "N",
+      description =
+          "Alerts queued for Alertmanager before the oldest are dropped"
+              + " (default: ${DEFAULT-VALUE}).",
+      defaultValue = "10000")
+  int notificationQueueCapacity;
+
+  @Option(
       names = "--log.level",
       paramLabel = "LEVEL",
       description = "debug, info, warn or error (default: ${DEFAULT-VALUE}).",
@@ -163,7 +197,12 @@ public final class ServeCommand implements Callable<Integer> {
         Optional.ofNullable(queryMaxConcurrency),
         duration("--query.lookback-delta", lookbackDelta),
         env,
-        flagValues());
+        flagValues(),
+        new AlertingSettings(
+            duration("--rules.alert.for-outage-tolerance", forOutageTolerance),
+            duration("--rules.alert.for-grace-period", forGracePeriod),
+            duration("--rules.alert.resend-delay", resendDelay),
+            notificationQueueCapacity));
   }
 
   /** Every flag and its value, as {@code /api/v1/status/flags} shows them (no secrets here). */
@@ -181,6 +220,10 @@ public final class ServeCommand implements Callable<Integer> {
     m.put(
         "query.max-concurrency", queryMaxConcurrency == null ? "" : queryMaxConcurrency.toString());
     m.put("query.lookback-delta", lookbackDelta);
+    m.put("rules.alert.for-outage-tolerance", forOutageTolerance);
+    m.put("rules.alert.for-grace-period", forGracePeriod);
+    m.put("rules.alert.resend-delay", resendDelay);
+    m.put("alertmanager.notification-queue-capacity", Integer.toString(notificationQueueCapacity));
     m.put("log.level", logLevel);
     return m;
   }

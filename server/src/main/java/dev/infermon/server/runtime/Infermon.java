@@ -58,6 +58,7 @@ public final class Infermon implements AutoCloseable {
   private final AtomicReference<Appendable> appendable = new AtomicReference<>();
   private final AtomicReference<Tsdb> tsdb = new AtomicReference<>();
   private final AtomicReference<ScrapeManager> scrape = new AtomicReference<>();
+  private final AtomicReference<RemoteStorage> remote = new AtomicReference<>();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private WebServer web;
   private DiscoveryManager discovery;
@@ -104,14 +105,12 @@ public final class Infermon implements AutoCloseable {
 
   private synchronized void startComponents(String version) throws IOException {
     Config cfg = config.get();
-    if (cfg.storage().mode() != StorageConfig.Mode.EMBEDDED) {
-      log.warn(
-          "storage.mode {} is not served yet; running with the embedded storage",
-          cfg.storage().mode());
-    }
+    boolean embedded = cfg.storage().mode() == StorageConfig.Mode.EMBEDDED;
     OwnMetrics own = new OwnMetrics(registry);
     OwnMetrics.bindTsdb(registry, tsdb::get);
     InstrumentedQueryBackend.Metrics queryMetrics = new InstrumentedQueryBackend.Metrics(registry);
+    RemoteWriteMetrics.bind(
+        registry, () -> remote.get() == null ? null : remote.get().remoteWrite());
 
     web = WebServer.start(webOptions(cfg), services(version));
 
@@ -122,23 +121,28 @@ public final class Infermon implements AutoCloseable {
                 settings.retentionTime().orElse(cfg.storage().tsdb().retention().time()))
             .withRetentionBytes(
                 settings.retentionSize().orElse(cfg.storage().tsdb().retention().size()).bytes());
-    Tsdb db = Tsdb.open(dir, topts);
+    // Remote and agent mode keep no local samples (docs/deployment.md).
+    Tsdb db = embedded ? Tsdb.open(dir, topts) : null;
     tsdb.set(db);
+    RemoteStorage rs = RemoteStorage.start(cfg, db, version);
+    remote.set(rs);
     EngineOptions eopts =
         EngineOptions.DEFAULTS
             .withTimeout(settings.queryTimeout())
             .withMaxSamples(settings.queryMaxSamples())
             .withLookbackDelta(settings.lookbackDelta())
             .withDefaultSubqueryStep(cfg.global().evaluationInterval());
-    QueryBackend backend =
-        new InstrumentedQueryBackend(new EmbeddedQueryBackend(db, new Engine(eopts)), queryMetrics);
+    QueryBackend inner =
+        rs.remoteQueries()
+            .orElseGet(() -> db == null ? null : new EmbeddedQueryBackend(db, new Engine(eopts)));
+    QueryBackend backend = inner == null ? null : new InstrumentedQueryBackend(inner, queryMetrics);
 
-    ScrapeManager sm = new ScrapeManager(db, own, jitterSeed());
+    ScrapeManager sm = new ScrapeManager(rs.storage(), own, jitterSeed());
     scrape.set(sm);
     discovery = new DiscoveryManager(DiscoveryManager.DEFAULT_UPDATE_INTERVAL, sm);
     applyScrape(cfg.scrapeConfigs());
 
-    appendable.set(db);
+    appendable.set(rs.storage());
     queries.set(backend);
     log.info("infermon is ready");
   }
@@ -256,6 +260,10 @@ public final class Infermon implements AutoCloseable {
     }
     if (web != null) {
       web.close();
+    }
+    RemoteStorage rs = remote.getAndSet(null);
+    if (rs != null) {
+      rs.close();
     }
     Tsdb db = tsdb.getAndSet(null);
     if (db != null) {

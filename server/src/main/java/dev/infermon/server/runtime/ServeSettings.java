@@ -17,6 +17,7 @@ import java.util.Optional;
  *     "built-in defaults", a missing explicit file is an error
  * @param env the environment, for {@code INFERMON_*} overrides
  * @param flagValues every flag as Prometheus's {@code /api/v1/status/flags} shows them
+ * @param alerting the {@code --rules.alert.*} and {@code --alertmanager.*} flags
  */
 public record ServeSettings(
     Path configFile,
@@ -32,7 +33,8 @@ public record ServeSettings(
     Optional<Integer> queryMaxConcurrency,
     Duration lookbackDelta,
     Map<String, String> env,
-    Map<String, String> flagValues) {
+    Map<String, String> flagValues,
+    AlertingSettings alerting) {
   public ServeSettings {
     Objects.requireNonNull(configFile, "configFile");
     Objects.requireNonNull(listenAddress, "listenAddress");
@@ -42,11 +44,46 @@ public record ServeSettings(
     Objects.requireNonNull(queryTimeout, "queryTimeout");
     Objects.requireNonNull(queryMaxConcurrency, "queryMaxConcurrency");
     Objects.requireNonNull(lookbackDelta, "lookbackDelta");
+    Objects.requireNonNull(alerting, "alerting");
     env = Map.copyOf(env);
     flagValues = Map.copyOf(flagValues);
     if (queryMaxSamples <= 0) {
       throw new IllegalArgumentException(
           "--query.max-samples must be positive: " + queryMaxSamples);
     }
+  }
+
+  /** Settings with Prometheus's default rule and notifier flags. */
+  public ServeSettings(
+      Path configFile,
+      boolean configFileExplicit,
+      Optional<String> listenAddress,
+      Optional<Path> tsdbPath,
+      Optional<Duration> retentionTime,
+      Optional<ByteSize> retentionSize,
+      boolean remoteWriteReceiver,
+      boolean lifecycleApi,
+      Duration queryTimeout,
+      int queryMaxSamples,
+      Optional<Integer> queryMaxConcurrency,
+      Duration lookbackDelta,
+      Map<String, String> env,
+      Map<String, String> flagValues) {
+    this(
+        configFile,
+        configFileExplicit,
+        listenAddress,
+        tsdbPath,
+        retentionTime,
+        retentionSize,
+        remoteWriteReceiver,
+        lifecycleApi,
+        queryTimeout,
+        queryMaxSamples,
+        queryMaxConcurrency,
+        lookbackDelta,
+        env,
+        flagValues,
+        AlertingSettings.DEFAULTS);
   }
 }

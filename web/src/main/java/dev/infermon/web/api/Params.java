@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Parses the API's time and duration parameters as Prometheus's {@code parseTime} and {@code
  * parseDuration} do. Times come back in milliseconds since the epoch. Stateless.
  */
-final class Params {
+public final class Params {
   private Params() {}
 
   /** Go's {@code strconv.ParseFloat} for the decimal forms clients send (no hex, no suffixes). */
@@ -32,7 +32,7 @@ final class Params {
    * @throws IllegalArgumentException with Prometheus's message {@code cannot parse "x" to a valid
    *     timestamp}
    */
-  static long time(String s) {
+  public static long time(String s) {
     if (DECIMAL.matcher(s).matches()) {
       double t = Double.parseDouble(s);
       if (Double.isFinite(t)) {
@@ -63,7 +63,7 @@ final class Params {
    * @throws IllegalArgumentException with Prometheus's message {@code cannot parse "x" to a valid
    *     duration}
    */
-  static long duration(String s) {
+  public static long duration(String s) {
     if (DECIMAL.matcher(s).matches()) {
       double d = Double.parseDouble(s) * 1e9;
       if (d > Long.MAX_VALUE || d < Long.MIN_VALUE) {

@@ -65,6 +65,8 @@ export function mount(main) {
     }
     if (stored.status === 'fulfilled') for (const n of stored.value.data) seen.set(n, { name: n, note: seen.has(n) ? seen.get(n).note + ', stored' : 'stored' });
     names = [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
+    // Someone already typing gets the list as soon as the names arrive.
+    if (document.activeElement === box && box.value) complete();
   });
 
   function view() {

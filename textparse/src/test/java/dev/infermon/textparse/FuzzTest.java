@@ -16,7 +16,7 @@ import net.jqwik.api.ShrinkingMode;
  * throw anything but {@link ParseException}, and never make it loop: every parse ends within a
  * bounded number of {@code next()} calls (the JUnit deadline catches a hang).
  */
-class FuzzProperties {
+class FuzzTest {
   private static final List<String> SEEDS =
       List.of(
           "fixtures/vllm/vllm-0.11.x-idle.txt",

@@ -15,7 +15,7 @@ import net.jqwik.api.ShrinkingMode;
  * The allocation-free float parser gives exactly the double {@link Double#parseDouble} gives (both
  * are correctly rounded), and OpenMetrics timestamps convert to milliseconds exactly.
  */
-class NumbersProperties {
+class NumbersTest {
   private static double parse(String s) {
     Numbers n = new Numbers();
     byte[] b = s.getBytes(StandardCharsets.US_ASCII);

@@ -36,7 +36,7 @@ import net.jqwik.api.ShrinkingMode;
  * back, with {@link Conformance#STRICT} rules, to exactly what was written: every series with its
  * labels, value and timestamp, and each family's HELP, TYPE and (OpenMetrics) UNIT.
  */
-class WriterRoundTripProperties {
+class WriterRoundTripTest {
   /** One family as generated: kind 0 gauge, 1 counter, 2 histogram, 3 summary. */
   record Family(int kind, String help, boolean unit, List<Point> points) {}
 

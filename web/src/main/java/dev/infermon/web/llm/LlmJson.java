@@ -1,0 +1,291 @@
+package dev.infermon.web.llm;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.EmptyReason;
+import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.inventory.FamilyInfo;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.web.api.ApiException;
+import dev.infermon.web.api.GoFloat;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The JSON of {@code /api/v1/llm/*}, inside Prometheus's envelope ({@code {"status":"success",
+ * "data":...}} or {@code {"status":"error","errorType":...,"error":...}}), so one client handles
+ * both APIs. Conventions as the Prometheus API: sample values are strings ({@code "NaN"}, {@code
+ * "+Inf"} survive), label sets are objects; sample timestamps are milliseconds (the UI's grid), and
+ * enum values are lower case except reason kinds and statuses, which are the Java names the docs
+ * use ({@code NOT_EXPOSED}, {@code EMPTY}). Stateless.
+ */
+final class LlmJson {
+  static final String JSON = "application/json";
+  private static final JsonFactory FACTORY = new JsonFactory();
+
+  private LlmJson() {}
+
+  /** A piece of JSON writing. */
+  @FunctionalInterface
+  interface Body {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  /** {@code {"status":"success","data":<body>}} as bytes. */
+  static byte[] success(Body data) {
+    return bytes(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("status", "success");
+          g.writeFieldName("data");
+          data.write(g);
+          g.writeEndObject();
+        });
+  }
+
+  /** Prometheus's error envelope for {@code e}. */
+  static byte[] error(ApiException e) {
+    return bytes(
+        g -> {
+          g.writeStartObject();
+          g.writeStringField("status", "error");
+          g.writeStringField("errorType", e.type().apiName());
+          g.writeStringField("error", e.getMessage());
+          g.writeEndObject();
+        });
+  }
+
+  private static byte[] bytes(Body body) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      body.write(g);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // an in-memory buffer does not fail
+    }
+    return out.toByteArray();
+  }
+
+  /** The dashboard: the window and quantile used, the quantiles offered, and the panels. */
+  static void dashboard(
+      JsonGenerator g, DashboardParams p, List<Double> quantiles, List<PanelResult> panels)
+      throws IOException {
+    g.writeStartObject();
+    g.writeStringField("level", p.level());
+    g.writeNumberField("quantile", p.request().quantile());
+    g.writeArrayFieldStart("quantiles");
+    for (double q : quantiles) {
+      g.writeNumber(q);
+    }
+    g.writeEndArray();
+    g.writeFieldName("start");
+    g.writeNumber(GoFloat.timestamp(p.request().startMs()));
+    g.writeFieldName("end");
+    g.writeNumber(GoFloat.timestamp(p.request().endMs()));
+    g.writeFieldName("step");
+    g.writeNumber(GoFloat.timestamp(p.request().stepMs()));
+    g.writeStringField("window", p.request().window());
+    g.writeArrayFieldStart("panels");
+    for (PanelResult r : panels) {
+      panelResult(g, r);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** One panel: its spec, status, reasons and queries with their series. */
+  static void panelResult(JsonGenerator g, PanelResult r) throws IOException {
+    g.writeStartObject();
+    g.writeFieldName("panel");
+    panel(g, r.panel());
+    g.writeStringField("status", r.status().name());
+    g.writeArrayFieldStart("reasons");
+    for (EmptyReason e : r.reasons()) {
+      reason(g, e);
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("queries");
+    for (PanelResult.QueryData q : r.queries()) {
+      g.writeStartObject();
+      g.writeStringField("legend", q.legend());
+      g.writeStringField("promql", q.promql());
+      strings(g, "warnings", q.warnings());
+      g.writeArrayFieldStart("series");
+      for (PanelResult.SeriesData s : q.series()) {
+        series(g, s);
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** {@code {"quantiles":[...],"panels":[spec...]}} for the panels {@code ids}. */
+  static void specs(JsonGenerator g, List<String> ids, List<Double> quantiles) throws IOException {
+    g.writeStartObject();
+    g.writeArrayFieldStart("quantiles");
+    for (double q : quantiles) {
+      g.writeNumber(q);
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("panels");
+    for (String id : ids) {
+      panel(g, Dashboards.panel(id));
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  private static void panel(JsonGenerator g, Panel p) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("id", p.id());
+    g.writeStringField("section", p.section());
+    g.writeStringField("title", p.title());
+    g.writeStringField("level", DashboardParams.levelOf(p));
+    strings(g, "groupBy", p.level().groupBy());
+    g.writeStringField("unit", p.unit());
+    g.writeStringField("kind", p.kind().name().toLowerCase(Locale.ROOT));
+    g.writeStringField("description", p.description());
+    g.writeArrayFieldStart("legends");
+    for (var q : p.queries()) {
+      g.writeString(q.legend());
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  private static void reason(JsonGenerator g, EmptyReason e) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("kind", e.kind().name());
+    g.writeStringField("engine", e.engine());
+    g.writeStringField("message", e.message());
+    if (e.version() != null) {
+      g.writeStringField("version", e.version());
+    }
+    if (e.flag() != null) {
+      g.writeStringField("flag", e.flag());
+    }
+    g.writeEndObject();
+  }
+
+  private static void series(JsonGenerator g, PanelResult.SeriesData s) throws IOException {
+    g.writeStartObject();
+    g.writeObjectFieldStart("labels");
+    for (Map.Entry<String, String> l : new TreeMap<>(s.labels()).entrySet()) {
+      g.writeStringField(l.getKey(), l.getValue());
+    }
+    g.writeEndObject();
+    long[] t = s.timestamps();
+    double[] v = s.values();
+    g.writeArrayFieldStart("timestamps");
+    for (long x : t) {
+      g.writeNumber(x);
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("values");
+    for (double x : v) {
+      g.writeString(GoFloat.point(x));
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /** The inventory: engines present and every target with what it exposes. */
+  static void inventory(JsonGenerator g, long timeMs, Inventory inv) throws IOException {
+    g.writeStartObject();
+    g.writeFieldName("time");
+    g.writeNumber(GoFloat.timestamp(timeMs));
+    strings(g, "engines", List.copyOf(inv.engines()));
+    g.writeArrayFieldStart("targets");
+    for (TargetInventory t : inv.targets()) {
+      g.writeStartObject();
+      g.writeObjectFieldStart("labels");
+      for (Map.Entry<String, String> l : t.targetLabels().entrySet()) {
+        g.writeStringField(l.getKey(), l.getValue());
+      }
+      g.writeEndObject();
+      g.writeBooleanField("up", t.up());
+      g.writeStringField("engine", t.engine());
+      g.writeStringField("prefix", t.detection().prefix());
+      ReleaseRange r = t.detection().versions();
+      if (r == null) {
+        g.writeNullField("versions");
+      } else {
+        g.writeObjectFieldStart("versions");
+        g.writeStringField("first", r.first().name());
+        g.writeStringField("last", r.last().name());
+        g.writeEndObject();
+      }
+      strings(g, "features", t.detection().features());
+      strings(g, "unknownFamilies", t.detection().unknownFamilies());
+      g.writeArrayFieldStart("families");
+      for (FamilyInfo f : t.families().values()) {
+        g.writeStartObject();
+        g.writeStringField("name", f.name());
+        g.writeStringField("type", f.type().name().toLowerCase(Locale.ROOT));
+        strings(g, "labels", List.copyOf(new java.util.TreeSet<>(f.labelNames())));
+        g.writeArrayFieldStart("buckets");
+        for (double b : f.bounds()) {
+          g.writeNumber(b);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /**
+   * Every sample name the catalog knows, in each engine's default spelling, once: {@code [{name,
+   * engine, type, unit}]}, for completion in the query editor.
+   */
+  static void catalogNames(JsonGenerator g, Catalog catalog) throws IOException {
+    Set<String> seen = new LinkedHashSet<>();
+    g.writeStartArray();
+    for (EngineCatalog e : catalog.engines()) {
+      if (e.variants().isEmpty()) {
+        continue;
+      }
+      for (MetricEntry m : e.metrics()) {
+        for (String name : m.sampleNames(e.variants().get(0))) {
+          if (!seen.add(name)) {
+            continue;
+          }
+          g.writeStartObject();
+          g.writeStringField("name", name);
+          g.writeStringField("engine", e.engine());
+          g.writeStringField("type", m.type().name().toLowerCase(Locale.ROOT));
+          g.writeStringField("unit", m.unit() == null ? "" : m.unit());
+          g.writeEndObject();
+        }
+      }
+    }
+    g.writeEndArray();
+  }
+
+  private static void strings(JsonGenerator g, String field, List<String> values)
+      throws IOException {
+    g.writeArrayFieldStart(field);
+    for (String v : values) {
+      g.writeString(v);
+    }
+    g.writeEndArray();
+  }
+}

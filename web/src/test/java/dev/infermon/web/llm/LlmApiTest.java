@@ -1,0 +1,416 @@
+package dev.infermon.web.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.simulator.Backend;
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.web.TestServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code /api/v1/llm/*} over a real server and a TSDB loaded with ten minutes of a simulated fleet
+ * (vLLM current with data-parallel engines and 0.11, SGLang, dcgm-exporter). Expected values come
+ * from the fleet's own inventory (models, pods, engines), never from the API's answers.
+ */
+class LlmApiTest {
+  static final long START = 1_780_000_000_000L;
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path dir;
+  static TestServer server;
+  static Fleet fleet;
+  static final AtomicReference<DashboardService> dashboard = new AtomicReference<>();
+  static final AtomicReference<LlmConfig> llm = new AtomicReference<>(LlmConfig.DEFAULT);
+  static long end;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server =
+        TestServer.start(
+            dir, EngineOptions.DEFAULTS, o -> o, b -> b.dashboard(dashboard::get).llm(llm::get));
+    FleetConfig config =
+        FleetConfig.builder()
+            .vllmPods(2)
+            .dataParallelPods(1)
+            .legacyVllmPods(1)
+            .sglangPods(1)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .build();
+    fleet = Fleet.create(config, START);
+    SimulatedFleetLoader.load(fleet, server.tsdb, Duration.ofMinutes(10));
+    end = fleet.nowMillis();
+    dashboard.set(new DashboardService(server.backend.get(), Catalog.builtIn()));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** The window of the last five minutes, 15 s steps, in the API's seconds. */
+  static String window() {
+    return "&start=" + (end - 300_000) / 1000 + "&end=" + end / 1000 + "&step=15";
+  }
+
+  static JsonNode ok(String path) throws Exception {
+    HttpResponse<String> r = server.get(path);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.path("status").asText()).isEqualTo("success");
+    return body.path("data");
+  }
+
+  static JsonNode panel(JsonNode dashboardData, String id) {
+    for (JsonNode p : dashboardData.path("panels")) {
+      if (p.path("panel").path("id").asText().equals(id)) {
+        return p;
+      }
+    }
+    throw new AssertionError("no panel " + id + " in " + dashboardData);
+  }
+
+  static Set<String> values(JsonNode panel, String label) {
+    Set<String> out = new TreeSet<>();
+    for (JsonNode q : panel.path("queries")) {
+      for (JsonNode s : q.path("series")) {
+        out.add(s.path("labels").path(label).asText());
+      }
+    }
+    return out;
+  }
+
+  static Set<String> fleet(java.util.function.Function<PodInfo, String> f) {
+    Set<String> out = new TreeSet<>();
+    for (PodInfo p : fleet.inventory()) {
+      if (p.backend() != Backend.DCGM) {
+        out.add(f.apply(p));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void modelLevelServesEveryModelPanelWithSpecStatusPromqlAndSeriesOnTheStepGrid()
+      throws Exception {
+    JsonNode d = ok("/api/v1/llm/dashboard?level=model" + window());
+    List<String> want = new ArrayList<>();
+    for (Panel p : Dashboards.standard()) {
+      if (p.id().startsWith("model.")) {
+        want.add(p.id());
+      }
+    }
+    List<String> got = new ArrayList<>();
+    d.path("panels").forEach(p -> got.add(p.path("panel").path("id").asText()));
+    assertThat(got).isEqualTo(want);
+    assertThat(d.path("level").asText()).isEqualTo("model");
+    assertThat(d.path("quantile").asDouble()).isEqualTo(0.95);
+    assertThat(d.path("quantiles").toString()).isEqualTo("[0.5,0.9,0.95,0.99]");
+    assertThat(d.path("step").asDouble()).isEqualTo(15);
+
+    JsonNode qps = panel(d, "model.qps");
+    JsonNode spec = qps.path("panel");
+    assertThat(spec.path("title").asText()).isEqualTo("Requests per second");
+    assertThat(spec.path("unit").asText()).isEqualTo("reqps");
+    assertThat(spec.path("kind").asText()).isEqualTo("timeseries");
+    assertThat(spec.path("level").asText()).isEqualTo("model");
+    assertThat(spec.path("section").asText()).isEqualTo("Model");
+    assertThat(qps.path("status").asText()).isIn("OK", "PARTIAL");
+    JsonNode q = qps.path("queries").get(0);
+    assertThat(q.path("legend").asText()).isEqualTo("{{model_name}}");
+    assertThat(q.path("promql").asText()).contains("sum by (model_name)");
+    assertThat(values(qps, "model_name")).isEqualTo(fleet(PodInfo::model));
+    JsonNode s = q.path("series").get(0);
+    assertThat(s.path("timestamps")).hasSize(21);
+    assertThat(s.path("timestamps").get(0).asLong()).isEqualTo(end - 300_000);
+    assertThat(s.path("timestamps").get(20).asLong()).isEqualTo(end);
+    assertThat(s.path("values")).hasSize(21);
+    assertThat(Double.parseDouble(s.path("values").get(20).asText())).isPositive();
+  }
+
+  @Test
+  void filtersNarrowTheQueriesAndTheSeries() throws Exception {
+    String model = fleet(PodInfo::model).iterator().next();
+    String ns = fleet(PodInfo::namespace).iterator().next();
+    for (String filter :
+        List.of("model=" + TestServer.enc(model), "model_name=" + TestServer.enc(model))) {
+      JsonNode d = ok("/api/v1/llm/dashboard?panels=model.qps,pod.kv_usage&" + filter + window());
+      for (String id : List.of("model.qps", "pod.kv_usage")) {
+        JsonNode p = panel(d, id);
+        assertThat(p.path("queries").get(0).path("promql").asText())
+            .contains("model_name=\"" + model + "\"");
+        assertThat(values(p, "model_name")).isSubsetOf(Set.of(model, ""));
+      }
+      assertThat(values(panel(d, "model.qps"), "model_name")).containsExactly(model);
+      Set<String> podsOfModel = new TreeSet<>();
+      fleet.inventory().stream()
+          .filter(i -> i.model().equals(model))
+          .forEach(i -> podsOfModel.add(i.name()));
+      assertThat(values(panel(d, "pod.kv_usage"), "pod")).isSubsetOf(podsOfModel).isNotEmpty();
+    }
+    JsonNode none = ok("/api/v1/llm/dashboard?panels=pod.kv_usage&namespace=nowhere" + window());
+    JsonNode p = panel(none, "pod.kv_usage");
+    assertThat(p.path("status").asText()).isEqualTo("EMPTY");
+    assertThat(p.path("reasons").get(0).path("kind").asText()).isEqualTo("NO_TARGETS");
+    assertThat(p.path("queries").get(0).path("promql").asText()).contains("namespace=\"nowhere\"");
+    assertThat(ns).isNotEqualTo("nowhere");
+  }
+
+  @Test
+  void anEmptyPanelSaysWhyWithKindEngineAndMessage() throws Exception {
+    // SGLang has no speculative-decoding or waiting-by-reason families on this fleet's pages
+    JsonNode d =
+        ok(
+            "/api/v1/llm/dashboard?level=pod&backend=sglang&panels=pod.waiting_by_reason"
+                + window());
+    JsonNode p = panel(d, "pod.waiting_by_reason");
+    assertThat(p.path("status").asText()).isEqualTo("EMPTY");
+    JsonNode r = p.path("reasons").get(0);
+    assertThat(r.path("kind").asText()).isEqualTo("NOT_EXPOSED");
+    assertThat(r.path("engine").asText()).isEqualTo("sglang");
+    assertThat(r.path("message").asText()).isNotBlank();
+    assertThat(p.path("queries").get(0).path("series")).isEmpty();
+  }
+
+  static Stream<String[]> badParameters() {
+    return Stream.of(
+        new String[] {
+          "quantile=1.5", "invalid parameter \"quantile\": must be between 0.5 and 0.99, got 1.5"
+        },
+        new String[] {
+          "quantile=abc", "invalid parameter \"quantile\": cannot parse \"abc\" to a number"
+        },
+        new String[] {
+          "quantile=0.3", "invalid parameter \"quantile\": must be between 0.5 and 0.99, got 0.3"
+        },
+        new String[] {
+          "quantile=NaN", "invalid parameter \"quantile\": cannot parse \"NaN\" to a number"
+        },
+        new String[] {
+          "quantile=0.9d", "invalid parameter \"quantile\": cannot parse \"0.9d\" to a number"
+        },
+        new String[] {
+          "level=cluster",
+          "invalid parameter \"level\": unknown level \"cluster\" (one of all, model, pod, gpu, causal, pd)"
+        },
+        new String[] {
+          "panels=model.nope", "invalid parameter \"panels\": unknown panel: \"model.nope\""
+        },
+        new String[] {
+          "start=yesterday",
+          "invalid parameter \"start\": cannot parse \"yesterday\" to a valid timestamp"
+        },
+        new String[] {
+          "start=100&end=50",
+          "invalid parameter \"end\": end timestamp must not be before start time"
+        },
+        new String[] {
+          "start=0&end=1000000&step=1",
+          "invalid parameter \"step\": exceeded maximum resolution of 11,000 points per timeseries. Try decreasing the query resolution (?step=XX)"
+        },
+        new String[] {
+          "step=0",
+          "invalid parameter \"step\": zero or negative query resolution step widths are not accepted. Try a positive integer"
+        },
+        new String[] {
+          "window=5 minutes",
+          "invalid parameter \"window\": must be a duration like 5m (s, m, h or d), got \"5 minutes\""
+        },
+        new String[] {
+          "model=a&model_name=b",
+          "invalid parameter \"model_name\": conflicts with another spelling of the same filter (\"a\" vs \"b\")"
+        });
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badParameters")
+  void aBadParameterIsBadDataNamingIt(String query, String message) throws Exception {
+    HttpResponse<String> r = server.get("/api/v1/llm/dashboard?" + query.replace(" ", "%20"));
+    assertThat(r.statusCode()).isEqualTo(400);
+    JsonNode body = JSON.readTree(r.body());
+    assertThat(body.path("status").asText()).isEqualTo("error");
+    assertThat(body.path("errorType").asText()).isEqualTo("bad_data");
+    assertThat(body.path("error").asText()).isEqualTo(message);
+  }
+
+  @Test
+  void theQuantileReachesTheQuery() throws Exception {
+    JsonNode d = ok("/api/v1/llm/dashboard?panels=model.ttft&quantile=0.9" + window());
+    JsonNode p = panel(d, "model.ttft");
+    assertThat(d.path("quantile").asDouble()).isEqualTo(0.9);
+    List<String> promql = new ArrayList<>();
+    p.path("queries").forEach(q -> promql.add(q.path("promql").asText()));
+    assertThat(promql).anyMatch(s -> s.startsWith("histogram_quantile(0.9,"));
+  }
+
+  @Test
+  void levelsSelectPanelsByIdPrefixAndChainIsTheCausalChain() throws Exception {
+    JsonNode causal = ok("/api/v1/llm/dashboard?level=causal&panels=" + ids("causal") + window());
+    JsonNode chain = ok("/api/v1/llm/dashboard?level=chain&panels=" + ids("causal") + window());
+    List<String> a = new ArrayList<>();
+    causal.path("panels").forEach(p -> a.add(p.path("panel").path("id").asText()));
+    List<String> b = new ArrayList<>();
+    chain.path("panels").forEach(p -> b.add(p.path("panel").path("id").asText()));
+    assertThat(a).isNotEmpty().isEqualTo(b).allMatch(id -> id.startsWith("causal_"));
+    JsonNode gpuOnly = ok("/api/v1/llm/dashboard?level=gpu&panels=model.qps" + window());
+    assertThat(gpuOnly.path("panels")).isEmpty();
+  }
+
+  private static String ids(String level) {
+    List<String> out = new ArrayList<>();
+    for (Panel p : Dashboards.standard()) {
+      if (DashboardParams.levelOf(p).equals(level)) {
+        out.add(p.id());
+      }
+    }
+    return String.join(",", out);
+  }
+
+  @Test
+  void specsAloneListALevelsPanelsWithoutRunningThemEvenBeforeTheStorageIsReady() throws Exception {
+    DashboardService s = dashboard.getAndSet(null);
+    try {
+      JsonNode d = ok("/api/v1/llm/dashboard/panels?level=pod");
+      List<String> got = new ArrayList<>();
+      for (JsonNode spec : d.path("panels")) {
+        got.add(spec.path("id").asText());
+        assertThat(spec.path("title").asText()).isNotBlank();
+        assertThat(spec.has("queries")).isFalse();
+      }
+      assertThat(got).isEqualTo(List.of(ids("pod").split(",")));
+      assertThat(d.path("quantiles")).hasSize(4);
+    } finally {
+      dashboard.set(s);
+    }
+  }
+
+  @Test
+  void onePanelIsServedUnwrappedAsTheUiAsksForIt() throws Exception {
+    String model = fleet(PodInfo::model).iterator().next();
+    JsonNode p =
+        ok(
+            "/api/v1/llm/dashboard/panel?id=gpu.memory_used&panels=gpu.memory_used&quantile=0.95"
+                + "&model_name="
+                + TestServer.enc(model)
+                + window());
+    assertThat(p.path("panel").path("id").asText()).isEqualTo("gpu.memory_used");
+    assertThat(p.path("panel").path("groupBy").toString())
+        .isEqualTo("[\"namespace\",\"pod\",\"gpu\"]");
+    assertThat(p.path("status").asText()).isIn("OK", "PARTIAL");
+    for (JsonNode s : p.path("queries").get(0).path("series")) {
+      assertThat(s.path("labels").path("gpu").asText()).isNotEmpty();
+    }
+    HttpResponse<String> none = server.get("/api/v1/llm/dashboard/panel?" + window().substring(1));
+    assertThat(none.statusCode()).isEqualTo(400);
+    assertThat(none.body()).contains("invalid parameter \\\"id\\\": a panel id is required");
+    HttpResponse<String> two =
+        server.get("/api/v1/llm/dashboard/panel?id=model.qps&panels=model.ttft" + window());
+    assertThat(two.statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void inventoryListsEveryTargetWithItsEngine() throws Exception {
+    JsonNode inv = ok("/api/v1/llm/inventory?time=" + end / 1000);
+    Set<String> engines = new TreeSet<>();
+    inv.path("engines").forEach(e -> engines.add(e.asText()));
+    assertThat(engines).containsExactlyInAnyOrder("vllm", "sglang", "dcgm");
+    Set<String> instances = new TreeSet<>();
+    for (JsonNode t : inv.path("targets")) {
+      instances.add(t.path("labels").path("instance").asText());
+      assertThat(t.path("up").asBoolean()).isTrue();
+      assertThat(t.path("families")).isNotEmpty();
+    }
+    Set<String> want = new TreeSet<>();
+    fleet.inventory().forEach(i -> want.add(SimulatedFleetLoader.targetLabels(i).get("instance")));
+    assertThat(instances).isEqualTo(want);
+  }
+
+  @Test
+  void catalogNamesCarryTheirEngine() throws Exception {
+    JsonNode names = ok("/api/v1/llm/catalog/names");
+    boolean found = false;
+    for (JsonNode n : names) {
+      if (n.path("name").asText().equals("vllm:num_requests_running")) {
+        assertThat(n.path("engine").asText()).isEqualTo("vllm");
+        assertThat(n.path("type").asText()).isEqualTo("gauge");
+        found = true;
+      }
+    }
+    assertThat(found).isTrue();
+  }
+
+  @Test
+  void exportsAreTheFilesThemselves() throws Exception {
+    HttpResponse<String> g = server.get("/api/v1/llm/export/grafana?engines=vllm");
+    assertThat(g.statusCode()).isEqualTo(200);
+    assertThat(g.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+    JsonNode dash = JSON.readTree(g.body());
+    assertThat(dash.path("uid").asText()).isEqualTo("infermon-llm");
+    assertThat(g.body()).contains("vllm:").doesNotContain("sglang:");
+
+    llm.set(
+        new LlmConfig(
+            new LlmConfig.Alerts(
+                true, 0.9, Duration.ofSeconds(3), Duration.ofMinutes(5), 20, Duration.ofMinutes(7)),
+            LlmConfig.DEFAULT_QUANTILES));
+    try {
+      HttpResponse<String> rules = server.get("/api/v1/llm/export/rules?engines=vllm,sglang");
+      assertThat(rules.statusCode()).isEqualTo(200);
+      assertThat(rules.body())
+          .contains("name: infermon-llm")
+          .contains("alert: LLMTimeToFirstTokenHigh")
+          .contains("histogram_quantile(0.9,")
+          .contains("for: 5m")
+          .contains("for: 7m");
+    } finally {
+      llm.set(LlmConfig.DEFAULT);
+    }
+    HttpResponse<String> pr =
+        server.get("/api/v1/llm/export/prometheusrule?name=llm-alerts&namespace=monitoring");
+    assertThat(pr.statusCode()).isEqualTo(200);
+    assertThat(pr.body())
+        .contains("kind: PrometheusRule")
+        .contains("name: llm-alerts")
+        .contains("namespace: monitoring");
+    HttpResponse<String> bad = server.get("/api/v1/llm/export/rules?engines=tgi");
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(bad.body()).path("error").asText())
+        .startsWith("invalid parameter \"engines\"");
+  }
+
+  @Test
+  void beforeTheStorageIsReadyTheDashboardIsUnavailableButTheCatalogAnswers() throws Exception {
+    DashboardService s = dashboard.getAndSet(null);
+    try {
+      assertThat(server.get("/api/v1/llm/dashboard").statusCode()).isEqualTo(503);
+      assertThat(server.get("/api/v1/llm/inventory").statusCode()).isEqualTo(503);
+      assertThat(server.get("/api/v1/llm/catalog/names").statusCode()).isEqualTo(200);
+    } finally {
+      dashboard.set(s);
+    }
+  }
+}
