@@ -212,6 +212,10 @@ final class AppMapping {
     if (threshold.isZero()) {
       a.error("ttft_threshold", "must be greater than 0s");
     }
+    double failures = a.number("failure_ratio", d.failureRatio());
+    if (!(failures > 0 && failures < 1)) {
+      a.error("failure_ratio", "must be between 0 and 1 (exclusive), got " + failures);
+    }
     LlmConfig.Alerts alerts =
         new LlmConfig.Alerts(
             a.bool("enabled", d.enabled()),
@@ -219,7 +223,9 @@ final class AppMapping {
             threshold,
             a.duration("ttft_for", d.ttftFor()),
             a.count("waiting_threshold", d.waitingThreshold()),
-            a.duration("waiting_for", d.waitingFor()));
+            a.duration("waiting_for", d.waitingFor()),
+            failures,
+            a.duration("failure_for", d.failureFor()));
     a.finish();
     List<Double> quantiles = LlmConfig.DEFAULT_QUANTILES;
     if (v.has("quantiles")) {

@@ -344,7 +344,9 @@ final class ConfigSchema {
               "ttft_threshold",
               "ttft_for",
               "waiting_threshold",
-              "waiting_for"));
+              "waiting_for",
+              "failure_ratio",
+              "failure_for"));
 
   static final Section LLM_SLO =
       Section.of(

@@ -499,6 +499,15 @@ class BadConfigsTest {
             "infermon.yml:3:20: llm.alerts.ttft_quantile: must be between 0 and 1 (exclusive), got"
                 + " 1.5"),
         bad(
+            "failure ratio out of range",
+            """
+            llm:
+              alerts:
+                failure_ratio: 5
+            """,
+            "infermon.yml:3:20: llm.alerts.failure_ratio: must be between 0 and 1 (exclusive), got"
+                + " 5.0"),
+        bad(
             "plain-text password for a web user",
             """
             web:

@@ -19,6 +19,13 @@ public final class UiDashboardBench {
   private UiDashboardBench() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].startsWith("http")) {
+      // measure again against a server already running (hours, runs)
+      try (Browser b = Browser.start(1440, 1000, false)) {
+        measure(b, args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+      }
+      return;
+    }
     int pods = args.length > 0 ? Integer.parseInt(args[0]) : 100;
     int hours = args.length > 1 ? Integer.parseInt(args[1]) : 6;
     int scrape = args.length > 2 ? Integer.parseInt(args[2]) : 15;
@@ -43,45 +50,7 @@ public final class UiDashboardBench {
           scrape,
           h.samples,
           (System.nanoTime() - t0) / 1e9);
-      String url = h.baseUrl() + "/dashboard?level=all&range=" + hours + "h&lazy=0";
-      WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
-      List<Double> times = new ArrayList<>();
-      for (int i = 0; i < runs + 1; i++) {
-        b.driver.get("about:blank");
-        b.driver.get(url);
-        wait.until(d -> Boolean.TRUE.equals(b.js("return window.__dashboardDone === true")));
-        double ms = ((Number) b.js("return window.__lastPanelDrawnAt")).doubleValue();
-        long panels = (Long) b.js("return document.querySelectorAll('[data-panel]').length");
-        long drawn =
-            (Long)
-                b.js("return document.querySelectorAll('[data-panel][data-state=drawn]').length");
-        long series =
-            (Long)
-                b.js(
-                    "let n=0;document.querySelectorAll('[data-panel]').forEach(e=>n+=+(e.dataset.series||0));return n");
-        System.out.printf(
-            Locale.ROOT,
-            "%s: %.0f ms to the last of %d panels (%d with data, %d series)%n",
-            i == 0 ? "first (cold cache)" : "run " + i,
-            ms,
-            panels,
-            drawn,
-            series);
-        if (i > 0) {
-          times.add(ms);
-        }
-        if (!b.consoleErrors().isEmpty()) {
-          System.out.println("console errors: " + b.consoleErrors());
-        }
-      }
-      times.sort(null);
-      System.out.printf(
-          Locale.ROOT,
-          "median %.0f ms, min %.0f ms, max %.0f ms over %d warm runs%n",
-          times.get(times.size() / 2),
-          times.get(0),
-          times.get(times.size() - 1),
-          times.size());
+      measure(b, h.baseUrl(), hours, runs);
       b.screenshot(Path.of("target", "bench-dashboard.png"));
       if (System.getProperty("ui.serve.minutes") != null) {
         long minutes = Long.parseLong(System.getProperty("ui.serve.minutes"));
@@ -91,6 +60,47 @@ public final class UiDashboardBench {
     } finally {
       Harness.deleteQuietly(dir);
     }
+  }
+
+  static void measure(Browser b, String base, int hours, int runs) {
+    String url = base + "/dashboard?level=all&range=" + hours + "h&lazy=0";
+    WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
+    List<Double> times = new ArrayList<>();
+    for (int i = 0; i < runs + 1; i++) {
+      b.driver.get("about:blank");
+      b.driver.get(url);
+      wait.until(d -> Boolean.TRUE.equals(b.js("return window.__dashboardDone === true")));
+      double ms = ((Number) b.js("return window.__lastPanelDrawnAt")).doubleValue();
+      long panels = (Long) b.js("return document.querySelectorAll('[data-panel]').length");
+      long drawn =
+          (Long) b.js("return document.querySelectorAll('[data-panel][data-state=drawn]').length");
+      long series =
+          (Long)
+              b.js(
+                  "let n=0;document.querySelectorAll('[data-panel]').forEach(e=>n+=+(e.dataset.series||0));return n");
+      System.out.printf(
+          Locale.ROOT,
+          "%s: %.0f ms to the last of %d panels (%d with data, %d series)%n",
+          i == 0 ? "first (cold cache)" : "run " + i,
+          ms,
+          panels,
+          drawn,
+          series);
+      if (i > 0) {
+        times.add(ms);
+      }
+      if (!b.consoleErrors().isEmpty()) {
+        System.out.println("console errors: " + b.consoleErrors());
+      }
+    }
+    times.sort(null);
+    System.out.printf(
+        Locale.ROOT,
+        "median %.0f ms, min %.0f ms, max %.0f ms over %d warm runs%n",
+        times.get(times.size() / 2),
+        times.get(0),
+        times.get(times.size() - 1),
+        times.size());
   }
 
   /** About {@code pods} inference pods in the default fleet's proportions. */

@@ -87,6 +87,29 @@ class ExportTest {
   }
 
   @Test
+  void alertThresholdsAndDurationsComeFromLlmAlerts() {
+    LlmConfig.Alerts tuned =
+        new LlmConfig.Alerts(
+            true,
+            0.9,
+            java.time.Duration.ofMillis(1500),
+            java.time.Duration.ofMinutes(5),
+            20,
+            java.time.Duration.ofMinutes(7),
+            0.07,
+            java.time.Duration.ofMinutes(30));
+    List<AlertRule> rules = AlertPack.rules(CATALOG, Set.of("vllm"), tuned);
+    assertThat(rules.get(0).expr()).startsWith("histogram_quantile(0.9,").endsWith("> 1.5");
+    assertThat(rules.get(0).forDuration()).hasMinutes(5);
+    assertThat(rules.get(0).annotations().get("summary")).contains("p90").contains("1.5s");
+    assertThat(rules.get(1).expr()).contains("> 20)");
+    assertThat(rules.get(1).forDuration()).hasMinutes(7);
+    assertThat(rules.get(2).expr()).endsWith("> 0.07");
+    assertThat(rules.get(2).forDuration()).hasMinutes(30);
+    assertThat(rules.get(2).annotations().get("summary")).contains("more than 7% of requests");
+  }
+
+  @Test
   void ruleFilesPassPromtool(@TempDir Path dir) throws Exception {
     Path promtool = Path.of("/usr/bin/promtool");
     Assumptions.assumeTrue(Files.isExecutable(promtool), "promtool is not installed: skipped");

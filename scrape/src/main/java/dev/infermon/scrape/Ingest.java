@@ -9,6 +9,7 @@ import dev.infermon.storage.Appender;
 import dev.infermon.storage.DuplicateSampleException;
 import dev.infermon.storage.OutOfBoundsException;
 import dev.infermon.storage.OutOfOrderSampleException;
+import dev.infermon.textparse.Conformance;
 import dev.infermon.textparse.Entry;
 import dev.infermon.textparse.ParseException;
 import dev.infermon.textparse.Parser;
@@ -50,7 +51,10 @@ final class Ingest {
     this.settings = settings;
     this.targetLabels = targetLabels;
     this.cache = cache;
-    ParserOptions.Builder b = ParserOptions.builder();
+    // Scrapes check the grammar only, as Prometheus's scrape parsers do: a target whose
+    // OpenMetrics page bends a family rule (vLLM's Rust front end serves OpenMetrics only) must
+    // still be scraped. `infermon check metrics` is where the strict rules apply.
+    ParserOptions.Builder b = ParserOptions.builder().conformance(Conformance.LENIENT);
     if (settings.bodySizeLimit() > 0) {
       b.maxBodyBytes(settings.bodySizeLimit());
     }

@@ -201,6 +201,29 @@ class IngestTest {
   }
 
   @Test
+  void openMetricsPagesAreScrapedLeniently() {
+    // A negative histogram _sum breaks an OpenMetrics family rule; Prometheus scrapes it anyway,
+    // and so must we (the strict rules belong to `infermon check metrics`).
+    String page =
+        "# TYPE lat histogram\n"
+            + "lat_bucket{le=\"1.0\"} 1\n"
+            + "lat_bucket{le=\"+Inf\"} 2\n"
+            + "lat_count 2\n"
+            + "lat_sum -3.5\n"
+            + "# EOF\n";
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    byte[] b = page.getBytes(StandardCharsets.UTF_8);
+    Appender app = storage.appender();
+    Ingest.Result r =
+        in.append(app, b, b.length, "application/openmetrics-text; version=1.0.0", 1000);
+    assertThat(r.error()).isNull();
+    app.commit();
+    assertThat(storage.metric("lat_sum"))
+        .extracting(RecordingStorage.Sample::v)
+        .containsExactly(-3.5);
+  }
+
+  @Test
   void outOfOrderSamplesAreCountedNotFatal() {
     Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
     run(in, "a 1 5000\n", 1000);

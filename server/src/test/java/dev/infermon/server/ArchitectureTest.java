@@ -69,12 +69,14 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("simulator")
         .mayOnlyBeAccessedByLayers("server")
+        .whereLayer("llm")
+        .mayOnlyBeAccessedByLayers("web", "server")
         .whereLayer("rules")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("notifier")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("promql")
-        .mayOnlyBeAccessedByLayers("rules", "remote", "web", "server")
+        .mayOnlyBeAccessedByLayers("rules", "remote", "web", "llm", "server")
         .whereLayer("tsdb")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("scrape")
@@ -85,7 +87,7 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("scrape", "llm", "server")
         .whereLayer("config")
         .mayOnlyBeAccessedByLayers(
-            "discovery", "scrape", "rules", "notifier", "remote", "web", "server")
+            "discovery", "scrape", "rules", "notifier", "remote", "web", "llm", "server")
         .whereLayer("storage")
         .mayOnlyBeAccessedByLayers("tsdb", "promql", "rules", "scrape", "remote", "web", "server")
         .whereLayer("model")
@@ -102,6 +104,7 @@ class ArchitectureTest {
             "remote",
             "web",
             "simulator",
+            "llm",
             "server")
         .check(classes);
   }

@@ -28,10 +28,10 @@ import java.util.Optional;
  * InputStream it reads; its caller does.
  *
  * <p><b>Allocation.</b> {@code next()}, {@link #value()}, {@link #timestamp()} and the series bytes
- * allocate nothing in the steady state. Names and values become Strings through a {@link
- * SymbolTable}, so repeated symbols are free; {@link #labels()} allocates the label set itself. A
- * caller that caches series by their bytes (as Prometheus' scrape cache does) builds labels only
- * for series it has not seen.
+ * allocate nothing in the steady state (STRICT rules add a few objects per family, none per
+ * sample). Names and values become Strings through a {@link SymbolTable}, so repeated symbols are
+ * free; {@link #labels()} allocates the label set itself. A caller that caches series by their
+ * bytes (as Prometheus' scrape cache does) builds labels only for series it has not seen.
  *
  * <p><b>Errors.</b> {@link ParseException} is the only exception bad input can cause. The lines
  * before the error have been delivered; for a cut page, that is every complete line. Calling an

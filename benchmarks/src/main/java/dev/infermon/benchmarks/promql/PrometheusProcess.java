@@ -175,6 +175,18 @@ final class PrometheusProcess implements AutoCloseable {
     return String.format(Locale.ROOT, "%d.%03d", Math.floorDiv(ms, 1000), Math.floorMod(ms, 1000));
   }
 
+  /**
+   * CPU time Prometheus has used so far (user + system, all threads), in nanoseconds, from {@code
+   * /proc/<pid>/stat}; resolution one clock tick (10 ms), so sum it over many queries.
+   */
+  long cpuNanos() throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime
+    return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+  }
+
   private String logTail() {
     try {
       List<String> lines = Files.readAllLines(log);

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The {@code llm} section: the built-in alert pack, the latency quantiles that dashboards show and
  * the service-level objectives. Alerts are few and user-facing: time to first token over target,
- * and requests piling up while the engine preempts.
+ * requests piling up while the engine preempts, and failures rising.
  */
 public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos) {
   public LlmConfig {
@@ -47,18 +47,36 @@ public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos) {
     public static final Duration DEFAULT_WINDOW = Duration.ofDays(30);
   }
 
-  /** Thresholds of the default alert pack. */
+  /**
+   * Thresholds of the default alert pack.
+   *
+   * @param failureRatio share of finished requests that end in abort or error above which {@code
+   *     LLMRequestFailuresHigh} fires, in (0, 1)
+   * @param failureFor how long that share must stay above it
+   */
   public record Alerts(
       boolean enabled,
       double ttftQuantile,
       Duration ttftThreshold,
       Duration ttftFor,
       long waitingThreshold,
-      Duration waitingFor) {
-    /** TTFT p95 above 2 s for 10 minutes; more than 50 waiting with preemptions for 15 minutes. */
+      Duration waitingFor,
+      double failureRatio,
+      Duration failureFor) {
+    /**
+     * TTFT p95 above 2 s for 10 minutes; more than 50 waiting with preemptions for 15 minutes; more
+     * than 5 % of requests failing for 15 minutes.
+     */
     public static final Alerts DEFAULT =
         new Alerts(
-            true, 0.95, Duration.ofSeconds(2), Duration.ofMinutes(10), 50, Duration.ofMinutes(15));
+            true,
+            0.95,
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(10),
+            50,
+            Duration.ofMinutes(15),
+            0.05,
+            Duration.ofMinutes(15));
   }
 
   public static final List<Double> DEFAULT_QUANTILES = List.of(0.5, 0.9, 0.95, 0.99);

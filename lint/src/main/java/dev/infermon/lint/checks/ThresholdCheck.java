@@ -201,15 +201,15 @@ final class ThresholdCheck {
             + "\"}";
     String count = family + "_count" + (sel.isEmpty() ? "" : "{" + sel + "}");
     String cmp = op == BinaryOp.GTR || op == BinaryOp.GTE ? " < " : " > ";
-    return "sum"
-        + grouping
-        + " (rate("
+    String sum = grouping.isEmpty() ? "sum(" : "sum" + grouping + " (";
+    return sum
+        + "rate("
         + bucket
         + "["
         + window
-        + "])) / sum"
-        + grouping
-        + " (rate("
+        + "])) / "
+        + sum
+        + "rate("
         + count
         + "["
         + window

@@ -7,6 +7,7 @@ import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.signals.Signal;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,18 +17,17 @@ import java.util.Set;
 /**
  * The default alert pack, generated from the catalog for the engines present: few, user-facing
  * alerts with long {@code for}: TTFT quantile over target, requests piling up while the engine
- * preempts, and failures above 5 %. Each rule unions the engines' families, so one rule covers a
- * mixed fleet. Stateless.
+ * preempts, and failures above a share of finished requests (thresholds from {@code llm.alerts}).
+ * Each rule unions the engines' families, so one rule covers a mixed fleet, and an engine that is
+ * absent adds nothing. It is the only default pack: {@code infermon serve} loads it (for every
+ * engine of the catalog) and {@code infermon export rules} writes it. Stateless.
  */
 public final class AlertPack {
   /** The rule group's name. */
   public static final String GROUP = "infermon-llm";
 
-  /** Share of failed requests (abort, error) above which {@link #FAILURES} fires. */
-  public static final double FAILURE_RATIO = 0.05;
-
   public static final String TTFT = "LLMTimeToFirstTokenHigh";
-  public static final String QUEUED = "LLMRequestsQueuedWithPreemptions";
+  public static final String QUEUED = "LLMRequestsQueuedWhilePreempting";
   public static final String FAILURES = "LLMRequestFailuresHigh";
 
   private static final List<String> BY = List.of("namespace", "model_name");
@@ -99,18 +99,34 @@ public final class AlertPack {
                 out.add(
                     new AlertRule(
                         FAILURES,
-                        "1 - (" + success + ") > " + FAILURE_RATIO,
-                        Duration.ofMinutes(15),
+                        "1 - (" + success + ") > " + num(alerts.failureRatio()),
+                        alerts.failureFor(),
                         Map.of("severity", "warning"),
                         Map.of(
-                            "summary", "{{ $labels.model_name }}: more than 5% of requests fail",
+                            "summary",
+                            "{{ $labels.model_name }}: more than "
+                                + percent(alerts.failureRatio())
+                                + "% of requests fail",
                             "description",
-                                "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
+                            "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
     return out;
   }
 
+  /**
+   * The pack as a Prometheus rule file (group {@link #GROUP}) for {@code engines}.
+   *
+   * @throws IllegalArgumentException for an unknown engine
+   */
+  public static String ruleFile(Catalog catalog, Set<String> engines, LlmConfig.Alerts alerts) {
+    return RuleFiles.prometheusRuleFile(GROUP, rules(catalog, engines, alerts));
+  }
+
+  /** {@code q} in percent, exactly as written ({@code 0.07} is 7, not 7.000000000000001). */
   private static String percent(double q) {
-    return num(q * 100);
+    return new BigDecimal(Double.toString(q))
+        .movePointRight(2)
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   private static String seconds(Duration d) {
@@ -118,6 +134,6 @@ public final class AlertPack {
   }
 
   private static String num(double d) {
-    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    return new BigDecimal(Double.toString(d)).stripTrailingZeros().toPlainString();
   }
 }

@@ -220,9 +220,10 @@ final class HistogramFunctions {
   /**
    * Prometheus's {@code BucketQuantile}: sorts and merges buckets by upper bound, requires a {@code
    * +Inf} bucket, forces monotonicity, and interpolates linearly inside the bucket holding rank
-   * {@code q * total} (with 0 as the lower bound of a positive first bucket).
+   * {@code q * total} (with 0 as the lower bound of a positive first bucket). Sorts, merges and
+   * fixes {@code upper} and {@code count} in place: they are the caller's scratch.
    */
-  static Result bucketQuantile(double q, double[] upperIn, double[] countIn, int nIn) {
+  static Result bucketQuantile(double q, double[] upper, double[] count, int nIn) {
     if (Double.isNaN(q)) {
       return new Result(Double.NaN, false);
     }
@@ -233,8 +234,6 @@ final class HistogramFunctions {
       return new Result(Double.POSITIVE_INFINITY, false);
     }
     // The arrays are the caller's scratch for this step: sorted, merged and fixed in place.
-    double[] upper = upperIn;
-    double[] count = countIn;
     int n = sortAndCoalesce(upper, count, nIn);
     if (n == 0) {
       return new Result(Double.NaN, false);
@@ -296,9 +295,7 @@ final class HistogramFunctions {
 
   /** Prometheus's {@code BucketFraction}: the share of observations in (lower, upper]. */
   static double bucketFraction(
-      double lower, double upperBound, double[] upperIn, double[] countIn, int nIn) {
-    double[] upper = upperIn;
-    double[] count = countIn;
+      double lower, double upperBound, double[] upper, double[] count, int nIn) {
     int n = sortAndCoalesce(upper, count, nIn);
     if (n == 0) {
       return Double.NaN;

@@ -41,9 +41,13 @@ class RuleUnitFilesTest {
     return Stream.concat(testFiles(CORPUS).stream(), testFiles(CORPUS_3X).stream());
   }
 
+  /**
+   * With the default alert pack's own tests (module llm, {@code alert-pack-unit}: they test the
+   * generated pack, which lives there) the project has at least 20 promtool-compatible files.
+   */
   @Test
-  void corpusHasAtLeastTwentyPromtoolCompatibleFiles() throws IOException {
-    assertThat(testFiles(CORPUS)).hasSizeGreaterThanOrEqualTo(20);
+  void corpusHasAtLeastSixteenPromtoolCompatibleFiles() throws IOException {
+    assertThat(testFiles(CORPUS)).hasSizeGreaterThanOrEqualTo(16);
   }
 
   @ParameterizedTest(name = "{0}")

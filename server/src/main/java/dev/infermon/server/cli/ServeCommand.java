@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import dev.infermon.config.ConfigException;
 import dev.infermon.config.value.ByteSize;
 import dev.infermon.config.value.PromDuration;
+import dev.infermon.rules.rulefmt.RuleFileException;
 import dev.infermon.server.runtime.AlertingSettings;
 import dev.infermon.server.runtime.Infermon;
 import dev.infermon.server.runtime.ServeSettings;
@@ -164,6 +165,10 @@ public final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("infermon: " + e.getMessage());
       return 1;
     } catch (IOException e) {
+      spec.commandLine().getErr().println("infermon: " + e.getMessage());
+      return 1;
+    } catch (RuleFileException | IllegalArgumentException e) {
+      // A rule file that does not load, or scrape pools that clash: the operator's to fix.
       spec.commandLine().getErr().println("infermon: " + e.getMessage());
       return 1;
     }

@@ -27,11 +27,11 @@ import org.slf4j.LoggerFactory;
  * notifier's {@link Alert}s field by field.
  *
  * <p>{@link #apply(Config)} reloads: the rule files are read again (a file that does not load
- * refuses the whole reload and the running rules stay), and the notifier is rebuilt when the
- * {@code alerting} section or the external labels changed.
+ * refuses the whole reload and the running rules stay), and the notifier is rebuilt when the {@code
+ * alerting} section or the external labels changed.
  *
- * <p>Threading: {@code apply} and {@code close} are synchronized; {@link #status()} and the
- * sending path may be called from any thread.
+ * <p>Threading: {@code apply} and {@code close} are synchronized; {@link #status()} and the sending
+ * path may be called from any thread.
  */
 final class Alerting implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Alerting.class);
@@ -67,8 +67,8 @@ final class Alerting implements AutoCloseable {
    * Loads the rules of {@code cfg} and starts evaluating them.
    *
    * @param query how rules query (the embedded engine, or the remote API)
-   * @param storage where recording rules and {@code ALERTS} go, and whence {@code
-   *     ALERTS_FOR_STATE} is restored
+   * @param storage where recording rules and {@code ALERTS} go, and whence {@code ALERTS_FOR_STATE}
+   *     is restored
    * @param externalUrl the URL alerts link back to ({@code generatorURL})
    * @throws dev.infermon.rules.rulefmt.RuleFileException when a rule file does not load
    */

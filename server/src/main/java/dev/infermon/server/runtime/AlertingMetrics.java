@@ -15,9 +15,10 @@ import java.util.function.Supplier;
 
 /**
  * infermon's metrics about rules and notifications, named after Prometheus's ({@code
- * prometheus_notifications_*}, {@code prometheus_rule_group_*}) with infermon's prefix. The notifier
- * reports through the {@link NotifierMetrics} methods; rule-group figures are read from the rule
- * manager's snapshots when {@code /metrics} is scraped, so they need no hook in the rules module.
+ * prometheus_notifications_*}, {@code prometheus_rule_group_*}) with infermon's prefix. The
+ * notifier reports through the {@link NotifierMetrics} methods; rule-group figures are read from
+ * the rule manager's snapshots when {@code /metrics} is scraped, so they need no hook in the rules
+ * module.
  *
  * <p>Thread-safe: client_java metrics are.
  */
@@ -102,7 +103,8 @@ final class AlertingMetrics implements NotifierMetrics {
         "The group's evaluation interval.",
         g,
         s -> s.intervalMs() / 1000.0);
-    groupGauge(registry, "infermon_rule_group_rules", "Rules in the group.", g, s -> s.rules().size());
+    groupGauge(
+        registry, "infermon_rule_group_rules", "Rules in the group.", g, s -> s.rules().size());
     groupGauge(
         registry,
         "infermon_rule_group_rules_failing",

@@ -8,15 +8,19 @@ import dev.infermon.config.app.StorageConfig;
 import dev.infermon.config.app.WebConfig;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.config.yaml.Problem;
-import dev.infermon.discovery.Discoverer;
 import dev.infermon.discovery.DiscoveryManager;
-import dev.infermon.discovery.Providers;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.rules.EngineQueryFunction;
+import dev.infermon.rules.QueryFunction;
+import dev.infermon.rules.RuleGroupStatus;
 import dev.infermon.scrape.ScrapeManager;
 import dev.infermon.storage.Appendable;
+import dev.infermon.storage.Storage;
 import dev.infermon.tsdb.Tsdb;
 import dev.infermon.tsdb.TsdbOptions;
 import dev.infermon.web.BuildInfo;
@@ -28,9 +32,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,10 +57,13 @@ public final class Infermon implements AutoCloseable {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final AtomicReference<Config> config = new AtomicReference<>();
   private final AtomicReference<QueryBackend> queries = new AtomicReference<>();
+  private final AtomicReference<DashboardService> dashboard = new AtomicReference<>();
   private final AtomicReference<Appendable> appendable = new AtomicReference<>();
   private final AtomicReference<Tsdb> tsdb = new AtomicReference<>();
   private final AtomicReference<ScrapeManager> scrape = new AtomicReference<>();
   private final AtomicReference<RemoteStorage> remote = new AtomicReference<>();
+  private final AtomicReference<Alerting> alerting = new AtomicReference<>();
+  private BeforeScrape beforeScrape = BeforeScrape.NONE;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private WebServer web;
   private DiscoveryManager discovery;
@@ -78,7 +83,17 @@ public final class Infermon implements AutoCloseable {
    */
   public static Infermon start(ServeSettings settings, String version)
       throws ConfigException, IOException {
+    return start(settings, version, BeforeScrape.NONE);
+  }
+
+  /**
+   * Like {@link #start(ServeSettings, String)}, calling {@code beforeScrape} once the storage is
+   * open and before rules, scraping and discovery start (the demo backfills history there).
+   */
+  public static Infermon start(ServeSettings settings, String version, BeforeScrape beforeScrape)
+      throws ConfigException, IOException {
     Infermon m = new Infermon(settings, load(settings));
+    m.beforeScrape = beforeScrape;
     try {
       m.startComponents(version);
     } catch (IOException | RuntimeException e) {
@@ -111,6 +126,12 @@ public final class Infermon implements AutoCloseable {
     InstrumentedQueryBackend.Metrics queryMetrics = new InstrumentedQueryBackend.Metrics(registry);
     RemoteWriteMetrics.bind(
         registry, () -> remote.get() == null ? null : remote.get().remoteWrite());
+    AlertingMetrics alertingMetrics =
+        new AlertingMetrics(
+            registry,
+            this::ruleGroups,
+            () -> alerting.get() == null ? -1 : alerting.get().queueLength(),
+            () -> settings.alerting().notificationQueueCapacity());
 
     web = WebServer.start(webOptions(cfg), services(version));
 
@@ -137,13 +158,18 @@ public final class Infermon implements AutoCloseable {
             .orElseGet(() -> db == null ? null : new EmbeddedQueryBackend(db, new Engine(eopts)));
     QueryBackend backend = inner == null ? null : new InstrumentedQueryBackend(inner, queryMetrics);
 
+    beforeScrape.run(rs.storage());
+    startAlerting(cfg, db, inner, rs.storage(), eopts, alertingMetrics);
+
     ScrapeManager sm = new ScrapeManager(rs.storage(), own, jitterSeed());
     scrape.set(sm);
     discovery = new DiscoveryManager(DiscoveryManager.DEFAULT_UPDATE_INTERVAL, sm);
-    applyScrape(cfg.scrapeConfigs());
+    applyScrape(cfg);
 
     appendable.set(rs.storage());
     queries.set(backend);
+    // the LLM dashboard speaks PromQL through the same backend: embedded or remote alike
+    dashboard.set(backend == null ? null : new DashboardService(backend, Catalog.builtIn()));
     log.info("infermon is ready");
   }
 
@@ -171,21 +197,68 @@ public final class Infermon implements AutoCloseable {
         .queries(queries::get)
         .appendable(appendable::get)
         .targets(new TargetsAdapter(scrape::get))
+        .rules(new RulesAdapter(this::ruleGroups))
         .configYaml(() -> config.get().toRedactedYaml())
         .flags(settings.flagValues())
         .buildInfo(BuildInfo.forInfermon(version))
         .reloader(this::reload)
         .registry(registry)
+        .dashboard(dashboard::get)
+        .llm(() -> config.get().llm())
         .build();
   }
 
-  private void applyScrape(List<ScrapeConfig> configs) {
-    Map<String, List<Discoverer>> providers = new LinkedHashMap<>();
-    for (ScrapeConfig sc : configs) {
-      providers.put(sc.jobName(), Providers.of(sc));
-    }
+  /** The configured scrape pools plus those of the {@code inference} section. */
+  private void applyScrape(Config cfg) {
+    List<ScrapeConfig> configs = InferencePools.scrapeConfigs(cfg);
     scrape.get().applyConfig(configs);
-    discovery.apply(providers);
+    discovery.apply(InferencePools.discoverers(cfg));
+  }
+
+  /**
+   * Rules need a query engine: the embedded one, or the remote API in remote mode. Agent mode has
+   * neither and, as Prometheus's agent, evaluates no rules.
+   */
+  private void startAlerting(
+      Config cfg,
+      Tsdb db,
+      QueryBackend inner,
+      Storage storage,
+      EngineOptions eopts,
+      AlertingMetrics metrics) {
+    QueryFunction query;
+    if (db != null) {
+      query = new EngineQueryFunction(new Engine(eopts), db);
+    } else if (inner != null) {
+      query = new BackendQueryFunction(inner);
+    } else {
+      if (!cfg.ruleFiles().isEmpty()) {
+        log.warn(
+            "storage.mode {} evaluates no rules; rule_files are ignored", cfg.storage().mode());
+      }
+      return;
+    }
+    alerting.set(Alerting.start(cfg, settings.alerting(), metrics, query, storage, externalUrl()));
+  }
+
+  /** Where alerts link back to: the listen address, or the host name when bound to all. */
+  private String externalUrl() {
+    String listen = settings.listenAddress().orElse(config.get().web().listenAddress());
+    int colon = listen.lastIndexOf(':');
+    String host = colon < 0 ? listen : listen.substring(0, colon);
+    if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("[::]")) {
+      try {
+        host = InetAddress.getLocalHost().getHostName();
+      } catch (IOException e) {
+        host = "localhost";
+      }
+    }
+    return web.scheme() + "://" + host + ":" + web.port();
+  }
+
+  private List<RuleGroupStatus> ruleGroups() {
+    Alerting a = alerting.get();
+    return a == null ? List.of() : a.status();
   }
 
   private static long jitterSeed() {
@@ -210,7 +283,11 @@ public final class Infermon implements AutoCloseable {
     }
     Config next = load(settings);
     Config prev = config.get();
-    applyScrape(next.scrapeConfigs());
+    Alerting a = alerting.get();
+    if (a != null) {
+      a.apply(next);
+    }
+    applyScrape(next);
     config.set(next);
     if (!next.web().equals(prev.web()) || !next.storage().equals(prev.storage())) {
       log.warn("web and storage settings changed; they take effect at the next restart");
@@ -249,6 +326,7 @@ public final class Infermon implements AutoCloseable {
     }
     closed = true;
     log.info("shutting down");
+    dashboard.set(null);
     queries.set(null);
     appendable.set(null);
     if (discovery != null) {
@@ -257,6 +335,10 @@ public final class Infermon implements AutoCloseable {
     ScrapeManager sm = scrape.getAndSet(null);
     if (sm != null) {
       sm.close();
+    }
+    Alerting a = alerting.getAndSet(null);
+    if (a != null) {
+      a.close();
     }
     if (web != null) {
       web.close();

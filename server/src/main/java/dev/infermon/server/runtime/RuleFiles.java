@@ -1,7 +1,8 @@
 package dev.infermon.server.runtime;
 
 import dev.infermon.config.app.LlmConfig;
-import dev.infermon.rules.defaults.DefaultAlertPack;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.export.AlertPack;
 import dev.infermon.rules.rulefmt.RuleError;
 import dev.infermon.rules.rulefmt.RuleFile;
 import dev.infermon.rules.rulefmt.RuleFileException;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -23,10 +25,14 @@ import org.slf4j.LoggerFactory;
  * The rule files a configuration names: {@code rule_files} globs expanded as Go's {@code
  * filepath.Glob} (a pattern that matches nothing is no error, as in Prometheus; it is logged), each
  * file parsed strictly, then the default LLM alert pack unless {@code llm.alerts.enabled} is false.
- * Stateless.
+ * The pack is the llm module's, generated from the engine catalog for every engine it knows (each
+ * rule unions the engines, so an absent engine adds nothing). Stateless.
  */
 final class RuleFiles {
   private static final Logger log = LoggerFactory.getLogger(RuleFiles.class);
+
+  /** The name the default pack's rules carry as their file ({@code /api/v1/rules}). */
+  static final String DEFAULT_PACK_FILE = "<infermon>/default-alerts.yml";
 
   private RuleFiles() {}
 
@@ -54,9 +60,12 @@ final class RuleFiles {
     if (!errors.isEmpty()) {
       throw new RuleFileException(errors);
     }
-    RuleFile defaults = DefaultAlertPack.ruleFile(pack);
-    if (defaults != null) {
-      out.add(defaults);
+    if (pack.enabled()) {
+      Catalog catalog = Catalog.builtIn();
+      out.add(
+          RuleFileParser.parse(
+              DEFAULT_PACK_FILE,
+              AlertPack.ruleFile(catalog, new LinkedHashSet<>(Catalog.ENGINES), pack)));
     }
     return out;
   }

@@ -51,8 +51,8 @@ export const api = {
   metadata: (signal) => call('/api/v1/metadata', null, signal),
   // The LLM layer's dashboard API (llm module, docs/dashboard.md).
   dashboard: (params, signal) => call('/api/v1/llm/dashboard', params, signal),
-  panel: (id, params, signal) =>
-    call('/api/v1/llm/dashboard/panel', Object.assign({ id, panels: id }, params), signal),
+  panels: (ids, params, signal) =>
+    call('/api/v1/llm/dashboard', Object.assign({ panels: ids.join(',') }, params), signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
 };
 

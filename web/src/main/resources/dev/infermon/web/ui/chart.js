@@ -2,7 +2,7 @@
 // series (buttons, so the keyboard reaches them), drag-to-zoom reported to the page, and cursors
 // synchronised across every chart of a page so that the causal chain reads on one time axis.
 import uPlot from './vendor/uPlot.esm.js';
-import { fmt, fmtTime, esc } from './format.js';
+import { fmt, fmtTicks, fmtTime, esc } from './format.js';
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#b07aa1', '#76b7b2',
   '#edc948', '#ff9da7', '#9c755f', '#8cd17d', '#499894', '#d37295'];
@@ -70,9 +70,9 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
     cursor: { sync: { key: sync }, drag: { x: true, y: false, setScale: false }, points: { size: 5 } },
     scales: { x: { time: true } },
     axes: [
-      Object.assign({}, axis),
+      Object.assign({}, axis, { space: 70 }),
       Object.assign({}, axis, {
-        values: (u, splits) => splits.map((v) => fmt(v, unit)),
+        values: (u, splits) => fmtTicks(splits, unit),
         // wide enough for the longest tick label (about 7 px per character at 12 px), and at least
         // 80 px so that stacked charts share one x position per time (the causal chain)
         size: (u, values) => Math.max(80, 18 + 7 * Math.max(4, ...(values || []).map((v) => String(v).length))),

@@ -3,7 +3,7 @@
 // when it scrolls into view with one request. window.__lastPanelDrawnAt (performance.now()) and
 // window.__dashboardDone mark the moment the last panel of the view was drawn (bench/ui-dashboard).
 import { api } from './api.js';
-import { panelCard, panelLoader } from './panels.js';
+import { panelCard, panelLoader, windowParams } from './panels.js';
 import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
 import { esc, fmtTime } from './format.js';
 import * as st from './state.js';
@@ -44,6 +44,7 @@ export function mount(main) {
   <div id="dash-body" role="tabpanel"></div>`;
   const body = main.querySelector('#dash-body');
   let specs = null;
+  const specsByLevel = {};
   let cards = [];
   let tables = [];
   let timer = 0;
@@ -125,7 +126,8 @@ export function mount(main) {
     body.textContent = '';
     const level = level_();
     const lazy = st.params().get('lazy') !== '0';
-    const chosen = specs.filter((s) => level === 'all' || levelOf(s.id) === level);
+    specs = specsByLevel[level];
+    const chosen = specs;
     if (level === 'pod' || level === 'gpu' || level === 'all') {
       for (const [cols, title, byGpu] of [[POD_COLUMNS, 'Pods', false], [GPU_COLUMNS, 'GPUs of each pod', true]]) {
         if (level === 'pod' && byGpu || level === 'gpu' && !byGpu) continue;
@@ -151,7 +153,7 @@ export function mount(main) {
       grid.appendChild(card.el);
       cards.push(card);
     }
-    if (chosen.length === 0) body.innerHTML = '<p class="muted">No panels at this level.</p>';
+    if (chosen.length === 0) body.innerHTML = '<div class="empty"><div class="reason">No panels at this level.</div><div class="todo">Pick another level.</div></div>';
     observer = lazy ? new IntersectionObserver((entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
@@ -160,7 +162,28 @@ export function mount(main) {
         if (c && c.el.dataset.state === 'idle') c.refresh(win);
       }
     }, { rootMargin: '300px' }) : null;
-    reload();
+    reload(true);
+  }
+
+  /**
+   * Shows the level in the URL. The first visit of a level asks for all its panels in one
+   * request, which also gives their specs (ids, titles, units); later windows load lazily.
+   */
+  function show() {
+    const level = level_();
+    if (specsByLevel[level]) { build(); return; }
+    const w = currentWindow();
+    body.innerHTML = '<div class="loading">Loading…</div>';
+    api.dashboard(Object.assign({ level }, windowParams(w)), controller.signal).then((r) => {
+      specsByLevel[level] = r.data.panels.map((p) => Object.assign({}, p.panel, { kind: String(p.panel.kind || 'timeseries').toLowerCase() }));
+      loader.prime(w, r.data.panels);
+      if (level_() === level) build();
+    }, (e) => {
+      if (e.name === 'AbortError') return;
+      body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +
+        '</div><div class="todo">Explore, Targets and Alerts still work; the dashboard needs the LLM layer (infermon serve).</div></div>';
+      window.__dashboardDone = true;
+    });
   }
 
   function reload(keepData) {
@@ -181,7 +204,7 @@ export function mount(main) {
       tb.t.loading();
       const w = win;
       Promise.all(tb.cols.map((col) => {
-        const spec = specs.find((s) => s.id === col.panel);
+        const spec = specs.find((x) => x.id === col.panel);
         return spec ? loader.load(spec, w).then((d) => [col.panel, d], () => [col.panel, null]) : [col.panel, null];
       })).then((pairs) => {
         if (w !== win) return;
@@ -230,13 +253,14 @@ export function mount(main) {
     reload();
   });
   main.querySelector('#refresh-now').addEventListener('click', () => reload());
+  // (reload() without arguments drops cached data: a refresh asks the server again)
   const tabs = main.querySelector('[role="tablist"]');
   tabs.addEventListener('click', (e) => {
     const t = e.target.closest('[data-level]');
     if (!t) return;
     st.update({ level: t.dataset.level });
     syncToolbar();
-    build();
+    show();
   });
   tabs.addEventListener('keydown', (e) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
@@ -252,18 +276,11 @@ export function mount(main) {
   syncToolbar();
   reload();
   loadFilterValues();
-  api.dashboard({}, controller.signal).then((r) => {
-    specs = (r.data.panels || r.data).map((p) => p.panel || p).map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
-    build();
-  }, (e) => {
-    body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +
-      '</div><div class="todo">Explore, Targets and Alerts still work; the dashboard needs the LLM layer (infermon serve).</div></div>';
-    window.__dashboardDone = true;
-  });
+  show();
 
   return {
     unmount() { clearTimeout(timer); controller.abort(); if (observer) observer.disconnect(); for (const c of cards) c.destroy(); window.removeEventListener('themechange', onTheme); },
-    update() { syncToolbar(); if (specs) build(); },
+    update() { syncToolbar(); show(); },
     refresh() { reload(); },
   };
 }

@@ -115,7 +115,8 @@ export function mount(main) {
   }
 
   box.addEventListener('input', complete);
-  box.addEventListener('blur', () => setTimeout(closeList, 150));
+  // Closing waits for a click on the list to land; focus that came back keeps the list open.
+  box.addEventListener('blur', () => setTimeout(() => { if (document.activeElement !== box) closeList(); }, 150));
   box.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); closeList(); run(true); return; }
     if (list.hidden) return;

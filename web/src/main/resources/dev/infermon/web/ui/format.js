@@ -18,39 +18,49 @@ function trim(s) {
   return s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s;
 }
 
-function seconds(v) {
+function seconds(v, d) {
   const a = Math.abs(v);
   if (a === 0) return '0 s';
-  if (a < 1e-3) return num(v * 1e6, 2) + ' µs';
-  if (a < 1) return num(v * 1e3, 2) + ' ms';
-  if (a < 120) return num(v, 2) + ' s';
-  if (a < 7200) return num(v / 60, 1) + ' min';
-  return num(v / 3600, 1) + ' h';
+  if (a < 1e-3) return num(v * 1e6, d) + ' µs';
+  if (a < 1) return num(v * 1e3, d) + ' ms';
+  if (a < 120) return num(v, d) + ' s';
+  if (a < 7200) return num(v / 60, Math.max(1, d - 1)) + ' min';
+  return num(v / 3600, Math.max(1, d - 1)) + ' h';
 }
 
-function mebibytes(v) {
+function mebibytes(v, d) {
   const a = Math.abs(v);
-  if (a >= 1024 * 1024) return num(v / (1024 * 1024), 2) + ' TiB';
-  if (a >= 1024) return num(v / 1024, 2) + ' GiB';
-  return num(v, 2) + ' MiB';
+  if (a >= 1024 * 1024) return num(v / (1024 * 1024), d) + ' TiB';
+  if (a >= 1024) return num(v / 1024, d) + ' GiB';
+  return num(v, d) + ' MiB';
 }
 
-/** Formats `v` in `unit`; null, NaN and ±Inf read as such. */
-export function fmt(v, unit) {
+/** Axis labels for `splits`: the fewest decimals (from 1) that keep neighbouring ticks apart. */
+export function fmtTicks(splits, unit) {
+  let out = [];
+  for (let d = 1; d <= 6; d++) {
+    out = splits.map((v) => fmt(v, unit, d));
+    if (new Set(out).size === out.length) return out;
+  }
+  return out;
+}
+
+/** Formats `v` in `unit` with about `d` decimals; null, NaN and ±Inf read as such. */
+export function fmt(v, unit, d = 2) {
   if (v === null || v === undefined) return '–';
   if (Number.isNaN(v)) return 'NaN';
   if (!Number.isFinite(v)) return v > 0 ? '+Inf' : '-Inf';
   switch (unit) {
-    case 's': return seconds(v);
-    case 'ms': return seconds(v / 1000);
-    case 'percentunit': return num(v * 100, 1) + ' %';
-    case 'percent': return num(v, 1) + ' %';
-    case 'mbytes': return mebibytes(v);
-    case 'bytes': return mebibytes(v / (1024 * 1024));
-    case 'tokens/s': return num(v, 2) + ' tok/s';
-    case 'reqps': return num(v, 2) + ' req/s';
-    case 'ops': return num(v, 2) + ' /s';
-    default: return num(v, 2);
+    case 's': return seconds(v, d);
+    case 'ms': return seconds(v / 1000, d);
+    case 'percentunit': return num(v * 100, d) + ' %';
+    case 'percent': return num(v, d) + ' %';
+    case 'mbytes': return mebibytes(v, d);
+    case 'bytes': return mebibytes(v / (1024 * 1024), d);
+    case 'tokens/s': return num(v, d) + ' tok/s';
+    case 'reqps': return num(v, d) + ' req/s';
+    case 'ops': return num(v, d) + ' /s';
+    default: return num(v, d);
   }
 }
 

@@ -33,8 +33,8 @@ function values(s, xs, start, step) {
   const out = new Array(xs.length).fill(null);
   const put = (t, v) => {
     const i = Math.round((t - start) / step);
-    const f = v === null ? null : parseFloat(v);
-    if (i >= 0 && i < xs.length && f !== null && !Number.isNaN(f)) out[i] = f;
+    const f = v === null ? null : v === '+Inf' ? Infinity : v === '-Inf' ? -Infinity : parseFloat(v);
+    if (i >= 0 && i < xs.length && f !== null && Number.isFinite(f)) out[i] = f;
   };
   if (Array.isArray(s.timestamps)) {
     s.timestamps.forEach((t, i) => put(t / 1000, s.values[i]));
@@ -136,26 +136,68 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
   return { el, spec, refresh, destroy: () => { gen++; clear(); }, redraw: null };
 }
 
-/** The panel's result, whether the API answers with it alone or in a list of panels. */
-function pick(data, id) {
-  if (!Array.isArray(data.panels)) return data;
-  return data.panels.find((p) => (p.panel || p).id === id) || { queries: [], status: 'EMPTY', reasons: [] };
+/** Panels per request when several come into view together (the server renders them in turn). */
+export const BATCH = 6;
+
+function windowParams(win) {
+  return Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters);
 }
 
-/** Loads panel data once per (panel, window, quantile, filters); the tables and cards share it. */
+/**
+ * Loads panel data once per (panel, window, quantile, filters); cards and tables share it. Panels
+ * asked for in the same tick (those that scroll into view together) go in one request of up to
+ * BATCH panels, so a screenful costs a request or two and the server reads its inventory once per
+ * request, not once per panel.
+ */
 export function panelLoader(signalFor) {
   const cache = new Map();
+  let queue = [];
+  let timer = 0;
+
+  function flush() {
+    timer = 0;
+    const groups = new Map();
+    for (const item of queue) {
+      if (!groups.has(item.win.key)) groups.set(item.win.key, []);
+      groups.get(item.win.key).push(item);
+    }
+    queue = [];
+    for (const items of groups.values()) {
+      for (let i = 0; i < items.length; i += BATCH) {
+        const chunk = items.slice(i, i + BATCH);
+        const win = chunk[0].win;
+        api.panels(chunk.map((x) => x.spec.id), windowParams(win), signalFor()).then((r) => {
+          for (const x of chunk) x.resolve(normalize(pick(r.data, x.spec.id), win.xs, win.start, win.step));
+        }, (e) => {
+          for (const x of chunk) { cache.delete(x.key); x.reject(e); }
+        });
+      }
+    }
+  }
+
   return {
-    clear() { cache.clear(); },
+    clear() { cache.clear(); queue = []; },
+    /** Stores panels already fetched (the level's first request) for `win`. */
+    prime(win, results) {
+      for (const r of results) {
+        cache.set(r.panel.id + '|' + win.key, Promise.resolve(normalize(r, win.xs, win.start, win.step)));
+      }
+    },
     load(spec, win) {
       const key = spec.id + '|' + win.key;
       if (!cache.has(key)) {
-        const p = api.panel(spec.id, Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters), signalFor())
-          .then((r) => normalize(pick(r.data, spec.id), win.xs, win.start, win.step));
-        p.catch(() => cache.delete(key));
-        cache.set(key, p);
+        cache.set(key, new Promise((resolve, reject) => queue.push({ spec, win, key, resolve, reject })));
+        if (!timer) timer = setTimeout(flush, 0);
       }
       return cache.get(key);
     },
   };
 }
+
+/** The panel's result out of a list of panels. */
+function pick(data, id) {
+  if (!Array.isArray(data.panels)) return data;
+  return data.panels.find((p) => (p.panel || p).id === id) || { queries: [], status: 'EMPTY', reasons: [] };
+}
+
+export { windowParams };

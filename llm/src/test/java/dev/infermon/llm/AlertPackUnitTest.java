@@ -1,0 +1,125 @@
+package dev.infermon.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.export.AlertPack;
+import dev.infermon.llm.export.AlertRule;
+import dev.infermon.rules.unittest.RuleUnitTester;
+import dev.infermon.storage.testing.MemoryStorage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The default alert pack as {@code infermon serve} loads it (generated from the catalog for every
+ * engine, default thresholds) against promtool-format rule unit tests ({@code
+ * src/test/resources/alert-pack-unit}): the generated file is written beside the tests, which name
+ * it {@code default-alerts.yml}, and each test passes under infermon's runner and, when {@code
+ * /usr/bin/promtool} is installed, under the real {@code promtool test rules} (2.42).
+ */
+class AlertPackUnitTest {
+  static final Path CORPUS = Path.of("src/test/resources/alert-pack-unit");
+  static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void generate() throws IOException {
+    String pack =
+        AlertPack.ruleFile(
+            Catalog.builtIn(), new LinkedHashSet<>(Catalog.ENGINES), LlmConfig.Alerts.DEFAULT);
+    Files.writeString(dir.resolve("default-alerts.yml"), pack);
+    for (Path test : corpusFiles()) {
+      Files.copy(test, dir.resolve(test.getFileName()));
+    }
+  }
+
+  static List<Path> corpusFiles() throws IOException {
+    try (Stream<Path> s = Files.list(CORPUS)) {
+      return s.filter(p -> p.getFileName().toString().endsWith("_test.yml"))
+          .sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
+  static Stream<String> tests() throws IOException {
+    return corpusFiles().stream().map(p -> p.getFileName().toString());
+  }
+
+  @Test
+  void everyAlertOfThePackIsExercisedFiringAndNotFiring() throws IOException {
+    // with the rules module's 16 files, the project keeps at least 20 promtool-compatible ones
+    assertThat(corpusFiles()).hasSizeGreaterThanOrEqualTo(4);
+    Set<String> tested = new LinkedHashSet<>();
+    for (Path f : corpusFiles()) {
+      String text = Files.readString(f);
+      for (String line : text.split("\n")) {
+        String t = line.trim();
+        if (t.startsWith("alertname: ")) {
+          tested.add(t.substring("alertname: ".length()));
+        }
+      }
+      assertThat(text).as(f + " has a quiet and a firing evaluation").contains("exp_alerts: []");
+      assertThat(text).as(f.toString()).contains("exp_labels:");
+    }
+    List<String> alerts =
+        AlertPack.rules(Catalog.builtIn(), Set.copyOf(Catalog.ENGINES), LlmConfig.Alerts.DEFAULT)
+            .stream()
+            .map(AlertRule::alert)
+            .distinct()
+            .toList();
+    assertThat(alerts)
+        .containsExactly(
+            "LLMTimeToFirstTokenHigh",
+            "LLMRequestsQueuedWhilePreempting",
+            "LLMRequestFailuresHigh");
+    assertThat(tested).containsExactlyInAnyOrderElementsOf(alerts);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("tests")
+  void passesUnderInfermon(String name) {
+    Path file = dir.resolve(name);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        new RuleUnitTester(MemoryStorage::new, new PrintWriter(out), new PrintWriter(err))
+            .run(List.of(file));
+    assertThat(err.toString()).isEmpty();
+    assertThat(out.toString()).isEqualTo("Unit Testing:  " + file + "\n  SUCCESS\n\n");
+    assertThat(code).isZero();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("tests")
+  void passesUnderPromtool(String name) throws Exception {
+    assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed at " + PROMTOOL);
+    Process p =
+        new ProcessBuilder(PROMTOOL.toString(), "test", "rules", dir.resolve(name).toString())
+            .redirectErrorStream(true)
+            .start();
+    String output;
+    try (var in = p.getInputStream()) {
+      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
+    assertThat(p.exitValue()).as(output).isZero();
+  }
+}
