@@ -3,6 +3,7 @@ package dev.infermon.itui;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.storage.Appendable;
 import dev.infermon.storage.Appender;
 import dev.infermon.textparse.Entry;
 import dev.infermon.textparse.ParseException;
@@ -20,10 +21,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Writes a fleet's history into a TSDB directory before infermon opens it, as if infermon had
- * scraped every target every {@code step}: the same target labels the generated scrape config gives
- * ({@code job}, {@code instance} and the inventory labels, honor_labels=false), so the backfilled
- * series continue as the live ones.
+ * Writes a fleet's history into storage as if infermon had scraped every target every {@code step}:
+ * the same target labels the generated scrape config gives ({@code job}, {@code instance} and the
+ * inventory labels, honor_labels=false), so the backfilled series continue as the live ones.
  */
 final class Backfill {
   private Backfill() {}
@@ -34,6 +34,14 @@ final class Backfill {
   static long run(
       Fleet fleet, Path dir, long untilMs, Duration step, Function<PodInfo, String> hostPort)
       throws IOException {
+    try (Tsdb db = Tsdb.open(dir)) {
+      return run(fleet, db, untilMs, step, hostPort);
+    }
+  }
+
+  /** Replays {@code fleet} up to {@code untilMs} into {@code db}; returns the samples. */
+  static long run(
+      Fleet fleet, Appendable db, long untilMs, Duration step, Function<PodInfo, String> hostPort) {
     Map<String, Labels> targetLabels = new HashMap<>();
     for (PodInfo p : fleet.inventory()) {
       Labels.Builder b = Labels.builder();
@@ -45,33 +53,31 @@ final class Backfill {
     ParserFactory factory =
         Parsers.forContentType("text/plain; version=0.0.4", ParserOptions.DEFAULT);
     long[] samples = {0};
-    try (Tsdb db = Tsdb.open(dir)) {
-      fleet.replay(
-          untilMs,
-          step,
-          snap -> {
-            Appender app = db.appender();
-            for (Map.Entry<String, String> page : snap.pages().entrySet()) {
-              Labels target = targetLabels.get(page.getKey());
-              if (target == null) {
-                continue;
-              }
-              Parser p = factory.parse(page.getValue().getBytes(StandardCharsets.UTF_8));
-              try {
-                for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
-                  if (e == Entry.SERIES) {
-                    app.append(merge(p.labels(), target), snap.timeMillis(), p.value());
-                    samples[0]++;
-                  }
-                }
-              } catch (ParseException e) {
-                throw new IllegalStateException(
-                    "simulator page " + page.getKey() + " does not parse", e);
-              }
+    fleet.replay(
+        untilMs,
+        step,
+        snap -> {
+          Appender app = db.appender();
+          for (Map.Entry<String, String> page : snap.pages().entrySet()) {
+            Labels target = targetLabels.get(page.getKey());
+            if (target == null) {
+              continue;
             }
-            app.commit();
-          });
-    }
+            Parser p = factory.parse(page.getValue().getBytes(StandardCharsets.UTF_8));
+            try {
+              for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
+                if (e == Entry.SERIES) {
+                  app.append(merge(p.labels(), target), snap.timeMillis(), p.value());
+                  samples[0]++;
+                }
+              }
+            } catch (ParseException e) {
+              throw new IllegalStateException(
+                  "simulator page " + page.getKey() + " does not parse", e);
+            }
+          }
+          app.commit();
+        });
     return samples[0];
   }
 
@@ -81,7 +87,7 @@ final class Backfill {
     for (int i = 0; i < target.size(); i++) {
       String name = target.name(i);
       String mine = scraped.get(name);
-      if (mine != null && !mine.isEmpty()) {
+      if (!mine.isEmpty()) {
         b.set("exported_" + name, mine);
       }
       b.set(name, target.value(i));

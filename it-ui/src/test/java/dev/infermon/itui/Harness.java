@@ -45,7 +45,9 @@ final class Harness implements AutoCloseable {
     try {
       Path data = dir.resolve("data");
       long samples =
-          Backfill.run(fleet, data, now, Duration.ofSeconds(scrapeSeconds), fs::hostPort);
+          history.isZero()
+              ? 0
+              : Backfill.run(fleet, data, now, Duration.ofSeconds(scrapeSeconds), fs::hostPort);
       ticker = Ticker.start(fleet, Clock.systemUTC(), 250);
       Path yml = dir.resolve("infermon.yml");
       Files.writeString(

@@ -17,11 +17,14 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       CommandLine.HelpCommand.class,
+      dev.infermon.server.cli.DemoCommand.class,
       dev.infermon.server.cli.SimulateCommand.class,
       dev.infermon.server.cli.ServeCommand.class,
       dev.infermon.server.cli.CheckCommand.class,
       dev.infermon.server.cli.TestCommand.class,
-      dev.infermon.server.cli.ExportCommand.class
+      dev.infermon.server.cli.ExportCommand.class,
+      dev.infermon.server.cli.LintCommand.class,
+      dev.infermon.server.cli.DiagnoseCommand.class
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

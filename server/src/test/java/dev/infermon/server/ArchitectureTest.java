@@ -59,6 +59,8 @@ class ArchitectureTest {
         .definedBy("dev.infermon.simulator..")
         .layer("llm")
         .definedBy("dev.infermon.llm..")
+        .layer("lint")
+        .definedBy("dev.infermon.lint..")
         .layer("server")
         .definedBy("dev.infermon.server..")
         .whereLayer("server")
@@ -69,14 +71,16 @@ class ArchitectureTest {
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("simulator")
         .mayOnlyBeAccessedByLayers("server")
-        .whereLayer("llm")
+        .whereLayer("lint")
         .mayOnlyBeAccessedByLayers("web", "server")
+        .whereLayer("llm")
+        .mayOnlyBeAccessedByLayers("lint", "web", "server")
         .whereLayer("rules")
-        .mayOnlyBeAccessedByLayers("server")
+        .mayOnlyBeAccessedByLayers("lint", "server")
         .whereLayer("notifier")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("promql")
-        .mayOnlyBeAccessedByLayers("rules", "remote", "web", "llm", "server")
+        .mayOnlyBeAccessedByLayers("rules", "remote", "web", "llm", "lint", "server")
         .whereLayer("tsdb")
         .mayOnlyBeAccessedByLayers("server")
         .whereLayer("scrape")
@@ -84,10 +88,10 @@ class ArchitectureTest {
         .whereLayer("discovery")
         .mayOnlyBeAccessedByLayers("scrape", "server")
         .whereLayer("textparse")
-        .mayOnlyBeAccessedByLayers("scrape", "llm", "server")
+        .mayOnlyBeAccessedByLayers("scrape", "llm", "lint", "server")
         .whereLayer("config")
         .mayOnlyBeAccessedByLayers(
-            "discovery", "scrape", "rules", "notifier", "remote", "web", "llm", "server")
+            "discovery", "scrape", "rules", "notifier", "remote", "web", "llm", "lint", "server")
         .whereLayer("storage")
         .mayOnlyBeAccessedByLayers("tsdb", "promql", "rules", "scrape", "remote", "web", "server")
         .whereLayer("model")
@@ -105,6 +109,7 @@ class ArchitectureTest {
             "web",
             "simulator",
             "llm",
+            "lint",
             "server")
         .check(classes);
   }
@@ -119,6 +124,27 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "dev.infermon.promql.engine..", "dev.infermon.storage..", "dev.infermon.tsdb..")
+        .check(classes);
+  }
+
+  /**
+   * Lint, diagnosis and SLOs speak PromQL too, and of the rules module use only rule-file loading
+   * (rulefmt): never evaluation, the engine or storage.
+   */
+  @Test
+  void lintUsesTheQueryBackendAndRuleLoadingOnly() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.infermon.lint..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.infermon.promql.engine..",
+            "dev.infermon.storage..",
+            "dev.infermon.tsdb..",
+            "dev.infermon.rules",
+            "dev.infermon.rules.unittest..",
+            "dev.infermon.rules.defaults..")
         .check(classes);
   }
 

@@ -73,6 +73,8 @@ public final class WebServer implements AutoCloseable {
             System::currentTimeMillis);
     Router router = new Router();
     api.register(router);
+    new dev.infermon.web.api.LlmLintApi(services.queries, System::currentTimeMillis)
+        .register(router);
     new LlmApi(services.dashboard, services.llm, System::currentTimeMillis).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);

@@ -135,17 +135,18 @@ final class Rules {
     }
     if (running != null) {
       double maxRunning = Window.max(running);
-      double pinned = Window.share(running, x -> x >= 0.9 * maxRunning);
-      if (maxRunning > 0 && pinned >= t.pinnedShare()) {
+      double medianRunning = Window.median(running);
+      // pinned: the batch stays near its ceiling (a KV-bound batch swings far below it)
+      if (maxRunning > 0 && medianRunning >= t.pinnedShare() * maxRunning) {
         add(
             s,
             State.SATURATED,
             String.format(
                 Locale.ROOT,
-                "running pinned near %.0f in %.0f%% of the window while waiting grew by %.1f"
+                "running pinned near its ceiling (median %.0f, max %.0f) while waiting grew by %.1f"
                     + " (%.1f on average)",
+                medianRunning,
                 maxRunning,
-                pinned * 100,
                 growth,
                 meanWaiting),
             ev(s, "running", "requests running", "max over the window", Window.argMax(running)),
@@ -262,7 +263,15 @@ final class Rules {
                 }
               });
           double peer = Window.median(others);
-          if (peer > 0 && e.getValue() >= t.slowFactor() * peer) {
+          // among healthy peers only: behind a shared queue, latency says nothing about the pod
+          List<Double> peerQueues = new ArrayList<>();
+          for (Signals.Series p : med.keySet()) {
+            if (p != e.getKey() && p.get("waiting") != null) {
+              peerQueues.add(Window.mean(p.get("waiting")));
+            }
+          }
+          boolean peersHealthy = peerQueues.isEmpty() || Window.median(peerQueues) < t.queueLong();
+          if (peersHealthy && peer > 0 && e.getValue() >= t.slowFactor() * peer) {
             found = true;
             Signals.Series s = e.getKey();
             add(

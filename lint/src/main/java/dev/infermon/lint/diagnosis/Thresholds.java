@@ -8,7 +8,7 @@ package dev.infermon.lint.diagnosis;
  * @param queueLong mean waiting requests counted as a long queue
  * @param queueGrowth growth of waiting (mean of the last third minus the first third) that counts
  *     as growing
- * @param pinnedShare share of points with running within 10% of its maximum for "pinned"
+ * @param pinnedShare how close running's median must stay to its maximum for "pinned"
  * @param deferredShare share of the waiting requests waiting as deferred
  * @param gpuIdle GPU activity (percent: SM active, else tensor active, else GPU util) counted as
  *     idle
@@ -30,5 +30,5 @@ public record Thresholds(
     double gpuMemoryFull,
     double pdFactor) {
   public static final Thresholds DEFAULT =
-      new Thresholds(0.9, 0.5, 5, 5, 0.6, 0.5, 40, 2, 0.05, 0.98, 2);
+      new Thresholds(0.9, 0.5, 5, 5, 0.75, 0.5, 40, 2, 0.05, 0.98, 2);
 }

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Diagnosis on every simulator scenario: a small fleet serving one model (three vLLM pods, one
- * SGLang pod, a vLLM and an SGLang prefill/decode pair, dcgm-exporter) runs 10 minutes healthy,
- * switches to the scenario, runs 15 more, and those 15 minutes are diagnosed through the embedded
+ * SGLang pod, a vLLM and an SGLang prefill/decode pair, dcgm-exporter) runs 5 minutes healthy,
+ * switches to the scenario, runs 12 more, and those 12 minutes are diagnosed through the embedded
  * query backend. Each scenario gives its expected state; {@code healthy} gives none.
  */
 class DiagnosisScenariosTest {
@@ -34,10 +34,10 @@ class DiagnosisScenariosTest {
   }
 
   static Diagnosis diagnose(Scenario scenario) {
-    ScrapedFleet f = new ScrapedFleet(fleet()).run(Duration.ofMinutes(10));
+    ScrapedFleet f = new ScrapedFleet(fleet()).run(Duration.ofMinutes(5));
     f.fleet.setScenario(scenario);
     long switched = f.now();
-    f.run(Duration.ofMinutes(15));
+    f.run(Duration.ofMinutes(12));
     long end = f.now();
     return new Diagnoser(Catalog.builtIn(), f.backend, Thresholds.DEFAULT)
         .diagnose(switched, end, 30_000);
@@ -74,6 +74,8 @@ class DiagnosisScenariosTest {
         d.findings().stream()
             .map(f -> f.state().id() + " " + f.pod() + ": " + f.summary())
             .collect(Collectors.joining("\n"));
+    // the surefire report keeps what each scenario gave (docs/diagnosis.md quotes it)
+    System.out.println("== " + scenario.cliName() + "\n" + all);
     assertThat(d.pods()).isNotEmpty();
     State want = expected(scenario);
     if (want == null) {

@@ -63,7 +63,10 @@ final class Aggregations {
       if (op == AggregateOp.QUANTILE) {
         quantileWarnings(ctx, param);
       }
-      out = fold(ev, op, param, in, groupOf, groupLabels);
+      out =
+          SeriesFold.supports(op)
+              ? SeriesFold.fold(ev, op, in, groupOf, groupLabels)
+              : fold(ev, op, param, in, groupOf, groupLabels);
     }
     int total = 0;
     for (EvalSeries s : out) {
@@ -96,8 +99,12 @@ final class Aggregations {
     }
   }
 
-  /** sum, avg, count, min, max, group, stddev, stdvar, quantile. */
-  private static List<EvalSeries> fold(
+  /**
+   * sum, avg, count, min, max, group, stddev, stdvar, quantile, step by step as Prometheus's {@code
+   * rangeEvalAgg}. Queries use it for quantile; {@link SeriesFold} computes the others the same way
+   * series by series, and tests hold the two to identical results.
+   */
+  static List<EvalSeries> fold(
       Evaluator ev,
       AggregateOp op,
       double[] param,

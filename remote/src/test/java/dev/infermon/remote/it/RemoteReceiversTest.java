@@ -314,8 +314,7 @@ class RemoteReceiversTest {
       out.put(
           new java.util.TreeMap<>(d.labels()).toString(),
           ResultComparison.points(
-                  new Matrix(
-                      List.of(TimeSeries.of(Labels.EMPTY, d.timestamps(), d.values()))),
+                  new Matrix(List.of(TimeSeries.of(Labels.EMPTY, d.timestamps(), d.values()))),
                   false)
               .toString());
     }

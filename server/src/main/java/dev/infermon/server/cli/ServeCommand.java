@@ -253,7 +253,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private static void setLogLevel(String level) {
+  static void setLogLevel(String level) {
     Level l;
     switch (level.toLowerCase(Locale.ROOT)) {
       case "debug":

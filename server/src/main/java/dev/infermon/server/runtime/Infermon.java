@@ -40,9 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running process: configuration, HTTP server, storage, query engine, scraping and discovery,
- * started in that order and stopped in reverse (the HTTP server first stops serving the API, and is
- * closed before the storage so no request reads a closed database).
+ * The running process: configuration, HTTP server, storage, query engine, rules and notifier,
+ * scraping and discovery, started in that order and stopped in reverse (the HTTP server first stops
+ * serving the API, and is closed before the storage so no request reads a closed database).
  *
  * <p>The HTTP server listens before the storage opens, so {@code /-/healthy} and {@code /metrics}
  * answer while the write-ahead log replays; {@code /-/ready} and the API answer 503 until then.
@@ -289,8 +289,11 @@ public final class Infermon implements AutoCloseable {
     }
     applyScrape(next);
     config.set(next);
-    if (!next.web().equals(prev.web()) || !next.storage().equals(prev.storage())) {
-      log.warn("web and storage settings changed; they take effect at the next restart");
+    if (!next.web().equals(prev.web())
+        || !next.storage().equals(prev.storage())
+        || !next.remoteWrite().equals(prev.remoteWrite())) {
+      log.warn(
+          "web, storage and remote_write settings changed; they take effect at the next restart");
     }
     log.info("configuration reloaded from {}", settings.configFile());
   }
@@ -316,8 +319,8 @@ public final class Infermon implements AutoCloseable {
   }
 
   /**
-   * Stops in reverse order: API unavailable, discovery, scraping, HTTP server, storage (which syncs
-   * and closes the write-ahead log). Idempotent.
+   * Stops in reverse order: API unavailable, discovery, scraping, rules and notifier, HTTP server,
+   * storage (which syncs and closes the write-ahead log). Idempotent.
    */
   @Override
   public synchronized void close() {

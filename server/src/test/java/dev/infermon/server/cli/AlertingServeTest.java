@@ -138,8 +138,7 @@ class AlertingServeTest {
       assertThat(rules)
           .contains("\"name\":\"wiring\"")
           .contains("\"name\":\"wiring:one\"")
-          .contains("\"name\":\"infermon-llm-default-alerts\"") // the default pack is on
-          .contains("\"name\":\"LLMTimeToFirstTokenHigh\"");
+          .contains("\"name\":\"LLMTimeToFirstTokenHigh\""); // the default pack is on
       await(
           "the notification counted",
           () -> body(m, "/metrics").contains("infermon_notifications_sent_total{alertmanager="));

@@ -221,6 +221,9 @@ export function mount(main) {
   }
 
   function zoom(fromMs, toMs) {
+    // Charts share their cursor, so one drag can reach every chart: act on it once.
+    const p = st.params();
+    if (p.get('from') === String(fromMs) && p.get('to') === String(toMs)) return;
     st.update({ from: fromMs, to: toMs });
     syncToolbar();
     reload();

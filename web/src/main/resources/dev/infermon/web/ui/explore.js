@@ -204,7 +204,12 @@ export function mount(main) {
     out.appendChild(body);
     chart = timeChart(body, xs, series, {
       unit: 'none',
-      onZoom: (from, to) => { st.update({ from, to }); syncTabs(); run(false); },
+      onZoom: (from, to) => {
+        if (st.params().get('from') === String(from)) return;
+        st.update({ from, to });
+        syncTabs();
+        run(false);
+      },
     });
   }
 

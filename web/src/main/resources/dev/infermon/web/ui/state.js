@@ -40,10 +40,12 @@ export function timeWindow(p = params(), now = Date.now()) {
     start = end - (RANGES[p.get('range')] || RANGES['1h']);
   }
   const step = stepFor(end - start);
-  // Align to the step so that a refresh reuses the same grid and lines do not shimmer.
+  // Align to the step so that a refresh reuses the same grid and lines do not shimmer; the end
+  // rounds up, so the newest scrape is always inside the window (a query past the last sample
+  // still sees it within the lookback).
   if (!custom) {
-    end = Math.floor(end / step) * step;
-    start = Math.floor(start / step) * step;
+    end = Math.ceil(end / step) * step;
+    start = end - (RANGES[p.get('range')] || RANGES['1h']);
   }
   return { start, end, step, custom };
 }

@@ -375,17 +375,39 @@ class LlmApiTest {
     llm.set(
         new LlmConfig(
             new LlmConfig.Alerts(
-                true, 0.9, Duration.ofSeconds(3), Duration.ofMinutes(5), 20, Duration.ofMinutes(7)),
+                true,
+                0.9,
+                Duration.ofSeconds(3),
+                Duration.ofMinutes(5),
+                20,
+                Duration.ofMinutes(7),
+                0.1,
+                Duration.ofMinutes(20)),
             LlmConfig.DEFAULT_QUANTILES));
     try {
       HttpResponse<String> rules = server.get("/api/v1/llm/export/rules?engines=vllm,sglang");
       assertThat(rules.statusCode()).isEqualTo(200);
-      assertThat(rules.body())
-          .contains("name: infermon-llm")
-          .contains("alert: LLMTimeToFirstTokenHigh")
-          .contains("histogram_quantile(0.9,")
-          .contains("for: 5m")
-          .contains("for: 7m");
+      JsonNode group =
+          new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+              .readTree(rules.body())
+              .path("groups")
+              .get(0);
+      assertThat(group.path("name").asText()).isEqualTo("infermon-llm");
+      List<String> got = new ArrayList<>();
+      for (JsonNode r : group.path("rules")) {
+        got.add(r.path("alert").asText() + " for " + r.path("for").asText());
+      }
+      assertThat(got)
+          .containsExactly(
+              "LLMTimeToFirstTokenHigh for 5m",
+              "LLMRequestsQueuedWhilePreempting for 7m",
+              "LLMRequestFailuresHigh for 20m");
+      JsonNode rs = group.path("rules");
+      assertThat(rs.get(0).path("expr").asText())
+          .startsWith("histogram_quantile(0.9,")
+          .endsWith("> 3");
+      assertThat(rs.get(1).path("expr").asText()).contains("> 20)");
+      assertThat(rs.get(2).path("expr").asText()).endsWith("> 0.1");
     } finally {
       llm.set(LlmConfig.DEFAULT);
     }

@@ -1,0 +1,216 @@
+package dev.infermon.server.cli;
+
+import dev.infermon.config.ConfigException;
+import dev.infermon.server.demo.Demo;
+import dev.infermon.server.runtime.ServeSettings;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.Scenario;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code infermon demo}: a simulated vLLM/SGLang fleet on 127.0.0.1 and infermon scraping it, with
+ * the last hours backfilled so every panel has data at once. Takes {@code serve}'s main flags (they
+ * are handed to {@code serve}'s own parser, so they mean exactly the same) and the fleet's size and
+ * scenario.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs a simulated LLM inference fleet (vLLM, SGLang, prefill/decode pairs, dcgm-exporter)"
+          + " on 127.0.0.1 and infermon scraping it, with the last hours of history backfilled"
+          + " so every panel has data at once. Prints the URLs of the UI and the API. Ctrl-C"
+          + " stops everything and removes the temporary data."
+    })
+public final class DemoCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** Set by tests: called with the running demo instead of waiting for Ctrl-C. */
+  static volatile Consumer<Demo> onStarted;
+
+  @Option(
+      names = "--web.listen-address",
+      paramLabel = "HOST:PORT",
+      description = "Address of the API and UI (default: ${DEFAULT-VALUE}).",
+      defaultValue = "127.0.0.1:9090")
+  String listenAddress;
+
+  @Option(
+      names = "--storage.tsdb.path",
+      paramLabel = "DIR",
+      description = "Data directory (default: a fresh temporary directory, deleted on exit).")
+  Path tsdbPath;
+
+  @Option(
+      names = "--storage.tsdb.retention.time",
+      paramLabel = "DURATION",
+      description = "How long to keep samples (default: 15d).")
+  String retentionTime;
+
+  @Option(names = "--web.enable-lifecycle", description = "Allow reloading through POST /-/reload.")
+  boolean lifecycle;
+
+  @Option(
+      names = "--web.enable-remote-write-receiver",
+      description = "Accept remote-write requests on /api/v1/write.")
+  boolean remoteWriteReceiver;
+
+  @Option(
+      names = "--query.timeout",
+      paramLabel = "DURATION",
+      description = "Longest a query may run (default: 2m).")
+  String queryTimeout;
+
+  @Option(
+      names = "--query.lookback-delta",
+      paramLabel = "DURATION",
+      description = "How far back an instant selector looks (default: 5m).")
+  String lookbackDelta;
+
+  @Option(
+      names = "--log.level",
+      paramLabel = "LEVEL",
+      description = "debug, info, warn or error (default: ${DEFAULT-VALUE}).",
+      defaultValue = "warn")
+  String logLevel;
+
+  @Option(
+      names = "--backfill",
+      paramLabel = "DURATION",
+      converter = SimulateCommand.DurationConverter.class,
+      defaultValue = "3h",
+      description = "History written before the live scrapes start (default: ${DEFAULT-VALUE}).")
+  Duration backfill;
+
+  @Option(
+      names = "--scrape-interval",
+      paramLabel = "DURATION",
+      converter = SimulateCommand.DurationConverter.class,
+      defaultValue = "15s",
+      description = "Scrape and rule-evaluation interval (default: ${DEFAULT-VALUE}).")
+  Duration scrapeInterval;
+
+  @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
+  int vllmPods = 3;
+
+  @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
+  int sglangPods = 2;
+
+  @Option(
+      names = "--pd",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description = "Add a vLLM and an SGLang prefill/decode pair (default: on; --no-pd: off).")
+  boolean pd;
+
+  @Option(names = "--nodes", description = "GPU nodes (default: as many as needed).")
+  int nodes;
+
+  @Option(
+      names = "--models",
+      split = ",",
+      description = "Served model names, assigned round-robin (default: three built-in models).")
+  List<String> models;
+
+  @Option(
+      names = "--scenario",
+      description =
+          "Starting scenario: healthy, saturated, kv-pressure, deferred-by-config,"
+              + " idle-gpu-long-queue, slow-pod, error-spike, pod-restart (default: ${DEFAULT-VALUE}).")
+  String scenario = "healthy";
+
+  @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
+  long seed = 42;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Demo.Options options;
+    try {
+      options = new Demo.Options(fleet(), backfill, scrapeInterval);
+      serveSettings(Path.of("infermon-demo.yml"), Path.of(".")); // flags checked before any work
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    Demo demo;
+    try {
+      demo = Demo.start(options, this::serveSettings, dev.infermon.server.Main.version(), out);
+    } catch (ConfigException | IOException | IllegalArgumentException e) {
+      err.println("infermon demo: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    demo.printBanner(out);
+    Consumer<Demo> hook = onStarted;
+    if (hook != null) {
+      hook.accept(demo);
+      return 0;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(demo::close, "demo-shutdown"));
+    demo.infermon().awaitStopped();
+    return 0;
+  }
+
+  FleetConfig fleet() {
+    FleetConfig.Builder b =
+        FleetConfig.builder()
+            .seed(seed)
+            .vllmPods(vllmPods)
+            .sglangPods(sglangPods)
+            .prefillDecode(pd)
+            .nodes(nodes)
+            .scenario(Scenario.fromCliName(scenario));
+    if (models != null) {
+      b.models(models);
+    }
+    return b.build();
+  }
+
+  /**
+   * {@code serve}'s settings for these flags: they go through {@code serve}'s own parser, so
+   * defaults, validation and {@code /api/v1/status/flags} are the same as for {@code serve}.
+   */
+  ServeSettings serveSettings(Path configFile, Path workDir) {
+    List<String> args = new ArrayList<>();
+    args.add("--config.file=" + configFile);
+    args.add("--web.listen-address=" + listenAddress);
+    args.add("--storage.tsdb.path=" + (tsdbPath != null ? tsdbPath : workDir.resolve("data")));
+    add(args, "--storage.tsdb.retention.time", retentionTime);
+    add(args, "--query.timeout", queryTimeout);
+    add(args, "--query.lookback-delta", lookbackDelta);
+    args.add("--log.level=" + logLevel);
+    if (lifecycle) {
+      args.add("--web.enable-lifecycle");
+    }
+    if (remoteWriteReceiver) {
+      args.add("--web.enable-remote-write-receiver");
+    }
+    ServeCommand serve = new ServeCommand();
+    CommandLine cl = new CommandLine(serve);
+    try {
+      cl.parseArgs(args.toArray(new String[0]));
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    ServeCommand.setLogLevel(logLevel);
+    return serve.settings(System.getenv());
+  }
+
+  private static void add(List<String> args, String flag, String value) {
+    if (value != null) {
+      args.add(flag + "=" + value);
+    }
+  }
+}

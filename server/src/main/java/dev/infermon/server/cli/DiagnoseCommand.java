@@ -1,0 +1,145 @@
+package dev.infermon.server.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.lint.diagnosis.Diagnoser;
+import dev.infermon.lint.diagnosis.Diagnosis;
+import dev.infermon.lint.diagnosis.DiagnosisJson;
+import dev.infermon.lint.diagnosis.Evidence;
+import dev.infermon.lint.diagnosis.Finding;
+import dev.infermon.lint.diagnosis.Thresholds;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.remote.query.RemoteQueryBackend;
+import dev.infermon.server.Main;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code infermon diagnose}: walks the causal chain per model and pod over a window of what a
+ * running infermon (or any Prometheus-compatible API) stores and prints the states it finds with
+ * their evidence (docs/diagnosis.md). Exit status 0 when nothing looks wrong, 1 when a state was
+ * found, 2 for usage errors or an unreachable API.
+ */
+@Command(
+    name = "diagnose",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Diagnose LLM inference pods over a time window: saturated, KV pressure, deferred by",
+      "configuration, idle GPU with a long queue, a slow pod, errors rising, GPU memory near",
+      "full, prefill/decode bottleneck, restarts; each with its evidence (docs/diagnosis.md).",
+      "Exit status: 0 nothing found, 1 states found, 2 usage error or API unreachable."
+    })
+public final class DiagnoseCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--url",
+      required = true,
+      paramLabel = "URL",
+      description = "The Prometheus-compatible API to read (infermon: http://127.0.0.1:9090).")
+  URI url;
+
+  @Option(
+      names = "--window",
+      defaultValue = "30m",
+      paramLabel = "DURATION",
+      description = "How far back to look (default: ${DEFAULT-VALUE}).")
+  String window;
+
+  @Option(names = "--end", paramLabel = "RFC3339", description = "The window's end (default: now).")
+  Instant end;
+
+  @Option(
+      names = {"-o", "--output"},
+      defaultValue = "text",
+      paramLabel = "FORMAT",
+      description = "text or json (default: ${DEFAULT-VALUE}).")
+  String output;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (!output.equals("text") && !output.equals("json")) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "unknown output format \"" + output + "\" (text or json)");
+    }
+    long windowMs;
+    try {
+      windowMs = PromqlParser.parseDuration(window);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    long endMs = end == null ? System.currentTimeMillis() : end.toEpochMilli();
+    long step = Math.max(15_000L, windowMs / 120 / 1000 * 1000);
+    Diagnosis d;
+    try {
+      RemoteQueryBackend backend =
+          new RemoteQueryBackend(
+              url, Duration.ofSeconds(60), HttpClientConfig.DEFAULT, "infermon/" + Main.version());
+      d =
+          new Diagnoser(Catalog.builtIn(), backend, Thresholds.DEFAULT)
+              .diagnose(endMs - windowMs, endMs, step);
+    } catch (RuntimeException e) {
+      err.println("infermon diagnose: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
+    if (output.equals("json")) {
+      out.println(
+          new ObjectMapper()
+              .enable(SerializationFeature.INDENT_OUTPUT)
+              .writeValueAsString(DiagnosisJson.tree(d)));
+    } else {
+      out.print(text(d));
+    }
+    out.flush();
+    return d.findings().isEmpty() ? 0 : 1;
+  }
+
+  static String text(Diagnosis d) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("Diagnosis of ")
+        .append(d.pods().size())
+        .append(" pods from ")
+        .append(Instant.ofEpochMilli(d.startMs()))
+        .append(" to ")
+        .append(Instant.ofEpochMilli(d.endMs()))
+        .append('\n');
+    if (d.findings().isEmpty()) {
+      return sb.append("nothing looks wrong\n").toString();
+    }
+    for (Finding f : d.findings()) {
+      sb.append('\n')
+          .append(f.state().id())
+          .append("  ")
+          .append(f.model())
+          .append(f.pod().isEmpty() ? "" : "  " + f.namespace() + "/" + f.pod())
+          .append('\n')
+          .append("  ")
+          .append(f.summary())
+          .append('\n');
+      for (Evidence e : f.evidence()) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "    %s = %.4g at %s (%s)%n      %s%n",
+                e.signal(),
+                e.value(),
+                Instant.ofEpochMilli(e.timeMs()),
+                e.note(),
+                e.query()));
+      }
+    }
+    return sb.toString();
+  }
+}
