@@ -78,14 +78,28 @@ public final class UiDashboardBench {
           (Long)
               b.js(
                   "let n=0;document.querySelectorAll('[data-panel]').forEach(e=>n+=+(e.dataset.series||0));return n");
+      // Where the time went: the API's responses (server and transfer) against the page's own work.
+      @SuppressWarnings("unchecked")
+      List<Number> api =
+          (List<Number>)
+              b.js(
+                  "const r=performance.getEntriesByType('resource').filter(e=>e.name.includes('/api/v1/llm/'));"
+                      + "return [r.length, Math.max(0,...r.map(e=>e.responseEnd)),"
+                      + " r.reduce((a,e)=>a+e.transferSize,0), Math.min(...r.map(e=>e.startTime))];");
       System.out.printf(
           Locale.ROOT,
-          "%s: %.0f ms to the last of %d panels (%d with data, %d series)%n",
+          "%s: %.0f ms to the last of %d panels (%d with data, %d series); %d dashboard API"
+              + " requests from %.0f ms, last answer at %.0f ms, %.1f MB; page work after it %.0f ms%n",
           i == 0 ? "first (cold cache)" : "run " + i,
           ms,
           panels,
           drawn,
-          series);
+          series,
+          api.get(0).intValue(),
+          api.get(3).doubleValue(),
+          api.get(1).doubleValue(),
+          api.get(2).doubleValue() / 1e6,
+          ms - api.get(1).doubleValue());
       if (i > 0) {
         times.add(ms);
       }

@@ -30,7 +30,7 @@ export function mount(main) {
     try {
       const groups = (await api.rules(controller.signal)).data.groups || [];
       rulesEl.innerHTML = groups.length ? groups.map((g) => `<details class="group" open><summary>${esc(g.name)} <span class="muted">${esc(g.file || '')} · every ${esc(g.interval)} s</span></summary>
-        <table class="data"><thead><tr><th scope="col">Rule</th><th scope="col">Health</th><th scope="col">State</th><th scope="col">Expression</th><th scope="col">Labels and annotations</th><th scope="col">Last evaluation</th></tr></thead><tbody>
+        <table class="data rules"><thead><tr><th scope="col">Rule</th><th scope="col">Health</th><th scope="col">State</th><th scope="col">Expression</th><th scope="col">Labels and annotations</th><th scope="col">Last evaluation</th></tr></thead><tbody>
         ${(g.rules || []).map((r) => `<tr><td>${esc(r.name)}${r.type === 'recording' ? ' <span class="muted">(recording)</span>' : ''}</td>
           <td><span class="badge ${esc(r.health)}">${esc(r.health)}</span>${r.lastError ? `<div class="error">${esc(r.lastError)}</div>` : ''}</td>
           <td>${r.type === 'alerting' ? `<span class="badge ${esc(r.state)}">${esc(r.state)}</span>${r.alerts && r.alerts.length ? ' ×' + r.alerts.length : ''}` : ''}</td>

@@ -1,0 +1,57 @@
+package dev.infermon.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.lint.diagnosis.Diagnosis;
+import dev.infermon.lint.diagnosis.Evidence;
+import dev.infermon.lint.diagnosis.Finding;
+import dev.infermon.lint.diagnosis.State;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code infermon diagnose}: exit codes and the text form. */
+class DiagnoseCommandTest {
+  @Test
+  void usageAndUnreachableApiGiveExitCodeTwo() {
+    assertThat(LintCommandTest.run("diagnose").code()).isEqualTo(2);
+    assertThat(
+            LintCommandTest.run("diagnose", "--url", "http://127.0.0.1:9", "--window", "x").code())
+        .isEqualTo(2);
+    LintCommandTest.Run r = LintCommandTest.run("diagnose", "--url", "http://127.0.0.1:9");
+    assertThat(r.code()).isEqualTo(2);
+    assertThat(r.err()).startsWith("infermon diagnose: ");
+  }
+
+  @Test
+  void textNamesStatePodSummaryAndEvidence() {
+    Diagnosis d =
+        new Diagnosis(
+            0,
+            600_000,
+            List.of("ns/p (m)"),
+            List.of(
+                new Finding(
+                    State.KV_PRESSURE,
+                    "m",
+                    "ns",
+                    "p",
+                    "KV cache at or above 90% in 97% of the window",
+                    List.of(
+                        new Evidence(
+                            "KV cache usage",
+                            "max by (pod) (vllm:kv_cache_usage_perc)",
+                            "{pod=\"p\"}",
+                            0.99,
+                            300_000,
+                            "max over the window")))));
+    assertThat(DiagnoseCommand.text(d))
+        .isEqualTo(
+            "Diagnosis of 1 pods from 1970-01-01T00:00:00Z to 1970-01-01T00:10:00Z\n"
+                + "\nkv-pressure  m  ns/p\n"
+                + "  KV cache at or above 90% in 97% of the window\n"
+                + "    KV cache usage = 0.9900 at 1970-01-01T00:05:00Z (max over the window)\n"
+                + "      max by (pod) (vllm:kv_cache_usage_perc)\n");
+    assertThat(DiagnoseCommand.text(new Diagnosis(0, 1000, List.of(), List.of())))
+        .endsWith("nothing looks wrong\n");
+  }
+}
