@@ -117,7 +117,8 @@ export function mount(main) {
     if (!pending) window.__dashboardDone = true;
   }
 
-  function build() {
+  /** Renders the level's cards; `fetched` is the window its first request already loaded. */
+  function build(fetched) {
     for (const c of cards) c.destroy();
     if (observer) observer.disconnect();
     cards = [];
@@ -162,22 +163,31 @@ export function mount(main) {
         if (c && c.el.dataset.state === 'idle') c.refresh(win);
       }
     }, { rootMargin: '300px' }) : null;
-    reload(true);
+    reload(true, fetched);
   }
 
   /**
    * Shows the level in the URL. The first visit of a level asks for all its panels in one
-   * request, which also gives their specs (ids, titles, units); later windows load lazily.
+   * request, which also gives their specs (ids, titles, units); later windows load lazily. "All"
+   * asks for each level at once, in parallel: the server renders the panels of one request in
+   * turn, so parallel requests use more than one core (measured in docs/benchmarks.md).
    */
   function show() {
     const level = level_();
     if (specsByLevel[level]) { build(); return; }
     const w = currentWindow();
+    const parts = level === 'all' ? LEVELS.map(([k]) => k).filter((k) => k !== 'all') : [level];
     body.innerHTML = '<div class="loading">Loading…</div>';
-    api.dashboard(Object.assign({ level }, windowParams(w)), controller.signal).then((r) => {
-      specsByLevel[level] = r.data.panels.map((p) => Object.assign({}, p.panel, { kind: String(p.panel.kind || 'timeseries').toLowerCase() }));
-      loader.prime(w, r.data.panels);
-      if (level_() === level) build();
+    Promise.all(parts.map((l) => api.dashboard(Object.assign({ level: l }, windowParams(w)), controller.signal))).then((rs) => {
+      const all = [];
+      rs.forEach((r, i) => {
+        const specs_ = r.data.panels.map((p) => Object.assign({}, p.panel, { kind: String(p.panel.kind || 'timeseries').toLowerCase() }));
+        specsByLevel[parts[i]] = specs_;
+        all.push(...specs_);
+        loader.prime(w, r.data.panels);
+      });
+      specsByLevel[level] = all;
+      if (level_() === level) build(w);
     }, (e) => {
       if (e.name === 'AbortError') return;
       body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +
@@ -186,8 +196,9 @@ export function mount(main) {
     });
   }
 
-  function reload(keepData) {
-    win = currentWindow();
+  function reload(keepData, fixed) {
+    // Reuse the window just fetched: recomputing it could cross a step boundary and miss the cache.
+    win = fixed || currentWindow();
     main.querySelector('#window-text').textContent = fmtTime(win.start * 1000) + ' → ' + fmtTime(win.end * 1000) +
       ' · step ' + win.step + ' s' + (win.custom ? ' · zoomed (Back or a range button returns)' : '');
     if (!specs) return;
