@@ -1,9 +1,7 @@
 package dev.infermon.scrape;
 
 import dev.infermon.model.labels.Labels;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -12,6 +10,9 @@ import java.util.function.Consumer;
  * after honor_labels and metric relabeling, storage reference), series bytes that relabeling
  * dropped, and the label sets of the previous and the current scrape, whose difference gets
  * staleness markers.
+ *
+ * <p>Lookups go by the parser's 64-bit series hash and a byte comparison against the parser's
+ * buffer ({@link SeriesBytesMap}), so a hit allocates and copies nothing.
  *
  * <p>Threading: used by one scrape loop at a time (the loop's scrapes never overlap).
  */
@@ -28,8 +29,8 @@ final class ScrapeCache {
     }
   }
 
-  private final Map<SeriesKey, Entry> series = new HashMap<>();
-  private final Map<SeriesKey, Long> dropped = new HashMap<>();
+  private final SeriesBytesMap<Entry> series = new SeriesBytesMap<>();
+  private final SeriesBytesMap<Entry> dropped = new SeriesBytesMap<>(); // labels null; lastIter
   private final SeriesKey probe = new SeriesKey();
   private Set<Labels> seriesCur = new HashSet<>();
   private Set<Labels> seriesPrev = new HashSet<>();
@@ -47,7 +48,7 @@ final class ScrapeCache {
   }
 
   Entry get(SeriesKey key) {
-    Entry e = series.get(key);
+    Entry e = series.get(key.bytes, key.offset, key.length, key.hash64);
     if (e != null) {
       e.lastIter = iter;
     }
@@ -55,20 +56,20 @@ final class ScrapeCache {
   }
 
   void add(SeriesKey key, Labels labels, long ref) {
-    series.put(key.copy(), new Entry(labels, ref, iter));
+    series.put(key.bytes, key.offset, key.length, key.hash64, new Entry(labels, ref, iter));
   }
 
   boolean isDropped(SeriesKey key) {
-    Long last = dropped.get(key);
-    if (last == null) {
+    Entry e = dropped.get(key.bytes, key.offset, key.length, key.hash64);
+    if (e == null) {
       return false;
     }
-    dropped.put(key, iter);
+    e.lastIter = iter;
     return true;
   }
 
   void addDropped(SeriesKey key) {
-    dropped.put(key.copy(), iter);
+    dropped.put(key.bytes, key.offset, key.length, key.hash64, new Entry(null, 0, iter));
   }
 
   /** Records that a series without an explicit timestamp was in this scrape. */
@@ -102,8 +103,9 @@ final class ScrapeCache {
       flush = true;
     }
     if (flush) {
-      series.values().removeIf(e -> e.lastIter != iter);
-      dropped.values().removeIf(last -> last != iter);
+      long now = iter;
+      series.removeIf(e -> e.lastIter != now);
+      dropped.removeIf(e -> e.lastIter != now);
     }
     Set<Labels> t = seriesPrev;
     seriesPrev = seriesCur;

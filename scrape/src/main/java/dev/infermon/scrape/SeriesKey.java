@@ -1,51 +1,25 @@
 package dev.infermon.scrape;
 
-import java.util.Arrays;
-
 /**
- * A series as written on the page (its bytes), used as the scrape cache's key. Stored keys own a
- * copy of the bytes; a single mutable probe per cache points into the parser's buffer for lookups,
- * so a cache hit allocates nothing. Not thread-safe.
+ * A series as written on the page: a view of the parser's buffer and the parser's 64-bit hash of
+ * those bytes, used to look the series up in the {@link ScrapeCache}. One mutable probe per cache,
+ * re-pointed for every sample, so a lookup allocates nothing; the cache copies the bytes only when
+ * it stores a new key. The view is valid until the parser moves on. Not thread-safe.
  */
 final class SeriesKey {
-  private byte[] bytes;
-  private int offset;
-  private int length;
-  private int hash;
+  byte[] bytes;
+  int offset;
+  int length;
+  long hash64;
 
   SeriesKey() {}
 
-  /** Points this probe at {@code b[off, off + len)}. */
+  /** Points this probe at {@code b[off, off + len)}, whose hash is {@code hash64}. */
   SeriesKey point(byte[] b, int off, int len, long hash64) {
     this.bytes = b;
     this.offset = off;
     this.length = len;
-    this.hash = (int) (hash64 ^ (hash64 >>> 32));
+    this.hash64 = hash64;
     return this;
-  }
-
-  /** A stored key owning a copy of this probe's bytes. */
-  SeriesKey copy() {
-    SeriesKey k = new SeriesKey();
-    k.bytes = Arrays.copyOfRange(bytes, offset, offset + length);
-    k.offset = 0;
-    k.length = length;
-    k.hash = hash;
-    return k;
-  }
-
-  @Override
-  public int hashCode() {
-    return hash;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof SeriesKey)) {
-      return false;
-    }
-    SeriesKey k = (SeriesKey) o;
-    return k.hash == hash
-        && Arrays.equals(bytes, offset, offset + length, k.bytes, k.offset, k.offset + k.length);
   }
 }

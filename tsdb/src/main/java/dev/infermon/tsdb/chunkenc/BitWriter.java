@@ -1,15 +1,26 @@
 package dev.infermon.tsdb.chunkenc;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * An append-only bit stream, most significant bit first, over a growable byte array. Bits past the
  * write position are always zero, which lets writes OR into the last byte.
  *
+ * <p>Multi-bit writes OR the field into one big-endian 64-bit word at the current byte (plus one
+ * byte when the field straddles it), so the array keeps {@value #SLACK} bytes of room past the
+ * write position; bytes past {@link #byteLength()} are zero and not part of the stream.
+ *
  * <p>Not thread-safe. The array may be replaced when it grows; bytes already written never change
  * afterwards except for the still-partial last byte, whose already-written bits stay as they are.
  */
 final class BitWriter {
+  private static final VarHandle LONG_BE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final int SLACK = 9; // one word, plus the byte a straddling field spills into
+
   private byte[] buf;
   private long bitLen;
 
@@ -46,16 +57,23 @@ final class BitWriter {
 
   /** Writes the low {@code n} bits of {@code v}, {@code 0 <= n <= 64}. */
   void writeBits(long v, int n) {
-    ensure((int) ((bitLen + n + 7) >>> 3));
-    while (n > 0) {
-      int idx = (int) (bitLen >>> 3);
-      int free = 8 - (int) (bitLen & 7);
-      int take = Math.min(free, n);
-      int bits = (int) (v >>> (n - take)) & ((1 << take) - 1);
-      buf[idx] |= (byte) (bits << (free - take));
-      n -= take;
-      bitLen += take;
+    if (n == 0) {
+      return;
     }
+    int idx = (int) (bitLen >>> 3);
+    ensure(idx + SLACK);
+    int used = (int) (bitLen & 7);
+    long field = n == 64 ? v : v & ((1L << n) - 1);
+    int room = 64 - used; // bits of the word at idx still free
+    long word = (long) LONG_BE.get(buf, idx);
+    if (n <= room) {
+      LONG_BE.set(buf, idx, word | (field << (room - n)));
+    } else {
+      int spill = n - room; // 1..7 bits go to the byte after the word
+      LONG_BE.set(buf, idx, word | (field >>> spill));
+      buf[idx + 8] = (byte) (field << (8 - spill));
+    }
+    bitLen += n;
   }
 
   /** Writes a byte at the current position (which need not be aligned). */

@@ -140,11 +140,15 @@ public final class Head implements Storage {
 
   // ---- series lookup and creation -------------------------------------------------------------
 
-  /** The series for an append: by reference when it names these labels, else by labels. */
+  /**
+   * The series for an append: by reference when it names these labels, else by labels. The
+   * reference path is the hot one (a scrape cache passes the reference and the same labels instance
+   * every scrape): an array lookup by id and, in the common case, an identity check.
+   */
   MemSeries seriesFor(long ref, Labels labels) {
     if (ref != 0) {
       MemSeries s = series.get(ref);
-      if (s != null && s.labels.equals(labels)) {
+      if (s != null && s.isNamedBy(labels)) {
         return s;
       }
     }

@@ -26,6 +26,11 @@ final class MemSeries {
   final Labels labels;
   final int id;
 
+  // The caller's instance last found equal to labels. A scrape cache hands the same instance back
+  // every scrape, so an identity check replaces a full comparison of every string. Not guarded:
+  // Labels is immutable (final fields), and a stale read only costs one equals.
+  private Labels knownAlias;
+
   // Completed chunks back to back in one array: one array header per series, not per chunk.
   private byte[] done = NO_BYTES;
   private int[] doneEnds = NO_ENDS; // end offset of each completed chunk in done
@@ -38,6 +43,21 @@ final class MemSeries {
   MemSeries(Labels labels, int id) {
     this.labels = labels;
     this.id = id;
+  }
+
+  /**
+   * Whether {@code l} equals this series' labels; remembers {@code l} so that the same instance is
+   * recognised by identity next time. Any thread, no lock.
+   */
+  boolean isNamedBy(Labels l) {
+    if (l == knownAlias || l == labels) {
+      return true;
+    }
+    if (!labels.equals(l)) {
+      return false;
+    }
+    knownAlias = l;
+    return true;
   }
 
   /**

@@ -6,6 +6,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -38,19 +41,31 @@ public final class UiRoutes {
   private static final Map<String, String> VENDOR =
       Map.of("uPlot.esm.js", "dist/uPlot.esm.js", "uPlot.min.css", "dist/uPlot.min.css");
 
+  /**
+   * For working on the UI: a directory to serve the UI's own files from, read on every request
+   * (edit, reload), instead of the class path. Vendored files still come from the WebJar.
+   */
+  static final String DEV_DIR_PROPERTY = "infermon.ui.dir";
+
   private final ClassLoader loader;
+  private final Optional<Path> devDir;
   private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();
 
   /** One file ready to send. */
   record Asset(String contentType, byte[] body, byte[] gzip, String etag) {}
 
-  UiRoutes(ClassLoader loader) {
+  UiRoutes(ClassLoader loader, Optional<Path> devDir) {
     this.loader = loader;
+    this.devDir = devDir;
   }
 
   /** Adds the page shell, {@code /ui/<file>} and {@code /ui/vendor/<file>} to {@code router}. */
   public static void register(Router router) {
-    UiRoutes ui = new UiRoutes(UiRoutes.class.getClassLoader());
+    String dev = System.getProperty(DEV_DIR_PROPERTY, "");
+    UiRoutes ui =
+        new UiRoutes(
+            UiRoutes.class.getClassLoader(),
+            dev.isEmpty() ? Optional.empty() : Optional.of(Path.of(dev)));
     for (String page : PAGES) {
       router.add(page, ex -> ui.send(ex, ui.asset(BASE + "index.html"), false), "GET");
     }
@@ -89,6 +104,17 @@ public final class UiRoutes {
   }
 
   Optional<Asset> asset(String resource) {
+    if (devDir.isPresent() && resource.startsWith(BASE)) {
+      Path file = devDir.get().resolve(resource.substring(BASE.length()));
+      try {
+        byte[] body = Files.readAllBytes(file);
+        return Optional.of(new Asset(contentType(resource), body, gzip(body), etag(body)));
+      } catch (NoSuchFileException e) {
+        return Optional.empty();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + file, e);
+      }
+    }
     return cache.computeIfAbsent(resource, this::load);
   }
 

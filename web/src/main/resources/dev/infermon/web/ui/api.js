@@ -49,8 +49,8 @@ export const api = {
   rules: (signal) => call('/api/v1/rules', null, signal),
   alerts: (signal) => call('/api/v1/alerts', null, signal),
   metadata: (signal) => call('/api/v1/metadata', null, signal),
-  // The LLM layer's dashboard API (llm module, docs/dashboard.md).
-  dashboard: (params, signal) => call('/api/v1/llm/dashboard', params, signal),
+  // The LLM layer's dashboard API (docs/http-api.md).
+  layout: (signal) => call('/api/v1/llm/dashboard/panels', null, signal),
   panels: (ids, params, signal) =>
     call('/api/v1/llm/dashboard', Object.assign({ panels: ids.join(',') }, params), signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),

@@ -3,7 +3,7 @@
 // when it scrolls into view with one request. window.__lastPanelDrawnAt (performance.now()) and
 // window.__dashboardDone mark the moment the last panel of the view was drawn (bench/ui-dashboard).
 import { api } from './api.js';
-import { panelCard, panelLoader, windowParams } from './panels.js';
+import { panelCard, panelLoader } from './panels.js';
 import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
 import { esc, fmtTime } from './format.js';
 import * as st from './state.js';
@@ -44,7 +44,7 @@ export function mount(main) {
   <div id="dash-body" role="tabpanel"></div>`;
   const body = main.querySelector('#dash-body');
   let specs = null;
-  const specsByLevel = {};
+  let layout = null;
   let cards = [];
   let tables = [];
   let timer = 0;
@@ -117,8 +117,8 @@ export function mount(main) {
     if (!pending) window.__dashboardDone = true;
   }
 
-  /** Renders the level's cards; `fetched` is the window its first request already loaded. */
-  function build(fetched) {
+  /** Renders the level's cards. */
+  function build() {
     for (const c of cards) c.destroy();
     if (observer) observer.disconnect();
     cards = [];
@@ -127,7 +127,7 @@ export function mount(main) {
     body.textContent = '';
     const level = level_();
     const lazy = st.params().get('lazy') !== '0';
-    specs = specsByLevel[level];
+    specs = layout.filter((p) => level === 'all' || (p.level || levelOf(p.id)) === level);
     const chosen = specs;
     if (level === 'pod' || level === 'gpu' || level === 'all') {
       for (const [cols, title, byGpu] of [[POD_COLUMNS, 'Pods', false], [GPU_COLUMNS, 'GPUs of each pod', true]]) {
@@ -163,31 +163,20 @@ export function mount(main) {
         if (c && c.el.dataset.state === 'idle') c.refresh(win);
       }
     }, { rootMargin: '300px' }) : null;
-    reload(true, fetched);
+    reload(true);
   }
 
   /**
-   * Shows the level in the URL. The first visit of a level asks for all its panels in one
-   * request, which also gives their specs (ids, titles, units); later windows load lazily. "All"
-   * asks for each level at once, in parallel: the server renders the panels of one request in
-   * turn, so parallel requests use more than one core (measured in docs/benchmarks.md).
+   * Shows the level in the URL. The layout (every panel's id, title, unit, kind; nothing queried)
+   * is read once; the cards then ask for their data as they come into view.
    */
   function show() {
-    const level = level_();
-    if (specsByLevel[level]) { build(); return; }
-    const w = currentWindow();
-    const parts = level === 'all' ? LEVELS.map(([k]) => k).filter((k) => k !== 'all') : [level];
+    if (layout) { build(); return; }
     body.innerHTML = '<div class="loading">Loading…</div>';
-    Promise.all(parts.map((l) => api.dashboard(Object.assign({ level: l }, windowParams(w)), controller.signal))).then((rs) => {
-      const all = [];
-      rs.forEach((r, i) => {
-        const specs_ = r.data.panels.map((p) => Object.assign({}, p.panel, { kind: String(p.panel.kind || 'timeseries').toLowerCase() }));
-        specsByLevel[parts[i]] = specs_;
-        all.push(...specs_);
-        loader.prime(w, r.data.panels);
-      });
-      specsByLevel[level] = all;
-      if (level_() === level) build(w);
+    api.layout(controller.signal).then((r) => {
+      layout = r.data.panels.map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
+      offerQuantiles(r.data.quantiles);
+      build();
     }, (e) => {
       if (e.name === 'AbortError') return;
       body.innerHTML = '<div class="empty"><div class="reason error">The dashboard API did not answer: ' + esc(e.message) +
@@ -196,9 +185,18 @@ export function mount(main) {
     });
   }
 
-  function reload(keepData, fixed) {
-    // Reuse the window just fetched: recomputing it could cross a step boundary and miss the cache.
-    win = fixed || currentWindow();
+  /** The quantiles the server offers (llm.quantiles), in place of the built-in list. */
+  function offerQuantiles(qs) {
+    if (!Array.isArray(qs) || !qs.length) return;
+    const sel = main.querySelector('#quantile');
+    const keep = sel.value;
+    sel.textContent = '';
+    for (const q of qs) sel.add(new Option('p' + Math.round(q * 1000) / 10, String(q)));
+    sel.value = [...sel.options].some((o) => o.value === keep) ? keep : String(qs.includes(0.95) ? 0.95 : qs[0]);
+  }
+
+  function reload(keepData) {
+    win = currentWindow();
     main.querySelector('#window-text').textContent = fmtTime(win.start * 1000) + ' → ' + fmtTime(win.end * 1000) +
       ' · step ' + win.step + ' s' + (win.custom ? ' · zoomed (Back or a range button returns)' : '');
     if (!specs) return;

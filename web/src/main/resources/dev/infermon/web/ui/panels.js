@@ -136,8 +136,13 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
   return { el, spec, refresh, destroy: () => { gen++; clear(); }, redraw: null };
 }
 
-/** Panels per request when several come into view together (the server renders them in turn). */
-export const BATCH = 6;
+/**
+ * At most this many requests share the panels that come into view together. The server renders
+ * the panels of one request in turn and reads its inventory once per request: a few requests in
+ * parallel use more than one core without repeating the inventory for every panel
+ * (docs/benchmarks.md has the measurements behind the number).
+ */
+export const PARALLEL = 3;
 
 function windowParams(win) {
   return Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters);
@@ -145,9 +150,8 @@ function windowParams(win) {
 
 /**
  * Loads panel data once per (panel, window, quantile, filters); cards and tables share it. Panels
- * asked for in the same tick (those that scroll into view together) go in one request of up to
- * BATCH panels, so a screenful costs a request or two and the server reads its inventory once per
- * request, not once per panel.
+ * asked for in the same tick (those that scroll into view together) are dealt round-robin into at
+ * most PARALLEL requests.
  */
 export function panelLoader(signalFor) {
   const cache = new Map();
@@ -163,8 +167,9 @@ export function panelLoader(signalFor) {
     }
     queue = [];
     for (const items of groups.values()) {
-      for (let i = 0; i < items.length; i += BATCH) {
-        const chunk = items.slice(i, i + BATCH);
+      const n = Math.min(PARALLEL, items.length);
+      for (let k = 0; k < n; k++) {
+        const chunk = items.filter((x, i) => i % n === k);
         const win = chunk[0].win;
         api.panels(chunk.map((x) => x.spec.id), windowParams(win), signalFor()).then((r) => {
           for (const x of chunk) x.resolve(normalize(pick(r.data, x.spec.id), win.xs, win.start, win.step));
@@ -177,12 +182,6 @@ export function panelLoader(signalFor) {
 
   return {
     clear() { cache.clear(); queue = []; },
-    /** Stores panels already fetched (the level's first request) for `win`. */
-    prime(win, results) {
-      for (const r of results) {
-        cache.set(r.panel.id + '|' + win.key, Promise.resolve(normalize(r, win.xs, win.start, win.step)));
-      }
-    },
     load(spec, win) {
       const key = spec.id + '|' + win.key;
       if (!cache.has(key)) {
@@ -200,4 +199,3 @@ function pick(data, id) {
   return data.panels.find((p) => (p.panel || p).id === id) || { queries: [], status: 'EMPTY', reasons: [] };
 }
 
-export { windowParams };

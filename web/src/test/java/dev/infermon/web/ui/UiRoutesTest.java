@@ -95,6 +95,20 @@ class UiRoutesTest {
   }
 
   @Test
+  void aDevelopmentDirectoryIsReadOnEveryRequest(@TempDir Path dev) throws Exception {
+    java.nio.file.Files.writeString(dev.resolve("app.js"), "// v1");
+    UiRoutes ui = new UiRoutes(UiRoutes.class.getClassLoader(), java.util.Optional.of(dev));
+    assertThat(new String(ui.own("app.js").orElseThrow().body(), StandardCharsets.UTF_8))
+        .isEqualTo("// v1");
+    java.nio.file.Files.writeString(dev.resolve("app.js"), "// v2");
+    assertThat(new String(ui.own("app.js").orElseThrow().body(), StandardCharsets.UTF_8))
+        .isEqualTo("// v2");
+    assertThat(ui.own("missing.js")).isEmpty();
+    // uPlot still comes from the WebJar
+    assertThat(ui.vendor("uPlot.esm.js")).isPresent();
+  }
+
+  @Test
   void aPathOutsideTheUiIsRefused() throws Exception {
     // Jetty refuses an encoded slash itself (400); the asset pattern would refuse it too (404).
     assertThat(get("/ui/..%2Fapi.js").statusCode()).isIn(400, 404);
