@@ -6,7 +6,8 @@
 # reused by later runs with the same --pods and --hours).
 #
 # Needs /usr/bin/prometheus and /usr/bin/promtool (Debian package prometheus, 2.42) and about
-# 3 GB of disk in the work directory for the first run.
+# 2 GB of free disk in the work directory for the first run (the OpenMetrics file, deleted after
+# the backfill). SKIP_BUILD=1 uses the benchmarks jar as built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

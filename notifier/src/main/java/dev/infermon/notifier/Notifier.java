@@ -11,7 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -25,15 +30,24 @@ import org.slf4j.LoggerFactory;
  * alerts every resend delay, which covers a failed request. A batch that reached no endpoint of
  * some set is counted as dropped.
  *
- * <p>Threading: thread-safe; {@link #send} only queues and returns. {@link #close} stops the
- * sending thread; queued alerts are dropped (and counted).
+ * <p>Threading: thread-safe; {@link #send} only queues and returns. Requests run on the HTTP
+ * client's executor, owned here: at most {@link #HTTP_THREADS} daemon threads named {@code
+ * notifier-http-*} (without one, the JDK client's own pool keeps idle threads for 60 s after each
+ * send). {@link #close} stops the sending thread and that executor; queued alerts are dropped (and
+ * counted).
  */
 public final class Notifier implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Notifier.class);
 
+  /** The HTTP client's threads; requests beyond wait in its queue, so every endpoint is served. */
+  static final int HTTP_THREADS = 4;
+
+  private static final String HTTP_THREAD_NAME = "notifier-http-";
+
   private final NotifierOptions opts;
   private final List<Endpoint.Set> sets;
   private final NotifierMetrics metrics;
+  private final ExecutorService httpExecutor;
   private final HttpClient client;
   private final ArrayDeque<Alert> queue = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
@@ -45,14 +59,34 @@ public final class Notifier implements AutoCloseable {
     this.opts = opts;
     this.sets = List.copyOf(sets);
     this.metrics = metrics;
+    this.httpExecutor = httpExecutor();
     this.client =
         HttpClient.newBuilder()
+            .executor(httpExecutor)
             .followRedirects(HttpClient.Redirect.NORMAL)
             .version(HttpClient.Version.HTTP_1_1)
             .build();
     this.sender = new Thread(this::sendLoop, "notifier");
     sender.setDaemon(true);
     sender.start();
+  }
+
+  private static ExecutorService httpExecutor() {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            HTTP_THREADS,
+            HTTP_THREADS,
+            5,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, HTTP_THREAD_NAME + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /** Queues alerts for every endpoint. */
@@ -221,7 +255,11 @@ public final class Notifier implements AutoCloseable {
     sender.interrupt();
     try {
       sender.join(10_000);
+      // The sender waits for its requests, so none is in flight unless the join timed out.
+      httpExecutor.shutdownNow();
+      httpExecutor.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
+      httpExecutor.shutdownNow();
       Thread.currentThread().interrupt();
     }
   }

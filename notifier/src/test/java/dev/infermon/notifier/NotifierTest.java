@@ -11,7 +11,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +104,46 @@ class NotifierTest {
     assertThat(a.get("startsAt").asText()).isEqualTo("2023-11-14T22:13:20.000Z");
     assertThat(a.get("endsAt").asText()).isEqualTo("2023-11-14T22:17:20.000Z");
     assertThat(a.get("generatorURL").asText()).isEqualTo("http://x/graph");
+  }
+
+  @Test
+  void closeLeavesNoThreadBehind() throws Exception {
+    Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
+    Endpoint.Set set =
+        new Endpoint.Set(
+            "s",
+            List.of(
+                Endpoint.webhook(URI.create("http://" + base() + "/hook"), Duration.ofSeconds(5)),
+                Endpoint.alertmanager("http", base(), "/", Duration.ofSeconds(5))),
+            List.of());
+    Notifier n = new Notifier(NotifierOptions.DEFAULTS, List.of(set), NotifierMetrics.NONE);
+    n.send(alerts(0, 3));
+    await("both requests", () -> bodies.size() == 2);
+    assertThat(newThreads(before)).as("threads while sending").contains("notifier");
+
+    n.close();
+
+    // close() waits for its threads; the bounded loop only absorbs the moment a terminated thread
+    // may take to leave the thread list. The JDK's default client pool would linger for 60 s.
+    await("the notifier's threads to end", () -> newThreads(before).isEmpty());
+  }
+
+  /**
+   * Threads started since {@code before} and still alive, except the JDK client's selector (it ends
+   * when the client is collected; Java 17's client has no close) and the common pool.
+   */
+  private static Set<String> newThreads(Set<Thread> before) {
+    Set<String> out = new HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      String name = t.getName();
+      if (!before.contains(t)
+          && t.isAlive()
+          && !name.endsWith("-SelectorManager")
+          && !name.startsWith("ForkJoinPool.commonPool")) {
+        out.add(name);
+      }
+    }
+    return out;
   }
 
   @Test

@@ -21,10 +21,10 @@ import java.util.zip.GZIPInputStream;
  * Fetches a page with the JDK {@link HttpClient} as Prometheus 2.42 does: {@code Accept} offering
  * OpenMetrics 1.0.0, then 0.0.1 (q=0.75), then text 0.0.4 (q=0.5), then anything (q=0.1); {@code
  * Accept-Encoding: gzip} unless compression is disabled; {@code
- * X-Prometheus-Scrape-Timeout-Seconds}; authorization from {@link RequestAuth}. The whole exchange,
- * body included, must finish within the timeout; the body is collected up to the size limit and,
- * when gzipped, inflated up to the same limit on the decompressed bytes, streaming, so neither form
- * is ever held past the limit.
+ * X-Prometheus-Scrape-Timeout-Seconds}; authorization from {@link
+ * dev.infermon.config.http.RequestAuth}. The whole exchange, body included, must finish within the
+ * timeout; the body is collected up to the size limit and, when gzipped, inflated up to the same
+ * limit on the decompressed bytes, streaming, so neither form is ever held past the limit.
  */
 final class HttpScraper implements Scraper {
   /** Prometheus 2.42's {@code scrapeAcceptHeader}. */

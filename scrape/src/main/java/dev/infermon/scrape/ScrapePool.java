@@ -1,5 +1,6 @@
 package dev.infermon.scrape;
 
+import dev.infermon.config.http.RequestAuth;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.discovery.TargetGroup;
 import dev.infermon.storage.Appendable;

@@ -2,6 +2,7 @@ package dev.infermon.scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infermon.config.http.HttpClients;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.discovery.DiscoveryLabels;
 import dev.infermon.model.labels.Labels;

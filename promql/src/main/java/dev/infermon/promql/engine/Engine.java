@@ -118,7 +118,9 @@ public final class Engine {
       throw new IllegalArgumentException(
           "end timestamp must not be before start time: " + end + " < " + start);
     }
-    if ((end - start) / step >= MAX_POINTS_PER_SERIES) {
+    // Prometheus refuses only when (end - start) / step exceeds the limit, so a range of exactly
+    // 11,000 steps (11,001 points) is accepted.
+    if ((end - start) / step > MAX_POINTS_PER_SERIES) {
       throw new TooManyPointsException();
     }
     if (expr.type() != ValueType.VECTOR && expr.type() != ValueType.SCALAR) {

@@ -6,7 +6,8 @@
  * dev.infermon.promql.engine.QueryResult}. Internally every node evaluates to a matrix over the
  * query's steps ({@code EvalSeries}), as in Prometheus's {@code engine.go}; the code is split by
  * concern: {@code Evaluator} (dispatch, selectors, subqueries, step invariance), {@code
- * BinaryOperations}, {@code Aggregations}, {@code InstantFunctions}, {@code RangeFunctions}, {@code
+ * BinaryOperations}, {@code Aggregations} (with {@code SeriesFold} and {@code TopK}), {@code
+ * InstantFunctions}, {@code RangeFunctions} (with {@code WindowFunctions}), {@code
  * HistogramFunctions} and {@code Preprocessor}.
  *
  * <p>Errors: caller mistakes are {@link java.lang.IllegalArgumentException}; evaluation failures

@@ -152,9 +152,11 @@ class EngineTest {
     Engine tiny = new Engine(EngineOptions.DEFAULTS.withMaxSamples(2));
     assertThatThrownBy(() -> tiny.instantQuery(storage, PromqlParser.parse("c_total[1m]"), 60 * S))
         .isInstanceOf(TooManySamplesException.class);
-    assertThatThrownBy(
-            () -> engine.rangeQuery(storage, PromqlParser.parse("gauge"), 0, 11_000 * S, S))
+    assertThatThrownBy(() -> engine.rangeQuery(storage, PromqlParser.parse("1"), 0, 11_001 * S, S))
         .isInstanceOf(TooManyPointsException.class);
+    // exactly 11,000 steps (11,001 points) is still allowed, as in Prometheus
+    assertThat(engine.rangeQuery(storage, PromqlParser.parse("1"), 0, 11_000 * S, S).value())
+        .isNotNull();
     Engine hasty = new Engine(EngineOptions.DEFAULTS.withTimeout(Duration.ofNanos(1)));
     assertThatThrownBy(() -> hasty.instantQuery(storage, PromqlParser.parse("gauge"), 0))
         .isInstanceOf(QueryTimeoutException.class)

@@ -79,7 +79,7 @@ final class Alerting implements AutoCloseable {
       QueryFunction query,
       Storage storage,
       String externalUrl) {
-    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm().alerts());
+    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm());
     Alerting a = new Alerting(settings, metrics, query, storage, cfg, externalUrl);
     a.notifier = a.newNotifier(cfg);
     a.rules.update(files);
@@ -94,7 +94,7 @@ final class Alerting implements AutoCloseable {
    *     changes then
    */
   synchronized void apply(Config cfg) {
-    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm().alerts());
+    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm());
     if (!cfg.alerting().equals(applied.alerting())
         || !cfg.global().externalLabels().equals(applied.global().externalLabels())) {
       Notifier old = notifier;

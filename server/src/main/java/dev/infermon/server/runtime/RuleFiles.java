@@ -1,6 +1,8 @@
 package dev.infermon.server.runtime;
 
 import dev.infermon.config.app.LlmConfig;
+import dev.infermon.lint.slo.BurnWindow;
+import dev.infermon.lint.slo.SloRules;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.AlertPack;
 import dev.infermon.rules.rulefmt.RuleError;
@@ -24,15 +26,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The rule files a configuration names: {@code rule_files} globs expanded as Go's {@code
  * filepath.Glob} (a pattern that matches nothing is no error, as in Prometheus; it is logged), each
- * file parsed strictly, then the default LLM alert pack unless {@code llm.alerts.enabled} is false.
- * The pack is the llm module's, generated from the engine catalog for every engine it knows (each
- * rule unions the engines, so an absent engine adds nothing). Stateless.
+ * file parsed strictly, then the default LLM alert pack unless {@code llm.alerts.enabled} is false,
+ * then the SLO rules when {@code llm.slos} is not empty. The pack is the llm module's, generated
+ * from the engine catalog for every engine it knows (each rule unions the engines, so an absent
+ * engine adds nothing); the SLO rules are the lint module's ({@link SloRules}, docs/slo.md), the
+ * same file {@code /api/v1/llm/slo} reads the recorded series of. Stateless.
  */
 final class RuleFiles {
   private static final Logger log = LoggerFactory.getLogger(RuleFiles.class);
 
   /** The name the default pack's rules carry as their file ({@code /api/v1/rules}). */
   static final String DEFAULT_PACK_FILE = "<infermon>/default-alerts.yml";
+
+  /** The name the generated SLO rules carry as their file ({@code /api/v1/rules}). */
+  static final String SLO_RULES_FILE = "<infermon>/slo-rules.yml";
 
   private RuleFiles() {}
 
@@ -41,7 +48,7 @@ final class RuleFiles {
    *
    * @throws RuleFileException listing the problems of every file that does not load
    */
-  static List<RuleFile> load(List<String> patterns, LlmConfig.Alerts pack) {
+  static List<RuleFile> load(List<String> patterns, LlmConfig llm) {
     List<RuleFile> out = new ArrayList<>();
     List<RuleError> errors = new ArrayList<>();
     for (String pattern : patterns) {
@@ -60,12 +67,17 @@ final class RuleFiles {
     if (!errors.isEmpty()) {
       throw new RuleFileException(errors);
     }
-    if (pack.enabled()) {
-      Catalog catalog = Catalog.builtIn();
+    Catalog catalog = Catalog.builtIn();
+    if (llm.alerts().enabled()) {
       out.add(
           RuleFileParser.parse(
               DEFAULT_PACK_FILE,
-              AlertPack.ruleFile(catalog, new LinkedHashSet<>(Catalog.ENGINES), pack)));
+              AlertPack.ruleFile(catalog, new LinkedHashSet<>(Catalog.ENGINES), llm.alerts())));
+    }
+    if (!llm.slos().isEmpty()) {
+      out.add(
+          RuleFileParser.parse(
+              SLO_RULES_FILE, SloRules.yaml(llm.slos(), catalog, BurnWindow.DEFAULT)));
     }
     return out;
   }

@@ -311,16 +311,15 @@ class PrometheusConformanceTest {
     assertThat(diffs).as("Prometheus: %s%ninfermon:   %s", want.body(), got.body()).isEmpty();
   }
 
-  /**
-   * Known difference, kept visible: Prometheus accepts a range of exactly 11,000 steps (11,001
-   * points); infermon's engine refuses it. When the engine is fixed this test fails: move the case
-   * into the table.
-   */
+  /** A range of exactly 11,000 steps (11,001 points) is accepted by both; one more step is not. */
   @Test
-  void knownDifferenceExactly11000Steps() throws Exception {
-    String path = "/api/v1/query_range?query=1&start=1&end=11001&step=1";
-    assertThat(get(promBase, path).statusCode()).isEqualTo(200);
-    assertThat(get(infermonBase, path).statusCode()).isEqualTo(400);
+  void elevenThousandStepsIsTheLimitOnBoth() throws Exception {
+    String atLimit = "/api/v1/query_range?query=1&start=1&end=11001&step=1";
+    assertThat(get(promBase, atLimit).statusCode()).isEqualTo(200);
+    assertThat(get(infermonBase, atLimit).statusCode()).isEqualTo(200);
+    String over = "/api/v1/query_range?query=1&start=1&end=11002&step=1";
+    assertThat(get(promBase, over).statusCode()).isEqualTo(400);
+    assertThat(get(infermonBase, over).statusCode()).isEqualTo(400);
   }
 
   @Test

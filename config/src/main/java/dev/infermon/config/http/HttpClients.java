@@ -1,4 +1,4 @@
-package dev.infermon.remote.http;
+package dev.infermon.config.http;
 
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.scrape.TlsConfig;
@@ -33,15 +33,22 @@ import javax.net.ssl.TrustManagerFactory;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
- * Builds the JDK {@link HttpClient} of a remote-write endpoint or remote query API from its {@code
- * HttpClientConfig} (the same rules as the scrape module's copy, which is package-private there):
- * redirects, HTTP/2 (for TLS; plain HTTP stays HTTP/1.1, no upgrade round trip), and TLS ({@code
- * ca_file} or {@code ca}, client {@code cert_file}/{@code key_file} in PEM with a PKCS#8 key,
- * {@code server_name} for SNI, {@code insecure_skip_verify}, {@code min_version}).
+ * Builds the JDK {@link HttpClient} of a scrape pool, a remote-write endpoint or a remote query API
+ * from its {@code HttpClientConfig}: redirects, HTTP/2 (for TLS; plain HTTP stays HTTP/1.1, no
+ * upgrade round trip), and TLS ({@code ca_file} or {@code ca}, client {@code cert_file}/{@code
+ * key_file} in PEM with a PKCS#8 key, {@code server_name} for SNI, {@code insecure_skip_verify},
+ * {@code min_version}).
  */
 public final class HttpClients {
   private HttpClients() {}
 
+  /**
+   * A client for {@code cfg}.
+   *
+   * @param executor runs the client's asynchronous work; null for the JDK's default pool (whose
+   *     idle threads linger 60 s). The caller owns it.
+   * @throws IllegalArgumentException when the TLS material does not load, naming the problem
+   */
   public static HttpClient create(HttpClientConfig cfg, Executor executor) {
     HttpClient.Builder b =
         HttpClient.newBuilder()

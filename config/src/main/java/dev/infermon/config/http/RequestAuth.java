@@ -1,4 +1,4 @@
-package dev.infermon.scrape;
+package dev.infermon.config.http;
 
 import dev.infermon.config.scrape.Authorization;
 import dev.infermon.config.scrape.BasicAuth;
@@ -16,15 +16,19 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The headers a scrape config adds to each request: {@code Authorization} from {@code basic_auth}
- * or {@code authorization} (bearer token), and {@code http_headers}. Credential files are read at
- * each scrape, as Prometheus does, so rotated tokens take effect without a reload. Secrets only
- * ever reach the request; {@link #toString()} shows none.
+ * The headers an HTTP client config adds to each request (scrapes, remote write, remote queries):
+ * {@code Authorization} from {@code basic_auth} or {@code authorization} (bearer token), and {@code
+ * http_headers}. Credential files are read at each request, as Prometheus does, so rotated tokens
+ * take effect without a reload. Secrets only ever reach the request; {@link #toString()} shows
+ * none.
+ *
+ * <p>Threading: thread-safe (immutable); {@link #get} reads files on the calling thread and throws
+ * {@link UncheckedIOException} when one cannot be read.
  */
-final class RequestAuth implements Supplier<Map<String, String>> {
+public final class RequestAuth implements Supplier<Map<String, String>> {
   private final HttpClientConfig http;
 
-  RequestAuth(HttpClientConfig http) {
+  public RequestAuth(HttpClientConfig http) {
     this.http = http;
   }
 

@@ -1,0 +1,78 @@
+package dev.infermon.scrape;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+
+/** The scrape cache's table against a {@link HashMap} of strings. */
+class SeriesBytesMapTest {
+  record Op(String key, int value, boolean purge) {}
+
+  @Test
+  void equalHashesAreToldApartByTheirBytes() {
+    SeriesBytesMap<String> m = new SeriesBytesMap<>();
+    byte[] page = "a{x=\"1\"} 1\nb{x=\"2\"} 2\n".getBytes(StandardCharsets.UTF_8);
+
+    m.put(page, 0, 8, 42, "a");
+    m.put(page, 11, 8, 42, "b"); // a hash collision on purpose
+
+    assertThat(m.get(page, 0, 8, 42)).isEqualTo("a");
+    assertThat(m.get(page, 11, 8, 42)).isEqualTo("b");
+    assertThat(m.get(page, 0, 7, 42)).isNull();
+    assertThat(m.size()).isEqualTo(2);
+  }
+
+  @Property(tries = 200)
+  void behavesAsAMap(@ForAll("ops") List<Op> ops) {
+    SeriesBytesMap<Integer> m = new SeriesBytesMap<>();
+    Map<String, Integer> ref = new HashMap<>();
+    for (Op op : ops) {
+      if (op.purge()) {
+        // Drop odd values, as the cache drops entries a scrape did not see.
+        m.removeIf(v -> v % 2 != 0);
+        ref.values().removeIf(v -> v % 2 != 0);
+        continue;
+      }
+      // The key sits at an offset inside a larger buffer, as in the parser's page.
+      byte[] page = ("##" + op.key() + "##").getBytes(StandardCharsets.UTF_8);
+      int len = page.length - 4;
+      long hash = weakHash(op.key());
+      assertThat(m.get(page, 2, len, hash)).isEqualTo(ref.get(op.key()));
+      m.put(page, 2, len, hash, op.value());
+      page[2 + len / 2] ^= 1; // the map owns a copy: the page may change afterwards
+      ref.put(op.key(), op.value());
+    }
+    assertThat(m.size()).isEqualTo(ref.size());
+    for (Map.Entry<String, Integer> e : ref.entrySet()) {
+      byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
+      assertThat(m.get(k, 0, k.length, weakHash(e.getKey()))).isEqualTo(e.getValue());
+    }
+  }
+
+  /** Few distinct hashes, so collisions and long probe runs are common. */
+  private static long weakHash(String k) {
+    return k.length() % 5;
+  }
+
+  @Provide
+  Arbitrary<List<Op>> ops() {
+    Arbitrary<Op> put =
+        Combinators.combine(
+                Arbitraries.strings().withChars("abcxyz{}=\"").ofMinLength(1).ofMaxLength(12),
+                Arbitraries.integers().between(0, 99))
+            .as((k, v) -> new Op(k, v, false));
+    Arbitrary<Op> purge = Arbitraries.just(new Op("", 0, true));
+    return Arbitraries.frequencyOf(Tuple.of(20, put), Tuple.of(1, purge)).list().ofMaxSize(300);
+  }
+}
