@@ -22,7 +22,8 @@ public final class UiDashboardBench {
     if (args.length > 0 && args[0].startsWith("http")) {
       // measure again against a server already running (hours, runs)
       try (Browser b = Browser.start(1440, 1000, false)) {
-        measure(b, args[0], Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+        measure(b, args[0], "all", Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+        measure(b, args[0], "model", Integer.parseInt(args[1]), Integer.parseInt(args[2]));
       }
       return;
     }
@@ -50,7 +51,8 @@ public final class UiDashboardBench {
           scrape,
           h.samples,
           (System.nanoTime() - t0) / 1e9);
-      measure(b, h.baseUrl(), hours, runs);
+      measure(b, h.baseUrl(), "all", hours, runs);
+      measure(b, h.baseUrl(), "model", hours, runs);
       b.screenshot(Path.of("target", "bench-dashboard.png"));
       if (System.getProperty("ui.serve.minutes") != null) {
         long minutes = Long.parseLong(System.getProperty("ui.serve.minutes"));
@@ -62,8 +64,9 @@ public final class UiDashboardBench {
     }
   }
 
-  static void measure(Browser b, String base, int hours, int runs) {
-    String url = base + "/dashboard?level=all&range=" + hours + "h&lazy=0";
+  static void measure(Browser b, String base, String level, int hours, int runs) {
+    System.out.println("level=" + level + ", " + hours + " h, every panel loaded (lazy=0):");
+    String url = base + "/dashboard?level=" + level + "&range=" + hours + "h&lazy=0";
     WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
     List<Double> times = new ArrayList<>();
     for (int i = 0; i < runs + 1; i++) {

@@ -2,38 +2,73 @@ package dev.infermon.storage;
 
 /**
  * Interleaves several sample iterators by time. At a timestamp present in more than one, the sample
- * of the lowest-indexed iterator is returned and the others skipped. A linear scan picks the
- * minimum: merges span a handful of sources (head and a few blocks), where a heap costs more. Not
- * thread-safe.
+ * of the lowest-indexed iterator is returned and the others skipped. Not thread-safe.
+ *
+ * <p>Built for the common merge of a few older blocks then the head, which rarely overlap in time.
+ * Each sub-iterator's current timestamp is cached, so choosing the next sample reads longs instead
+ * of making virtual calls. Beside the current iterator the chain keeps {@code bound}, the earliest
+ * timestamp of all the others: while the current iterator stays below it, no other iterator is
+ * consulted (one comparison per sample). Once only one iterator is left, the chain delegates to it
+ * with no comparison at all. A linear scan picks the minimum: merges span a handful of sources,
+ * where a heap costs more.
  */
 public final class ChainSampleIterator implements SampleIterator {
   private final SampleIterator[] its;
+  private final long[] ts;
   private final boolean[] has;
   private boolean started;
   private int cur = -1;
 
+  /** Earliest cached timestamp among the live iterators other than {@code cur}. */
+  private long bound;
+
+  /** True when {@code cur} is the only live iterator: calls go straight to it. */
+  private boolean alone;
+
   /** Iterators in priority order; the array is owned by the result. */
   public ChainSampleIterator(SampleIterator[] its) {
     this.its = its;
+    this.ts = new long[its.length];
     this.has = new boolean[its.length];
   }
 
   @Override
   public boolean next() {
+    if (alone) {
+      if (its[cur].next()) {
+        return true;
+      }
+      return exhaustAlone();
+    }
     if (!started) {
       started = true;
       for (int i = 0; i < its.length; i++) {
-        has[i] = its[i].next();
+        advanced(i, its[i].next());
       }
-    } else {
-      if (cur < 0) {
-        return false;
-      }
-      long t = its[cur].timestamp();
-      for (int i = 0; i < its.length; i++) {
-        if (has[i] && its[i].timestamp() == t) {
-          has[i] = its[i].next();
+      return pick();
+    }
+    if (cur < 0) {
+      return false;
+    }
+    long t = ts[cur];
+    if (bound > t) {
+      // No other iterator sits at t, so only the current one moves; it stays current while it
+      // remains below every other.
+      SampleIterator c = its[cur];
+      if (c.next()) {
+        long nt = c.timestamp();
+        ts[cur] = nt;
+        if (nt <= bound) {
+          return true;
         }
+      } else {
+        has[cur] = false;
+      }
+      return pick();
+    }
+    for (int i = 0; i < its.length; i++) {
+      if (has[i] && ts[i] == t) {
+        advanced(i, its[i].next());
       }
     }
     return pick();
@@ -41,53 +76,89 @@ public final class ChainSampleIterator implements SampleIterator {
 
   @Override
   public boolean seek(long t) {
-    if (started) {
-      if (cur < 0) {
-        return false;
-      }
-      if (its[cur].timestamp() >= t) {
+    if (alone) {
+      if (its[cur].seek(t)) {
         return true;
       }
-      for (int i = 0; i < its.length; i++) {
-        if (has[i] && its[i].timestamp() < t) {
-          has[i] = its[i].seek(t);
-        }
-      }
-    } else {
+      return exhaustAlone();
+    }
+    if (!started) {
       started = true;
       for (int i = 0; i < its.length; i++) {
-        has[i] = its[i].seek(t);
+        advanced(i, its[i].seek(t));
+      }
+      return pick();
+    }
+    if (cur < 0) {
+      return false;
+    }
+    if (ts[cur] >= t) {
+      return true;
+    }
+    for (int i = 0; i < its.length; i++) {
+      if (has[i] && ts[i] < t) {
+        advanced(i, its[i].seek(t));
       }
     }
     return pick();
   }
 
-  private boolean pick() {
+  private void advanced(int i, boolean ok) {
+    has[i] = ok;
+    if (ok) {
+      ts[i] = its[i].timestamp();
+    }
+  }
+
+  private boolean exhaustAlone() {
+    has[cur] = false;
     cur = -1;
+    alone = false;
+    return false;
+  }
+
+  /** Chooses the earliest live iterator (lowest index on ties) and the bound of the others. */
+  private boolean pick() {
+    int best = -1;
+    int live = 0;
     long min = Long.MAX_VALUE;
+    long second = Long.MAX_VALUE;
     for (int i = 0; i < its.length; i++) {
-      if (has[i] && (cur < 0 || its[i].timestamp() < min)) {
-        min = its[i].timestamp();
-        cur = i;
+      if (!has[i]) {
+        continue;
+      }
+      live++;
+      long t = ts[i];
+      if (best < 0 || t < min) {
+        second = min;
+        min = t;
+        best = i;
+      } else if (t < second) {
+        second = t;
       }
     }
-    return cur >= 0;
+    cur = best;
+    bound = second;
+    alone = live == 1;
+    return best >= 0;
   }
 
   @Override
   public long timestamp() {
-    return current().timestamp();
+    if (alone) {
+      return its[cur].timestamp();
+    }
+    if (cur < 0) {
+      throw new IllegalStateException("no current sample");
+    }
+    return ts[cur];
   }
 
   @Override
   public double value() {
-    return current().value();
-  }
-
-  private SampleIterator current() {
     if (cur < 0) {
       throw new IllegalStateException("no current sample");
     }
-    return its[cur];
+    return its[cur].value();
   }
 }

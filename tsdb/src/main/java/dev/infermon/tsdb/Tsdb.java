@@ -239,6 +239,10 @@ public final class Tsdb implements Storage {
   }
 
   /** The head's counters (rejected samples, series, time range). */
+  public CompactionStats compactionStats() {
+    return compactor.stats();
+  }
+
   public HeadStats headStats() {
     return head.stats();
   }

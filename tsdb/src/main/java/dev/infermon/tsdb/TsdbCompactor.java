@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,11 @@ final class TsdbCompactor {
   private final ReaderTracker readers;
   private final CompactionPlanner planner;
   private final Set<String> failed = new HashSet<>();
+  // Written by the compaction thread, read by metrics scrapes.
+  private final AtomicLong headCompactions = new AtomicLong();
+  private final AtomicLong blockCompactions = new AtomicLong();
+  private final AtomicLong failedCompactions = new AtomicLong();
+  private final AtomicLong retentionDeleted = new AtomicLong();
 
   TsdbCompactor(
       Path dir,
@@ -62,6 +68,14 @@ final class TsdbCompactor {
     this.blocks = blocks;
     this.readers = readers;
     this.planner = new CompactionPlanner(options.compactionRanges());
+  }
+
+  CompactionStats stats() {
+    return new CompactionStats(
+        headCompactions.get(),
+        blockCompactions.get(),
+        failedCompactions.get(),
+        retentionDeleted.get());
   }
 
   void runOnce() throws IOException, InterruptedException {
@@ -115,6 +129,7 @@ final class TsdbCompactor {
           options.readerDrainTimeout());
     }
     int removed = head.truncateBefore(maxt);
+    headCompactions.incrementAndGet();
     log.info(
         "head compacted into {} for [{}, {}) in {} ms; {} series removed from the head",
         meta.map(BlockMeta::ulid).orElse("no block (no samples)"),
@@ -176,6 +191,7 @@ final class TsdbCompactor {
         for (BlockMeta m : plan) {
           failed.add(m.ulid());
         }
+        failedCompactions.incrementAndGet();
         log.error("compaction of {} failed; those blocks are left as they are", plan, e);
         return;
       }
@@ -184,6 +200,7 @@ final class TsdbCompactor {
         added.add(Block.open(dir.resolve(merged.get().ulid())));
       }
       blocks.replace(parents, added);
+      blockCompactions.incrementAndGet();
       log.info(
           "compacted {} blocks into {} in {} ms",
           parents.size(),
@@ -215,6 +232,7 @@ final class TsdbCompactor {
       }
     }
     blocks.replace(removed, List.of());
+    retentionDeleted.addAndGet(removed.size());
     log.info("retention deleted {} blocks: {}", removed.size(), removed);
   }
 }

@@ -100,6 +100,10 @@ class TsdbCompactionTest {
           .isLessThanOrEqualTo(RANGE * 3 / 2);
       assertThat(blockDirs()).as("merged parents are deleted").isEqualTo(blocks.size());
       assertContiguous(readAll(db), 0, 100_000);
+      CompactionStats stats = db.compactionStats();
+      assertThat(stats.headCompactions()).isGreaterThanOrEqualTo(blocks.size());
+      assertThat(stats.blockCompactions()).isPositive();
+      assertThat(stats.failedCompactions()).isZero();
     }
     try (Tsdb db = Tsdb.open(dir, options())) {
       assertContiguous(readAll(db), 0, 100_000);
@@ -122,6 +126,7 @@ class TsdbCompactionTest {
       Map<Labels, List<Sample>> all = readAll(db);
       assertThat(all.get(series(0)).get(0).t()).isEqualTo(oldest);
       assertThat(blockDirs()).isEqualTo(blocks.size());
+      assertThat(db.compactionStats().retentionDeletedBlocks()).isPositive();
     }
   }
 

@@ -2,6 +2,8 @@ package dev.infermon.remote.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infermon.config.http.HttpClients;
+import dev.infermon.config.http.RequestAuth;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.promql.BadQueryException;
 import dev.infermon.promql.QueryCanceledException;
@@ -9,8 +11,6 @@ import dev.infermon.promql.QueryException;
 import dev.infermon.promql.QueryTimeoutException;
 import dev.infermon.promql.TooManyPointsException;
 import dev.infermon.promql.TooManySamplesException;
-import dev.infermon.config.http.HttpClients;
-import dev.infermon.config.http.RequestAuth;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -1,8 +1,8 @@
 package dev.infermon.remote.write;
 
-import dev.infermon.config.remote.RemoteWriteConfig;
 import dev.infermon.config.http.HttpClients;
 import dev.infermon.config.http.RequestAuth;
+import dev.infermon.config.remote.RemoteWriteConfig;
 import dev.infermon.remote.prompb.WriteRequestEncoder;
 import java.io.IOException;
 import java.net.URI;

@@ -24,15 +24,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The receiver goes away for 12 s (a minute in the issue; shortened to keep the suite fast, the
- * mechanism is the same) while infermon keeps scraping, then comes back. Two queues see the same
- * samples: a roomy one loses nothing; a tiny one loses what it cannot hold, and counts exactly
- * that. Each queue tags its copy with an external label, so both land in the same receiver as
- * distinct series and the receiver's own counts are the proof.
+ * The receiver goes away for a minute while infermon keeps scraping, then comes back. Two queues
+ * see the same samples: a roomy one loses nothing; a tiny one loses what it cannot hold, and counts
+ * exactly that. Each queue tags its copy with an external label, so both land in the same receiver
+ * as distinct series and the receiver's own counts are the proof.
  */
 class ReceiverOutageTest {
   private static final int SERIES = 50;
   private static final long SCRAPE_EVERY_MS = 200;
+  private static final long OUTAGE_MS = 60_000;
 
   @TempDir Path tmp;
 
@@ -48,7 +48,7 @@ class ReceiverOutageTest {
               + "      max_backoff: 1s\n";
       QueueManager roomy =
           QueueManager.start(
-              TestEndpoints.endpoint(receiver.writeUrl(), fast + "      capacity: 10000\n"),
+              TestEndpoints.endpoint(receiver.writeUrl(), fast + "      capacity: 50000\n"),
               Labels.of("queue", "roomy"),
               "infermon/test");
       QueueManager tiny =
@@ -67,7 +67,7 @@ class ReceiverOutageTest {
         long from = System.currentTimeMillis();
         long written = scrapeFor(storage, 3_000);
         receiver.stop();
-        written += scrapeFor(storage, 12_000);
+        written += scrapeFor(storage, OUTAGE_MS);
         receiver.startAgain();
         written += scrapeFor(storage, 3_000);
 

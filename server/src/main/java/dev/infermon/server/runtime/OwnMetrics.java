@@ -1,6 +1,7 @@
 package dev.infermon.server.runtime;
 
 import dev.infermon.scrape.ScrapeMetrics;
+import dev.infermon.tsdb.CompactionStats;
 import dev.infermon.tsdb.Tsdb;
 import dev.infermon.tsdb.head.HeadStats;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -11,6 +12,7 @@ import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * infermon's own metrics, bound to what the modules expose: the scrape side reports through {@link
@@ -75,25 +77,29 @@ final class OwnMetrics implements ScrapeMetrics {
   /** The TSDB's counters, read when {@code /metrics} is scraped; zero while it is not open. */
   static void bindTsdb(PrometheusRegistry registry, Supplier<Tsdb> tsdb) {
     gauge(
-        registry, "infermon_tsdb_head_series", "Series in the head block.", tsdb, s -> s.series());
+        registry,
+        "infermon_tsdb_head_series",
+        "Series in the head block.",
+        tsdb,
+        db -> db.headStats().series());
     counter(
         registry,
         "infermon_tsdb_head_series_created_total",
         "Series created in the head (replay included).",
         tsdb,
-        s -> s.seriesCreated());
+        db -> db.headStats().seriesCreated());
     counter(
         registry,
         "infermon_tsdb_head_series_removed_total",
         "Series removed from the head by truncation.",
         tsdb,
-        s -> s.seriesRemoved());
+        db -> db.headStats().seriesRemoved());
     counter(
         registry,
         "infermon_tsdb_head_samples_appended_total",
         "Samples appended to the head (replay included).",
         tsdb,
-        s -> s.samplesAppended());
+        db -> db.headStats().samplesAppended());
     CounterWithCallback.builder()
         .name("infermon_tsdb_rejected_samples_total")
         .help("Samples the head rejected, by reason.")
@@ -109,47 +115,58 @@ final class OwnMetrics implements ScrapeMetrics {
               }
             })
         .register(registry);
-    GaugeWithCallback.builder()
-        .name("infermon_tsdb_blocks_loaded")
-        .help("Persistent blocks open.")
+    CounterWithCallback.builder()
+        .name("infermon_tsdb_compactions_total")
+        .help("Compactions done: blocks cut from the head, and merges of blocks.")
+        .labelNames("kind")
         .callback(
             cb -> {
               Tsdb db = tsdb.get();
               if (db != null) {
-                cb.call(db.blocks().size());
+                CompactionStats s = db.compactionStats();
+                cb.call(s.headCompactions(), "head");
+                cb.call(s.blockCompactions(), "blocks");
               }
             })
         .register(registry);
-    GaugeWithCallback.builder()
-        .name("infermon_tsdb_wal_replay_samples")
-        .help("Samples replayed from the write-ahead log at start.")
-        .callback(
-            cb -> {
-              Tsdb db = tsdb.get();
-              if (db != null) {
-                cb.call(db.replayStats().samples());
-              }
-            })
-        .register(registry);
-    GaugeWithCallback.builder()
-        .name("infermon_tsdb_wal_replay_duration_seconds")
-        .help("Time the write-ahead log replay took at start.")
-        .callback(
-            cb -> {
-              Tsdb db = tsdb.get();
-              if (db != null) {
-                cb.call(db.replayStats().millis() / 1000.0);
-              }
-            })
-        .register(registry);
-  }
-
-  private interface Stat {
-    long of(HeadStats s);
+    counter(
+        registry,
+        "infermon_tsdb_compactions_failed_total",
+        "Block merges that failed; their blocks are left as they are.",
+        tsdb,
+        db -> db.compactionStats().failedCompactions());
+    counter(
+        registry,
+        "infermon_tsdb_retention_deleted_blocks_total",
+        "Blocks deleted by time or size retention.",
+        tsdb,
+        db -> db.compactionStats().retentionDeletedBlocks());
+    gauge(
+        registry,
+        "infermon_tsdb_blocks_loaded",
+        "Persistent blocks open.",
+        tsdb,
+        db -> db.blocks().size());
+    gauge(
+        registry,
+        "infermon_tsdb_wal_replay_samples",
+        "Samples replayed from the write-ahead log at start.",
+        tsdb,
+        db -> db.replayStats().samples());
+    gauge(
+        registry,
+        "infermon_tsdb_wal_replay_duration_seconds",
+        "Time the write-ahead log replay took at start.",
+        tsdb,
+        db -> db.replayStats().millis() / 1000.0);
   }
 
   private static void gauge(
-      PrometheusRegistry r, String name, String help, Supplier<Tsdb> tsdb, Stat stat) {
+      PrometheusRegistry r,
+      String name,
+      String help,
+      Supplier<Tsdb> tsdb,
+      ToDoubleFunction<Tsdb> stat) {
     GaugeWithCallback.builder()
         .name(name)
         .help(help)
@@ -157,14 +174,18 @@ final class OwnMetrics implements ScrapeMetrics {
             cb -> {
               Tsdb db = tsdb.get();
               if (db != null) {
-                cb.call(stat.of(db.headStats()));
+                cb.call(stat.applyAsDouble(db));
               }
             })
         .register(r);
   }
 
   private static void counter(
-      PrometheusRegistry r, String name, String help, Supplier<Tsdb> tsdb, Stat stat) {
+      PrometheusRegistry r,
+      String name,
+      String help,
+      Supplier<Tsdb> tsdb,
+      ToDoubleFunction<Tsdb> stat) {
     CounterWithCallback.builder()
         .name(name)
         .help(help)
@@ -172,7 +193,7 @@ final class OwnMetrics implements ScrapeMetrics {
             cb -> {
               Tsdb db = tsdb.get();
               if (db != null) {
-                cb.call(stat.of(db.headStats()));
+                cb.call(stat.applyAsDouble(db));
               }
             })
         .register(r);

@@ -142,7 +142,7 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
  * parallel use more than one core without repeating the inventory for every panel
  * (docs/benchmarks.md has the measurements behind the number).
  */
-export const PARALLEL = 3;
+export const PARALLEL = 2;
 
 function windowParams(win) {
   return Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters);
