@@ -88,6 +88,43 @@ class UiModulesTest {
     assertThat(call(module, fn, args)).isEqualTo(expected);
   }
 
+  @ParameterizedTest(name = "{0} theme: text colours meet WCAG AA on both backgrounds")
+  @CsvSource({"light", "dark"})
+  void contrastMeetsWcagAa(String theme) {
+    browser.js("document.documentElement.dataset.theme = arguments[0]", theme);
+    for (String bg : List.of("--bg", "--panel")) {
+      for (String fg : List.of("--text", "--muted", "--accent", "--bad", "--ok", "--warn")) {
+        String[] c =
+            String.valueOf(
+                    browser.js(
+                        "const s = getComputedStyle(document.documentElement);"
+                            + "return s.getPropertyValue(arguments[0]).trim() + ' '"
+                            + " + s.getPropertyValue(arguments[1]).trim()",
+                        fg,
+                        bg))
+                .split(" ");
+        assertThat(contrast(c[0], c[1])).as("%s on %s (%s on %s)", fg, bg, c[0], c[1]).isGreaterThanOrEqualTo(4.5);
+      }
+    }
+  }
+
+  /** WCAG 2 contrast ratio of two #rrggbb colours. */
+  static double contrast(String a, String b) {
+    double la = luminance(a);
+    double lb = luminance(b);
+    return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+  }
+
+  static double luminance(String hex) {
+    double[] w = {0.2126, 0.7152, 0.0722};
+    double l = 0;
+    for (int i = 0; i < 3; i++) {
+      double c = Integer.parseInt(hex.substring(1 + 2 * i, 3 + 2 * i), 16) / 255.0;
+      l += w[i] * (c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4));
+    }
+    return l;
+  }
+
   @ParameterizedTest(name = "suggest({1}) starts with {2}")
   @CsvSource({
     "'vllm:num_requests_running,vllm:num_requests_waiting,sglang:num_running_reqs', running, vllm:num_requests_running",

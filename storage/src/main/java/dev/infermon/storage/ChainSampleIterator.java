@@ -58,7 +58,7 @@ public final class ChainSampleIterator implements SampleIterator {
       if (c.next()) {
         long nt = c.timestamp();
         ts[cur] = nt;
-        if (nt <= bound) {
+        if (nt < bound) {
           return true;
         }
       } else {

@@ -1,5 +1,6 @@
 package dev.infermon.model.relabel;
 
+import dev.infermon.model.text.GoQuote;
 import java.util.Locale;
 
 /** What a relabeling step does, with Prometheus's names ({@code model/relabel/relabel.go}). */

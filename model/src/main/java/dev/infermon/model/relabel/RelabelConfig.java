@@ -1,5 +1,6 @@
 package dev.infermon.model.relabel;
 
+import dev.infermon.model.text.GoQuote;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;

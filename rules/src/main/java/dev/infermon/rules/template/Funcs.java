@@ -1,5 +1,6 @@
 package dev.infermon.rules.template;
 
+import dev.infermon.model.text.GoQuote;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -185,7 +186,7 @@ final class Funcs {
       }
     }
     throw new IllegalArgumentException(
-        "strconv.ParseFloat: parsing " + GoFormat.quote(s) + ": invalid syntax");
+        "strconv.ParseFloat: parsing " + GoQuote.quote(s) + ": invalid syntax");
   }
 
   private static boolean eq(List<Object> a) {

@@ -1,5 +1,6 @@
 package dev.infermon.rules.template;
 
+import dev.infermon.model.text.GoQuote;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -155,38 +156,6 @@ final class GoFormat {
     return neg ? "-" + s : s;
   }
 
-  /** {@code strconv.Quote}: double quotes with Go escapes. */
-  static String quote(String s) {
-    StringBuilder sb = new StringBuilder("\"");
-    for (int k = 0; k < s.length(); k++) {
-      char c = s.charAt(k);
-      switch (c) {
-        case '"':
-          sb.append("\\\"");
-          break;
-        case '\\':
-          sb.append("\\\\");
-          break;
-        case '\n':
-          sb.append("\\n");
-          break;
-        case '\t':
-          sb.append("\\t");
-          break;
-        case '\r':
-          sb.append("\\r");
-          break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            sb.append(String.format("\\x%02x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
-    }
-    return sb.append('"').toString();
-  }
-
   /** {@code fmt.Sprint(v)} of one value. */
   static String sprint(Object v) {
     if (v == null) {
@@ -339,7 +308,7 @@ final class GoFormat {
         }
         return s;
       case 'q':
-        return a instanceof String ? quote((String) a) : bad(verb, a);
+        return a instanceof String ? GoQuote.quote((String) a) : bad(verb, a);
       case 't':
         return a instanceof Boolean ? a.toString() : bad(verb, a);
       case 'd':

@@ -1,5 +1,6 @@
 package dev.infermon.rules.template;
 
+import dev.infermon.model.text.GoQuote;
 import java.util.List;
 
 /**
@@ -167,7 +168,7 @@ sealed interface Node
   record StringNode(int pos, String text) implements Node {
     @Override
     public String toString() {
-      return GoFormat.quote(text);
+      return GoQuote.quote(text);
     }
   }
 }

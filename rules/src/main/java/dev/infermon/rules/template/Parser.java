@@ -1,5 +1,6 @@
 package dev.infermon.rules.template;
 
+import dev.infermon.model.text.GoQuote;
 import dev.infermon.rules.template.Node.BranchNode;
 import dev.infermon.rules.template.Node.CommandNode;
 import dev.infermon.rules.template.Node.ListNode;
@@ -274,7 +275,7 @@ final class Parser {
       }
       return neg ? -v : v;
     } catch (NumberFormatException e) {
-      throw error(t, "illegal number syntax: " + GoFormat.quote(t.text()));
+      throw error(t, "illegal number syntax: " + GoQuote.quote(t.text()));
     }
   }
 
@@ -298,7 +299,7 @@ final class Parser {
       case KEYWORD:
         return "<" + t.text() + ">";
       default:
-        return GoFormat.quote(t.text());
+        return GoQuote.quote(t.text());
     }
   }
 

@@ -9,7 +9,6 @@ import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
-import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
@@ -170,8 +169,8 @@ class ScenarioInvariantsTest {
     double early = valueAt(waiting, START + Duration.ofMinutes(5).toMillis(), pod);
     double late = valueAt(waiting, END, pod);
     assertThat(early).as("waiting, first 5 minutes").isGreaterThan(10);
-    // clients give up after 300 s, so the queue levels off; it does not keep growing for 30 min
-    assertThat(late).as("waiting, last 5 minutes").isGreaterThan(early * 3);
+    // arrivals outrun service until clients give up (300 s), so the queue keeps growing
+    assertThat(late).as("waiting, last 5 minutes").isGreaterThan(early * 2);
 
     double healthy = ttftP95(podOf.get(Scenario.HEALTHY));
     assertThat(ttftP95(pod)).as("TTFT p95, seconds").isGreaterThan(5).isGreaterThan(healthy * 10);
@@ -183,11 +182,7 @@ class ScenarioInvariantsTest {
   void kvPressureKeepsTheCacheNearlyFullAndPreempts() {
     String pod = podOf.get(Scenario.KV_PRESSURE);
     // after 5 minutes of pressure; a preemption frees a request's blocks for an instant
-    String settled = "[25m]";
-    assertThat(
-            value(
-                "quantile_over_time(0.5, vllm:kv_cache_usage_perc{pod=\"%s\"}" + settled + ")",
-                pod))
+    assertThat(value("quantile_over_time(0.5, vllm:kv_cache_usage_perc{pod=\"%s\"}[25m])", pod))
         .as("median KV usage")
         .isGreaterThan(0.9);
     assertThat(
@@ -215,7 +210,7 @@ class ScenarioInvariantsTest {
           .as(pod + ": generation tokens counted in the window")
           .isBetween((double) finished - s[1], (double) finished + e[1])
           .isEqualTo((double) (finished + e[1] - s[1]));
-      assertIncreaseExtrapolates("vllm:generation_tokens_total", pod, counted);
+      assertIncreaseExtrapolates("vllm:generation_tokens_total", pod);
     }
   }
 
@@ -225,7 +220,7 @@ class ScenarioInvariantsTest {
     double counted = counterDelta("sglang:generation_tokens_total", sglangPod);
     assertThat(finished).as("outputs finished in the window").isPositive();
     assertThat(counted).as("generation tokens counted in the window").isEqualTo((double) finished);
-    assertIncreaseExtrapolates("sglang:generation_tokens_total", sglangPod, counted);
+    assertIncreaseExtrapolates("sglang:generation_tokens_total", sglangPod);
   }
 
   /** The counter's exact change over the window, from its samples at the window's two ends. */
@@ -235,14 +230,19 @@ class ScenarioInvariantsTest {
   }
 
   /**
-   * {@code increase} sees the samples in {@code (END - 30m, END]}: 120 samples 15 s apart span
-   * 29m45s, and since the gap to the window's start (15 s) is below 1.1 times the average interval,
-   * Prometheus's {@code extrapolatedRate} stretches the change to the full 30 minutes.
+   * {@code increase} sees the samples in {@code (END - 30m, END]}: 120 samples 15 s apart, whose
+   * change spans 29m45s. The gap to the window's start (15 s) is below 1.1 times the average
+   * interval and the counter would reach zero much further back, so Prometheus's {@code
+   * extrapolatedRate} stretches that change to the full 30 minutes.
    */
-  private static void assertIncreaseExtrapolates(String counter, String pod, double delta) {
-    double window = WINDOW.toMillis();
-    double expected = delta * window / (window - STEP.toMillis());
-    assertThat(value("sum(increase(" + counter + "{pod=\"%s\"}[" + W + "]))", pod))
+  private static void assertIncreaseExtrapolates(String counter, String pod) {
+    long window = WINDOW.toMillis();
+    long sampled = window - STEP.toMillis();
+    String sel = counter + "{pod=\"%s\"}";
+    double inWindow =
+        value("sum(" + sel + ") - sum(" + sel + " offset " + sampled / 1000 + "s)", pod, pod);
+    double expected = inWindow * window / sampled;
+    assertThat(value("sum(increase(" + sel + "[" + W + "]))", pod))
         .as(pod + ": increase of " + counter)
         .isCloseTo(expected, within(expected * 1e-9));
   }
@@ -265,7 +265,6 @@ class ScenarioInvariantsTest {
     String q = String.format(query, args);
     Vector v = (Vector) promql.instantQuery(q, timeMs).value();
     assertThat(v.samples()).as("result of " + q).hasSize(1);
-    Sample s = v.samples().get(0);
-    return s.value();
+    return v.samples().get(0).value();
   }
 }

@@ -198,6 +198,12 @@ final class BlockQuerier implements Querier {
     private boolean positioned;
     private boolean done;
 
+    /** The current chunk lies wholly inside {@code [mint, maxt]}: its samples need no checks. */
+    private boolean inside;
+
+    /** Timestamp of the current sample, cached: merges read it once per sample and source. */
+    private long t;
+
     ChunksIterator(ChunkReader reader, long[] chunks, long mint, long maxt) {
       this.reader = reader;
       this.chunks = chunks;
@@ -208,6 +214,16 @@ final class BlockQuerier implements Querier {
 
     @Override
     public boolean next() {
+      if (inside) {
+        if (it.next()) {
+          t = it.timestamp();
+          return true;
+        }
+        if (!openChunk(chunk + 1)) {
+          return finish();
+        }
+        return advanceTo(mint);
+      }
       if (done) {
         return false;
       }
@@ -222,7 +238,7 @@ final class BlockQuerier implements Querier {
       if (done) {
         return false;
       }
-      if (positioned && it.timestamp() >= t) {
+      if (positioned && this.t >= t) {
         return true;
       }
       long target = Math.max(t, mint);
@@ -250,6 +266,7 @@ final class BlockQuerier implements Querier {
           if (ts > maxt) {
             return finish();
           }
+          t = ts;
           positioned = true;
           return true;
         }
@@ -284,18 +301,20 @@ final class BlockQuerier implements Querier {
         throw new CorruptBlockException("chunk " + chunks[3 * k + 2] + ": " + e.getMessage(), e);
       }
       positioned = false;
+      inside = chunks[3 * k] >= mint && chunks[3 * k + 1] <= maxt;
       return true;
     }
 
     private boolean finish() {
       done = true;
       positioned = false;
+      inside = false;
       return false;
     }
 
     @Override
     public long timestamp() {
-      return it.timestamp();
+      return t;
     }
 
     @Override

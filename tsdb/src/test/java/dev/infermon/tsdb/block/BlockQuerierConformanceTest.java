@@ -3,6 +3,7 @@ package dev.infermon.tsdb.block;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.storage.Queryable;
 import dev.infermon.storage.testing.ConformanceData;
+import dev.infermon.storage.testing.FixedQuerier;
 import dev.infermon.storage.testing.QuerierConformance;
 import dev.infermon.storage.testing.Sample;
 import dev.infermon.tsdb.fileutil.FileUtil;
@@ -21,7 +22,10 @@ class BlockQuerierConformanceTest extends QuerierConformance {
     dir = Files.createTempDirectory("block-conformance");
     BlockMeta meta =
         BlockWriter.writeHeadBlock(
-                dir, new MapSeriesSet(data), ConformanceData.START, ConformanceData.END)
+                dir,
+                FixedQuerier.of(data).select(true, Long.MIN_VALUE, Long.MAX_VALUE, List.of()),
+                ConformanceData.START,
+                ConformanceData.END)
             .orElseThrow();
     block = Block.open(dir.resolve(meta.ulid()));
     return block::querier;

@@ -5,6 +5,7 @@ import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.Queryable;
 import dev.infermon.storage.testing.ConformanceData;
+import dev.infermon.storage.testing.FixedQuerier;
 import dev.infermon.storage.testing.QuerierConformance;
 import dev.infermon.storage.testing.Sample;
 import dev.infermon.tsdb.fileutil.FileUtil;
@@ -29,7 +30,11 @@ class MultiBlockConformanceTest extends QuerierConformance {
     dir = Files.createTempDirectory("multiblock-conformance");
     long start = Math.floorDiv(ConformanceData.START, HOUR) * HOUR;
     for (long t = start; t < ConformanceData.END; t += HOUR) {
-      BlockWriter.writeHeadBlock(dir, new MapSeriesSet(data), t, t + HOUR)
+      BlockWriter.writeHeadBlock(
+              dir,
+              FixedQuerier.of(data).select(true, Long.MIN_VALUE, Long.MAX_VALUE, List.of()),
+              t,
+              t + HOUR)
           .ifPresent(m -> blocks.add(open(m)));
     }
     // Merge the second and third block, as compaction would, and read the result instead.

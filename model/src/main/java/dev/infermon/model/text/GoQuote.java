@@ -1,10 +1,16 @@
-package dev.infermon.model.relabel;
+package dev.infermon.model.text;
 
-/** Quotes strings as Go's {@code %q} does, so that messages read exactly like Prometheus's. */
-final class GoQuote {
+/**
+ * Quotes strings as Go's {@code strconv.Quote} ({@code %q}) does for the characters Prometheus's
+ * messages meet: {@code "}, {@code \\}, {@code \n}, {@code \t}, {@code \r} escaped, other control
+ * characters as {@code \xNN}, everything else as is. Messages then read exactly like Prometheus's
+ * (relabeling, rule templates). Stateless.
+ */
+public final class GoQuote {
   private GoQuote() {}
 
-  static String quote(String s) {
+  /** {@code s} in double quotes with Go's escapes. */
+  public static String quote(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
