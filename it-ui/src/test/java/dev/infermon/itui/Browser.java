@@ -27,6 +27,8 @@ final class Browser implements AutoCloseable {
       Path.of(System.getProperty("ui.chromedriver", "/usr/bin/chromedriver"));
 
   final ChromeDriver driver;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final ChromeDriverService service;
   private final Path profile;
 
@@ -93,8 +95,12 @@ final class Browser implements AutoCloseable {
     Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
   }
 
+  /** Quits the browser and its driver; idempotent (a shutdown hook may call it too). */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     try {
       driver.quit();
     } finally {

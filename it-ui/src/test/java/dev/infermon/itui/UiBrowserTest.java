@@ -180,7 +180,7 @@ class UiBrowserTest {
                 "/explore?expr=sum+by+(model_name)+(rate(vllm:generation_tokens_total[5m]))",
                 "#explore-result .uplot, #explore-result .empty",
                 "explore"),
-            new Page("/diagnosis", "#diagnosis-placeholder", "diagnosis"));
+            new Page("/diagnosis", "#diagnosis-none, .diag-finding", "diagnosis"));
     for (Page p : pages) {
       open(p.path());
       wait.until(d -> !d.findElements(By.cssSelector(p.ready())).isEmpty());

@@ -40,6 +40,8 @@ public final class UiDashboardBench {
     long t0 = System.nanoTime();
     try (HistoryServer h = HistoryServer.start(config, Duration.ofHours(hours), scrape, dir);
         Browser b = Browser.start(1440, 1000, false)) {
+      // Ctrl-C or kill while serving must not leave Chromium and its driver behind.
+      Runtime.getRuntime().addShutdownHook(new Thread(b::close));
       long inference =
           h.fleet.inventory().stream().filter(p -> !p.backend().label().equals("dcgm")).count();
       System.out.printf(

@@ -103,7 +103,9 @@ class UiModulesTest {
                         fg,
                         bg))
                 .split(" ");
-        assertThat(contrast(c[0], c[1])).as("%s on %s (%s on %s)", fg, bg, c[0], c[1]).isGreaterThanOrEqualTo(4.5);
+        assertThat(contrast(c[0], c[1]))
+            .as("%s on %s (%s on %s)", fg, bg, c[0], c[1])
+            .isGreaterThanOrEqualTo(4.5);
       }
     }
   }
