@@ -180,7 +180,8 @@ class UiBrowserTest {
                 "/explore?expr=sum+by+(model_name)+(rate(vllm:generation_tokens_total[5m]))",
                 "#explore-result .uplot, #explore-result .empty",
                 "explore"),
-            new Page("/diagnosis", "#diagnosis-none, .diag-finding", "diagnosis"));
+            new Page(
+                "/diagnosis", "#diagnosis-none, #diagnosis-nodata, .diag-finding", "diagnosis"));
     for (Page p : pages) {
       open(p.path());
       wait.until(d -> !d.findElements(By.cssSelector(p.ready())).isEmpty());
@@ -228,6 +229,8 @@ class UiBrowserTest {
     awaitDashboard();
     int before = Integer.parseInt(panel("model.qps").getAttribute("data-series"));
     assertThat(before).as("one line per model").isGreaterThan(1);
+    // the choices come from /api/v1/label/model_name/values, beside the panels
+    wait.until(d -> d.findElements(By.cssSelector("#filter-model option")).size() > 1);
     Select model = new Select(browser.driver.findElement(By.id("filter-model")));
     String chosen = model.getOptions().get(1).getAttribute("value");
     model.selectByValue(chosen);

@@ -4,14 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.simulator.FleetConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
@@ -19,10 +27,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The diagnosis page in a real headless Chromium over a running infermon that scrapes a simulated
- * fleet: the diagnosis names its states with evidence or says explicitly that it found no
- * problem, the SLO section shows budgets or how to configure them, and linting a rate over a gauge
- * lists a finding with its severity, location and message. Screenshots go beside the other pages'
- * ({@code web/target/screenshots/diagnosis-*.png}).
+ * fleet: the diagnosis names its states with evidence or says explicitly that it found no problem,
+ * the SLO section shows budgets or how to configure them, and linting a rate over a gauge lists a
+ * finding with its severity, location and message. Screenshots go beside the other pages' ({@code
+ * web/target/screenshots/diagnosis-*.png}).
  */
 class UiDiagnosisTest {
   static final List<String> STATES =
@@ -42,6 +50,35 @@ class UiDiagnosisTest {
   static Browser browser;
   static WebDriverWait wait;
 
+  /** How many pods the diagnosis endpoint looks at, once it looks at any. */
+  static int pods;
+
+  /**
+   * Waits (at most a minute) until the diagnosis sees inference pods: just after start-up the
+   * window holds too few samples, and the page then says there is nothing to diagnose.
+   */
+  static int awaitDiagnosedPods() throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      String body =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(harness.baseUrl() + "/api/v1/llm/diagnosis?window=15m"))
+                      .timeout(Duration.ofSeconds(30))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      // "pods":["ns/pod (model)", ...]: names hold no quotes
+      Matcher m = Pattern.compile("\"pods\":\\[([^\\]]*)]").matcher(body);
+      if (m.find() && !m.group(1).isEmpty()) {
+        return m.group(1).split("\",\"").length;
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError("the diagnosis saw no pod within a minute");
+  }
+
   @BeforeAll
   static void start() throws Exception {
     assumeTrue(
@@ -50,6 +87,7 @@ class UiDiagnosisTest {
     dir = Files.createTempDirectory("infermon-it-ui-diag-");
     harness = Harness.start(FleetConfig.builder().seed(11).build(), Duration.ZERO, 1, dir);
     UiBrowserTest.awaitData(harness.baseUrl());
+    pods = awaitDiagnosedPods();
     browser = Browser.start(1440, 1000, false);
     wait = new WebDriverWait(browser.driver, Duration.ofSeconds(45));
   }
@@ -76,7 +114,9 @@ class UiDiagnosisTest {
     browser.driver.get(harness.baseUrl() + pathAndQuery);
     wait.until(
         d ->
-            !d.findElements(By.cssSelector("#diagnosis-none, .diag-finding, #diagnosis-error"))
+            !d.findElements(
+                        By.cssSelector(
+                            "#diagnosis-none, #diagnosis-nodata, .diag-finding, #diagnosis-error"))
                     .isEmpty()
                 && !d.findElements(By.cssSelector("#slo-none, tr.slo, #slo-result .error"))
                     .isEmpty());
@@ -86,11 +126,12 @@ class UiDiagnosisTest {
   void diagnosisShowsStatesWithEvidenceOrSaysNoProblemFound() throws Exception {
     open("/diagnosis?range=15m");
     assertThat(browser.driver.findElements(By.id("diagnosis-error"))).isEmpty();
+    assertThat(browser.driver.findElements(By.id("diagnosis-nodata"))).isEmpty();
     List<WebElement> found = browser.driver.findElements(By.cssSelector(".diag-finding"));
     if (found.isEmpty()) {
       assertThat(browser.driver.findElement(By.id("diagnosis-none")).getText())
           .contains("No problem found")
-          .contains("pod(s) checked");
+          .contains(pods + " pod(s) checked");
     } else {
       for (WebElement f : found) {
         assertThat(f.getAttribute("data-state")).isIn(STATES);
@@ -104,8 +145,13 @@ class UiDiagnosisTest {
     if (browser.driver.findElements(By.cssSelector("tr.slo")).isEmpty()) {
       assertThat(browser.driver.findElement(By.id("slo-none")).getText()).contains("llm.slos");
     }
-    assertThat(browser.driver.findElement(By.cssSelector("#diag-window [aria-pressed='true']")).getText())
+    assertThat(
+            browser
+                .driver
+                .findElement(By.cssSelector("#diag-window [aria-pressed='true']"))
+                .getText())
         .isEqualTo("15m");
+    browser.screenshot(UiBrowserTest.SHOTS.resolve("diagnosis-page.png"));
     assertThat(browser.consoleErrors()).isEmpty();
   }
 
@@ -116,10 +162,11 @@ class UiDiagnosisTest {
     input.sendKeys("rate(vllm:num_requests_waiting[5m])");
     browser.driver.findElement(By.id("lint-run")).click();
     wait.until(
-        d -> !d.findElements(By.cssSelector("tr.lint-finding, #lint-clean, #lint-error")).isEmpty());
+        d ->
+            !d.findElements(By.cssSelector("tr.lint-finding, #lint-clean, #lint-error")).isEmpty());
     assertThat(browser.driver.findElements(By.id("lint-error"))).isEmpty();
     List<WebElement> rows = browser.driver.findElements(By.cssSelector("tr.lint-finding"));
-    assertThat(rows).isNotEmpty();
+    assertThat(rows).extracting(r -> r.getAttribute("data-check")).contains("rate-on-gauge");
     WebElement first = rows.get(0);
     List<WebElement> cells = first.findElements(By.tagName("td"));
     assertThat(cells.get(0).getText()).isIn("error", "warning", "info");
@@ -141,5 +188,71 @@ class UiDiagnosisTest {
     browser.screenshot(UiBrowserTest.SHOTS.resolve("diagnosis-dark.png"));
     browser.driver.findElement(By.id("theme-toggle")).click();
     assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  /** Calls {@code module.fn(...args)} in the page and returns the result as JSON text. */
+  static String call(String module, String fn, String argsJson) {
+    return String.valueOf(
+        browser.driver.executeAsyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "import('/ui/' + arguments[0]).then(m => done(JSON.stringify(m[arguments[1]](...JSON.parse(arguments[2])))),"
+                + " e => done('ERROR ' + e));",
+            module,
+            fn,
+            argsJson));
+  }
+
+  @ParameterizedTest(name = "{0}.{1}{2} = {3}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          lint.js | kindOf | ["rate(vllm:num_requests_waiting[5m])"]           | "expr"
+          lint.js | kindOf | ["{__name__=~\\"vllm:.*\\"}"]                     | "expr"
+          lint.js | kindOf | ["groups:\\n- name: a\\n  rules: []"]             | "rules"
+          lint.js | kindOf | ["{\\"title\\": \\"x\\", \\"panels\\": []}"]          | "dashboard"
+          lint.js | where  | [{"file": "<expr>", "line": 1, "column": 6}]     | "<expr>:1:6"
+          lint.js | where  | [{"file": "a.yml", "line": 7, "column": 0, "group": "g", "rule": "R"}] | "a.yml:7 · group g · rule R"
+          lint.js | where  | [{"file": "d.json", "line": 0, "dashboard": "D", "panel": "TTFT", "refId": "A"}] | "d.json · dashboard D · panel TTFT · query A"
+          """)
+  void lintHelpers(String module, String fn, String args, String expected) {
+    assertThat(call(module, fn, args)).isEqualTo(expected);
+  }
+
+  /** The docs' example answer (docs/http-api.md), rendered as the page renders a live one. */
+  @Test
+  void findingsAreGroupedByModelAndPodWithEvidenceAndACausalLink() {
+    String data =
+        "{\"start\": 1780000000.0, \"end\": 1780001800.0, \"pods\": [\"inference/vllm-llama-0 (llama)\"],"
+            + " \"findings\": [{\"state\": \"kv-pressure\", \"description\": \"KV cache above 90% with preemptions\","
+            + " \"model\": \"llama\", \"namespace\": \"inference\", \"pod\": \"vllm-llama-0\","
+            + " \"summary\": \"KV cache at or above 90% in 97% of the window\","
+            + " \"evidence\": [{\"signal\": \"KV cache usage\", \"series\": \"{pod=\\\"vllm-llama-0\\\"}\","
+            + " \"value\": 0.99, \"time\": 1780000630.0, \"note\": \"max over the window\", \"query\": \"max(x)\"},"
+            + " {\"signal\": \"preemptions/s\", \"series\": \"\", \"value\": \"NaN\", \"time\": 1780000630.0}]},"
+            + " {\"state\": \"pd-bottleneck\", \"model\": \"llama\", \"namespace\": \"\", \"pod\": \"\","
+            + " \"summary\": \"decode holds the queue\", \"evidence\": []}]}";
+    Object r =
+        browser.driver.executeAsyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "import('/ui/diagnosis.js').then(m => {"
+                + " const div = document.createElement('div');"
+                + " div.innerHTML = m.findingsHtml(JSON.parse(arguments[0]), new URLSearchParams('range=6h'));"
+                + " done(JSON.stringify({"
+                + "  groups: [...div.querySelectorAll('.diag-group')].map(g => g.dataset.model + '|' + g.dataset.pod),"
+                + "  states: [...div.querySelectorAll('.diag-finding')].map(f => f.dataset.state),"
+                + "  rows: [...div.querySelectorAll('.diag-finding')].map(f => f.querySelectorAll('table.evidence tbody tr').length),"
+                + "  values: [...div.querySelectorAll('table.evidence td.num:nth-child(3)')].map(td => td.textContent),"
+                + "  links: [...div.querySelectorAll('.diag-finding > a')].map(a => a.getAttribute('href'))}));"
+                + "}, e => done('ERROR ' + e));",
+            data);
+    assertThat(String.valueOf(r))
+        .isEqualTo(
+            "{\"groups\":[\"llama|\",\"llama|vllm-llama-0\"],"
+                + "\"states\":[\"pd-bottleneck\",\"kv-pressure\"],"
+                + "\"rows\":[0,2],"
+                + "\"values\":[\"0.99\",\"NaN\"],"
+                + "\"links\":[\"/dashboard?level=causal&model=llama&range=6h\","
+                + "\"/dashboard?level=causal&model=llama&namespace=inference&range=6h\"]}");
   }
 }

@@ -66,12 +66,7 @@ public final class ChainSampleIterator implements SampleIterator {
       }
       return pick();
     }
-    for (int i = 0; i < its.length; i++) {
-      if (has[i] && ts[i] == t) {
-        advanced(i, its[i].next());
-      }
-    }
-    return pick();
+    return pickAfter(t, false);
   }
 
   @Override
@@ -95,12 +90,7 @@ public final class ChainSampleIterator implements SampleIterator {
     if (ts[cur] >= t) {
       return true;
     }
-    for (int i = 0; i < its.length; i++) {
-      if (has[i] && ts[i] < t) {
-        advanced(i, its[i].seek(t));
-      }
-    }
-    return pick();
+    return pickAfter(t, true);
   }
 
   private void advanced(int i, boolean ok) {
@@ -115,6 +105,45 @@ public final class ChainSampleIterator implements SampleIterator {
     cur = -1;
     alone = false;
     return false;
+  }
+
+  /**
+   * Moves every live iterator at {@code t} to its next sample ({@code seek} false), or every one
+   * before {@code t} to {@code t} ({@code seek} true), then picks as {@link #pick()} does, in one
+   * pass: on overlapping sources this runs for every sample.
+   */
+  private boolean pickAfter(long t, boolean seek) {
+    int best = -1;
+    int live = 0;
+    long min = Long.MAX_VALUE;
+    long second = Long.MAX_VALUE;
+    for (int i = 0; i < its.length; i++) {
+      if (!has[i]) {
+        continue;
+      }
+      long ti = ts[i];
+      if (seek ? ti < t : ti == t) {
+        SampleIterator it = its[i];
+        if (!(seek ? it.seek(t) : it.next())) {
+          has[i] = false;
+          continue;
+        }
+        ti = it.timestamp();
+        ts[i] = ti;
+      }
+      live++;
+      if (best < 0 || ti < min) {
+        second = min;
+        min = ti;
+        best = i;
+      } else if (ti < second) {
+        second = ti;
+      }
+    }
+    cur = best;
+    bound = second;
+    alone = live == 1;
+    return best >= 0;
   }
 
   /** Chooses the earliest live iterator (lowest index on ties) and the bound of the others. */

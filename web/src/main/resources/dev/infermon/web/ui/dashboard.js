@@ -62,7 +62,9 @@ export function mount(main) {
     const w = st.timeWindow(p);
     const xs = [];
     for (let t = w.start; t <= w.end + 1e-9; t += w.step) xs.push(t);
-    const quantile = st.QUANTILES.includes(p.get('q')) ? p.get('q') : '0.95';
+    // any quantile the API accepts (0.5 to 0.99), not only the ones the select offers
+    const qv = Number(p.get('q'));
+    const quantile = qv >= 0.5 && qv <= 0.99 ? p.get('q') : '0.95';
     const filters = st.filters(p);
     return Object.assign(w, { xs, quantile, filters, key: [w.start, w.end, w.step, quantile, JSON.stringify(filters)].join('|') });
   }
@@ -75,7 +77,10 @@ export function mount(main) {
       if (v && ![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
       sel.value = v;
     }
-    main.querySelector('#quantile').value = st.QUANTILES.includes(p.get('q')) ? p.get('q') : '0.95';
+    const qsel = main.querySelector('#quantile');
+    const q = p.get('q') || '0.95';
+    if (![...qsel.options].some((o) => o.value === q) && Number(q) >= 0.5 && Number(q) <= 0.99) qsel.add(new Option('p' + Math.round(Number(q) * 1000) / 10, q));
+    qsel.value = q;
     const rk = st.rangeKey(p);
     for (const b of main.querySelectorAll('[data-range]')) b.setAttribute('aria-pressed', String(b.dataset.range === rk));
     const custom = main.querySelector('#custom-range');

@@ -42,11 +42,18 @@ function evidence(ev) {
     </tbody></table>`;
 }
 
-function findings(data, p) {
+/** The diagnosis's `data` as HTML, grouped by model then pod; `p` the page's URL parameters. */
+export function findingsHtml(data, p) {
   const list = (data.findings || []).slice().sort((a, b) =>
     (a.model || '').localeCompare(b.model || '') || (a.namespace + '/' + a.pod).localeCompare(b.namespace + '/' + b.pod));
   const checked = (data.pods || []).length;
   const span = `${esc(fmtTime(data.start * 1000))} – ${esc(fmtTime(data.end * 1000))}`;
+  if (!list.length && !checked) {
+    // Nothing was looked at: saying "no problem" here would be a false all-clear.
+    return `<div class="empty" id="diagnosis-nodata"><div class="reason">Nothing to diagnose: no inference pod has data from ${span}.</div>
+      <div class="todo">Check that the engines are scraped (Targets) and that their series carry <code>model_name</code>,
+      <code>namespace</code> and <code>pod</code>; a window just after start-up may be too short — try a longer one.</div></div>`;
+  }
   if (!list.length) {
     return `<div class="empty" id="diagnosis-none"><div class="reason">No problem found.</div>
       <div class="todo">${checked} pod(s) checked from ${span}: no saturation, KV pressure, deferral, idle GPU with a queue,
@@ -78,7 +85,8 @@ function pct(v) {
   return typeof v === 'number' ? fmt(v, 'percentunit') : esc(v);
 }
 
-function slos(data) {
+/** The SLO endpoint's `data` as HTML: a table, or how to configure SLOs when there is none. */
+export function slosHtml(data) {
   const list = data.slos || [];
   if (!list.length) {
     return `<div class="empty" id="slo-none"><div class="reason">No SLO is configured.</div>
@@ -126,12 +134,13 @@ export function mount(main) {
     ctl = new AbortController();
     const signal = ctl.signal;
     const w = state.timeWindow(p);
-    const end = Math.min(w.end, Date.now() / 1000);
+    // A relative window ends now, not on the dashboard's step grid: the newest samples count most.
+    const q = w.custom ? { start: w.start.toFixed(3), end: w.end.toFixed(3) } : { window: state.rangeKey(p) };
     diagEl.innerHTML = '<div class="loading">Diagnosing…</div>';
     const diag = (async () => {
       try {
-        const data = await post('/api/v1/llm/diagnosis', { start: w.start.toFixed(3), end: end.toFixed(3) }, signal);
-        diagEl.innerHTML = findings(data, p);
+        const data = await post('/api/v1/llm/diagnosis', q, signal);
+        diagEl.innerHTML = findingsHtml(data, p);
       } catch (e) {
         if (e.name !== 'AbortError') diagEl.innerHTML = '<p class="error" id="diagnosis-error">' + esc(e.message) + '</p>';
       }
@@ -139,7 +148,7 @@ export function mount(main) {
     const slo = (async () => {
       try {
         const data = await post('/api/v1/llm/slo', {}, signal);
-        sloEl.innerHTML = slos(data);
+        sloEl.innerHTML = slosHtml(data);
       } catch (e) {
         if (e.name !== 'AbortError') sloEl.innerHTML = '<p class="error">' + esc(e.message) + '</p>';
       }
