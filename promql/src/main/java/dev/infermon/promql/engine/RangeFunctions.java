@@ -164,6 +164,9 @@ final class RangeFunctions {
     int step = -1;
     for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
       step++;
+      // One series can span millions of steps (a fine subquery): check the deadline per step,
+      // not only per series (checkDeadline reads the clock once every 64 calls).
+      ev.ctx.checkDeadline();
       long maxt = (at != null ? at : ts) - offset;
       long mint = maxt - range;
       while (lo < in.n && in.t[lo] <= mint) {
