@@ -35,7 +35,7 @@ final class PrometheusProcess implements AutoCloseable {
       Map<String, Object> stats = (Map<String, Object>) data.get("stats");
       @SuppressWarnings("unchecked")
       Map<String, Object> timings = (Map<String, Object>) stats.get("timings");
-      return (Double) timings.get(name);
+      return ((Number) timings.get(name)).doubleValue();
     }
   }
 
@@ -164,7 +164,7 @@ final class PrometheusProcess implements AutoCloseable {
     long t0 = System.nanoTime();
     HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
     long elapsed = System.nanoTime() - t0;
-    Map<String, Object> root = (Map<String, Object>) Json.parse(r.body());
+    Map<String, Object> root = (Map<String, Object>) parseJson(r.body());
     if (!"success".equals(root.get("status"))) {
       throw new IOException("query failed: " + query + ": " + r.body());
     }
@@ -212,6 +212,18 @@ final class PrometheusProcess implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON_MAPPER =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** Prometheus's JSON as maps, lists, strings and numbers (Jackson's untyped binding). */
+  private static Object parseJson(String text) {
+    try {
+      return JSON_MAPPER.readValue(text, Object.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
     }
   }
 }

@@ -171,7 +171,7 @@ final class PrometheusServer implements AutoCloseable {
 
   @SuppressWarnings("unchecked")
   static Outcome parse(String body) {
-    Map<String, Object> root = (Map<String, Object>) Json.parse(body);
+    Map<String, Object> root = (Map<String, Object>) parseJson(body);
     if (!"success".equals(root.get("status"))) {
       return Outcome.error(root.get("errorType") + ": " + root.get("error"));
     }
@@ -187,7 +187,7 @@ final class PrometheusServer implements AutoCloseable {
       NavigableMap<Long, Double> points = new TreeMap<>();
       for (Object p : (List<Object>) s.get("values")) {
         List<Object> pair = (List<Object>) p;
-        long t = Math.round((Double) pair.get(0) * 1000);
+        long t = Math.round(((Number) pair.get(0)).doubleValue() * 1000);
         points.put(t, goFloat((String) pair.get(1)));
       }
       out.put(b.build(), points);
@@ -244,6 +244,18 @@ final class PrometheusServer implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON_MAPPER =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** Prometheus's JSON as maps, lists, strings and numbers (Jackson's untyped binding). */
+  private static Object parseJson(String text) {
+    try {
+      return JSON_MAPPER.readValue(text, Object.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
     }
   }
 }
