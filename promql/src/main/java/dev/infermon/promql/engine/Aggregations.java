@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.text.GoQuote;
 import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.AggregateExpr;
 import dev.infermon.promql.parser.AggregateOp;
@@ -273,7 +274,7 @@ final class Aggregations {
       Evaluator ev, AggregateExpr a, List<String> grouping) {
     String valueLabel = ((StringLiteral) Functions.unwrap(a.param())).value();
     if (!LabelNames.isValidLabelName(valueLabel)) {
-      throw new QueryException("invalid label name " + LabelNames.goQuote(valueLabel));
+      throw new QueryException("invalid label name " + GoQuote.quote(valueLabel));
     }
     Set<String> keySet = new HashSet<>(grouping);
     if (!a.without()) {

@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.text.GoQuote;
 import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.Expr;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ final class HistogramFunctions {
   static List<EvalSeries> quantiles(Evaluator ev, List<Expr> args) {
     String label = LabelFunctions.stringArg(args.get(1));
     if (!LabelNames.isValidLabelName(label)) {
-      throw new QueryException("invalid label name " + LabelNames.goQuote(label));
+      throw new QueryException("invalid label name " + GoQuote.quote(label));
     }
     List<EvalSeries> all = new ArrayList<>();
     for (int i = 2; i < args.size(); i++) {
@@ -86,7 +87,7 @@ final class HistogramFunctions {
   }
 
   private static String forMetric(String name) {
-    return name.isEmpty() ? "" : " for metric name " + LabelNames.goQuote(name);
+    return name.isEmpty() ? "" : " for metric name " + GoQuote.quote(name);
   }
 
   private static List<EvalSeries> byGroup(Evaluator ev, Expr vectorArg, BucketFn fn) {
@@ -140,7 +141,7 @@ final class HistogramFunctions {
           String name = ctx.delayedNameRemoval ? s.labels.metricName() : "";
           ctx.warn(
               "bucket label \"le\" is missing or has a malformed value of "
-                  + LabelNames.goQuote(s.labels.get(LabelNames.BUCKET))
+                  + GoQuote.quote(s.labels.get(LabelNames.BUCKET))
                   + forMetric(name));
           continue;
         }

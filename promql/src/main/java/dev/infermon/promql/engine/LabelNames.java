@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.text.GoQuote;
 import java.util.Set;
 
 /** Label helpers shared by the evaluation code. Stateless. */
@@ -52,46 +53,8 @@ final class LabelNames {
         sb.append(", ");
       }
       sb.append(l.name(i)).append('=');
-      goQuote(sb, l.value(i));
+      sb.append(GoQuote.quote(l.value(i)));
     }
     return sb.append('}').toString();
-  }
-
-  /** Go's {@code strconv.Quote}, close enough for messages (printable Unicode kept as is). */
-  static String goQuote(String s) {
-    StringBuilder sb = new StringBuilder();
-    goQuote(sb, s);
-    return sb.toString();
-  }
-
-  static void goQuote(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          sb.append("\\\"");
-          break;
-        case '\\':
-          sb.append("\\\\");
-          break;
-        case '\n':
-          sb.append("\\n");
-          break;
-        case '\t':
-          sb.append("\\t");
-          break;
-        case '\r':
-          sb.append("\\r");
-          break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            sb.append(String.format("\\x%02x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
-    }
-    sb.append('"');
   }
 }

@@ -1,6 +1,7 @@
 package dev.infermon.promql.engine;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.text.GoQuote;
 import dev.infermon.promql.QueryException;
 import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.parser.Call;
@@ -103,7 +104,7 @@ final class RangeFunctions {
                 && !metric.endsWith("_bucket")) {
               ctx.info(
                   "metric might not be a counter, name does not end in _total/_sum/_count/_bucket: "
-                      + LabelNames.goQuote(metric));
+                      + GoQuote.quote(metric));
             }
           }
         };
