@@ -52,7 +52,8 @@ for i in $(seq 1 100); do
   sleep 0.5
 done
 
-java $HEAP -jar "$JAR" serve --config.file="$WORK/fleet.yml" \
+# Prometheus evaluates no rules here; infermon's default LLM alert pack is switched off to match.
+INFERMON_LLM_ALERTS_ENABLED=false java $HEAP -jar "$JAR" serve --config.file="$WORK/fleet.yml" \
   --storage.tsdb.path="$WORK/infermon-data" --web.listen-address="127.0.0.1:$INFERMON_PORT" \
   > "$WORK/infermon.log" 2>&1 &
 infermon_pid=$!

@@ -1,21 +1,16 @@
 package dev.infermon.scrape;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Fetches a page with the JDK {@link HttpClient} as Prometheus 2.42 does: {@code Accept} offering
@@ -98,40 +93,15 @@ final class HttpScraper implements Scraper {
       throw new ScrapeFailure("server returned HTTP status " + status(resp.statusCode()));
     }
     LimitedBody body = resp.body();
-    String contentType = resp.headers().firstValue("Content-Type").orElse(null);
-    String encoding = resp.headers().firstValue("Content-Encoding").orElse("");
-    byte[] bytes = body.bytes();
-    int length = body.length();
-    if (encoding.toLowerCase(Locale.ROOT).equals("gzip")) {
-      byte[] out = new byte[Math.max(1024, Math.min(length * 8, (int) bodyLimit + 1))];
-      int n = 0;
-      try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes, 0, length))) {
-        while (true) {
-          if (n == out.length) {
-            if (n > bodyLimit) {
-              throw new ScrapeFailure("body size limit exceeded");
-            }
-            out = Arrays.copyOf(out, (int) Math.min(bodyLimit + 1, out.length * 2L));
-          }
-          int r = in.read(out, n, out.length - n);
-          if (r < 0) {
-            break;
-          }
-          n += r;
-          if (n > bodyLimit) {
-            throw new ScrapeFailure("body size limit exceeded");
-          }
-        }
-      } catch (IOException e) {
-        throw new ScrapeFailure("decompressing the body: " + e.getMessage(), e);
-      }
-      bytes = out;
-      length = n;
-    } else if (length > bodyLimit) {
-      throw new ScrapeFailure("body size limit exceeded");
-    }
+    Page page =
+        Bodies.page(
+            body.bytes(),
+            body.length(),
+            resp.headers().firstValue("Content-Type").orElse(null),
+            resp.headers().firstValue("Content-Encoding").orElse(""),
+            bodyLimit);
     lastSize = Math.max(1024, body.length());
-    return new Page(bytes, length, contentType);
+    return page;
   }
 
   private static ScrapeFailure failure(Throwable cause, Duration timeout) {
@@ -150,7 +120,7 @@ final class HttpScraper implements Scraper {
     return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
   }
 
-  private static String status(int code) {
+  static String status(int code) {
     String reason = Statuses.reason(code);
     return reason.isEmpty() ? Integer.toString(code) : code + " " + reason;
   }

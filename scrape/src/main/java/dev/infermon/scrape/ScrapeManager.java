@@ -1,6 +1,5 @@
 package dev.infermon.scrape;
 
-import dev.infermon.config.http.HttpClients;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.discovery.TargetGroup;
 import dev.infermon.storage.Appendable;
@@ -110,9 +109,7 @@ public final class ScrapeManager
 
   private ScrapePool newPool(ScrapeConfig c) {
     ScrapePool.ScraperFactory f =
-        scraperOverride != null
-            ? scraperOverride
-            : ScrapePool.http(HttpClients.create(c.httpClient(), workers));
+        scraperOverride != null ? scraperOverride : new HttpScrapers(c, scheduler, workers);
     return new ScrapePool(c, storage, scheduler, workers, f, metrics, jitterSeed);
   }
 

@@ -1,10 +1,8 @@
 package dev.infermon.scrape;
 
-import dev.infermon.config.http.RequestAuth;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.discovery.TargetGroup;
 import dev.infermon.storage.Appendable;
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -28,8 +26,12 @@ final class ScrapePool {
   private static final Logger log = LoggerFactory.getLogger(ScrapePool.class);
 
   /** Makes the fetcher of a target (HTTP in production, canned pages in tests). */
-  interface ScraperFactory {
+  interface ScraperFactory extends AutoCloseable {
     Scraper create(Target target, ScrapeConfig cfg);
+
+    /** Releases what the fetchers share (connections); called once the pool's loops stopped. */
+    @Override
+    default void close() {}
   }
 
   private final String name;
@@ -62,19 +64,6 @@ final class ScrapePool {
     this.scrapers = scrapers;
     this.metrics = metrics;
     this.jitterSeed = jitterSeed;
-  }
-
-  /** The production fetcher: the pool's HTTP client and auth, the config's body limit. */
-  static ScraperFactory http(HttpClient client) {
-    return (t, c) ->
-        new HttpScraper(
-            client,
-            t.url(),
-            c.bodySizeLimit().bytes() > 0
-                ? c.bodySizeLimit().bytes()
-                : dev.infermon.textparse.ParserOptions.DEFAULT_MAX_BODY_BYTES,
-            c.enableCompression(),
-            new RequestAuth(c.httpClient()));
   }
 
   ScrapeConfig config() {
@@ -145,6 +134,7 @@ final class ScrapePool {
       l.stop(markStale);
     }
     loops.clear();
+    scrapers.close();
   }
 
   synchronized List<TargetStatus> active() {

@@ -2,7 +2,6 @@ package dev.infermon.scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.infermon.config.http.HttpClients;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.discovery.DiscoveryLabels;
 import dev.infermon.model.labels.Labels;
@@ -19,12 +18,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every kind of bad one. A bad scrape commits nothing of its page, marks the previous scrape's
  * series stale, reports {@code up} 0 and records the error.
  */
-class ScrapeLoopHttpTest {
+abstract class ScrapeLoopHttpTest {
   private static final String VLLM = TestTargets.resource("vllm-0.11.x-idle.txt");
   private static final String SMALL = "a_total 1\nb{x=\"1\"} 2\nb{x=\"2\"} 3\n";
 
   private final TestTargets targets = new TestTargets();
   private final RecordingStorage storage = new RecordingStorage();
+
+  /** The fetcher under test for {@code t}. */
+  abstract Scraper fetcher(Target t, ScrapeConfig cfg);
+
+  /** What a body cut short by the server is reported as. */
+  abstract String truncatedError();
 
   @AfterEach
   void close() {
@@ -45,7 +50,7 @@ class ScrapeLoopHttpTest {
         Labels.of(
             DiscoveryLabels.ADDRESS, targets.address(), DiscoveryLabels.METRICS_PATH, "/t/" + name);
     Target t = TargetBuilder.build(cfg.jobName(), discovered, cfg).target();
-    Scraper s = ScrapePool.http(HttpClients.create(cfg.httpClient(), null)).create(t, cfg);
+    Scraper s = fetcher(t, cfg);
     return new ScrapeLoop(t, s, storage, PoolSettings.of(cfg), ScrapeMetrics.NOOP);
   }
 
@@ -114,6 +119,9 @@ class ScrapeLoopHttpTest {
         .containsExactly(2.0, 5.0);
   }
 
+  /** Stands for {@link #truncatedError()}, which differs between the fetchers. */
+  private static final String TRUNCATED = new String("<truncated>");
+
   /** A bad page, the error the target shows, and the config it is scraped with. */
   record Bad(String name, TestTargets.Behavior behavior, String error) {
     @Override
@@ -131,7 +139,7 @@ class ScrapeLoopHttpTest {
         new Bad("404", TestTargets.status(404), "server returned HTTP status 404 Not Found"),
         new Bad("timeout", TestTargets.slow(4_000, SMALL), "scrape timed out after 2s"),
         new Bad("trickle", TestTargets.trickle(150, 30), "scrape timed out after 2s"),
-        new Bad("truncated", TestTargets.truncated(SMALL + SMALL, 10_000, 20), "IOException"),
+        new Bad("truncated", TestTargets.truncated(SMALL + SMALL, 10_000, 20), TRUNCATED),
         new Bad(
             "over limit, plain",
             TestTargets.page("x".repeat(100 << 10).getBytes(), "text/plain"),
@@ -158,7 +166,8 @@ class ScrapeLoopHttpTest {
     l.scrapeOnce();
 
     assertThat(l.target().health()).isEqualTo(TargetHealth.DOWN);
-    assertThat(l.target().lastError()).contains(bad.error());
+    assertThat(l.target().lastError())
+        .contains(bad.error() == TRUNCATED ? truncatedError() : bad.error());
     assertThat(storage.values("up", instance())).containsExactly(1.0, 0.0);
     List<RecordingStorage.Sample> second =
         storage.samples().subList((int) goodSeries, storage.samples().size());

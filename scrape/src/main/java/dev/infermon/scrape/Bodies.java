@@ -1,0 +1,56 @@
+package dev.infermon.scrape;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * What every HTTP fetcher does with a received body: inflates a gzipped one, streaming, up to the
+ * body size limit on the decompressed bytes, so a small compressed bomb is refused without being
+ * held whole. Stateless.
+ */
+final class Bodies {
+  private Bodies() {}
+
+  /**
+   * The page of a received body {@code raw[0, length)}.
+   *
+   * @param encoding the response's {@code Content-Encoding} (empty when none)
+   * @throws Scraper.ScrapeFailure "body size limit exceeded", or why the body does not inflate
+   */
+  static Scraper.Page page(
+      byte[] raw, int length, String contentType, String encoding, long bodyLimit)
+      throws Scraper.ScrapeFailure {
+    if (!encoding.toLowerCase(Locale.ROOT).equals("gzip")) {
+      if (length > bodyLimit) {
+        throw new Scraper.ScrapeFailure("body size limit exceeded");
+      }
+      return new Scraper.Page(raw, length, contentType);
+    }
+    byte[] out = new byte[Math.max(1024, Math.min(length * 8, (int) bodyLimit + 1))];
+    int n = 0;
+    try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(raw, 0, length))) {
+      while (true) {
+        if (n == out.length) {
+          if (n > bodyLimit) {
+            throw new Scraper.ScrapeFailure("body size limit exceeded");
+          }
+          out = Arrays.copyOf(out, (int) Math.min(bodyLimit + 1, out.length * 2L));
+        }
+        int r = in.read(out, n, out.length - n);
+        if (r < 0) {
+          break;
+        }
+        n += r;
+        if (n > bodyLimit) {
+          throw new Scraper.ScrapeFailure("body size limit exceeded");
+        }
+      }
+    } catch (IOException e) {
+      throw new Scraper.ScrapeFailure("decompressing the body: " + e.getMessage(), e);
+    }
+    return new Scraper.Page(out, n, contentType);
+  }
+}

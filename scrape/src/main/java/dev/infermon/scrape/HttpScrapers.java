@@ -1,0 +1,100 @@
+package dev.infermon.scrape;
+
+import dev.infermon.config.http.HttpClients;
+import dev.infermon.config.http.RequestAuth;
+import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.scrape.ScrapeConfig;
+import dev.infermon.textparse.ParserOptions;
+import java.net.http.HttpClient;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * The HTTP fetchers of one scrape pool. Plain-HTTP targets (what inference engines and
+ * dcgm-exporter serve) go through a blocking Apache HttpClient with pooled keep-alive connections
+ * ({@link BlockingHttpScraper}); HTTPS targets through the JDK client ({@link HttpScraper}), which
+ * carries the pool's TLS settings and negotiates HTTP/2 when {@code enable_http2} is on. Both send
+ * the same request and report the same errors.
+ *
+ * <p>Threading: {@link #create} is called under the pool's lock; the clients are thread-safe.
+ * {@link #close()} releases the pooled connections once the pool's loops have stopped.
+ */
+final class HttpScrapers implements ScrapePool.ScraperFactory {
+  private final HttpClientConfig http;
+  private final ScheduledExecutorService scheduler;
+  private final Executor workers;
+  private final CloseableHttpClient blocking;
+  private HttpClient jdk; // created on the first HTTPS target; guarded by this
+
+  /**
+   * @throws IllegalArgumentException if the config's TLS material does not load
+   */
+  HttpScrapers(ScrapeConfig cfg, ScheduledExecutorService scheduler, Executor workers) {
+    this.http = cfg.httpClient();
+    this.scheduler = scheduler;
+    this.workers = workers;
+    if (!http.tlsConfig().equals(dev.infermon.config.scrape.TlsConfig.DEFAULT)) {
+      jdk = HttpClients.create(http, workers); // fail on bad TLS material now, as before
+    }
+    Timeout connect = Timeout.of(cfg.scrapeTimeout());
+    PoolingHttpClientConnectionManager connections =
+        PoolingHttpClientConnectionManagerBuilder.create()
+            .setMaxConnPerRoute(2)
+            .setMaxConnTotal(Integer.MAX_VALUE)
+            .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(connect)
+                    .setSocketTimeout(connect)
+                    .setTimeToLive(TimeValue.ofMinutes(10))
+                    .build())
+            .build();
+    HttpClientBuilder b =
+        HttpClientBuilder.create()
+            .setConnectionManager(connections)
+            .disableContentCompression() // gzip is asked for and inflated under the body limit
+            .disableCookieManagement()
+            .disableAuthCaching()
+            .disableAutomaticRetries() // a failed scrape is a failed scrape, as in Prometheus
+            .evictIdleConnections(TimeValue.ofMinutes(2));
+    if (!http.followRedirects()) {
+      b.disableRedirectHandling();
+    }
+    this.blocking = b.build();
+  }
+
+  @Override
+  public Scraper create(Target t, ScrapeConfig c) {
+    long limit =
+        c.bodySizeLimit().bytes() > 0
+            ? c.bodySizeLimit().bytes()
+            : ParserOptions.DEFAULT_MAX_BODY_BYTES;
+    RequestAuth auth = new RequestAuth(c.httpClient());
+    if (t.url().startsWith("http://")) {
+      return new BlockingHttpScraper(
+          blocking, scheduler, t.url(), limit, c.enableCompression(), auth);
+    }
+    return new HttpScraper(jdk(), t.url(), limit, c.enableCompression(), auth);
+  }
+
+  private synchronized HttpClient jdk() {
+    if (jdk == null) {
+      jdk = HttpClients.create(http, workers);
+    }
+    return jdk;
+  }
+
+  @Override
+  public void close() {
+    blocking.close(CloseMode.GRACEFUL);
+  }
+}
