@@ -9,12 +9,16 @@ import java.net.http.HttpClient;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.io.SocketConfig;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
@@ -48,6 +52,9 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
     Timeout connect = Timeout.of(cfg.scrapeTimeout());
     PoolingHttpClientConnectionManager connections =
         PoolingHttpClientConnectionManagerBuilder.create()
+            // One small pool per route: the strict pool's shared idle list is searched linearly
+            // for the route on every lease, which costs more than the request at 100+ targets.
+            .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
             .setMaxConnPerRoute(2)
             .setMaxConnTotal(Integer.MAX_VALUE)
             .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
@@ -56,6 +63,10 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
                     .setConnectTimeout(connect)
                     .setSocketTimeout(connect)
                     .setTimeToLive(TimeValue.ofMinutes(10))
+                    // No stale check before reuse (it blocks on a 1 ms read and throws on every
+                    // scrape); a connection the target closed while idle fails the request
+                    // before any response, which is retried once below, as Go's client does.
+                    .setValidateAfterInactivity(TimeValue.NEG_ONE_MILLISECOND)
                     .build())
             .build();
     HttpClientBuilder b =
@@ -64,7 +75,7 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
             .disableContentCompression() // gzip is asked for and inflated under the body limit
             .disableCookieManagement()
             .disableAuthCaching()
-            .disableAutomaticRetries() // a failed scrape is a failed scrape, as in Prometheus
+            .setRetryStrategy(new RetryOnStaleConnection())
             .evictIdleConnections(TimeValue.ofMinutes(2));
     if (!http.followRedirects()) {
       b.disableRedirectHandling();
@@ -91,6 +102,23 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
       jdk = HttpClients.create(http, workers);
     }
     return jdk;
+  }
+
+  /**
+   * Retries a request once when it failed before any response arrived on a reused connection (the
+   * target closed it while idle: uvicorn, which serves vLLM, closes idle keep-alive connections
+   * after 5 s); never on a status code. Timeouts, refused connections and bodies cut short are not
+   * retried: a failed scrape is a failed scrape, as in Prometheus.
+   */
+  static final class RetryOnStaleConnection extends DefaultHttpRequestRetryStrategy {
+    RetryOnStaleConnection() {
+      super(1, TimeValue.ZERO_MILLISECONDS);
+    }
+
+    @Override
+    public boolean retryRequest(HttpResponse response, int execCount, HttpContext context) {
+      return false;
+    }
   }
 
   @Override
