@@ -130,6 +130,23 @@ final class IntChunk {
     }
 
     @Override
+    public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+      int k = 0;
+      while (k < len) {
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v / m;
+        k++;
+      }
+      return k;
+    }
+
+    @Override
     public boolean seek(long target) {
       while (read == 0 || t < target) {
         if (!next()) {

@@ -94,6 +94,23 @@ public final class XorIterator implements SampleIterator {
   }
 
   @Override
+  public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (!next()) {
+        return ~k;
+      }
+      if (t > maxt) {
+        return k;
+      }
+      ts[off + k] = t;
+      vs[off + k] = Double.longBitsToDouble(vbits);
+      k++;
+    }
+    return k;
+  }
+
+  @Override
   public boolean seek(long target) {
     while (read == 0 || t < target) {
       if (!next()) {

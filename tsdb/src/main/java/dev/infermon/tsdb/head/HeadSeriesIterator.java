@@ -59,6 +59,59 @@ final class HeadSeriesIterator implements SampleIterator {
   }
 
   @Override
+  public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (!positioned) {
+        // Before the first sample (which may need the jump to mint), or done: the ordinary way.
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v;
+        k++;
+        continue;
+      }
+      // The chunk iterator sits on the current sample; the ones after it are all past mint.
+      int r = it.nextBatch(ts, vs, off + k, len - k, Math.min(maxt, this.maxt));
+      int got = r < 0 ? ~r : r;
+      if (got > 0) {
+        k += got;
+        t = ts[off + k - 1];
+        v = vs[off + k - 1];
+      }
+      if (r < 0) {
+        // The chunk ran out: next() opens the following one (its iterator stays exhausted).
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v;
+        k++;
+        continue;
+      }
+      if (k == len) {
+        return k;
+      }
+      // Stopped on a sample after the caller's maxt or after this iterator's.
+      long nt = it.timestamp();
+      if (nt > this.maxt) {
+        finish();
+        return ~k;
+      }
+      at(nt);
+      return k;
+    }
+    return k;
+  }
+
+  @Override
   public boolean seek(long t) {
     if (done) {
       return false;
