@@ -69,6 +69,70 @@ public final class ChainSampleIterator implements SampleIterator {
     return pickAfter(t, false);
   }
 
+  /**
+   * Reads runs from one source at a time: the current source's samples before {@code bound} (or all
+   * of them once it is alone) need no merging and are read by its own {@code nextBatch}.
+   */
+  @Override
+  public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (alone) {
+        int r = its[cur].nextBatch(ts, vs, off + k, len - k, maxt);
+        if (r < 0) {
+          exhaustAlone();
+          return ~(k + ~r);
+        }
+        return k + r;
+      }
+      if (!started || cur < 0 || bound <= this.ts[cur]) {
+        // Starting, done, or sources at the same time: one sample the ordinary way.
+        if (!next()) {
+          return ~k;
+        }
+        long t = timestamp();
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = value();
+        k++;
+        continue;
+      }
+      SampleIterator c = its[cur];
+      int r = c.nextBatch(ts, vs, off + k, len - k, Math.min(maxt, bound - 1));
+      int got = r < 0 ? ~r : r;
+      if (got > 0) {
+        k += got;
+        this.ts[cur] = ts[off + k - 1];
+      }
+      if (r >= 0 && k == len) {
+        return k;
+      }
+      if (r >= 0) {
+        // c sits on a sample after maxt or at/after bound.
+        long nt = c.timestamp();
+        this.ts[cur] = nt;
+        if (nt < bound) {
+          return k; // after maxt, and still the current source
+        }
+      } else {
+        has[cur] = false;
+      }
+      if (!pick()) {
+        return ~k;
+      }
+      long t = this.ts[cur];
+      if (t > maxt) {
+        return k;
+      }
+      ts[off + k] = t;
+      vs[off + k] = its[cur].value();
+      k++;
+    }
+    return k;
+  }
+
   @Override
   public boolean seek(long t) {
     if (alone) {

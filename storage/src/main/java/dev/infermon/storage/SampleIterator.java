@@ -20,6 +20,35 @@ public interface SampleIterator {
   /** Value of the current sample (may be {@link dev.infermon.model.value.StaleNaN}). */
   double value();
 
+  /**
+   * Reads the following samples into {@code ts} and {@code vs} from index {@code off} on, exactly
+   * as calling {@link #next()} until it returns false, or its sample is after {@code maxt}, or
+   * {@code len} samples have been stored would, and leaves the iterator where those calls would (on
+   * the first sample after {@code maxt} when that is why it stopped).
+   *
+   * <p>Implementations decode a run of samples in one loop, without virtual calls per sample and
+   * field, which is most of the cost of reading long ranges.
+   *
+   * @return the number of samples stored, {@code k}; or {@code ~k} (negative) when {@link #next()}
+   *     returned false, so callers and wrapping iterators know the iterator ran out without asking
+   */
+  default int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (!next()) {
+        return ~k;
+      }
+      long t = timestamp();
+      if (t > maxt) {
+        return k;
+      }
+      ts[off + k] = t;
+      vs[off + k] = value();
+      k++;
+    }
+    return k;
+  }
+
   /** An iterator over nothing. */
   SampleIterator EMPTY =
       new SampleIterator() {

@@ -111,6 +111,92 @@ class ChainSampleIteratorTest {
     }
   }
 
+  /**
+   * {@code nextBatch} on the chain (runs handed to one source while it stays ahead of the others)
+   * reads what the interface's one-{@code next()}-at-a-time version reads and leaves the chain in
+   * the same place, with overlapping and disjoint sources, between steps and seeks.
+   */
+  @Property(tries = 500)
+  void nextBatchAgreesWithNext(
+      @ForAll @Size(min = 1, max = 4)
+          List<@Size(max = 30) List<@IntRange(min = 0, max = 69) Integer>> sources,
+      @ForAll boolean disjoint,
+      @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 2999) Integer> ops) {
+    List<List<Long>> times = new ArrayList<>();
+    for (int s = 0; s < sources.size(); s++) {
+      TreeSet<Long> sorted = new TreeSet<>();
+      for (int t : sources.get(s)) {
+        sorted.add(disjoint ? s * 70L + t : t);
+      }
+      times.add(List.copyOf(sorted));
+    }
+    SampleIterator batched = chain(times);
+    SampleIterator plain = plain(chain(times));
+    StringBuilder got = new StringBuilder();
+    StringBuilder want = new StringBuilder();
+    int[] lens = {1, 2, 3, 5, 8, 13, 100, 1000};
+    for (int op : ops) {
+      long arg = op / 10 - 10; // a time from before the first to after the last
+      switch (op % 10) {
+        case 0:
+          got.append(step(batched, batched.next()));
+          want.append(step(plain, plain.next()));
+          break;
+        case 1:
+          got.append(step(batched, batched.seek(arg)));
+          want.append(step(plain, plain.seek(arg)));
+          break;
+        default:
+          int len = lens[op % 10 - 2];
+          got.append(batch(batched, len, arg));
+          want.append(batch(plain, len, arg));
+      }
+      got.append('\n');
+      want.append('\n');
+    }
+    assertThat(got.toString()).isEqualTo(want.toString());
+  }
+
+  private static String step(SampleIterator it, boolean ok) {
+    return ok ? it.timestamp() + "=" + it.value() : "none";
+  }
+
+  private static String batch(SampleIterator it, int len, long maxt) {
+    long[] ts = new long[len];
+    double[] vs = new double[len];
+    int r = it.nextBatch(ts, vs, 0, len, maxt);
+    StringBuilder sb = new StringBuilder("batch(" + len + ", " + maxt + ") = " + r);
+    for (int i = 0; i < (r < 0 ? ~r : r); i++) {
+      sb.append(' ').append(ts[i]).append('=').append(vs[i]);
+    }
+    return sb.toString();
+  }
+
+  /** The interface's own {@code nextBatch} over {@code it}. */
+  private static SampleIterator plain(SampleIterator it) {
+    return new SampleIterator() {
+      @Override
+      public boolean next() {
+        return it.next();
+      }
+
+      @Override
+      public boolean seek(long t) {
+        return it.seek(t);
+      }
+
+      @Override
+      public long timestamp() {
+        return it.timestamp();
+      }
+
+      @Override
+      public double value() {
+        return it.value();
+      }
+    };
+  }
+
   private static List<Sample> reference(List<List<Long>> times) {
     TreeMap<Long, Sample> merged = new TreeMap<>();
     for (int s = 0; s < times.size(); s++) {

@@ -257,7 +257,7 @@ final class Aggregations {
         if (out[g] == null) {
           out[g] = new EvalSeries(groupLabels.get(g), Math.min(ev.numSteps, 64));
         }
-        out[g].add(ts, r);
+        out[g].add(ts, canonicalNaN(r));
         out[g].dropName = dropName[g];
       }
     }
@@ -268,6 +268,17 @@ final class Aggregations {
       }
     }
     return res;
+  }
+
+  /**
+   * Any NaN as {@link Double#NaN}. Which NaN an operation yields is not fixed: x86 makes {@code Inf
+   * - Inf} the negative "default" NaN and, given two NaNs, returns the first operand's, and the JIT
+   * may swap the operands of {@code a + b} (the Java spec leaves NaN bits unspecified). So the same
+   * fold, interpreted or compiled, step-major or series-major, could return NaNs differing in the
+   * sign bit. Prometheus prints every NaN alike; one NaN keeps the two folds bit-identical.
+   */
+  static double canonicalNaN(double r) {
+    return r != r ? Double.NaN : r;
   }
 
   private static List<EvalSeries> countValues(

@@ -34,13 +34,18 @@ final class EvalSeries {
 
   void add(long ts, double value) {
     if (n == t.length) {
-      int c = Math.max(4, n * 2);
-      t = Arrays.copyOf(t, c);
-      v = Arrays.copyOf(v, c);
+      grow();
     }
     t[n] = ts;
     v[n] = value;
     n++;
+  }
+
+  /** Doubles the capacity (at least 4). */
+  void grow() {
+    int c = Math.max(4, t.length * 2);
+    t = Arrays.copyOf(t, c);
+    v = Arrays.copyOf(v, c);
   }
 
   /** Index of the point at exactly {@code ts}, or -1 (binary search). */

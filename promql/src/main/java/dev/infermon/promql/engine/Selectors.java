@@ -84,22 +84,52 @@ final class Selectors {
     addWarnings(ctx, set);
   }
 
+  /**
+   * Appends the samples in {@code [mint, maxt]} to {@code into}, in runs read by {@link
+   * SampleIterator#nextBatch} straight into its arrays.
+   */
   private static void fill(
       SampleIterator it, EvalSeries into, long mint, long maxt, boolean dropStale) {
     if (!it.seek(mint)) {
       return;
     }
-    do {
-      long t = it.timestamp();
-      if (t > maxt) {
-        break;
+    long t0 = it.timestamp();
+    if (t0 > maxt) {
+      return;
+    }
+    double v0 = it.value();
+    if (!(dropStale && StaleNaN.is(v0))) {
+      into.add(t0, v0);
+    }
+    while (true) {
+      if (into.t.length - into.n < 32) {
+        into.grow();
       }
-      double v = it.value();
-      if (dropStale && StaleNaN.is(v)) {
-        continue;
+      int from = into.n;
+      int len = into.t.length - from;
+      int r = it.nextBatch(into.t, into.v, from, len, maxt);
+      int got = r < 0 ? ~r : r;
+      into.n = from + got;
+      if (dropStale) {
+        dropStale(into, from);
       }
-      into.add(t, v);
-    } while (it.next());
+      if (got < len) {
+        return; // the iterator ran out or went past maxt
+      }
+    }
+  }
+
+  /** Removes staleness markers among the points from index {@code from} on. */
+  private static void dropStale(EvalSeries s, int from) {
+    int w = from;
+    for (int i = from; i < s.n; i++) {
+      if (!StaleNaN.is(s.v[i])) {
+        s.t[w] = s.t[i];
+        s.v[w] = s.v[i];
+        w++;
+      }
+    }
+    s.n = w;
   }
 
   private static void addWarnings(QueryContext ctx, SeriesSet set) {

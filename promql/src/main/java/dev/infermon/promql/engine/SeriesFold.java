@@ -153,7 +153,9 @@ final class SeriesFold {
         if (r == null) {
           r = new EvalSeries(groupLabels.get(g), steps);
         }
-        r.add(ev.start + k * ev.interval, result(op, c, value, kahanC, count, mean, incremental));
+        r.add(
+            ev.start + k * ev.interval,
+            Aggregations.canonicalNaN(result(op, c, value, kahanC, count, mean, incremental)));
         r.dropName = dropName[c]; // as the step-major loop: the last step's flag stands
       }
       if (r != null) {

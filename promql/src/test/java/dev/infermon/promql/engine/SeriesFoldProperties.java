@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
@@ -28,6 +29,71 @@ class SeriesFoldProperties {
     -0.0,
     1e-300
   };
+
+  /**
+   * Regression (jqwik seed 483791874385902233, shrunk to sample seed -2): {@code stddev} of one
+   * step's -Inf, 2343.43, ... gave +NaN step-major and -NaN series-major once the JIT had compiled
+   * the two loops differently. NaN bits are not fixed by the code (see {@link
+   * Aggregations#canonicalNaN}), so both folds must emit the one NaN; {@code sum(+Inf, -Inf)} is
+   * x86's negative NaN without that, on every path, hence this example fails without the fix.
+   */
+  @Example
+  void everyNaNIsTheSameNaN() {
+    double[][] cells = {
+      {
+        Double.NEGATIVE_INFINITY,
+        2343.4333329203673,
+        3.3216760253922725E-8,
+        0.019657286286841758,
+        -0.35364603350820656,
+        -0.024010127914466342
+      },
+      {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY},
+      {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NaN},
+      {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY},
+      {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY},
+    };
+    long start = 1_000_000;
+    Evaluator ev = evaluator(start, start, 15_000);
+    List<EvalSeries> in = new ArrayList<>();
+    List<Labels> groupLabels = new ArrayList<>();
+    int n = 0;
+    for (double[] cell : cells) {
+      n += cell.length;
+    }
+    int[] groupOf = new int[n];
+    for (int g = 0; g < cells.length; g++) {
+      groupLabels.add(Labels.of("g", Integer.toString(g)));
+      for (double v : cells[g]) {
+        EvalSeries s = new EvalSeries(Labels.of("s", Integer.toString(in.size())), 1);
+        s.add(start, v);
+        groupOf[in.size()] = g;
+        in.add(s);
+      }
+    }
+    long nanBits = Double.doubleToRawLongBits(Double.NaN);
+    int nans = 0;
+    for (AggregateOp op : AggregateOp.values()) {
+      if (!SeriesFold.supports(op)) {
+        continue;
+      }
+      List<EvalSeries> expected = Aggregations.fold(ev, op, null, in, groupOf, groupLabels);
+      List<EvalSeries> actual = SeriesFold.fold(ev, op, in, groupOf, groupLabels);
+      assertThat(render(actual)).as(op.toString()).isEqualTo(render(expected));
+      for (EvalSeries s : actual) {
+        if (Double.isNaN(s.v[0])) {
+          nans++;
+          assertThat(Double.doubleToRawLongBits(s.v[0])).as(op + " " + s.labels).isEqualTo(nanBits);
+        }
+      }
+    }
+    assertThat(nans).as("NaN results checked").isGreaterThanOrEqualTo(10);
+  }
+
+  @Example
+  void shrunkSampleOfSeed483791874385902233() {
+    seriesMajorEqualsStepMajor(-2L);
+  }
 
   @Property(tries = 200)
   void seriesMajorEqualsStepMajor(@ForAll long seed) {

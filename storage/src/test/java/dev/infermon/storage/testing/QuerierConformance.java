@@ -128,6 +128,92 @@ public abstract class QuerierConformance {
     }
   }
 
+  /**
+   * {@link SampleIterator#nextBatch} reads exactly what {@code next()} reads and leaves the
+   * iterator where {@code next()} would: random runs of batches (of every length, up to every
+   * sample's time and just around it), single steps and seeks on the storage's iterator give what
+   * the same calls give on the interface's plain implementation over another iterator of the same
+   * series.
+   */
+  @ParameterizedTest(name = "{index}: '{'{0}'}' in [{1}, {2}]")
+  @MethodSource("selectCases")
+  void nextBatchReadsWhatNextReads(String matchers, long mint, long maxt) {
+    try (Querier q = storage.querier()) {
+      SeriesSet set = q.select(true, mint, maxt, parse(matchers));
+      while (set.next()) {
+        List<Sample> all = Samples.drain(set.at().iterator());
+        for (int seed = 0; seed < 6; seed++) {
+          java.util.Random r = new java.util.Random(seed * 1_000_003L + all.size());
+          SampleIterator batched = set.at().iterator();
+          SampleIterator plain = plain(set.at().iterator());
+          StringBuilder got = new StringBuilder();
+          StringBuilder want = new StringBuilder();
+          for (int op = 0; op < 60; op++) {
+            int kind = r.nextInt(10);
+            long t =
+                all.isEmpty() || r.nextInt(8) == 0
+                    ? Long.MAX_VALUE
+                    : all.get(r.nextInt(all.size())).t() + r.nextInt(3) - 1;
+            int len = new int[] {1, 2, 3, 5, 64, 1000}[r.nextInt(6)];
+            if (kind < 7) {
+              got.append(batch(batched, len, t)).append('\n');
+              want.append(batch(plain, len, t)).append('\n');
+            } else if (kind < 9) {
+              got.append(step(batched, batched.next())).append('\n');
+              want.append(step(plain, plain.next())).append('\n');
+            } else {
+              got.append(step(batched, batched.seek(t))).append('\n');
+              want.append(step(plain, plain.seek(t))).append('\n');
+            }
+          }
+          assertThat(got.toString())
+              .as(set.at().labels() + " seed " + seed)
+              .isEqualTo(want.toString());
+        }
+      }
+    }
+  }
+
+  private static String batch(SampleIterator it, int len, long maxt) {
+    long[] ts = new long[len + 2];
+    double[] vs = new double[len + 2];
+    int r = it.nextBatch(ts, vs, 1, len, maxt);
+    StringBuilder sb = new StringBuilder("batch(" + len + ", " + maxt + ") = " + r);
+    for (int i = 0; i < (r < 0 ? ~r : r); i++) {
+      sb.append(' ').append(ts[1 + i]).append('=').append(Double.doubleToRawLongBits(vs[1 + i]));
+    }
+    return sb.append(" guards ").append(ts[0]).append(ts[len + 1]).toString();
+  }
+
+  private static String step(SampleIterator it, boolean ok) {
+    return ok ? it.timestamp() + "=" + Double.doubleToRawLongBits(it.value()) : "none";
+  }
+
+  /** The iterator behind the interface's own {@code nextBatch}, one {@code next()} at a time. */
+  private static SampleIterator plain(SampleIterator it) {
+    return new SampleIterator() {
+      @Override
+      public boolean next() {
+        return it.next();
+      }
+
+      @Override
+      public boolean seek(long t) {
+        return it.seek(t);
+      }
+
+      @Override
+      public long timestamp() {
+        return it.timestamp();
+      }
+
+      @Override
+      public double value() {
+        return it.value();
+      }
+    };
+  }
+
   @ParameterizedTest(name = "{index}: '{'{0}'}'")
   @MethodSource("matcherSets")
   void unsortedSelectHasTheSameSeries(String matchers) {

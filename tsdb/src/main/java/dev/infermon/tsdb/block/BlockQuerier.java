@@ -255,6 +255,51 @@ final class BlockQuerier implements Querier {
       return advanceTo(target);
     }
 
+    @Override
+    public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+      int k = 0;
+      while (k < len) {
+        if (!(inside && positioned)) {
+          // A chunk that straddles the range's ends, or not yet started: the ordinary way.
+          if (!next()) {
+            return ~k;
+          }
+          if (t > maxt) {
+            return k;
+          }
+          ts[off + k] = t;
+          vs[off + k] = it.value();
+          k++;
+          continue;
+        }
+        // The chunk lies inside [mint, maxt] of the iterator: only the caller's maxt matters.
+        int r = it.nextBatch(ts, vs, off + k, len - k, maxt);
+        int got = r < 0 ? ~r : r;
+        if (got > 0) {
+          k += got;
+          t = ts[off + k - 1];
+        }
+        if (r < 0) {
+          // The chunk ran out: next() opens the following one (its iterator stays exhausted).
+          if (!next()) {
+            return ~k;
+          }
+          if (t > maxt) {
+            return k;
+          }
+          ts[off + k] = t;
+          vs[off + k] = it.value();
+          k++;
+          continue;
+        }
+        if (k < len) {
+          t = it.timestamp(); // on the first sample after the caller's maxt, still in range
+        }
+        return k;
+      }
+      return k;
+    }
+
     /** Moves to the next sample at or after {@code target}, across chunks. */
     private boolean advanceTo(long target) {
       while (true) {

@@ -130,6 +130,23 @@ final class IntChunk {
     }
 
     @Override
+    public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+      int k = 0;
+      while (k < len) {
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v / m;
+        k++;
+      }
+      return k;
+    }
+
+    @Override
     public boolean seek(long target) {
       while (read == 0 || t < target) {
         if (!next()) {
@@ -236,29 +253,66 @@ final class IntChunk {
     return -(half - 1) <= x && x <= half;
   }
 
-  /** Reads what {@link BitWriter} wrote. */
+  /**
+   * Reads what {@link BitWriter} wrote. Keeps up to 64 unread bits in a left-aligned window, so a
+   * read is a shift and a mask rather than a loop over bits (decoding block chunks is most of the
+   * time of queries that read long ranges). Not thread-safe; never modifies the array.
+   */
   static final class BitReader {
     private byte[] buf;
-    private long pos;
-    private long end;
+    private int pos; // next byte to load into the window
+    private int end; // bytes in the chunk
+    private long window; // unread bits, left-aligned
+    private int valid; // unread bits in the window
 
     void reset(byte[] buf, int len) {
       this.buf = buf;
       this.pos = 0;
-      this.end = (long) len * 8;
+      this.end = len;
+      this.window = 0;
+      this.valid = 0;
     }
 
+    /** Reads {@code n} bits, {@code 0 <= n <= 64}, as an unsigned value. */
     long bits(int n) {
-      if (pos + n > end) {
-        throw new CorruptDataException("int chunk: bit stream ends early");
+      if (n > 56) {
+        long hi = bits(n - 32);
+        return (hi << 32) | bits(32);
       }
-      long v = 0;
-      for (int i = 0; i < n; i++) {
-        int bit = (buf[(int) (pos >>> 3)] >>> (7 - (pos & 7))) & 1;
-        v = (v << 1) | bit;
-        pos++;
+      if (valid < n) {
+        refill();
+        if (valid < n) {
+          throw new CorruptDataException("int chunk: bit stream ends early");
+        }
       }
-      return v;
+      if (n == 0) {
+        return 0; // a shift by 64 would be a shift by 0
+      }
+      long r = window >>> (64 - n);
+      window <<= n;
+      valid -= n;
+      return r;
+    }
+
+    /** Reads one bit. */
+    boolean bit() {
+      if (valid == 0) {
+        refill();
+        if (valid == 0) {
+          throw new CorruptDataException("int chunk: bit stream ends early");
+        }
+      }
+      boolean b = window < 0;
+      window <<= 1;
+      valid--;
+      return b;
+    }
+
+    private void refill() {
+      while (valid <= 56 && pos < end) {
+        window |= (buf[pos++] & 0xffL) << (56 - valid);
+        valid += 8;
+      }
     }
 
     long uvarint() {
@@ -278,32 +332,54 @@ final class IntChunk {
       return (u >>> 1) ^ -(u & 1);
     }
 
-    long timeDod() {
-      if (bits(1) == 0) {
-        return 0;
+    /**
+     * A unary prefix: reads up to {@code max} ({@code <= 8}) one bits and the zero that ends them
+     * when there are fewer, as many {@code bit()} calls would, and returns the number of ones. The
+     * window's bits past {@code valid} are zeros, so the count never runs past the stream.
+     */
+    int unary(int max) {
+      if (valid <= max) {
+        refill();
       }
-      int size;
-      if (bits(1) == 0) {
-        size = 14;
-      } else if (bits(1) == 0) {
-        size = 17;
-      } else if (bits(1) == 0) {
-        size = 20;
+      int ones = Long.numberOfLeadingZeros(~window);
+      int used;
+      if (ones >= max) {
+        ones = max;
+        used = max;
       } else {
-        return bits(64);
+        used = ones + 1;
       }
-      return signed(bits(size), size);
+      if (used > valid) {
+        throw new CorruptDataException("int chunk: bit stream ends early");
+      }
+      window <<= used;
+      valid -= used;
+      return ones;
     }
 
+    /** Gorilla's timestamp buckets: 0, then 14, 17, 20 or 64 bits after 10, 110, 1110, 1111. */
+    long timeDod() {
+      switch (unary(4)) {
+        case 0:
+          return 0;
+        case 1:
+          return signed(bits(14), 14);
+        case 2:
+          return signed(bits(17), 17);
+        case 3:
+          return signed(bits(20), 20);
+        default:
+          return bits(64);
+      }
+    }
+
+    /** Value buckets: 0, then a width from {@link #VALUE_WIDTHS} after up to 7 ones. */
     long valueDod() {
-      if (bits(1) == 0) {
+      int ones = unary(VALUE_WIDTHS.length);
+      if (ones == 0) {
         return 0;
       }
-      int b = 0;
-      while (b < VALUE_WIDTHS.length - 1 && bits(1) == 1) {
-        b++;
-      }
-      int width = VALUE_WIDTHS[b];
+      int width = VALUE_WIDTHS[ones - 1];
       long raw = bits(width);
       return width == 64 ? raw : signed(raw, width);
     }

@@ -52,6 +52,31 @@ final class BitReader {
     return r;
   }
 
+  /**
+   * A unary prefix: reads up to {@code max} ({@code <= 8}) one bits and the zero that ends them
+   * when there are fewer, as that many {@link #readBit()} calls would, and returns the number of
+   * ones. The window's bits past {@code valid} are zeros, so the count never runs past the stream.
+   */
+  int readUnary(int max) {
+    if (valid <= max) {
+      refill();
+    }
+    int ones = Long.numberOfLeadingZeros(~window);
+    int used;
+    if (ones >= max) {
+      ones = max;
+      used = max;
+    } else {
+      used = ones + 1;
+    }
+    if (used > valid) {
+      throw new CorruptChunkException("bit stream ends early");
+    }
+    window <<= used;
+    valid -= used;
+    return ones;
+  }
+
   /** Bits consumed since byte offset {@code off}. */
   long bitsRead(int off) {
     return (long) (pos - off) * 8 - valid;

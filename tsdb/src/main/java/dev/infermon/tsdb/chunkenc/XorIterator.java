@@ -94,6 +94,23 @@ public final class XorIterator implements SampleIterator {
   }
 
   @Override
+  public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (!next()) {
+        return ~k;
+      }
+      if (t > maxt) {
+        return k;
+      }
+      ts[off + k] = t;
+      vs[off + k] = Double.longBitsToDouble(vbits);
+      k++;
+    }
+    return k;
+  }
+
+  @Override
   public boolean seek(long target) {
     while (read == 0 || t < target) {
       if (!next()) {
@@ -114,18 +131,21 @@ public final class XorIterator implements SampleIterator {
   }
 
   private long readDod() {
-    if (!br.readBit()) {
-      return 0;
-    }
     int size;
-    if (!br.readBit()) {
-      size = 14;
-    } else if (!br.readBit()) {
-      size = 17;
-    } else if (!br.readBit()) {
-      size = 20;
-    } else {
-      return br.readBits(64);
+    switch (br.readUnary(4)) {
+      case 0:
+        return 0;
+      case 1:
+        size = 14;
+        break;
+      case 2:
+        size = 17;
+        break;
+      case 3:
+        size = 20;
+        break;
+      default:
+        return br.readBits(64);
     }
     long bits = br.readBits(size);
     // Negative deltas come back as large unsigned numbers (Prometheus docs/bstream.md).
@@ -136,10 +156,12 @@ public final class XorIterator implements SampleIterator {
   }
 
   private void readValue() {
-    if (!br.readBit()) {
+    // 0: same value; 10: XOR within the previous leading/trailing zeros; 11: new ones follow.
+    int control = br.readUnary(2);
+    if (control == 0) {
       return;
     }
-    if (br.readBit()) {
+    if (control == 2) {
       leading = (int) br.readBits(5);
       int sig = (int) br.readBits(6);
       if (sig == 0) {

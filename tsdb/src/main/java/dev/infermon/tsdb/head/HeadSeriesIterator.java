@@ -3,7 +3,12 @@ package dev.infermon.tsdb.head;
 import dev.infermon.storage.SampleIterator;
 import dev.infermon.tsdb.chunkenc.XorIterator;
 
-/** Iterates a {@link SeriesSnapshot}'s samples within {@code [mint, maxt]}, chunk by chunk. */
+/**
+ * Iterates a {@link SeriesSnapshot}'s samples within {@code [mint, maxt]}, chunk by chunk. The
+ * current sample is copied out of the chunk iterator when the iterator moves, so {@link
+ * #timestamp()} and {@link #value()} (called once or more per sample by merges and the engine) are
+ * plain field reads. Not thread-safe; the snapshot is immutable.
+ */
 final class HeadSeriesIterator implements SampleIterator {
   private final SeriesSnapshot snap;
   private final long mint;
@@ -12,6 +17,10 @@ final class HeadSeriesIterator implements SampleIterator {
   private XorIterator it;
   private boolean done;
   private boolean positioned;
+
+  // The current sample, valid while positioned.
+  private long t;
+  private double v;
 
   HeadSeriesIterator(SeriesSnapshot snap, long mint, long maxt) {
     this.snap = snap;
@@ -26,23 +35,22 @@ final class HeadSeriesIterator implements SampleIterator {
     }
     while (true) {
       if (it != null && it.next()) {
-        long t = it.timestamp();
-        if (t > maxt) {
+        long ts = it.timestamp();
+        if (ts > maxt) {
           return finish();
         }
-        if (t >= mint) {
-          positioned = true;
-          return true;
+        if (ts >= mint) {
+          return at(ts);
         }
         // Before the range: only in the first chunk; jump straight to mint.
         if (!it.seek(mint)) {
           continue;
         }
-        if (it.timestamp() > maxt) {
+        ts = it.timestamp();
+        if (ts > maxt) {
           return finish();
         }
-        positioned = true;
-        return true;
+        return at(ts);
       }
       if (!openNextChunk(mint)) {
         return finish();
@@ -51,11 +59,64 @@ final class HeadSeriesIterator implements SampleIterator {
   }
 
   @Override
+  public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    int k = 0;
+    while (k < len) {
+      if (!positioned) {
+        // Before the first sample (which may need the jump to mint), or done: the ordinary way.
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v;
+        k++;
+        continue;
+      }
+      // The chunk iterator sits on the current sample; the ones after it are all past mint.
+      int r = it.nextBatch(ts, vs, off + k, len - k, Math.min(maxt, this.maxt));
+      int got = r < 0 ? ~r : r;
+      if (got > 0) {
+        k += got;
+        t = ts[off + k - 1];
+        v = vs[off + k - 1];
+      }
+      if (r < 0) {
+        // The chunk ran out: next() opens the following one (its iterator stays exhausted).
+        if (!next()) {
+          return ~k;
+        }
+        if (t > maxt) {
+          return k;
+        }
+        ts[off + k] = t;
+        vs[off + k] = v;
+        k++;
+        continue;
+      }
+      if (k == len) {
+        return k;
+      }
+      // Stopped on a sample after the caller's maxt or after this iterator's.
+      long nt = it.timestamp();
+      if (nt > this.maxt) {
+        finish();
+        return ~k;
+      }
+      at(nt);
+      return k;
+    }
+    return k;
+  }
+
+  @Override
   public boolean seek(long t) {
     if (done) {
       return false;
     }
-    if (positioned && it.timestamp() >= t) {
+    if (positioned && this.t >= t) {
       return true;
     }
     long target = Math.max(t, mint);
@@ -67,11 +128,11 @@ final class HeadSeriesIterator implements SampleIterator {
     }
     while (true) {
       if (it.seek(target)) {
-        if (it.timestamp() > maxt) {
+        long ts = it.timestamp();
+        if (ts > maxt) {
           return finish();
         }
-        positioned = true;
-        return true;
+        return at(ts);
       }
       if (!openNextChunk(target)) {
         return finish();
@@ -94,6 +155,13 @@ final class HeadSeriesIterator implements SampleIterator {
     return true;
   }
 
+  private boolean at(long ts) {
+    t = ts;
+    v = it.value();
+    positioned = true;
+    return true;
+  }
+
   private boolean finish() {
     done = true;
     positioned = false;
@@ -102,19 +170,22 @@ final class HeadSeriesIterator implements SampleIterator {
 
   @Override
   public long timestamp() {
-    check();
-    return it.timestamp();
+    if (!positioned) {
+      throw noSample();
+    }
+    return t;
   }
 
   @Override
   public double value() {
-    check();
-    return it.value();
+    if (!positioned) {
+      throw noSample();
+    }
+    return v;
   }
 
-  private void check() {
-    if (!positioned) {
-      throw new IllegalStateException("no current sample");
-    }
+  // Kept out of line so the accessors stay small enough to inline.
+  private static IllegalStateException noSample() {
+    return new IllegalStateException("no current sample");
   }
 }

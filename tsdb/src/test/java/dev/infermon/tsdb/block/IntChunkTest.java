@@ -1,8 +1,10 @@
 package dev.infermon.tsdb.block;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.model.value.StaleNaN;
+import dev.infermon.tsdb.encoding.CorruptDataException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -11,6 +13,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -60,6 +63,57 @@ class IntChunkTest {
       want.add(ts[i] + "=" + Double.doubleToRawLongBits(vs[i]));
     }
     assertThat(got).isEqualTo(want);
+  }
+
+  /**
+   * Every timestamp bucket (0, 14, 17, 20, 64 bits) and every value width decodes back, and every
+   * truncation of the chunk raises {@link CorruptDataException}: the decoder reads prefixes and
+   * fields from a bit window, and must notice where the stream ends inside either.
+   */
+  @Test
+  void everyBucketRoundTripsAndEveryTruncationIsCorrupt() {
+    long[] gaps = {15_000, 15_000, 15_000, 16_000, 20_000, 80_000, 500_000, 1L << 40, 15_000};
+    long[] dods = {0, 5, -60, 400, -7_000, 300_000, -1L << 25, 1L << 40, 3, 0, 0};
+    int n = dods.length + 1;
+    long[] ts = new long[n];
+    double[] vs = new double[n];
+    long t = 1_000;
+    long v = 0;
+    long d = 0;
+    for (int i = 0; i < n; i++) {
+      t += gaps[i % gaps.length];
+      ts[i] = t;
+      vs[i] = v / 100.0;
+      if (i < dods.length) {
+        d += dods[i];
+        v += d;
+      }
+    }
+    byte[] enc = IntChunk.encode(ts, vs, n);
+    assertThat(enc).isNotNull();
+    IntChunk.Iterator it = new IntChunk.Iterator();
+    it.reset(enc, enc.length);
+    for (int i = 0; i < n; i++) {
+      assertThat(it.next()).isTrue();
+      assertThat(it.timestamp()).isEqualTo(ts[i]);
+      assertThat(Double.doubleToRawLongBits(it.value()))
+          .as("value %d", i)
+          .isEqualTo(Double.doubleToRawLongBits(vs[i]));
+    }
+    assertThat(it.next()).isFalse();
+    for (int len = 3; len < enc.length; len++) {
+      IntChunk.Iterator cut = new IntChunk.Iterator();
+      cut.reset(enc, len);
+      assertThatThrownBy(
+              () -> {
+                while (cut.next()) {
+                  // drain
+                }
+              })
+          .as("truncated to %d of %d bytes", len, enc.length)
+          .isInstanceOf(CorruptDataException.class)
+          .hasMessageContaining("ends early");
+    }
   }
 
   @Provide
