@@ -162,7 +162,7 @@ final class Ingest {
             outOfBounds++;
           }
           if (ce == null) {
-            cache.add(key, lset, ref);
+            ce = cache.add(key, lset, ref);
             if (appended) {
               seriesAdded++;
             }
@@ -173,7 +173,7 @@ final class Ingest {
             added++;
           }
           if (!explicitTime) {
-            cache.trackStaleness(lset);
+            cache.trackStaleness(ce);
           }
         }
       } catch (ParseException e) {

@@ -1,18 +1,22 @@
 package dev.infermon.scrape;
 
 import dev.infermon.model.labels.Labels;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * Per-target memory between scrapes, as Prometheus's {@code scrapeCache}: series bytes to (labels
  * after honor_labels and metric relabeling, storage reference), series bytes that relabeling
- * dropped, and the label sets of the previous and the current scrape, whose difference gets
+ * dropped, and which series were in the previous and in the current scrape, whose difference gets
  * staleness markers.
  *
  * <p>Lookups go by the parser's 64-bit series hash and a byte comparison against the parser's
- * buffer ({@link SeriesBytesMap}), so a hit allocates and copies nothing.
+ * buffer ({@link SeriesBytesMap}), so a hit allocates and copies nothing. Where Prometheus keeps
+ * the previous and current scrape's series in two maps, each entry here carries the numbers of the
+ * scrape attempts that last saw it: no set to fill per sample, and a series that two spellings of
+ * its bytes map to is simply two entries (a staleness marker for one, while the other is present,
+ * lands on a sample of the same timestamp and is rejected as a duplicate, so nothing is marked).
  *
  * <p>Threading: used by one scrape loop at a time (the loop's scrapes never overlap).
  */
@@ -21,6 +25,8 @@ final class ScrapeCache {
     final Labels labels;
     long ref;
     long lastIter;
+    long seen = -1; // the scrape attempt that last tracked this series for staleness
+    long seenBefore = -1; // the attempt that tracked it before that one
 
     Entry(Labels labels, long ref, long iter) {
       this.labels = labels;
@@ -32,9 +38,12 @@ final class ScrapeCache {
   private final SeriesBytesMap<Entry> series = new SeriesBytesMap<>();
   private final SeriesBytesMap<Entry> dropped = new SeriesBytesMap<>(); // labels null; lastIter
   private final SeriesKey probe = new SeriesKey();
-  private Set<Labels> seriesCur = new HashSet<>();
-  private Set<Labels> seriesPrev = new HashSet<>();
   private long iter;
+  // Every append (a failed page's and the empty one that records the failure) is an attempt;
+  // `completed` is the attempt that ended the last scrape. Between two completed attempts at most
+  // one other attempt tracks series (the page that failed), so `seenBefore` keeps what it hid.
+  private long attempt;
+  private long completed = -2;
   private int successfulCount;
 
   /** Points the lookup probe at the parser's current series bytes. */
@@ -42,9 +51,9 @@ final class ScrapeCache {
     return probe.point(b, off, len, hash);
   }
 
-  /** Starts a scrape: the current set is rebuilt from scratch. */
+  /** Starts an attempt at a scrape: no series is in the current scrape yet. */
   void iterStart() {
-    seriesCur.clear();
+    attempt++;
   }
 
   Entry get(SeriesKey key) {
@@ -55,8 +64,11 @@ final class ScrapeCache {
     return e;
   }
 
-  void add(SeriesKey key, Labels labels, long ref) {
-    series.put(key.bytes, key.offset, key.length, key.hash64, new Entry(labels, ref, iter));
+  /** Caches a new series and returns its entry. */
+  Entry add(SeriesKey key, Labels labels, long ref) {
+    Entry e = new Entry(labels, ref, iter);
+    series.put(key.bytes, key.offset, key.length, key.hash64, e);
+    return e;
   }
 
   boolean isDropped(SeriesKey key) {
@@ -73,22 +85,37 @@ final class ScrapeCache {
   }
 
   /** Records that a series without an explicit timestamp was in this scrape. */
-  void trackStaleness(Labels labels) {
-    seriesCur.add(labels);
+  void trackStaleness(Entry e) {
+    if (e.seen != attempt) {
+      e.seenBefore = e.seen;
+      e.seen = attempt;
+    }
+  }
+
+  private boolean inPrevious(Entry e) {
+    return e.seen == completed || e.seenBefore == completed;
   }
 
   /** Calls {@code f} with every series of the previous scrape that this scrape lacks. */
   void forEachStale(Consumer<Labels> f) {
-    for (Labels l : seriesPrev) {
-      if (!seriesCur.contains(l)) {
-        f.accept(l);
-      }
-    }
+    series.forEachValue(
+        e -> {
+          if (e.seen != attempt && inPrevious(e)) {
+            f.accept(e.labels);
+          }
+        });
   }
 
   /** Every series of the last completed scrape (for the markers of a stopped loop). */
-  Set<Labels> previous() {
-    return seriesPrev;
+  List<Labels> previous() {
+    List<Labels> out = new ArrayList<>();
+    series.forEachValue(
+        e -> {
+          if (e.seen == completed) {
+            out.add(e.labels);
+          }
+        });
+    return out;
   }
 
   /**
@@ -107,10 +134,7 @@ final class ScrapeCache {
       series.removeIf(e -> e.lastIter != now);
       dropped.removeIf(e -> e.lastIter != now);
     }
-    Set<Labels> t = seriesPrev;
-    seriesPrev = seriesCur;
-    seriesCur = t;
-    seriesCur.clear();
+    completed = attempt;
     iter++;
   }
 

@@ -1,6 +1,7 @@
 package dev.infermon.scrape;
 
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -46,6 +47,16 @@ final class SeriesBytesMap<V> {
     }
     insert(hash, Arrays.copyOfRange(b, off, off + len), v);
     size++;
+  }
+
+  /** Calls {@code f} with every value, in table order. */
+  void forEachValue(Consumer<? super V> f) {
+    Object[] vs = values;
+    for (int i = 0; i < vs.length; i++) {
+      if (vs[i] != null) {
+        f.accept(valueOf(vs[i]));
+      }
+    }
   }
 
   /** Removes every entry whose value matches; rebuilds the table only when something goes. */

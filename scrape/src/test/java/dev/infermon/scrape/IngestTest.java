@@ -6,7 +6,9 @@ import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.storage.Appender;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -241,5 +243,59 @@ class IngestTest {
     assertThat(r.total()).isEqualTo(2);
     List<RecordingStorage.Sample> a = storage.metric("a");
     assertThat(a).isNotEmpty();
+  }
+
+  /** A scrape as the loop does it: a failed page is rolled back and recorded as an empty one. */
+  private void scrape(Ingest in, String page, long t) {
+    if (page == null || run(in, page, t).error() != null) {
+      Appender app = storage.appender();
+      in.append(app, new byte[0], 0, null, t);
+      app.commit();
+    }
+  }
+
+  /** Pages scraped one after another (null: a failed fetch) and the series marked stale at each. */
+  record StaleCase(String name, List<String> pages, List<List<String>> markedAt) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<StaleCase> staleCases() {
+    return Stream.of(
+        new StaleCase(
+            "a series vanishes, once",
+            List.of("a 1\nb 1\nc 1\n", "a 2\nb 2\n", "a 3\nb 3\n"),
+            List.of(List.of(), List.of("c"), List.of())),
+        new StaleCase(
+            "a page fails half-way: everything of the last good page, once",
+            List.of("a 1\nb 1\nc 1\n", "a 2\nb 2\n{garbage\n", "a 3\n", "a 4\nb 4\n", "a 5\n"),
+            List.of(List.of(), List.of("a", "b", "c"), List.of(), List.of(), List.of("b"))),
+        new StaleCase(
+            "failed fetches in a row mark once",
+            Arrays.asList("a 1\nb 1\n", null, null, "a 2\n", null),
+            List.of(List.of(), List.of("a", "b"), List.of(), List.of(), List.of("a"))),
+        new StaleCase(
+            "a series that comes back is not stale",
+            List.of("a 1\nb 1\n", "a 2\n", "a 3\nb 3\n", "a 4\nb 4\n"),
+            List.of(List.of(), List.of("b"), List.of(), List.of())));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("staleCases")
+  void staleMarkersFollowPrometheus(StaleCase c) {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    for (int i = 0; i < c.pages().size(); i++) {
+      long t = 1000L * (i + 1);
+      scrape(in, c.pages().get(i), t);
+      List<String> marked =
+          storage.samples().stream()
+              .filter(x -> x.t() == t && x.stale())
+              .map(x -> x.labels().metricName())
+              .sorted()
+              .collect(Collectors.toList());
+      assertThat(marked).as("markers after page %d", i).isEqualTo(c.markedAt().get(i));
+    }
   }
 }
