@@ -33,10 +33,14 @@ function values(s, xs, start, step) {
   const out = new Array(xs.length).fill(null);
   const put = (t, v) => {
     const i = Math.round((t - start) / step);
-    const f = v === null ? null : v === '+Inf' ? Infinity : v === '-Inf' ? -Infinity : parseFloat(v);
+    const f = v === null ? null : typeof v === 'number' ? v : v === '+Inf' ? Infinity : v === '-Inf' ? -Infinity : parseFloat(v);
     if (i >= 0 && i < xs.length && f !== null && Number.isFinite(f)) out[i] = f;
   };
-  if (Array.isArray(s.timestamps)) {
+  if (typeof s.start === 'number' && typeof s.step === 'number') {
+    // compact: one value per step from start (ms), null where the series has no point
+    const vs = s.values || [];
+    for (let i = 0; i < vs.length; i++) if (vs[i] !== null) put((s.start + i * s.step) / 1000, vs[i]);
+  } else if (Array.isArray(s.timestamps)) {
     s.timestamps.forEach((t, i) => put(t / 1000, s.values[i]));
   } else {
     for (const [t, v] of s.values || []) put(t, v);
@@ -46,8 +50,9 @@ function values(s, xs, start, step) {
 
 /**
  * The API's panel JSON → {spec, queries: [{legend, expr, series: [{labels, label, values}]}],
- * status, reasons}. Series arrive as {labels, timestamps (ms), values} or Prometheus's
- * {metric, values: [[s, "v"]]}; values are aligned on the window's step grid.
+ * status, reasons}. Series arrive compact as {labels, start (ms), step (ms), values (numbers,
+ * "NaN"/"+Inf" strings, null for a gap)}, as {labels, timestamps (ms), values} when off the grid,
+ * or as Prometheus's {metric, values: [[s, "v"]]}; values are aligned on the window's step grid.
  */
 export function normalize(data, xs, start, step) {
   const queries = (data.queries || []).map((q) => {
