@@ -28,12 +28,12 @@ import java.util.TreeMap;
 /**
  * The JSON of {@code /api/v1/llm/*}, inside Prometheus's envelope ({@code {"status":"success",
  * "data":...}} or {@code {"status":"error","errorType":...,"error":...}}), so one client handles
- * both APIs. Conventions as the Prometheus API where they fit: label sets are objects, values are in
- * Go's shortest form with {@code "NaN"} and {@code "+Inf"} as strings; series are compact (start
+ * both APIs. Conventions as the Prometheus API where they fit: label sets are objects, values are
+ * in Go's shortest form with {@code "NaN"} and {@code "+Inf"} as strings; series are compact (start
  * and step in milliseconds on the UI's grid, then one value per step, finite ones as numbers, null
- * for a gap: a timestamp per point made 40 % of a full dashboard's bytes), and
- * enum values are lower case except reason kinds and statuses, which are the Java names the docs
- * use ({@code NOT_EXPOSED}, {@code EMPTY}). Stateless.
+ * for a gap: a timestamp per point made 40 % of a full dashboard's bytes), and enum values are
+ * lower case except reason kinds and statuses, which are the Java names the docs use ({@code
+ * NOT_EXPOSED}, {@code EMPTY}). Stateless.
  */
 final class LlmJson {
   static final String JSON = "application/json";
