@@ -14,7 +14,6 @@ import dev.infermon.storage.Appender;
 import dev.infermon.storage.testing.MemoryStorage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +32,7 @@ class RangeCacheTest {
   private final QueryBackend engine =
       new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS));
   private final List<long[]> ranges = new ArrayList<>();
-  private final QueryBackend counting = recording(engine, ranges);
+  private final QueryBackend counting = new RecordingBackend(engine, ranges);
   private long now = T0;
 
   /** Appends one scrape of a few counters, gauges and a histogram at {@code now}. */
@@ -201,44 +200,5 @@ class RangeCacheTest {
       out.add(b.toString());
     }
     return out;
-  }
-
-  /** {@code backend}, recording the start and end of every range query. */
-  static QueryBackend recording(QueryBackend backend, List<long[]> ranges) {
-    return new QueryBackend() {
-      @Override
-      public QueryResult instantQuery(String query, long timeMs) {
-        return backend.instantQuery(query, timeMs);
-      }
-
-      @Override
-      public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
-        synchronized (ranges) {
-          ranges.add(new long[] {startMs, endMs});
-        }
-        return backend.rangeQuery(query, startMs, endMs, stepMs);
-      }
-
-      @Override
-      public List<Labels> series(List<String> selectors, long startMs, long endMs) {
-        return backend.series(selectors, startMs, endMs);
-      }
-
-      @Override
-      public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
-        return backend.labelNames(selectors, startMs, endMs);
-      }
-
-      @Override
-      public List<String> labelValues(
-          String name, List<String> selectors, long startMs, long endMs) {
-        return backend.labelValues(name, selectors, startMs, endMs);
-      }
-
-      @Override
-      public Map<String, List<dev.infermon.model.metadata.Metadata>> metadata(String metric) {
-        return backend.metadata(metric);
-      }
-    };
   }
 }
