@@ -36,7 +36,8 @@ class LlmJsonTest {
     assertThat(n.has("timestamps")).isFalse();
     assertThat(n.path("start").asLong()).isEqualTo(1000);
     assertThat(n.path("step").asLong()).isEqualTo(1000);
-    assertThat(n.path("values").toString()).isEqualTo("[0.1,\"NaN\",null,null,1.0E-7,\"+Inf\",3]");
+    assertThat(n.path("values").toString())
+        .isEqualTo("[0.1,\"NaN\",null,null,1.0E-7,\"+Inf\",3.0]");
     assertThat(n.path("labels").toString()).isEqualTo("{\"model_name\":\"m\"}");
   }
 
@@ -65,6 +66,6 @@ class LlmJsonTest {
             1000);
     assertThat(n.has("start")).isFalse();
     assertThat(n.path("timestamps").toString()).isEqualTo("[1000,2500]");
-    assertThat(n.path("values").toString()).isEqualTo("[1,2]");
+    assertThat(n.path("values").toString()).isEqualTo("[1.0,2.0]");
   }
 }
