@@ -105,6 +105,18 @@ public final class UiDashboardBench {
           api.get(1).doubleValue(),
           api.get(2).doubleValue() / 1e6,
           ms - api.get(1).doubleValue());
+      if (System.getProperty("ui.bench.resources") != null) {
+        // each API request: start, first byte, last byte (ms from navigation), size
+        System.out.println(
+            "  "
+                + b.js(
+                    "return performance.getEntriesByType('resource')"
+                        + ".filter(e=>e.name.includes('/api/'))"
+                        + ".map(e=>e.name.replace(/^.*\\/api\\/v1\\//,'').slice(0,30)+' '"
+                        + "+Math.round(e.startTime)+'/'+Math.round(e.responseStart)+'/'"
+                        + "+Math.round(e.responseEnd)+' '+Math.round(e.transferSize/1e3)+'kB')"
+                        + ".join('\\n  ')"));
+      }
       if (i > 0) {
         times.add(ms);
       }

@@ -82,6 +82,8 @@ class UiModulesTest {
           state.js | stepFor | [900]                            | 15
           state.js | stepFor | [21600]                          | 90
           state.js | stepFor | [604800]                         | 3600
+          panels.js | normalize | [{"queries": [{"legend": "{{pod}}", "promql": "x", "series": [{"labels": {"pod": "a"}, "start": 1000, "step": 1000, "values": [1.5, null, "NaN", "+Inf", 2]}]}], "status": "OK"}, [1, 2, 3, 4, 5, 6], 1, 1] | {"spec":null,"queries":[{"legend":"{{pod}}","expr":"x","series":[{"labels":{"pod":"a"},"label":"a","values":[1.5,null,null,null,2,null]}],"warnings":[]}],"status":"OK","reasons":[]}
+          panels.js | normalize | [{"queries": [{"legend": "", "promql": "x", "series": [{"labels": {"pod": "a"}, "timestamps": [2000, 4000], "values": ["3", "4"]}]}]}, [1, 2, 3, 4], 1, 1] | {"spec":null,"queries":[{"legend":"","expr":"x","series":[{"labels":{"pod":"a"},"label":"{pod=\\"a\\"}","values":[null,3,null,4]}],"warnings":[]}],"status":"","reasons":[]}
           heatmap.js | bucketCounts | [[1, 2], [{"le": "+Inf", "values": [10, 12]}, {"le": "100", "values": [7, 12]}, {"le": "10", "values": [2, 5]}]] | {"bounds":[10,100,null],"counts":[[2,5],[5,7],[3,0]],"max":7}
           """)
   void pureFunctions(String module, String fn, String args, String expected) {
