@@ -142,9 +142,9 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
 }
 
 /**
- * At most this many requests share the panels that come into view together. The server renders
- * the panels of one request in turn and reads its inventory once per request: a few requests in
- * parallel use more than one core without repeating the inventory for every panel
+ * At most this many requests share the panels that come into view together. The server runs a
+ * request's queries in parallel and shares one inventory read between requests; two requests
+ * still let the page draw the first answer while the server finishes the second
  * (docs/benchmarks.md has the measurements behind the number).
  */
 export const PARALLEL = 2;
