@@ -8,7 +8,9 @@ import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.RecordingBackend;
+import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.value.Matrix;
+import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
 import dev.infermon.simulator.FleetConfig;
 import java.time.Duration;
@@ -18,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -93,6 +97,48 @@ class DashboardSpeedTest {
     }
     assertThat(ranges).hasSize(3 * distinct.size());
     assertThat(distinct.size()).as("panels share queries").isLessThan(compiled);
+  }
+
+  @Test
+  void aRequestJoinsTheSameQueryRunningForAnother() throws Exception {
+    SimulatedFleet f = new SimulatedFleet(FleetConfig.builder().build(), true);
+    f.run(Duration.ofMinutes(10));
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    List<long[]> ranges = new ArrayList<>();
+    QueryBackend gated =
+        new RecordingBackend(f.backend, ranges) {
+          @Override
+          public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+            started.countDown();
+            try {
+              go.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return super.rangeQuery(query, startMs, endMs, stepMs);
+          }
+        };
+    DashboardService s = new DashboardService(gated, CATALOG);
+    DashboardRequest r =
+        new DashboardRequest(
+            Filters.NONE, 0.9, f.now() - 600_000, f.now(), 60_000, "5m", List.of("model.qps"));
+    List<List<PanelResult>> got = new ArrayList<>(List.of(List.of(), List.of()));
+    Thread a = new Thread(() -> got.set(0, s.render(r)));
+    a.start();
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue(); // a's query is running
+    Thread b = new Thread(() -> got.set(1, s.render(r)));
+    b.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (b.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+      Thread.sleep(5); // b waits for a's answer
+    }
+    go.countDown();
+    a.join(30_000);
+    b.join(30_000);
+    assertThat(ranges).hasSize(1);
+    assertThat(got.get(1)).isEqualTo(got.get(0));
+    assertThat(got.get(0).get(0).status()).isNotEqualTo(PanelResult.Status.EMPTY);
   }
 
   private static List<PanelResult.SeriesData> seriesOf(Matrix m) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -29,8 +30,9 @@ import java.util.function.LongSupplier;
  * <p>Speed (docs/rationale.md, "Dashboard speed"): the inventory is read once per requested time
  * and shared for {@link #INVENTORY_MAX_AGE_MS} ({@link InventoryCache}); the distinct queries of
  * one request run once each (panels often share one, e.g. the same rate), in parallel on a bounded
- * pool shared by all requests; with an {@code immutableBefore} bound from the storage, range
- * results of final steps are kept ({@link RangeCache}) and only the tail is evaluated again.
+ * pool shared by all requests, and a request joins an identical query (same text and range) that
+ * another request is running; with an {@code immutableBefore} bound from the storage, range results
+ * of final steps are kept ({@link RangeCache}) and only the tail is evaluated again.
  *
  * <p>Threading: thread-safe when the backend is. The pool's threads are daemons that end when idle,
  * so the service needs no closing; the engine's own limits (timeout, samples) apply to each query
@@ -67,6 +69,8 @@ public final class DashboardService {
   private final InventoryCache inventories;
   private final RangeCache ranges; // null: no results cache
   private final ThreadPoolExecutor pool;
+  private final ConcurrentHashMap<RunKey, CompletableFuture<QueryResult>> inflight =
+      new ConcurrentHashMap<>();
 
   /** Without a results cache: for a backend that cannot say which steps are final (remote). */
   public DashboardService(QueryBackend backend, Catalog catalog) {
@@ -169,10 +173,7 @@ public final class DashboardService {
       List<Optional<String>> qs = new ArrayList<>();
       for (Query q : p.queries()) {
         Optional<String> promql = compiler.compile(q.measure(), p.level(), o);
-        promql.ifPresent(
-            text ->
-                runs.computeIfAbsent(
-                    text, t -> CompletableFuture.supplyAsync(() -> rangeQuery(t, r), pool)));
+        promql.ifPresent(text -> runs.computeIfAbsent(text, t -> run(t, r)));
         qs.add(promql);
       }
       compiled.add(qs);
@@ -183,6 +184,32 @@ public final class DashboardService {
     }
     return out;
   }
+
+  /**
+   * Runs a query on the pool, or joins the same query over the same range already running for
+   * another request (a page's two requests share some queries): one evaluation, one answer.
+   */
+  private CompletableFuture<QueryResult> run(String promql, DashboardRequest r) {
+    RunKey key = new RunKey(promql, r.startMs(), r.endMs(), r.stepMs());
+    CompletableFuture<QueryResult> mine = new CompletableFuture<>();
+    CompletableFuture<QueryResult> running = inflight.putIfAbsent(key, mine);
+    if (running != null) {
+      return running;
+    }
+    pool.execute(
+        () -> {
+          try {
+            mine.complete(rangeQuery(promql, r));
+          } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+          } finally {
+            inflight.remove(key, mine);
+          }
+        });
+    return mine;
+  }
+
+  private record RunKey(String promql, long startMs, long endMs, long stepMs) {}
 
   private QueryResult rangeQuery(String promql, DashboardRequest r) {
     return ranges == null

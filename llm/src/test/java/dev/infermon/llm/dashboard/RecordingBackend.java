@@ -7,8 +7,11 @@ import dev.infermon.promql.value.QueryResult;
 import java.util.List;
 import java.util.Map;
 
-/** A backend that records the start and end of every range query it passes on. Thread-safe. */
-public final class RecordingBackend implements QueryBackend {
+/**
+ * A backend that records the start and end of every range query it passes on. Thread-safe; extended
+ * by tests that hold queries back.
+ */
+public class RecordingBackend implements QueryBackend {
   private final QueryBackend backend;
   private final List<long[]> ranges;
 
