@@ -244,9 +244,13 @@ final class LlmJson {
 
   private static void value(JsonGenerator g, double x) throws IOException {
     if (Double.isFinite(x)) {
-      // a JSON number that parses back to exactly x (shortest digits, Schubfach): Go's format
-      // through GoFloat searched with BigDecimal and was most of a warm dashboard's CPU time
-      g.writeNumber(x);
+      if (x == Math.rint(x) && Math.abs(x) < 1e15 && (x != 0 || 1 / x > 0)) {
+        g.writeNumber((long) x); // counts and gauges: "14", not "14.0" (as Go writes them)
+      } else {
+        // a JSON number that parses back to exactly x (shortest digits, Schubfach): Go's format
+        // through GoFloat searched with BigDecimal and was most of a warm dashboard's CPU time
+        g.writeNumber(x);
+      }
     } else {
       g.writeString(GoFloat.point(x));
     }
