@@ -56,6 +56,9 @@ public final class DashboardService {
 
   static final int RANGE_CACHE_ENTRIES = 1024;
 
+  /** About 64 MB of points: four full 6 h dashboards of 100 pods (other filters, quantiles). */
+  static final long RANGE_CACHE_POINTS = 4_000_000;
+
   /** Queries of all requests run at most this many at a time. */
   static final int QUERY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
 
@@ -119,7 +122,8 @@ public final class DashboardService {
                 },
                 System::currentTimeMillis,
                 RANGE_CACHE_MAX_AGE_MS,
-                RANGE_CACHE_ENTRIES);
+                RANGE_CACHE_ENTRIES,
+                RANGE_CACHE_POINTS);
     this.pool =
         new ThreadPoolExecutor(
             QUERY_THREADS,

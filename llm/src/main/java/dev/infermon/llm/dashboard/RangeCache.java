@@ -36,8 +36,9 @@ import java.util.function.LongSupplier;
  * one scrape, so the supplier takes a margin for it).
  *
  * <p>Threading: thread-safe. Entries are immutable and replaced whole; two requests that miss at
- * once both evaluate (no single flight: the per-request dedup in {@link DashboardService} covers a
- * page's panels). At most {@code maxEntries} entries, least recently used evicted.
+ * once both evaluate (no single flight here: {@link DashboardService} joins identical queries in
+ * flight). At most {@code maxEntries} entries and {@code maxPoints} points (a full 6 h dashboard
+ * holds about a million), least recently used evicted first.
  */
 final class RangeCache {
   private final QueryBackend backend;
@@ -45,7 +46,9 @@ final class RangeCache {
   private final LongSupplier clockMs;
   private final long maxAgeMs;
   private final int maxEntries;
+  private final long maxPoints;
   private final Map<Key, Entry> entries; // guarded by itself
+  private long points; // guarded by entries
   private long hits; // guarded by entries
   private long misses; // guarded by entries
 
@@ -56,18 +59,21 @@ final class RangeCache {
    * @param clockMs wall clock for the entries' age
    * @param maxAgeMs after this an entry is evaluated again in full
    * @param maxEntries entries kept
+   * @param maxPoints points kept over all entries (16 bytes each)
    */
   RangeCache(
       QueryBackend backend,
       LongSupplier immutableBefore,
       LongSupplier clockMs,
       long maxAgeMs,
-      int maxEntries) {
+      int maxEntries,
+      long maxPoints) {
     this.backend = backend;
     this.immutableBefore = immutableBefore;
     this.clockMs = clockMs;
     this.maxAgeMs = maxAgeMs;
     this.maxEntries = maxEntries;
+    this.maxPoints = maxPoints;
     this.entries = new LinkedHashMap<>(16, 0.75f, true);
   }
 
@@ -134,10 +140,12 @@ final class RangeCache {
 
   private void put(Key key, Entry e) {
     synchronized (entries) {
-      entries.put(key, e);
-      if (entries.size() > maxEntries) {
-        var it = entries.entrySet().iterator();
-        it.next();
+      Entry old = entries.put(key, e);
+      points += e.points() - (old == null ? 0 : old.points());
+      var it = entries.entrySet().iterator();
+      while (it.hasNext() && (entries.size() > maxEntries || points > maxPoints)) {
+        Entry lru = it.next().getValue();
+        points -= lru.points();
         it.remove();
       }
     }
@@ -221,16 +229,23 @@ final class RangeCache {
    * annotations of the evaluations they came from. Immutable.
    */
   private record Entry(
-      long fromMs, long toMs, List<TimeSeries> series, Annotations annotations, long createdMs) {
+      long fromMs,
+      long toMs,
+      List<TimeSeries> series,
+      Annotations annotations,
+      long createdMs,
+      long points) {
     static Entry of(long from, long to, Matrix m, Annotations a, long createdMs) {
       List<TimeSeries> kept = new ArrayList<>(m.series().size());
+      long n = 0;
       for (TimeSeries s : m.series()) {
         TimeSeries cut = slice(s, from, to);
         if (cut != null) {
           kept.add(cut);
+          n += cut.size();
         }
       }
-      return new Entry(from, to, List.copyOf(kept), a, createdMs);
+      return new Entry(from, to, List.copyOf(kept), a, createdMs, n);
     }
   }
 }

@@ -72,7 +72,7 @@ class RangeCacheTest {
 
   private RangeCache cache() {
     // the TSDB's rule: nothing older than half a chunk range (1 h) before the newest sample
-    return new RangeCache(counting, () -> now - HOUR, () -> now, 10 * 60_000, 100);
+    return new RangeCache(counting, () -> now - HOUR, () -> now, 10 * 60_000, 100, 10_000_000);
   }
 
   private static final List<String> QUERIES =
@@ -81,7 +81,9 @@ class RangeCacheTest {
           "histogram_quantile(0.9, sum by (le) (rate(lat_bucket[5m])))",
           "max_over_time(queue[10m])",
           "queue / on (pod) rate(reqs_total[1m])",
-          "avg(queue)");
+          "avg(queue)",
+          "sum_over_time(queue[17m]) / avg_over_time(reqs_total[7m])",
+          "stddev_over_time(queue[9m]) + quantile_over_time(0.3, queue[5m])");
 
   @Test
   void answersAsTheEngineWhileSamplesArrive() {
@@ -154,7 +156,8 @@ class RangeCacheTest {
     RangeCache young = cache(); // everything is inside the appendable window
     young.rangeQuery(QUERIES.get(0), start, end, step);
     young.rangeQuery(QUERIES.get(0), start, end, step);
-    RangeCache unknown = new RangeCache(counting, () -> Long.MIN_VALUE, () -> now, 60_000, 10);
+    RangeCache unknown =
+        new RangeCache(counting, () -> Long.MIN_VALUE, () -> now, 60_000, 10, 10_000_000);
     unknown.rangeQuery(QUERIES.get(0), start, end, step);
     unknown.rangeQuery(QUERIES.get(0), start, end, step);
     assertThat(ranges).hasSize(4).allSatisfy(r -> assertThat(r).containsExactly(start, end));
@@ -164,7 +167,8 @@ class RangeCacheTest {
   void anOldEntryOrAnEarlierStartIsEvaluatedInFull() {
     scrapeFor(3 * HOUR);
     AtomicLong clock = new AtomicLong(0);
-    RangeCache cache = new RangeCache(counting, () -> now - HOUR, clock::get, 60_000, 10);
+    RangeCache cache =
+        new RangeCache(counting, () -> now - HOUR, clock::get, 60_000, 10, 10_000_000);
     long step = 60_000;
     long end = (now / step) * step;
     long start = end - 2 * HOUR;
@@ -176,6 +180,29 @@ class RangeCacheTest {
     assertThat(ranges).hasSize(3);
     assertThat(ranges.get(1)).containsExactly(start - step, end);
     assertThat(ranges.get(2)).containsExactly(start, end);
+  }
+
+  @Test
+  void keepsAtMostItsPointsLeastRecentlyUsedFirst() {
+    scrapeFor(3 * HOUR);
+    long step = 60_000;
+    long end = (now / step) * step;
+    long start = end - 2 * HOUR;
+    // one query keeps 5 series x 61 final steps (4 pods and the late sender): room for two
+    RangeCache cache = new RangeCache(counting, () -> now - HOUR, () -> now, 60_000, 10, 700);
+    String a = "queue";
+    String b = "queue * 2";
+    String c = "queue * 3";
+    cache.rangeQuery(a, start, end, step);
+    cache.rangeQuery(b, start, end, step);
+    cache.rangeQuery(a, start, end, step); // a is now the most recently used
+    cache.rangeQuery(c, start, end, step); // evicts b
+    ranges.clear();
+    cache.rangeQuery(a, start, end, step);
+    cache.rangeQuery(b, start, end, step);
+    assertThat(ranges).hasSize(2);
+    assertThat(ranges.get(0)[0]).as("a from the cache: only its tail").isGreaterThan(start);
+    assertThat(ranges.get(1)).as("b evicted: in full").containsExactly(start, end);
   }
 
   @Test
