@@ -6,8 +6,9 @@
 #   bench/ui-dashboard-requests.sh PORT
 set -euo pipefail
 P=${1:?port of a running infermon on 127.0.0.1}
-NOW=$(date +%s)
-Q="start=$((NOW - 21600))&end=$NOW&step=90"
+# the end rounded up to the step, as the UI does: repeated rounds then share the step grid
+END=$((($(date +%s) / 90 + 1) * 90))
+Q="start=$((END - 21600))&end=$END&step=90"
 IDS=$(curl -s "127.0.0.1:$P/api/v1/llm/dashboard/panels" |
   python3 -c "import json,sys;print(' '.join(p['id'] for p in json.load(sys.stdin)['data']['panels']))")
 split() {

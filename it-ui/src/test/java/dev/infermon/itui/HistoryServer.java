@@ -53,7 +53,8 @@ final class HistoryServer implements AutoCloseable {
       QueryBackend backend =
           new EmbeddedQueryBackend(
               db, new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)));
-      DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
+      DashboardService dashboard =
+          new DashboardService(backend, Catalog.builtIn(), db::appendableMinTime);
       WebServer web =
           WebServer.start(
               WebOptions.defaults("127.0.0.1:0"),

@@ -14,6 +14,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * simulated inference pods, measured in headless Chromium from navigation to the last panel drawn
  * ({@code window.__lastPanelDrawnAt}, a {@code performance.now()} mark whose origin is the
  * navigation). Run by {@code bench/ui-dashboard.sh}; arguments: pods, hours, scrape seconds, runs.
+ * Against a server already running: {@code URL hours runs}. {@code -Dui.bench.uncached} gives every
+ * run a window of its own (no cache helps: the cold-cache figure on a warm JVM); {@code
+ * -Dui.bench.resources} prints each API request's start, first and last byte.
  */
 public final class UiDashboardBench {
   private UiDashboardBench() {}
@@ -71,9 +74,28 @@ public final class UiDashboardBench {
     String url = base + "/dashboard?level=" + level + "&range=" + hours + "h&lazy=0";
     WebDriverWait wait = new WebDriverWait(b.driver, Duration.ofSeconds(300));
     List<Double> times = new ArrayList<>();
+    boolean uncached = System.getProperty("ui.bench.uncached") != null;
+    if (uncached) {
+      System.out.println("  every run on a window of its own (off the step grid): no cache helps");
+    }
     for (int i = 0; i < runs + 1; i++) {
       b.driver.get("about:blank");
-      b.driver.get(url);
+      if (uncached) {
+        // a custom window is not aligned to the step: a new grid phase misses the results cache,
+        // a new end misses the inventory
+        long to = System.currentTimeMillis() + 1_000 + i * 1_013L;
+        b.driver.get(
+            base
+                + "/dashboard?level="
+                + level
+                + "&from="
+                + (to - hours * 3_600_000L)
+                + "&to="
+                + to
+                + "&lazy=0");
+      } else {
+        b.driver.get(url);
+      }
       wait.until(d -> Boolean.TRUE.equals(b.js("return window.__dashboardDone === true")));
       double ms = ((Number) b.js("return window.__lastPanelDrawnAt")).doubleValue();
       long panels = (Long) b.js("return document.querySelectorAll('[data-panel]').length");
@@ -105,6 +127,18 @@ public final class UiDashboardBench {
           api.get(1).doubleValue(),
           api.get(2).doubleValue() / 1e6,
           ms - api.get(1).doubleValue());
+      if (System.getProperty("ui.bench.resources") != null) {
+        // each API request: start, first byte, last byte (ms from navigation), size
+        System.out.println(
+            "  "
+                + b.js(
+                    "return performance.getEntriesByType('resource')"
+                        + ".filter(e=>e.name.includes('/api/'))"
+                        + ".map(e=>e.name.replace(/^.*\\/api\\/v1\\//,'').slice(0,30)+' '"
+                        + "+Math.round(e.startTime)+'/'+Math.round(e.responseStart)+'/'"
+                        + "+Math.round(e.responseEnd)+' '+Math.round(e.transferSize/1e3)+'kB')"
+                        + ".join('\\n  ')"));
+      }
       if (i > 0) {
         times.add(ms);
       }

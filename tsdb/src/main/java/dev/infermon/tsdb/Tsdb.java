@@ -219,6 +219,16 @@ public final class Tsdb implements Storage {
     return Math.min(blocks.minTime(), head.minTime());
   }
 
+  /**
+   * The earliest sample time an appender created now accepts (Prometheus's appendable window: half
+   * a chunk range before the newest sample, or the newest block's end). Samples older than this can
+   * no longer be added, so query results that read only older samples are final; appenders created
+   * before keep the window they started with. Grows over time; {@link Long#MIN_VALUE} while empty.
+   */
+  public long appendableMinTime() {
+    return head.appendableMinValidTime();
+  }
+
   /** The directory this database owns. */
   public Path dir() {
     return dir;

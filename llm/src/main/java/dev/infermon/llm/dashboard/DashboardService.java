@@ -14,23 +14,92 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * Renders the dashboard: reads the inventory, compiles each panel for the families present, runs
  * the queries through the {@link QueryBackend} (embedded or remote) and explains every empty panel.
- * Thread-safe when the backend is; each call is independent.
+ *
+ * <p>Speed (docs/rationale.md, "Dashboard speed"): the inventory is read once per requested time
+ * and shared for {@link #INVENTORY_MAX_AGE_MS} ({@link InventoryCache}); the distinct queries of
+ * one request run once each (panels often share one, e.g. the same rate), in parallel on a bounded
+ * pool shared by all requests, and a request joins an identical query (same text and range) that
+ * another request is running; with an {@code immutableBefore} bound from the storage, range results
+ * of final steps are kept ({@link RangeCache}) and only the tail is evaluated again.
+ *
+ * <p>Threading: thread-safe when the backend is. The pool's threads are daemons that end when idle,
+ * so the service needs no closing; the engine's own limits (timeout, samples) apply to each query
+ * as before.
  */
 public final class DashboardService {
   /** How far back the inventory looks for a target's series. */
   public static final long INVENTORY_WINDOW_MS = 10 * 60_000;
+
+  /** How long one inventory read is reused for the same requested time: the staleness bound. */
+  public static final long INVENTORY_MAX_AGE_MS = 10_000;
+
+  /**
+   * How far inside the storage's appendable window a step must be to be cached: covers an appender
+   * opened before the window moved (a scrape's lives for one scrape timeout at most).
+   */
+  public static final long APPENDER_MARGIN_MS = 5 * 60_000;
+
+  /** A cached range result is evaluated again in full after this (retention, see RangeCache). */
+  static final long RANGE_CACHE_MAX_AGE_MS = 10 * 60_000;
+
+  static final int RANGE_CACHE_ENTRIES = 1024;
+
+  /** About 64 MB of points: four full 6 h dashboards of 100 pods (other filters, quantiles). */
+  static final long RANGE_CACHE_POINTS = 4_000_000;
+
+  /** Queries of all requests run at most this many at a time. */
+  static final int QUERY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   private final QueryBackend backend;
   private final Catalog catalog;
   private final PromqlCompiler compiler;
   private final ReasonFinder reasons;
   private final StoredInventory inventory;
+  private final InventoryCache inventories;
+  private final RangeCache ranges; // null: no results cache
+  private final ThreadPoolExecutor pool;
+  private final ConcurrentHashMap<RunKey, CompletableFuture<QueryResult>> inflight =
+      new ConcurrentHashMap<>();
 
+  /** Without a results cache: for a backend that cannot say which steps are final (remote). */
   public DashboardService(QueryBackend backend, Catalog catalog) {
+    this(backend, catalog, null);
+  }
+
+  /**
+   * @param immutableBefore no sample older than this can be added to the storage any more (for the
+   *     embedded TSDB, {@code Tsdb::appendableMinTime}); range results of steps before it minus
+   *     {@link #APPENDER_MARGIN_MS} are cached. Null: no results cache.
+   */
+  public DashboardService(QueryBackend backend, Catalog catalog, LongSupplier immutableBefore) {
+    this(
+        backend,
+        catalog,
+        immutableBefore,
+        System::nanoTime,
+        TimeUnit.MILLISECONDS.toNanos(INVENTORY_MAX_AGE_MS));
+  }
+
+  DashboardService(
+      QueryBackend backend,
+      Catalog catalog,
+      LongSupplier immutableBefore,
+      LongSupplier nanoClock,
+      long inventoryMaxAgeNanos) {
     if (backend == null || catalog == null) {
       throw new IllegalArgumentException("backend and catalog are required");
     }
@@ -39,6 +108,35 @@ public final class DashboardService {
     this.compiler = new PromqlCompiler(catalog);
     this.reasons = new ReasonFinder(catalog);
     this.inventory = new StoredInventory(catalog);
+    this.inventories =
+        new InventoryCache(
+            t -> inventory.read(backend, t, INVENTORY_WINDOW_MS), nanoClock, inventoryMaxAgeNanos);
+    this.ranges =
+        immutableBefore == null
+            ? null
+            : new RangeCache(
+                backend,
+                () -> {
+                  long h = immutableBefore.getAsLong();
+                  return h == Long.MIN_VALUE ? h : h - APPENDER_MARGIN_MS;
+                },
+                System::currentTimeMillis,
+                RANGE_CACHE_MAX_AGE_MS,
+                RANGE_CACHE_ENTRIES,
+                RANGE_CACHE_POINTS);
+    this.pool =
+        new ThreadPoolExecutor(
+            QUERY_THREADS,
+            QUERY_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "dashboard-query-" + THREAD_IDS.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    pool.allowCoreThreadTimeOut(true);
   }
 
   /** The catalog in use. */
@@ -46,9 +144,12 @@ public final class DashboardService {
     return catalog;
   }
 
-  /** The fleet as stored at {@code timeMs}. */
+  /**
+   * The fleet as stored at {@code timeMs}, read at most {@link #INVENTORY_MAX_AGE_MS} ago (shared
+   * with other requests for the same time).
+   */
   public Inventory inventory(long timeMs) {
-    return inventory.read(backend, timeMs, INVENTORY_WINDOW_MS);
+    return inventories.get(timeMs);
   }
 
   /**
@@ -67,26 +168,94 @@ public final class DashboardService {
       }
     }
     Presence presence = Presence.of(inv.families());
-    List<PanelResult> out = new ArrayList<>();
+    // compile everything first, then run each distinct query once, all of them in parallel
+    List<List<Optional<String>>> compiled = new ArrayList<>();
+    Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
     for (Panel p : panels) {
-      out.add(render(p, r, inv, presence));
+      PromqlCompiler.Options o =
+          new PromqlCompiler.Options(r.filters(), p.match(), r.quantile(), r.window(), presence);
+      List<Optional<String>> qs = new ArrayList<>();
+      for (Query q : p.queries()) {
+        Optional<String> promql = compiler.compile(q.measure(), p.level(), o);
+        promql.ifPresent(text -> runs.computeIfAbsent(text, t -> run(t, r)));
+        qs.add(promql);
+      }
+      compiled.add(qs);
+    }
+    List<PanelResult> out = new ArrayList<>();
+    for (int i = 0; i < panels.size(); i++) {
+      out.add(render(panels.get(i), compiled.get(i), runs, r, inv));
     }
     return out;
   }
 
-  private PanelResult render(Panel p, DashboardRequest r, Inventory inv, Presence presence) {
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(r.filters(), p.match(), r.quantile(), r.window(), presence);
+  /**
+   * Runs a query on the pool, or joins the same query over the same range already running for
+   * another request (a page's two requests share some queries): one evaluation, one answer.
+   */
+  private CompletableFuture<QueryResult> run(String promql, DashboardRequest r) {
+    RunKey key = new RunKey(promql, r.startMs(), r.endMs(), r.stepMs());
+    CompletableFuture<QueryResult> mine = new CompletableFuture<>();
+    CompletableFuture<QueryResult> running = inflight.putIfAbsent(key, mine);
+    if (running != null) {
+      return running;
+    }
+    pool.execute(
+        () -> {
+          try {
+            mine.complete(rangeQuery(promql, r));
+          } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+          } finally {
+            inflight.remove(key, mine);
+          }
+        });
+    return mine;
+  }
+
+  private record RunKey(String promql, long startMs, long endMs, long stepMs) {}
+
+  private QueryResult rangeQuery(String promql, DashboardRequest r) {
+    return ranges == null
+        ? backend.rangeQuery(promql, r.startMs(), r.endMs(), r.stepMs())
+        : ranges.rangeQuery(promql, r.startMs(), r.endMs(), r.stepMs());
+  }
+
+  /** The answer of a query run on the pool; its exception as the backend threw it. */
+  private static QueryResult await(CompletableFuture<QueryResult> f) {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for a panel's query", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException) {
+        throw (RuntimeException) e.getCause();
+      }
+      if (e.getCause() instanceof Error) {
+        throw (Error) e.getCause();
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  private PanelResult render(
+      Panel p,
+      List<Optional<String>> compiled,
+      Map<String, CompletableFuture<QueryResult>> runs,
+      DashboardRequest r,
+      Inventory inv) {
     List<PanelResult.QueryData> queries = new ArrayList<>();
     List<EmptyReason> errors = new ArrayList<>();
     boolean any = false;
-    for (Query q : p.queries()) {
-      Optional<String> promql = compiler.compile(q.measure(), p.level(), o);
+    for (int qi = 0; qi < p.queries().size(); qi++) {
+      Query q = p.queries().get(qi);
+      Optional<String> promql = compiled.get(qi);
       List<PanelResult.SeriesData> series = new ArrayList<>();
       List<String> warnings = new ArrayList<>();
       if (promql.isPresent()) {
         try {
-          QueryResult res = backend.rangeQuery(promql.get(), r.startMs(), r.endMs(), r.stepMs());
+          QueryResult res = await(runs.get(promql.get()));
           warnings.addAll(res.annotations().warnings());
           if (res.value() instanceof Matrix) {
             for (TimeSeries ts : ((Matrix) res.value()).series()) {

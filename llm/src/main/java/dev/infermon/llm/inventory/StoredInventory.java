@@ -9,9 +9,11 @@ import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -53,9 +55,13 @@ public final class StoredInventory {
     Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
     List<Labels> series =
         backend.series(List.of("{__name__=~\"" + namePattern() + "\"}"), timeMs - windowMs, timeMs);
+    // tens of thousands of series share a few hundred names: resolve each name once (the catalog
+    // lookup builds every variant's sample names and was most of the read's time)
+    Map<String, Optional<String>> families = new HashMap<>();
     for (Labels l : series) {
       String sample = l.get("__name__");
-      String family = familyOf(sample);
+      String family =
+          families.computeIfAbsent(sample, n -> Optional.ofNullable(familyOf(n))).orElse(null);
       if (family == null) {
         continue;
       }
@@ -88,12 +94,12 @@ public final class StoredInventory {
     List<TargetInventory> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
       String key = t.getKey();
-      Map<String, FamilyInfo> families = new LinkedHashMap<>();
+      Map<String, FamilyInfo> infos = new LinkedHashMap<>();
       labelNames
           .getOrDefault(key, Map.of())
           .forEach(
               (f, names) ->
-                  families.put(
+                  infos.put(
                       f,
                       new FamilyInfo(
                           f,
@@ -103,11 +109,11 @@ public final class StoredInventory {
                               bounds
                                   .getOrDefault(key, Map.of())
                                   .getOrDefault(f, new TreeSet<>())))));
-      Detection d = detector.detect(families.keySet());
+      Detection d = detector.detect(infos.keySet());
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
       }
-      out.add(new TargetInventory(t.getValue(), up.getOrDefault(key, true), d, families));
+      out.add(new TargetInventory(t.getValue(), up.getOrDefault(key, true), d, infos));
     }
     return new Inventory(out);
   }

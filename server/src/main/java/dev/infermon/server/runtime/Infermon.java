@@ -169,7 +169,13 @@ public final class Infermon implements AutoCloseable {
     appendable.set(rs.storage());
     queries.set(backend);
     // the LLM dashboard speaks PromQL through the same backend: embedded or remote alike
-    dashboard.set(backend == null ? null : new DashboardService(backend, Catalog.builtIn()));
+    // with the embedded TSDB it can tell which steps are final: their range results are cached
+    dashboard.set(
+        backend == null
+            ? null
+            : inner instanceof EmbeddedQueryBackend
+                ? new DashboardService(backend, Catalog.builtIn(), db::appendableMinTime)
+                : new DashboardService(backend, Catalog.builtIn()));
     log.info("infermon is ready");
   }
 

@@ -74,7 +74,11 @@ public final class Head implements Storage {
     return new HeadAppender(this, appendableMinValidTime());
   }
 
-  long appendableMinValidTime() {
+  /**
+   * The earliest sample time an appender created now accepts: nothing older can be added to the
+   * head any more (appenders already open keep the window they started with).
+   */
+  public long appendableMinValidTime() {
     long valid = minValidTime.get();
     long max = maxTime.get();
     if (max == Long.MIN_VALUE) {

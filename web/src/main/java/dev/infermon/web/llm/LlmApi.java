@@ -103,7 +103,7 @@ public final class LlmApi {
           "id", "exactly one panel is served here, got " + ids.size() + " (use /dashboard)");
     }
     PanelResult r = s.render(p.request()).get(0);
-    ok(ex, g -> LlmJson.panelResult(g, r));
+    ok(ex, g -> LlmJson.panelResult(g, r, p.request().stepMs()));
   }
 
   private void inventory(Exchange ex) throws IOException, BodyTooLargeException {

@@ -8,9 +8,17 @@ export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#b07aa1', '
   '#edc948', '#ff9da7', '#9c755f', '#8cd17d', '#499894', '#d37295'];
 const MAX_TIP_ROWS = 10;
 const HEIGHT = 190;
+const LEGEND_FIRST = 40;
 
+// Theme colours, read once per theme (app.js fires 'themechange' on a toggle and on the system's
+// change): getComputedStyle forces a style recalculation of the whole page, three per chart.
+const cssCache = new Map();
+window.addEventListener('themechange', () => cssCache.clear());
 function css(name) {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  if (!cssCache.has(name)) {
+    cssCache.set(name, getComputedStyle(document.documentElement).getPropertyValue(name).trim());
+  }
+  return cssCache.get(name);
 }
 
 function tooltip(unit) {
@@ -98,18 +106,25 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
     },
   };
   const u = new uPlot(opts, [xs].concat(series.map((s) => s.values)), plotEl);
-  series.forEach((s, i) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.setAttribute('aria-pressed', 'true');
-    b.title = 'Show or hide this series';
-    b.innerHTML = '<span class="sw" style="background:' + PALETTE[i % PALETTE.length] + '"></span>' + esc(s.label);
-    b.addEventListener('click', () => {
-      const show = b.getAttribute('aria-pressed') !== 'true';
-      b.setAttribute('aria-pressed', String(show));
-      u.setSeries(i + 1, { show });
-    });
-    legendEl.appendChild(b);
+  // The legend as HTML and one listener. Its box shows three rows; a GPU panel has hundreds of
+  // entries, so the first LEGEND_FIRST are written now and the rest when the box is scrolled,
+  // hovered or focused (Tab reaches them): 4,461 buttons were a good part of drawing a full page.
+  const entry = (s, i) => '<button type="button" aria-pressed="true" title="Show or hide this series" data-i="' +
+    i + '"><span class="sw" style="background:' + PALETTE[i % PALETTE.length] + '"></span>' + esc(s.label) + '</button>';
+  legendEl.innerHTML = series.slice(0, LEGEND_FIRST).map(entry).join('');
+  if (series.length > LEGEND_FIRST) {
+    const rest = () => {
+      ['scroll', 'pointerenter', 'focusin'].forEach((t) => legendEl.removeEventListener(t, rest));
+      legendEl.insertAdjacentHTML('beforeend', series.slice(LEGEND_FIRST).map((s, i) => entry(s, i + LEGEND_FIRST)).join(''));
+    };
+    ['scroll', 'pointerenter', 'focusin'].forEach((t) => legendEl.addEventListener(t, rest, { passive: true }));
+  }
+  legendEl.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-i]');
+    if (!b) return;
+    const show = b.getAttribute('aria-pressed') !== 'true';
+    b.setAttribute('aria-pressed', String(show));
+    u.setSeries(Number(b.dataset.i) + 1, { show });
   });
   let pending = 0;
   const ro = new ResizeObserver(() => {

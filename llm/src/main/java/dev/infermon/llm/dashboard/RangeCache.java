@@ -1,0 +1,251 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.value.Annotation;
+import dev.infermon.promql.value.Annotations;
+import dev.infermon.promql.value.Matrix;
+import dev.infermon.promql.value.QueryResult;
+import dev.infermon.promql.value.TimeSeries;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * A step-aligned cache of the dashboard's range query results, as the query frontends of Thanos,
+ * Cortex and Mimir keep: the value of a range query at a step {@code t} depends only on samples at
+ * or before {@code t}, and once {@code t} is older than the storage's appendable window ({@code
+ * immutableBefore}, Prometheus's rule that a sample more than half a chunk range older than the
+ * newest one is rejected) no sample can be added there any more, so the step's value is final. A
+ * repeated query (same text, step and grid phase) takes its final steps from the cache and
+ * evaluates only the tail since the last final step: with the embedded TSDB, the last hour and a
+ * bit of a 6 h dashboard instead of all six.
+ *
+ * <p>What is cached: only queries without {@code offset} and {@code @} (which could read samples
+ * after the step), and only steps before {@code immutableBefore} read before the evaluation that
+ * produced them. The first answer for a key is the backend's own answer, unchanged. Later answers
+ * hold the same values for every step; their annotations are the union of the cached part's and the
+ * tail's. Two known departures, both bounded by {@code maxAgeMs} (after which an entry is evaluated
+ * again in full): data that retention deletes stays in cached steps, and an appender held open
+ * across the window's move could still add a sample to a cached step (a scrape's appender lives for
+ * one scrape, so the supplier takes a margin for it).
+ *
+ * <p>Threading: thread-safe. Entries are immutable and replaced whole; two requests that miss at
+ * once both evaluate (no single flight here: {@link DashboardService} joins identical queries in
+ * flight). At most {@code maxEntries} entries and {@code maxPoints} points (a full 6 h dashboard
+ * holds about a million), least recently used evicted first.
+ */
+final class RangeCache {
+  private final QueryBackend backend;
+  private final LongSupplier immutableBefore;
+  private final LongSupplier clockMs;
+  private final long maxAgeMs;
+  private final int maxEntries;
+  private final long maxPoints;
+  private final Map<Key, Entry> entries; // guarded by itself
+  private long points; // guarded by entries
+  private long hits; // guarded by entries
+  private long misses; // guarded by entries
+
+  /**
+   * @param backend where queries run
+   * @param immutableBefore no sample older than this can be added any more ({@link Long#MIN_VALUE}:
+   *     nothing is final, nothing is cached)
+   * @param clockMs wall clock for the entries' age
+   * @param maxAgeMs after this an entry is evaluated again in full
+   * @param maxEntries entries kept
+   * @param maxPoints points kept over all entries (16 bytes each)
+   */
+  RangeCache(
+      QueryBackend backend,
+      LongSupplier immutableBefore,
+      LongSupplier clockMs,
+      long maxAgeMs,
+      int maxEntries,
+      long maxPoints) {
+    this.backend = backend;
+    this.immutableBefore = immutableBefore;
+    this.clockMs = clockMs;
+    this.maxAgeMs = maxAgeMs;
+    this.maxEntries = maxEntries;
+    this.maxPoints = maxPoints;
+    this.entries = new LinkedHashMap<>(16, 0.75f, true);
+  }
+
+  /** Whether a query may be cached: nothing in it can read samples after the evaluation time. */
+  static boolean cacheable(String query) {
+    return query.indexOf('@') < 0 && !query.contains("offset");
+  }
+
+  /** {@link QueryBackend#rangeQuery}, from the cache where the steps are final. */
+  QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    // read before evaluating: every step before it is final in what the evaluation sees
+    long horizon = immutableBefore.getAsLong();
+    if (!cacheable(query) || horizon == Long.MIN_VALUE) {
+      return backend.rangeQuery(query, startMs, endMs, stepMs);
+    }
+    Key key = new Key(query, stepMs, Math.floorMod(startMs, stepMs));
+    long now = clockMs.getAsLong();
+    Entry e;
+    synchronized (entries) {
+      e = entries.get(key);
+      if (e != null && (now - e.createdMs > maxAgeMs || startMs < e.fromMs || startMs > e.toMs)) {
+        e = null;
+      }
+      if (e == null) {
+        misses++;
+      } else {
+        hits++;
+      }
+    }
+    long cut = lastStepBefore(startMs, stepMs, horizon);
+    if (e == null) {
+      QueryResult full = backend.rangeQuery(query, startMs, endMs, stepMs);
+      if (full.value() instanceof Matrix && cut >= startMs) {
+        put(key, Entry.of(startMs, cut, (Matrix) full.value(), full.annotations(), now));
+      }
+      return full;
+    }
+    long tailStart = e.toMs + stepMs;
+    QueryResult tail =
+        tailStart <= endMs
+            ? backend.rangeQuery(query, tailStart, endMs, stepMs)
+            : new QueryResult(new Matrix(List.of()), Annotations.NONE);
+    if (!(tail.value() instanceof Matrix)) {
+      return backend.rangeQuery(query, startMs, endMs, stepMs);
+    }
+    Matrix merged = merge(e.series, startMs, Math.min(e.toMs, endMs), (Matrix) tail.value());
+    Set<Annotation> notes = new LinkedHashSet<>(e.annotations.all());
+    notes.addAll(tail.annotations().all());
+    Annotations annotations = Annotations.of(notes);
+    long upTo = Math.min(cut, endMs);
+    if (endMs >= e.toMs && (upTo > e.toMs || startMs > e.fromMs)) {
+      // keep what became final, drop what the window left behind
+      put(key, Entry.of(startMs, Math.max(upTo, e.toMs), merged, annotations, e.createdMs));
+    }
+    return new QueryResult(merged, annotations);
+  }
+
+  /** Hits and misses so far, for tests and the benchmark's notes. */
+  long[] stats() {
+    synchronized (entries) {
+      return new long[] {hits, misses};
+    }
+  }
+
+  private void put(Key key, Entry e) {
+    synchronized (entries) {
+      Entry old = entries.put(key, e);
+      points += e.points() - (old == null ? 0 : old.points());
+      var it = entries.entrySet().iterator();
+      while (it.hasNext() && (entries.size() > maxEntries || points > maxPoints)) {
+        Entry lru = it.next().getValue();
+        points -= lru.points();
+        it.remove();
+      }
+    }
+  }
+
+  /**
+   * The last step {@code start + k*step} before {@code horizon}; below start when there is none.
+   */
+  static long lastStepBefore(long startMs, long stepMs, long horizon) {
+    if (horizon <= startMs) {
+      return startMs - stepMs;
+    }
+    return startMs + (horizon - 1 - startMs) / stepMs * stepMs;
+  }
+
+  /** The cached points in {@code [from, to]} followed by the tail's, series sorted by labels. */
+  private static Matrix merge(List<TimeSeries> cached, long from, long to, Matrix tail) {
+    Map<Labels, TimeSeries[]> parts = new TreeMap<>();
+    for (TimeSeries s : cached) {
+      TimeSeries cut = slice(s, from, to);
+      if (cut != null) {
+        parts.computeIfAbsent(s.labels(), k -> new TimeSeries[2])[0] = cut;
+      }
+    }
+    for (TimeSeries s : tail.series()) {
+      parts.computeIfAbsent(s.labels(), k -> new TimeSeries[2])[1] = s;
+    }
+    List<TimeSeries> out = new ArrayList<>(parts.size());
+    for (Map.Entry<Labels, TimeSeries[]> p : parts.entrySet()) {
+      TimeSeries a = p.getValue()[0];
+      TimeSeries b = p.getValue()[1];
+      if (a == null || b == null) {
+        out.add(a == null ? b : a);
+        continue;
+      }
+      int n = a.size() + b.size();
+      long[] t = new long[n];
+      double[] v = new double[n];
+      for (int i = 0; i < a.size(); i++) {
+        t[i] = a.timestampAt(i);
+        v[i] = a.valueAt(i);
+      }
+      for (int i = 0; i < b.size(); i++) {
+        t[a.size() + i] = b.timestampAt(i);
+        v[a.size() + i] = b.valueAt(i);
+      }
+      out.add(TimeSeries.wrap(p.getKey(), t, v, n));
+    }
+    return new Matrix(out);
+  }
+
+  /** The points of {@code s} in {@code [from, to]}, or null when there are none. */
+  private static TimeSeries slice(TimeSeries s, long from, long to) {
+    int lo = 0;
+    while (lo < s.size() && s.timestampAt(lo) < from) {
+      lo++;
+    }
+    int hi = lo;
+    while (hi < s.size() && s.timestampAt(hi) <= to) {
+      hi++;
+    }
+    if (hi == lo) {
+      return null;
+    }
+    if (lo == 0 && hi == s.size()) {
+      return s;
+    }
+    long[] t = new long[hi - lo];
+    double[] v = new double[hi - lo];
+    for (int i = lo; i < hi; i++) {
+      t[i - lo] = s.timestampAt(i);
+      v[i - lo] = s.valueAt(i);
+    }
+    return TimeSeries.wrap(s.labels(), t, v, t.length);
+  }
+
+  private record Key(String query, long stepMs, long phaseMs) {}
+
+  /**
+   * The final steps {@code [fromMs, toMs]} of one query: its series cut to that range, and the
+   * annotations of the evaluations they came from. Immutable.
+   */
+  private record Entry(
+      long fromMs,
+      long toMs,
+      List<TimeSeries> series,
+      Annotations annotations,
+      long createdMs,
+      long points) {
+    static Entry of(long from, long to, Matrix m, Annotations a, long createdMs) {
+      List<TimeSeries> kept = new ArrayList<>(m.series().size());
+      long n = 0;
+      for (TimeSeries s : m.series()) {
+        TimeSeries cut = slice(s, from, to);
+        if (cut != null) {
+          kept.add(cut);
+          n += cut.size();
+        }
+      }
+      return new Entry(from, to, List.copyOf(kept), a, createdMs, n);
+    }
+  }
+}

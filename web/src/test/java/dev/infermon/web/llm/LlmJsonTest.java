@@ -1,0 +1,72 @@
+package dev.infermon.web.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.PanelResult;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The compact series encoding: start, step and one value per step, nulls for gaps. */
+class LlmJsonTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static JsonNode encode(PanelResult.SeriesData s, long stepMs) throws Exception {
+    PanelResult r =
+        new PanelResult(
+            Dashboards.panel("model.qps"),
+            List.of(new PanelResult.QueryData("{{model_name}}", "up", List.of(s), List.of())),
+            PanelResult.Status.OK,
+            List.of());
+    byte[] bytes = LlmJson.success(g -> LlmJson.panelResult(g, r, stepMs));
+    return JSON.readTree(bytes).path("data").path("queries").get(0).path("series").get(0);
+  }
+
+  @Test
+  void gapsAreNullsAndNonFiniteValuesStrings() throws Exception {
+    PanelResult.SeriesData s =
+        new PanelResult.SeriesData(
+            Map.of("model_name", "m"),
+            new long[] {1000, 2000, 5000, 6000, 7000},
+            new double[] {0.1, Double.NaN, 1e-7, Double.POSITIVE_INFINITY, 3});
+    JsonNode n = encode(s, 1000);
+    assertThat(n.has("timestamps")).isFalse();
+    assertThat(n.path("start").asLong()).isEqualTo(1000);
+    assertThat(n.path("step").asLong()).isEqualTo(1000);
+    assertThat(n.path("values").toString()).isEqualTo("[0.1,\"NaN\",null,null,1.0E-7,\"+Inf\",3]");
+    assertThat(n.path("labels").toString()).isEqualTo("{\"model_name\":\"m\"}");
+  }
+
+  @Test
+  void decodesToTheSamePoints() throws Exception {
+    long[] t = {90_000, 180_000, 450_000, 540_000, 630_000};
+    double[] v = {0.30000000000000004, -0.0, 12345.678, 1e300, 42};
+    JsonNode n = encode(new PanelResult.SeriesData(Map.of(), t, v), 90_000);
+    JsonNode values = n.path("values");
+    int got = 0;
+    for (int i = 0; i < values.size(); i++) {
+      if (!values.get(i).isNull()) {
+        assertThat(n.path("start").asLong() + i * n.path("step").asLong()).isEqualTo(t[got]);
+        assertThat(Double.doubleToRawLongBits(values.get(i).asDouble()))
+            .as("value %d", got)
+            .isEqualTo(Double.doubleToRawLongBits(v[got]));
+        got++;
+      }
+    }
+    assertThat(got).isEqualTo(t.length);
+  }
+
+  @Test
+  void pointsOffTheGridKeepTheirTimestamps() throws Exception {
+    JsonNode n =
+        encode(
+            new PanelResult.SeriesData(Map.of(), new long[] {1000, 2500}, new double[] {1, 2}),
+            1000);
+    assertThat(n.has("start")).isFalse();
+    assertThat(n.path("timestamps").toString()).isEqualTo("[1000,2500]");
+    assertThat(n.path("values").toString()).isEqualTo("[1,2]");
+  }
+}
