@@ -3,7 +3,7 @@ package dev.infermon.promql.parser;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.MatchType;
 import dev.infermon.model.labels.Matcher;
-import java.math.BigDecimal;
+import dev.infermon.model.text.GoFloat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -268,15 +268,6 @@ public final class Printer {
 
   /** Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}: shortest digits, never an exponent. */
   static String number(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return Double.doubleToRawLongBits(v) < 0 ? "-0" : "0";
-    }
-    return new BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    return GoFloat.formatF(v);
   }
 }

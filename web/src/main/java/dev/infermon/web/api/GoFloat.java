@@ -1,8 +1,6 @@
 package dev.infermon.web.api;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
 
 /**
  * Go's {@code strconv.FormatFloat(v, 'f', -1, 64)}, which Prometheus uses for sample values in the
@@ -42,23 +40,9 @@ public final class GoFloat {
     return format(v);
   }
 
-  /**
-   * The shortest decimal that parses back to {@code v}. Java 17's {@link Double#toString} is
-   * usually, but not always, shortest (JDK-4511638), so long outputs are shortened by search.
-   */
+  /** The shortest decimal that parses back to {@code v} (finite, not zero). */
   static BigDecimal shortest(double v) {
-    BigDecimal d = new BigDecimal(Double.toString(v)).stripTrailingZeros();
-    if (d.precision() < 16) {
-      return d;
-    }
-    BigDecimal exact = new BigDecimal(v);
-    for (int p = 1; p < d.precision(); p++) {
-      BigDecimal candidate = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-      if (candidate.doubleValue() == v) {
-        return candidate.stripTrailingZeros();
-      }
-    }
-    return d;
+    return dev.infermon.model.text.GoFloat.shortest(v);
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.infermon.web.api;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -60,31 +59,6 @@ final class GoTime {
 
   /** {@code strconv.FormatFloat(v, 'e', -1, 64)}: {@code 1e+00}, {@code 1.5e-07}. */
   static String expFloat(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == 0) {
-      return (1 / v < 0 ? "-" : "") + "0e+00";
-    }
-    BigDecimal d = GoFloat.shortest(Math.abs(v));
-    String digits = d.unscaledValue().toString();
-    int exp = d.precision() - d.scale() - 1;
-    StringBuilder sb = new StringBuilder();
-    if (v < 0) {
-      sb.append('-');
-    }
-    sb.append(digits.charAt(0));
-    if (digits.length() > 1) {
-      sb.append('.').append(digits, 1, digits.length());
-    }
-    sb.append('e').append(exp < 0 ? '-' : '+');
-    int a = Math.abs(exp);
-    if (a < 10) {
-      sb.append('0');
-    }
-    return sb.append(a).toString();
+    return dev.infermon.model.text.GoFloat.formatE(v);
   }
 }
