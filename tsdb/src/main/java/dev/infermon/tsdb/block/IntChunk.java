@@ -1,6 +1,8 @@
 package dev.infermon.tsdb.block;
 
 import dev.infermon.storage.SampleIterator;
+import dev.infermon.tsdb.chunkenc.BitReader;
+import dev.infermon.tsdb.chunkenc.CorruptChunkException;
 import dev.infermon.tsdb.encoding.CorruptDataException;
 import java.util.Arrays;
 
@@ -96,9 +98,14 @@ final class IntChunk {
     private long dV;
 
     void reset(byte[] buf, int len) {
-      r.reset(buf, len);
-      total = (int) r.bits(16);
-      int scale = (int) r.bits(8);
+      r.reset(buf, 0, len);
+      int scale;
+      try {
+        total = (int) r.readBits(16);
+        scale = (int) r.readBits(8);
+      } catch (CorruptChunkException e) {
+        throw corrupt(e);
+      }
       if (scale > MAX_SCALE) {
         throw new CorruptDataException("int chunk: scale " + scale + " out of range");
       }
@@ -111,22 +118,82 @@ final class IntChunk {
       if (read == total) {
         return false;
       }
-      if (read == 0) {
-        t = r.varint();
-        v = r.varint();
-      } else if (read == 1) {
-        dT = r.uvarint();
-        dV = r.varint();
-        t += dT;
-        v += dV;
-      } else {
-        dT += r.timeDod();
-        dV += r.valueDod();
-        t += dT;
-        v += dV;
+      try {
+        if (read == 0) {
+          t = varint();
+          v = varint();
+        } else if (read == 1) {
+          dT = uvarint();
+          dV = varint();
+          t += dT;
+          v += dV;
+        } else {
+          dT += timeDod();
+          dV += valueDod();
+          t += dT;
+          v += dV;
+        }
+      } catch (CorruptChunkException e) {
+        throw corrupt(e);
       }
       read++;
       return true;
+    }
+
+    private static CorruptDataException corrupt(CorruptChunkException e) {
+      return new CorruptDataException("int chunk: " + e.getMessage());
+    }
+
+    private long uvarint() {
+      long x = 0;
+      for (int shift = 0; shift < 70; shift += 7) {
+        long b = r.readBits(8);
+        x |= (b & 0x7F) << shift;
+        if (b < 0x80) {
+          return x;
+        }
+      }
+      throw new CorruptDataException("int chunk: varint longer than 10 bytes");
+    }
+
+    private long varint() {
+      long u = uvarint();
+      return (u >>> 1) ^ -(u & 1);
+    }
+
+    /** Gorilla's timestamp buckets: 0, then 14, 17, 20 or 64 bits after 10, 110, 1110, 1111. */
+    private long timeDod() {
+      switch (r.readUnary(4)) {
+        case 0:
+          return 0;
+        case 1:
+          return signed(r.readBits(14), 14);
+        case 2:
+          return signed(r.readBits(17), 17);
+        case 3:
+          return signed(r.readBits(20), 20);
+        default:
+          return r.readBits(64);
+      }
+    }
+
+    /** Value buckets: 0, then a width from {@link #VALUE_WIDTHS} after up to 7 ones. */
+    private long valueDod() {
+      int ones = r.readUnary(VALUE_WIDTHS.length);
+      if (ones == 0) {
+        return 0;
+      }
+      int width = VALUE_WIDTHS[ones - 1];
+      long raw = r.readBits(width);
+      return width == 64 ? raw : signed(raw, width);
+    }
+
+    /** Undoes the two's complement truncation: values above 2^(n-1) were negative. */
+    private static long signed(long bits, int n) {
+      if (bits > (1L << (n - 1))) {
+        bits -= 1L << n;
+      }
+      return bits;
     }
 
     @Override
@@ -251,145 +318,5 @@ final class IntChunk {
     }
     long half = 1L << (n - 1);
     return -(half - 1) <= x && x <= half;
-  }
-
-  /**
-   * Reads what {@link BitWriter} wrote. Keeps up to 64 unread bits in a left-aligned window, so a
-   * read is a shift and a mask rather than a loop over bits (decoding block chunks is most of the
-   * time of queries that read long ranges). Not thread-safe; never modifies the array.
-   */
-  static final class BitReader {
-    private byte[] buf;
-    private int pos; // next byte to load into the window
-    private int end; // bytes in the chunk
-    private long window; // unread bits, left-aligned
-    private int valid; // unread bits in the window
-
-    void reset(byte[] buf, int len) {
-      this.buf = buf;
-      this.pos = 0;
-      this.end = len;
-      this.window = 0;
-      this.valid = 0;
-    }
-
-    /** Reads {@code n} bits, {@code 0 <= n <= 64}, as an unsigned value. */
-    long bits(int n) {
-      if (n > 56) {
-        long hi = bits(n - 32);
-        return (hi << 32) | bits(32);
-      }
-      if (valid < n) {
-        refill();
-        if (valid < n) {
-          throw new CorruptDataException("int chunk: bit stream ends early");
-        }
-      }
-      if (n == 0) {
-        return 0; // a shift by 64 would be a shift by 0
-      }
-      long r = window >>> (64 - n);
-      window <<= n;
-      valid -= n;
-      return r;
-    }
-
-    /** Reads one bit. */
-    boolean bit() {
-      if (valid == 0) {
-        refill();
-        if (valid == 0) {
-          throw new CorruptDataException("int chunk: bit stream ends early");
-        }
-      }
-      boolean b = window < 0;
-      window <<= 1;
-      valid--;
-      return b;
-    }
-
-    private void refill() {
-      while (valid <= 56 && pos < end) {
-        window |= (buf[pos++] & 0xffL) << (56 - valid);
-        valid += 8;
-      }
-    }
-
-    long uvarint() {
-      long x = 0;
-      for (int shift = 0; shift < 70; shift += 7) {
-        long b = bits(8);
-        x |= (b & 0x7F) << shift;
-        if (b < 0x80) {
-          return x;
-        }
-      }
-      throw new CorruptDataException("int chunk: varint longer than 10 bytes");
-    }
-
-    long varint() {
-      long u = uvarint();
-      return (u >>> 1) ^ -(u & 1);
-    }
-
-    /**
-     * A unary prefix: reads up to {@code max} ({@code <= 8}) one bits and the zero that ends them
-     * when there are fewer, as many {@code bit()} calls would, and returns the number of ones. The
-     * window's bits past {@code valid} are zeros, so the count never runs past the stream.
-     */
-    int unary(int max) {
-      if (valid <= max) {
-        refill();
-      }
-      int ones = Long.numberOfLeadingZeros(~window);
-      int used;
-      if (ones >= max) {
-        ones = max;
-        used = max;
-      } else {
-        used = ones + 1;
-      }
-      if (used > valid) {
-        throw new CorruptDataException("int chunk: bit stream ends early");
-      }
-      window <<= used;
-      valid -= used;
-      return ones;
-    }
-
-    /** Gorilla's timestamp buckets: 0, then 14, 17, 20 or 64 bits after 10, 110, 1110, 1111. */
-    long timeDod() {
-      switch (unary(4)) {
-        case 0:
-          return 0;
-        case 1:
-          return signed(bits(14), 14);
-        case 2:
-          return signed(bits(17), 17);
-        case 3:
-          return signed(bits(20), 20);
-        default:
-          return bits(64);
-      }
-    }
-
-    /** Value buckets: 0, then a width from {@link #VALUE_WIDTHS} after up to 7 ones. */
-    long valueDod() {
-      int ones = unary(VALUE_WIDTHS.length);
-      if (ones == 0) {
-        return 0;
-      }
-      int width = VALUE_WIDTHS[ones - 1];
-      long raw = bits(width);
-      return width == 64 ? raw : signed(raw, width);
-    }
-
-    /** Undoes the two's complement truncation: values above 2^(n-1) were negative. */
-    private static long signed(long bits, int n) {
-      if (bits > (1L << (n - 1))) {
-        bits -= 1L << n;
-      }
-      return bits;
-    }
   }
 }

@@ -1,19 +1,22 @@
 package dev.infermon.tsdb.chunkenc;
 
 /**
- * Reads a bit stream written by {@link BitWriter} from a slice of a byte array, most significant
- * bit first. Keeps up to 64 bits in a left-aligned window so most reads are a shift and a mask.
+ * Reads a most-significant-bit-first bit stream (what {@link BitWriter} writes, and the block
+ * chunks' integer encoding) from a slice of a byte array. Keeps up to 64 bits in a left-aligned
+ * window so most reads are a shift and a mask.
  *
- * <p>Not thread-safe. Never modifies the array (it may be a read-only view of a mapped file).
+ * <p>Not thread-safe. Never modifies the array (it may be a read-only view of a mapped file). A
+ * stream that ends before a read completes raises {@link CorruptChunkException}.
  */
-final class BitReader {
+public final class BitReader {
   private byte[] buf;
   private int pos;
   private int end;
   private long window; // unread bits, left-aligned
   private int valid; // number of unread bits in window
 
-  void reset(byte[] buf, int off, int end) {
+  /** Reads {@code buf[off, end)} from its start. */
+  public void reset(byte[] buf, int off, int end) {
     this.buf = buf;
     this.pos = off;
     this.end = end;
@@ -21,7 +24,8 @@ final class BitReader {
     this.valid = 0;
   }
 
-  boolean readBit() {
+  /** Reads one bit. */
+  public boolean readBit() {
     if (valid == 0) {
       refill();
       if (valid == 0) {
@@ -35,7 +39,7 @@ final class BitReader {
   }
 
   /** Reads {@code n} bits, {@code 1 <= n <= 64}, as an unsigned value. */
-  long readBits(int n) {
+  public long readBits(int n) {
     if (n > 56) {
       long hi = readBits(n - 32);
       return (hi << 32) | readBits(32);
@@ -57,7 +61,7 @@ final class BitReader {
    * when there are fewer, as that many {@link #readBit()} calls would, and returns the number of
    * ones. The window's bits past {@code valid} are zeros, so the count never runs past the stream.
    */
-  int readUnary(int max) {
+  public int readUnary(int max) {
     if (valid <= max) {
       refill();
     }
