@@ -12,9 +12,11 @@ import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.SocketConfig;
 import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.io.CloseMode;
@@ -37,6 +39,8 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
   private final ScheduledExecutorService scheduler;
   private final Executor workers;
   private final CloseableHttpClient blocking;
+  static final int CONNECTION_BUFFER_BYTES = 4096;
+
   private HttpClient jdk; // created on the first HTTPS target; guarded by this
 
   /**
@@ -58,6 +62,14 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
             .setMaxConnPerRoute(2)
             .setMaxConnTotal(Integer.MAX_VALUE)
             .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
+            // Each pooled connection keeps three buffers of this size for its life (32 KiB by
+            // default: 13 MiB at 135 targets). Bodies bypass it: reads larger than a small chunk
+            // go straight from the socket into the caller's array.
+            .setConnectionFactory(
+                ManagedHttpClientConnectionFactory.builder()
+                    .http1Config(
+                        Http1Config.custom().setBufferSize(CONNECTION_BUFFER_BYTES).build())
+                    .build())
             .setDefaultConnectionConfig(
                 ConnectionConfig.custom()
                     .setConnectTimeout(connect)

@@ -67,6 +67,16 @@ final class Ingest {
    * a failed scrape is recorded.
    */
   Result append(Appender app, byte[] body, int length, String contentType, long defaultTime) {
+    try {
+      return appendPage(app, body, length, contentType, defaultTime);
+    } finally {
+      // The probe points into the page: let the page go between scrapes (a page per target).
+      cache.releaseProbe();
+    }
+  }
+
+  private Result appendPage(
+      Appender app, byte[] body, int length, String contentType, long defaultTime) {
     cache.iterStart();
     int total = 0;
     int added = 0;
@@ -162,7 +172,8 @@ final class Ingest {
             outOfBounds++;
           }
           if (ce == null) {
-            ce = cache.add(key, lset, ref);
+            // Keep the storage's label set rather than a second copy per series.
+            ce = cache.add(key, appended ? app.storedLabels(ref, lset) : lset, ref);
             if (appended) {
               seriesAdded++;
             }

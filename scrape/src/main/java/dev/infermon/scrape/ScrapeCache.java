@@ -51,6 +51,18 @@ final class ScrapeCache {
     return probe.point(b, off, len, hash);
   }
 
+  /**
+   * Forgets the buffer the probe last pointed into (the page, which is not the cache's to keep).
+   */
+  void releaseProbe() {
+    probe.point(null, 0, 0, 0);
+  }
+
+  /** Whether the probe still points into a page (for tests). */
+  boolean holdsPage() {
+    return probe.bytes != null;
+  }
+
   /** Starts an attempt at a scrape: no series is in the current scrape yet. */
   void iterStart() {
     attempt++;

@@ -70,6 +70,23 @@ class IngestTest {
     assertThat(s.has("exported_pod")).isFalse();
   }
 
+  @Test
+  void cacheHoldsTheStoragesLabelsAndNotThePage() {
+    ScrapeCache cache = new ScrapeCache();
+    Ingest in = new Ingest(PoolSettings.of(Configs.one("- job_name: dcgm\n")), DCGM_TARGET, cache);
+    String page = TestTargets.resource("lke-rtx4000ada-pod-attributed-xid.prom");
+    run(in, page, 1000);
+    int first = storage.appendedWith().size();
+    run(in, page, 2000);
+
+    List<Labels> second = storage.appendedWith().subList(first, storage.appendedWith().size());
+    assertThat(second).isNotEmpty();
+    // The second scrape names every series with the storage's own instance: no second copy kept.
+    assertThat(second).allSatisfy(l -> assertThat(l).isSameAs(storage.storedInstance(l)));
+    // And the cache does not keep the last page alive between scrapes.
+    assertThat(cache.holdsPage()).isFalse();
+  }
+
   /** One row of the mutate table: scraped labels, target labels, honor_labels, result. */
   record MutateCase(String name, Labels scraped, Labels target, boolean honor, Labels expected) {
     @Override

@@ -25,6 +25,8 @@ final class RecordingStorage implements Appendable {
 
   private final List<Sample> committed = new ArrayList<>();
   private final Map<Labels, Long> newest = new HashMap<>();
+  private final Map<Labels, Labels> stored = new HashMap<>(); // its own copy of each label set
+  private final List<Labels> appendedWith = new ArrayList<>(); // the instances append() was given
   private int commits;
   private int rollbacks;
 
@@ -42,7 +44,17 @@ final class RecordingStorage implements Appendable {
           }
         }
         pending.add(new Sample(labels, t, v));
+        synchronized (RecordingStorage.this) {
+          appendedWith.add(labels);
+        }
         return labels.hash64() | 1;
+      }
+
+      @Override
+      public Labels storedLabels(long ref, Labels labels) {
+        synchronized (RecordingStorage.this) {
+          return stored.computeIfAbsent(labels, l -> Labels.fromMap(l.toMap()));
+        }
       }
 
       @Override
@@ -63,6 +75,16 @@ final class RecordingStorage implements Appendable {
         }
       }
     };
+  }
+
+  /** The label-set instance that append() was given, in order (to check who holds which copy). */
+  synchronized List<Labels> appendedWith() {
+    return List.copyOf(appendedWith);
+  }
+
+  /** This storage's own instance of {@code labels}, or null if none was handed out. */
+  synchronized Labels storedInstance(Labels labels) {
+    return stored.get(labels);
   }
 
   synchronized List<Sample> samples() {

@@ -30,6 +30,16 @@ public interface Appender {
    */
   long append(long ref, Labels labels, long timestampMs, double value);
 
+  /**
+   * The storage's own instance of the labels of series {@code ref} when they equal {@code labels},
+   * otherwise {@code labels} itself. A caller that keeps a label set per series (a scrape cache)
+   * can hold this one instead of a second copy; passing it back to {@link #append} is also the
+   * cheapest way to name the series. Storages that keep no label sets return {@code labels}.
+   */
+  default Labels storedLabels(long ref, Labels labels) {
+    return labels;
+  }
+
   /** Appends a sample without a cached reference. */
   default long append(Labels labels, long timestampMs, double value) {
     return append(0, labels, timestampMs, value);

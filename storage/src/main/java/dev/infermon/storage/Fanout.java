@@ -94,6 +94,11 @@ public final class Fanout implements Storage {
     }
 
     @Override
+    public Labels storedLabels(long ref, Labels labels) {
+      return primaryAppender.storedLabels(ref, labels);
+    }
+
+    @Override
     public void updateMetadata(Labels labels, Metadata metadata) {
       primaryAppender.updateMetadata(labels, metadata);
       batch.addMetadata(labels, metadata);

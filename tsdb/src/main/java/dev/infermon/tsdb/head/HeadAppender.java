@@ -35,6 +35,12 @@ final class HeadAppender implements Appender {
   }
 
   @Override
+  public Labels storedLabels(long ref, Labels labels) {
+    MemSeries s = head.seriesById(ref);
+    return s != null && s.isNamedBy(labels) ? s.labels : labels;
+  }
+
+  @Override
   public long append(long ref, Labels labels, long t, double v) {
     checkOpen();
     if (t < minValidTime) {

@@ -48,6 +48,20 @@ class HeadTest {
   }
 
   @Test
+  void storedLabelsAreTheHeadsOwnInstanceForItsSeriesOnly() {
+    Appender app = head.appender();
+    Labels mine = Labels.fromMap(A.toMap());
+    long ref = app.append(0, mine, 1000, 1);
+    Labels stored = app.storedLabels(ref, mine);
+    assertThat(stored).isEqualTo(A).isNotSameAs(mine);
+    assertThat(app.storedLabels(ref, stored)).isSameAs(stored);
+    assertThat(app.storedLabels(ref, B)).as("other labels: the caller's").isSameAs(B);
+    assertThat(app.storedLabels(ref + 1000, mine)).as("unknown ref").isSameAs(mine);
+    assertThat(app.append(ref, stored, 2000, 2)).isEqualTo(ref);
+    app.commit();
+  }
+
+  @Test
   void anEmptyHeadAcceptsAnyTime() {
     commit(A, -5, 1);
     assertThat(read(A)).containsExactly(Sample.of(-5, 1));
