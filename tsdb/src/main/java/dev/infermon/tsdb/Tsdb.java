@@ -51,6 +51,9 @@ public final class Tsdb implements Storage {
 
   static final String WAL_DIR = "wal";
 
+  /** Completed head chunks, memory-mapped; a cache of the head emptied at every open. */
+  static final String HEAD_CHUNKS_DIR = "head_chunks";
+
   private final Path dir;
   private final TsdbOptions options;
   private final DataDirLock lock;
@@ -109,7 +112,11 @@ public final class Tsdb implements Storage {
       WalHeadLog headLog = new WalHeadLog();
       Head head =
           Head.create(
-              new HeadOptions(options.blockRange().toMillis(), XorChunk.TARGET_SAMPLES, headLog));
+              new HeadOptions(
+                  options.blockRange().toMillis(),
+                  XorChunk.TARGET_SAMPLES,
+                  headLog,
+                  dir.resolve(HEAD_CHUNKS_DIR)));
       long minValid = blocks.maxTime();
       if (minValid != Long.MIN_VALUE) {
         head.setMinValidTime(minValid);

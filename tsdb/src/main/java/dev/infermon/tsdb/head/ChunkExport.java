@@ -48,11 +48,7 @@ public final class ChunkExport {
         }
         boolean isOpen = i == snap.completed();
         if (lo >= mint && hi <= maxt) {
-          byte[] b =
-              isOpen
-                  ? withCount(openCopy, snap.openCount())
-                  : java.util.Arrays.copyOfRange(
-                      snap.done(), snap.chunkStart(i), snap.doneEnds()[i]);
+          byte[] b = isOpen ? withCount(openCopy, snap.openCount()) : snap.completedBytes(i);
           chunks.add(new Chunk(lo, hi, b));
         } else {
           Chunk c = reencode(snap.chunkIterator(i), mint, maxt);

@@ -6,6 +6,8 @@ import dev.infermon.storage.Appender;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.Storage;
 import dev.infermon.tsdb.index.MemPostings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +34,7 @@ public final class Head implements Storage {
   final HeadMetadata metadata = new HeadMetadata();
   final MemPostings postings = new MemPostings();
   final Counters counters = new Counters();
+  private final ChunkStore chunks;
   private final SeriesTable series = new SeriesTable();
   private final StringInterner interner = new StringInterner();
   private final AtomicLong minTime = new AtomicLong(Long.MAX_VALUE);
@@ -49,18 +52,31 @@ public final class Head implements Storage {
     final LongAdder seriesRemoved = new LongAdder();
   }
 
-  private Head(HeadOptions options) {
+  private Head(HeadOptions options, ChunkStore chunks) {
     this.options = options;
+    this.chunks = chunks;
   }
 
-  /** An empty head. */
+  /**
+   * An empty head.
+   *
+   * @throws UncheckedIOException when the options' chunk directory cannot be created or emptied
+   */
   public static Head create(HeadOptions options) {
-    return new Head(options);
+    if (options.chunkDir() == null) {
+      return new Head(options, ChunkStore.onHeap());
+    }
+    try {
+      return new Head(options, ChunkStore.inDirectory(options.chunkDir()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot prepare the head chunk directory " + options.chunkDir(), e);
+    }
   }
 
   /** An empty head with Prometheus's defaults and no log. */
   public static Head create() {
-    return new Head(HeadOptions.defaults());
+    return create(HeadOptions.defaults());
   }
 
   /**
@@ -125,9 +141,15 @@ public final class Head implements Storage {
     return minValidTime.get();
   }
 
-  /** The head holds nothing of its own to release; idempotent. */
+  /** Deletes the completed-chunk segments, if any; idempotent. Not to be used afterwards. */
   @Override
-  public void close() {}
+  public void close() {
+    chunks.close();
+  }
+
+  ChunkStore chunkStore() {
+    return chunks;
+  }
 
   public HeadStats stats() {
     return new HeadStats(
@@ -163,7 +185,7 @@ public final class Head implements Storage {
   }
 
   private MemSeries newSeries(int id, Labels interned, boolean log) {
-    MemSeries s = new MemSeries(interned, id);
+    MemSeries s = new MemSeries(interned, id, chunks);
     if (log) {
       // Before the series is visible to any other appender, so it precedes all its samples.
       options.log().logSeries(id, interned);
@@ -297,6 +319,7 @@ public final class Head implements Storage {
       interner.release(s.labels);
     }
     counters.seriesRemoved.add(gone.size());
+    chunks.truncateBefore(mint); // after the series let go of the chunks it drops
     // As Prometheus: the head now starts at mint, even if no sample is left that early.
     minTime.accumulateAndGet(mint, Math::max);
     return gone.size();

@@ -5,11 +5,12 @@ import dev.infermon.tsdb.chunkenc.XorChunk;
 import java.util.Arrays;
 
 /**
- * One series in the head: completed chunks (trimmed, immutable) and the open chunk.
+ * One series in the head: references to its completed chunks in the head's {@link ChunkStore} (with
+ * each chunk's time range) and the open chunk.
  *
  * <p>Threading: every mutable field is guarded by this object's monitor. Readers take a {@link
- * SeriesSnapshot} under the monitor and decode outside it. Completed-chunk arrays are replaced,
- * never changed, when a chunk is cut or truncated.
+ * SeriesSnapshot} under the monitor and decode outside it. The reference and range arrays are
+ * replaced, never changed, when a chunk is cut or truncated.
  */
 final class MemSeries {
   /** Results of {@link #appendable}. */
@@ -19,30 +20,29 @@ final class MemSeries {
   static final int OUT_OF_ORDER = 2;
   static final int DUPLICATE = 3;
 
-  private static final byte[] NO_BYTES = new byte[0];
-  private static final int[] NO_ENDS = new int[0];
+  private static final long[] NO_REFS = new long[0];
   private static final long[] NO_RANGES = new long[0];
 
   final Labels labels;
   final int id;
+  private final ChunkStore store;
 
   // The caller's instance last found equal to labels. A scrape cache hands the same instance back
   // every scrape, so an identity check replaces a full comparison of every string. Not guarded:
   // Labels is immutable (final fields), and a stale read only costs one equals.
   private Labels knownAlias;
 
-  // Completed chunks back to back in one array: one array header per series, not per chunk.
-  private byte[] done = NO_BYTES;
-  private int[] doneEnds = NO_ENDS; // end offset of each completed chunk in done
+  private long[] doneRefs = NO_REFS; // the completed chunks in the store, oldest first
   private long[] doneRanges = NO_RANGES; // minTime, maxTime per completed chunk
   private XorChunk open;
   private long nextAt;
   private int pendingCommits;
   private boolean removed;
 
-  MemSeries(Labels labels, int id) {
+  MemSeries(Labels labels, int id, ChunkStore store) {
     this.labels = labels;
     this.id = id;
+    this.store = store;
   }
 
   /**
@@ -101,18 +101,14 @@ final class MemSeries {
   }
 
   private void cut() {
-    int n = doneEnds.length;
-    int start = done.length;
+    int n = doneRefs.length;
     int len = open.length();
-    byte[] d = Arrays.copyOf(done, start + len);
-    open.copyTo(d, start);
-    int[] e = Arrays.copyOf(doneEnds, n + 1);
-    e[n] = start + len;
+    long[] refs = Arrays.copyOf(doneRefs, n + 1);
+    refs[n] = store.put(open.snapshotBuffer(), 0, len, open.maxTime());
     long[] r = Arrays.copyOf(doneRanges, 2 * n + 2);
     r[2 * n] = open.minTime();
     r[2 * n + 1] = open.maxTime();
-    done = d;
-    doneEnds = e;
+    doneRefs = refs;
     doneRanges = r;
     // The next chunk will likely be about as long: start there and skip the growth slack.
     open = XorChunk.create(len + len / 8);
@@ -137,11 +133,11 @@ final class MemSeries {
   /** Caller holds the monitor. */
   SeriesSnapshot snapshot() {
     if (open == null) {
-      return new SeriesSnapshot(done, doneEnds, doneRanges, null, 0, 0, 0, 0);
+      return new SeriesSnapshot(store.view(), doneRefs, doneRanges, null, 0, 0, 0, 0);
     }
     return new SeriesSnapshot(
-        done,
-        doneEnds,
+        store.view(),
+        doneRefs,
         doneRanges,
         open.snapshotBuffer(),
         open.length(),
@@ -157,7 +153,7 @@ final class MemSeries {
 
   /** Oldest sample time, {@link Long#MAX_VALUE} when empty. Caller holds the monitor. */
   long minTime() {
-    if (doneEnds.length > 0) {
+    if (doneRefs.length > 0) {
       return doneRanges[0];
     }
     return open == null ? Long.MAX_VALUE : open.minTime();
@@ -168,27 +164,20 @@ final class MemSeries {
    * Caller holds the monitor.
    */
   int truncateBefore(long mint) {
-    int n = doneEnds.length;
+    int n = doneRefs.length;
     int keep = 0;
     while (keep < n && doneRanges[2 * keep + 1] < mint) {
       keep++;
     }
     int dropped = keep;
     if (keep == n) {
-      done = NO_BYTES;
-      doneEnds = NO_ENDS;
+      doneRefs = NO_REFS;
       doneRanges = NO_RANGES;
     } else if (keep > 0) {
-      int from = doneEnds[keep - 1];
-      done = Arrays.copyOfRange(done, from, done.length);
-      int[] e = new int[n - keep];
-      for (int i = 0; i < e.length; i++) {
-        e[i] = doneEnds[keep + i] - from;
-      }
-      doneEnds = e;
+      doneRefs = Arrays.copyOfRange(doneRefs, keep, n);
       doneRanges = Arrays.copyOfRange(doneRanges, 2 * keep, doneRanges.length);
     }
-    if (doneEnds.length == 0 && open != null && open.maxTime() < mint) {
+    if (doneRefs.length == 0 && open != null && open.maxTime() < mint) {
       open = null;
       dropped++;
     }
@@ -221,6 +210,6 @@ final class MemSeries {
 
   /** Number of chunks, open one included. Caller holds the monitor. */
   int chunkCount() {
-    return doneEnds.length + (open == null ? 0 : 1);
+    return doneRefs.length + (open == null ? 0 : 1);
   }
 }

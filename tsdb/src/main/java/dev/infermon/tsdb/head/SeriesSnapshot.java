@@ -5,14 +5,13 @@ import dev.infermon.tsdb.chunkenc.XorChunk;
 import dev.infermon.tsdb.chunkenc.XorIterator;
 
 /**
- * A series' chunks as they were at one moment: the completed chunks (immutable, back to back in one
- * array, {@code doneEnds[i]} the end of chunk i) and the open chunk's live array with the length
- * and sample count it had. Safe to read without a lock (see {@link XorChunk}'s threading note).
- * Immutable.
+ * A series' chunks as they were at one moment: the completed chunks (references into the store's
+ * view, which keeps them readable) and the open chunk's live array with the length and sample count
+ * it had. Safe to read without a lock (see {@link XorChunk}'s threading note). Immutable.
  */
 record SeriesSnapshot(
-    byte[] done,
-    int[] doneEnds,
+    ChunkStore.View store,
+    long[] doneRefs,
     long[] doneRanges,
     byte[] open,
     int openLength,
@@ -21,31 +20,31 @@ record SeriesSnapshot(
     long openMax) {
 
   int completed() {
-    return doneEnds.length;
+    return doneRefs.length;
   }
 
   int chunks() {
-    return doneEnds.length + (open == null ? 0 : 1);
+    return doneRefs.length + (open == null ? 0 : 1);
   }
 
   long chunkMin(int i) {
-    return i < doneEnds.length ? doneRanges[2 * i] : openMin;
+    return i < doneRefs.length ? doneRanges[2 * i] : openMin;
   }
 
   long chunkMax(int i) {
-    return i < doneEnds.length ? doneRanges[2 * i + 1] : openMax;
-  }
-
-  int chunkStart(int i) {
-    return i == 0 ? 0 : doneEnds[i - 1];
+    return i < doneRefs.length ? doneRanges[2 * i + 1] : openMax;
   }
 
   XorIterator chunkIterator(int i) {
-    if (i < doneEnds.length) {
-      int start = chunkStart(i);
-      return XorIterator.over(done, start, doneEnds[i] - start);
+    if (i < doneRefs.length) {
+      return store.iterator(doneRefs[i]);
     }
     return XorIterator.over(open, 0, openLength, openCount);
+  }
+
+  /** A copy of completed chunk {@code i}'s bytes. */
+  byte[] completedBytes(int i) {
+    return store.bytes(doneRefs[i]);
   }
 
   long minTime() {

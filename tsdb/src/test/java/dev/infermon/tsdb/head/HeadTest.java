@@ -13,10 +13,15 @@ import dev.infermon.storage.StorageException;
 import dev.infermon.storage.testing.Sample;
 import dev.infermon.storage.testing.Samples;
 import dev.infermon.tsdb.chunkenc.XorIterator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HeadTest {
   private static final long H = 3_600_000L;
@@ -59,6 +64,31 @@ class HeadTest {
     assertThat(app.storedLabels(ref + 1000, mine)).as("unknown ref").isSameAs(mine);
     assertThat(app.append(ref, stored, 2000, 2)).isEqualTo(ref);
     app.commit();
+  }
+
+  @Test
+  void completedChunksLiveInSegmentFilesWhenTheHeadHasADirectory(@TempDir Path dir)
+      throws IOException {
+    Head h = Head.create(HeadOptions.defaults().withChunkDir(dir));
+    List<Sample> want = new ArrayList<>();
+    Appender app = h.appender();
+    for (int i = 0; i < 1200; i++) { // 15 s scrapes for 5 h: about ten completed chunks
+      app.append(A, i * 15_000L, Math.sin(i));
+      want.add(Sample.of(i * 15_000L, Math.sin(i)));
+    }
+    app.commit();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.count()).as("a segment file").isEqualTo(1);
+    }
+    assertThat(h.chunkStore().bytes()).isGreaterThan(1000);
+    assertThat(readFrom(h, A)).isEqualTo(want);
+
+    h.truncateBefore(3 * H);
+    assertThat(readFrom(h, A)).isEqualTo(want.subList(720, 1200));
+    h.close();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.count()).as("deleted on close").isZero();
+    }
   }
 
   @Test
