@@ -37,7 +37,8 @@ final class HeadAppender implements Appender {
   @Override
   public Labels storedLabels(long ref, Labels labels) {
     MemSeries s = head.seriesById(ref);
-    return s != null && s.isNamedBy(labels) ? s.labels : labels;
+    Labels own = s == null ? null : s.adopt(labels);
+    return own == null ? labels : own;
   }
 
   @Override

@@ -61,6 +61,24 @@ final class MemSeries {
   }
 
   /**
+   * This series' own label set if {@code l} equals it, else null. Unlike {@link #isNamedBy}, it
+   * does not remember {@code l}: a caller adopting the series' instance drops its own copy, which
+   * must not stay reachable from here.
+   */
+  Labels adopt(Labels l) {
+    if (l == labels) {
+      return labels;
+    }
+    if (!labels.equals(l)) {
+      return null;
+    }
+    if (knownAlias == l) {
+      knownAlias = null;
+    }
+    return labels;
+  }
+
+  /**
    * Whether a sample could be appended now: ok, an exact repeat of the newest sample (accepted, not
    * stored, as Prometheus), or rejected. Caller holds the monitor.
    */

@@ -67,6 +67,24 @@ class HeadTest {
   }
 
   @Test
+  void aCallerThatAdoptedTheStoredLabelsCanLetItsOwnCopyGo() throws InterruptedException {
+    Appender app = head.appender();
+    Labels mine = Labels.fromMap(A.toMap());
+    long ref = app.append(0, mine, 1000, 1);
+    app.append(ref, mine, 2000, 2); // by reference with the caller's copy: remembered as an alias
+    Labels stored = app.storedLabels(ref, mine);
+    app.commit();
+    java.lang.ref.WeakReference<Labels> copy = new java.lang.ref.WeakReference<>(mine);
+    mine = null;
+    for (int i = 0; i < 50 && copy.get() != null; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertThat(copy.get()).as("the head no longer holds the caller's copy").isNull();
+    assertThat(stored).isEqualTo(A);
+  }
+
+  @Test
   void completedChunksLiveInSegmentFilesWhenTheHeadHasADirectory(@TempDir Path dir)
       throws IOException {
     Head h = Head.create(HeadOptions.defaults().withChunkDir(dir));
