@@ -13,7 +13,7 @@ import java.util.Arrays;
  * may decode them with {@link XorIterator} while the writer goes on appending: appends only set
  * bits past the ones already written, and a grown array is a new array.
  */
-public final class XorChunk {
+public final class XorChunk extends BitWriter {
   /** Prometheus's target size; the head cuts a new chunk around it. */
   public static final int TARGET_SAMPLES = 120;
 
@@ -23,7 +23,6 @@ public final class XorChunk {
   private static final int HEADER_BYTES = 2;
   private static final int NO_LEADING = 0xff;
 
-  private final BitWriter w;
   private int count;
   private long minTime = Long.MIN_VALUE;
   private long maxTime = Long.MIN_VALUE;
@@ -32,8 +31,12 @@ public final class XorChunk {
   private int leading = NO_LEADING;
   private int trailing;
 
-  private XorChunk(BitWriter w) {
-    this.w = w;
+  private XorChunk(int initialBytes) {
+    super(initialBytes);
+  }
+
+  private XorChunk(byte[] buf, long bitLen) {
+    super(buf, bitLen);
   }
 
   /** An empty chunk. */
@@ -46,9 +49,9 @@ public final class XorChunk {
    * the previous chunk's length, spares the growth slack).
    */
   public static XorChunk create(int expectedBytes) {
-    BitWriter w = new BitWriter(Math.max(HEADER_BYTES + 8, expectedBytes));
-    w.writeBits(0, HEADER_BYTES * 8);
-    return new XorChunk(w);
+    XorChunk c = new XorChunk(Math.max(HEADER_BYTES + 8, expectedBytes));
+    c.writeBits(0, HEADER_BYTES * 8);
+    return c;
   }
 
   /**
@@ -72,7 +75,7 @@ public final class XorChunk {
       // Bits past the stream must be zero because appends OR into the last byte.
       copy[copy.length - 1] &= (byte) (0xff << (8 - (bitLen & 7)));
     }
-    XorChunk c = new XorChunk(new BitWriter(copy, bitLen));
+    XorChunk c = new XorChunk(copy, bitLen);
     c.count = n;
     if (n > 0) {
       c.minTime = first;
@@ -96,7 +99,7 @@ public final class XorChunk {
     long vbits = Double.doubleToRawLongBits(v);
     if (count == 0) {
       putVarint(t);
-      w.writeBits(vbits, 64);
+      writeBits(vbits, 64);
       minTime = t;
     } else {
       if (t <= maxTime) {
@@ -118,24 +121,24 @@ public final class XorChunk {
     maxTime = t;
     lastValueBits = vbits;
     count++;
-    w.putUint16At(0, count);
+    putUint16At(0, count);
   }
 
   private void writeDod(long dod) {
     if (dod == 0) {
-      w.writeBit(false);
+      writeBit(false);
     } else if (fits(dod, 14)) {
-      w.writeBits(0b10, 2);
-      w.writeBits(dod, 14);
+      writeBits(0b10, 2);
+      writeBits(dod, 14);
     } else if (fits(dod, 17)) {
-      w.writeBits(0b110, 3);
-      w.writeBits(dod, 17);
+      writeBits(0b110, 3);
+      writeBits(dod, 17);
     } else if (fits(dod, 20)) {
-      w.writeBits(0b1110, 4);
-      w.writeBits(dod, 20);
+      writeBits(0b1110, 4);
+      writeBits(dod, 20);
     } else {
-      w.writeBits(0b1111, 4);
-      w.writeBits(dod, 64);
+      writeBits(0b1111, 4);
+      writeBits(dod, 64);
     }
   }
 
@@ -148,23 +151,23 @@ public final class XorChunk {
   private void writeValue(long vbits) {
     long xor = vbits ^ lastValueBits;
     if (xor == 0) {
-      w.writeBit(false);
+      writeBit(false);
       return;
     }
-    w.writeBit(true);
+    writeBit(true);
     int lead = Math.min(Long.numberOfLeadingZeros(xor), 31);
     int trail = Long.numberOfTrailingZeros(xor);
     if (leading != NO_LEADING && lead >= leading && trail >= trailing) {
-      w.writeBit(false);
-      w.writeBits(xor >>> trailing, 64 - leading - trailing);
+      writeBit(false);
+      writeBits(xor >>> trailing, 64 - leading - trailing);
     } else {
       leading = lead;
       trailing = trail;
-      w.writeBit(true);
-      w.writeBits(lead, 5);
+      writeBit(true);
+      writeBits(lead, 5);
       int sig = 64 - lead - trail;
-      w.writeBits(sig, 6); // 64 does not fit in 6 bits and is written as 0; readers map it back
-      w.writeBits(xor >>> trail, sig);
+      writeBits(sig, 6); // 64 does not fit in 6 bits and is written as 0; readers map it back
+      writeBits(xor >>> trail, sig);
     }
   }
 
@@ -174,10 +177,10 @@ public final class XorChunk {
 
   private void putUvarint(long x) {
     while (Long.compareUnsigned(x, 0x80) >= 0) {
-      w.writeByte((int) (x & 0x7f) | 0x80);
+      writeByte((int) (x & 0x7f) | 0x80);
       x >>>= 7;
     }
-    w.writeByte((int) x);
+    writeByte((int) x);
   }
 
   public int numSamples() {
@@ -201,18 +204,18 @@ public final class XorChunk {
 
   /** Length of the encoded chunk in bytes. */
   public int length() {
-    return w.byteLength();
+    return byteLength();
   }
 
   /** A copy of the encoded chunk. */
   public byte[] bytes() {
-    return Arrays.copyOf(w.buffer(), w.byteLength());
+    return Arrays.copyOf(buffer(), byteLength());
   }
 
   /** Copies the encoded chunk into {@code dst} at {@code off}; returns the number of bytes. */
   public int copyTo(byte[] dst, int off) {
-    int n = w.byteLength();
-    System.arraycopy(w.buffer(), 0, dst, off, n);
+    int n = byteLength();
+    System.arraycopy(buffer(), 0, dst, off, n);
     return n;
   }
 
@@ -221,16 +224,16 @@ public final class XorChunk {
    * samples as read together under the writer's lock. The caller must not modify it.
    */
   public byte[] snapshotBuffer() {
-    return w.buffer();
+    return buffer();
   }
 
   /** Drops growth headroom once no more samples will be appended. */
   public void trim() {
-    w.trim();
+    super.trim();
   }
 
   /** An iterator over the samples appended so far (same threading rule as the class). */
   public XorIterator iterator() {
-    return XorIterator.over(w.buffer(), 0, w.byteLength(), count);
+    return XorIterator.over(buffer(), 0, byteLength(), count);
   }
 }
