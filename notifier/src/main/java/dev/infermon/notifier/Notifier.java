@@ -48,7 +48,7 @@ public final class Notifier implements AutoCloseable {
   private final List<Endpoint.Set> sets;
   private final NotifierMetrics metrics;
   private final ExecutorService httpExecutor;
-  private final HttpClient client;
+  private HttpClient client; // created on the first send: a JDK client sets up TLS when built
   private final ArrayDeque<Alert> queue = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition more = lock.newCondition();
@@ -60,15 +60,21 @@ public final class Notifier implements AutoCloseable {
     this.sets = List.copyOf(sets);
     this.metrics = metrics;
     this.httpExecutor = httpExecutor();
-    this.client =
-        HttpClient.newBuilder()
-            .executor(httpExecutor)
-            .followRedirects(HttpClient.Redirect.NORMAL)
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
     this.sender = new Thread(this::sendLoop, "notifier");
     sender.setDaemon(true);
     sender.start();
+  }
+
+  private synchronized HttpClient client() {
+    if (client == null) {
+      client =
+          HttpClient.newBuilder()
+              .executor(httpExecutor)
+              .followRedirects(HttpClient.Redirect.NORMAL)
+              .version(HttpClient.Version.HTTP_1_1)
+              .build();
+    }
+    return client;
   }
 
   private static ExecutorService httpExecutor() {
@@ -222,7 +228,7 @@ public final class Notifier implements AutoCloseable {
     }
     long start = System.nanoTime();
     String name = e.url().toString();
-    return client
+    return client()
         .sendAsync(rb.build(), HttpResponse.BodyHandlers.discarding())
         .handle(
             (resp, err) -> {

@@ -5,9 +5,12 @@ import dev.infermon.config.http.RequestAuth;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.textparse.ParserOptions;
+import java.io.IOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import javax.net.ssl.SSLSocket;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -15,6 +18,8 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.io.ManagedHttpClientConnectionFactory;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
+import org.apache.hc.client5.http.ssl.TlsSocketStrategy;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.config.Http1Config;
 import org.apache.hc.core5.http.io.SocketConfig;
@@ -62,6 +67,9 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
             .setMaxConnPerRoute(2)
             .setMaxConnTotal(Integer.MAX_VALUE)
             .setDefaultSocketConfig(SocketConfig.custom().setTcpNoDelay(true).build())
+            // Only plain-HTTP targets come here; TLS is needed only if one redirects to https.
+            // The default strategy would load the trust store (and ~300 classes) at start-up.
+            .setTlsSocketStrategy(new LazyTls())
             // Each pooled connection keeps three buffers of this size for its life (32 KiB by
             // default: 13 MiB at 135 targets). Bodies bypass it: reads larger than a small chunk
             // go straight from the socket into the caller's array.
@@ -114,6 +122,28 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
       jdk = HttpClients.create(http, workers);
     }
     return jdk;
+  }
+
+  /** The client's default TLS, created on first use. Thread-safe. */
+  private static final class LazyTls implements TlsSocketStrategy {
+    private volatile TlsSocketStrategy tls;
+
+    @Override
+    public SSLSocket upgrade(
+        Socket socket, String target, int port, Object attachment, HttpContext context)
+        throws IOException {
+      TlsSocketStrategy t = tls;
+      if (t == null) {
+        synchronized (this) {
+          t = tls;
+          if (t == null) {
+            t = DefaultClientTlsStrategy.createDefault();
+            tls = t;
+          }
+        }
+      }
+      return t.upgrade(socket, target, port, attachment, context);
+    }
   }
 
   /**

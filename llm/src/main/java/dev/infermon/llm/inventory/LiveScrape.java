@@ -15,14 +15,13 @@ import java.util.Map;
  * detects engine, release range and features, without storing anything. Thread-safe.
  */
 public final class LiveScrape {
-  private final HttpClient client;
+  private HttpClient client; // built on first use (building one sets up TLS); guarded by this
   private final EngineDetector detector;
   private final Duration timeout;
 
   public LiveScrape(Catalog catalog, Duration timeout) {
     this.detector = new EngineDetector(catalog);
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).build();
   }
 
   /**
@@ -41,12 +40,19 @@ public final class LiveScrape {
             .header("Accept", "text/plain;version=0.0.4;q=0.5,*/*;q=0.1")
             .GET()
             .build();
-    HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> resp = client().send(req, HttpResponse.BodyHandlers.ofByteArray());
     if (resp.statusCode() != 200) {
       throw new IOException(url + ": HTTP status " + resp.statusCode());
     }
     return fromPage(
         url.toString(), resp.body(), resp.headers().firstValue("Content-Type").orElse(null));
+  }
+
+  private synchronized HttpClient client() {
+    if (client == null) {
+      client = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+    return client;
   }
 
   /** Inventories a page already fetched. */
