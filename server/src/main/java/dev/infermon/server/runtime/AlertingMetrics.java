@@ -42,23 +42,27 @@ final class AlertingMetrics implements NotifierMetrics {
       IntSupplier queueCapacity) {
     sent =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_notifications_sent_total")
             .help("Alerts sent, by Alertmanager or webhook URL.")
             .labelNames("alertmanager")
             .register(registry);
     errors =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_notifications_errors_total")
             .help("Alerts whose sending failed, by Alertmanager or webhook URL.")
             .labelNames("alertmanager")
             .register(registry);
     dropped =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_notifications_dropped_total")
             .help("Alerts dropped: queue full, or reached no endpoint of a set.")
             .register(registry);
     latency =
         Histogram.builder()
+            .withoutExemplars()
             .name("infermon_notifications_latency_seconds")
             .help("Time to post one batch of alerts, by Alertmanager or webhook URL.")
             .labelNames("alertmanager")

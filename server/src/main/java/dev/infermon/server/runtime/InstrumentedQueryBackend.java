@@ -31,12 +31,14 @@ final class InstrumentedQueryBackend implements QueryBackend {
     Metrics(PrometheusRegistry registry) {
       queries =
           Counter.builder()
+              .withoutExemplars()
               .name("infermon_engine_queries_total")
               .help("PromQL queries evaluated, by type (instant, range) and result.")
               .labelNames("type", "result")
               .register(registry);
       duration =
           Histogram.builder()
+              .withoutExemplars()
               .name("infermon_engine_query_duration_seconds")
               .help("Time to evaluate PromQL queries, by type.")
               .labelNames("type")
@@ -45,6 +47,7 @@ final class InstrumentedQueryBackend implements QueryBackend {
               .register(registry);
       samples =
           Counter.builder()
+              .withoutExemplars()
               .name("infermon_engine_query_result_samples_total")
               .help("Samples returned by PromQL queries.")
               .register(registry);

@@ -32,12 +32,14 @@ final class OwnMetrics implements ScrapeMetrics {
     JvmMetrics.builder().register(registry);
     scrapes =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_scrapes_total")
             .help("Scrapes of targets, by scrape pool and result (success or failure).")
             .labelNames("scrape_pool", "result")
             .register(registry);
     scrapeDuration =
         Histogram.builder()
+            .withoutExemplars()
             .name("infermon_scrape_duration_seconds")
             .help("Duration of scrapes, by scrape pool.")
             .labelNames("scrape_pool")
@@ -46,12 +48,14 @@ final class OwnMetrics implements ScrapeMetrics {
             .register(registry);
     appended =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_scrape_samples_appended_total")
             .help("Scraped samples committed to storage, by scrape pool.")
             .labelNames("scrape_pool")
             .register(registry);
     rejected =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_scrape_samples_rejected_total")
             .help("Scraped samples not stored, by scrape pool and reason.")
             .labelNames("scrape_pool", "reason")

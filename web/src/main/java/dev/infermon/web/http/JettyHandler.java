@@ -40,12 +40,14 @@ public final class JettyHandler extends Handler.Abstract {
     this.maxBodyBytes = maxBodyBytes;
     this.requests =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_http_requests_total")
             .help("HTTP requests served, by handler and status code.")
             .labelNames("handler", "code")
             .register(registry);
     this.duration =
         Histogram.builder()
+            .withoutExemplars()
             .name("infermon_http_request_duration_seconds")
             .help("Time to serve HTTP requests, by handler.")
             .labelNames("handler")

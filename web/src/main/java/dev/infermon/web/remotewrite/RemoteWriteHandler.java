@@ -44,11 +44,13 @@ public final class RemoteWriteHandler implements Route {
     this.maxBodyBytes = maxBodyBytes;
     this.samples =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_remote_write_received_samples_total")
             .help("Samples stored from remote-write requests.")
             .register(registry);
     this.rejected =
         Counter.builder()
+            .withoutExemplars()
             .name("infermon_remote_write_rejected_requests_total")
             .help("Remote-write requests refused, by reason.")
             .labelNames("reason")
