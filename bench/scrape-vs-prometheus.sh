@@ -7,7 +7,8 @@
 #
 # Options (environment): PODS (100), INTERVAL (5, seconds), WARMUP (90, seconds), WINDOW (240,
 # seconds), WORK (/tmp/infermon-bench-scrape), INFERMON_JAR (server/target/infermon.jar, built
-# when missing), INFERMON_HEAP (JVM flags, default -Xmx512m -XX:+UseSerialGC), SKIP_BUILD=1 to use the jars as they are.
+# when missing), INFERMON_HEAP (JVM flags; default: the ./infermon launcher's defaults, with
+# MALLOC_ARENA_MAX=2 as the launcher sets it), SKIP_BUILD=1 to use the jars as they are.
 #
 # Needs /usr/bin/prometheus (Debian package prometheus, 2.42). Everything listens on 127.0.0.1
 # and is stopped on exit.
@@ -20,7 +21,8 @@ WARMUP=${WARMUP:-90}
 WINDOW=${WINDOW:-240}
 WORK=${WORK:-/tmp/infermon-bench-scrape}
 JAR=${INFERMON_JAR:-server/target/infermon.jar}
-HEAP=${INFERMON_HEAP:--Xmx512m -XX:+UseSerialGC}
+# Keep in step with the launcher (./infermon): measure infermon as it ships.
+HEAP=${INFERMON_HEAP:--XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20}
 SIM_PORT=${SIM_PORT:-19400}
 INFERMON_PORT=${INFERMON_PORT:-19090}
 PROM_PORT=${PROM_PORT:-19091}
@@ -53,7 +55,7 @@ for i in $(seq 1 100); do
 done
 
 # Prometheus evaluates no rules here; infermon's default LLM alert pack is switched off to match.
-INFERMON_LLM_ALERTS_ENABLED=false java $HEAP -jar "$JAR" serve --config.file="$WORK/fleet.yml" \
+MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} INFERMON_LLM_ALERTS_ENABLED=false java $HEAP -jar "$JAR" serve --config.file="$WORK/fleet.yml" \
   --storage.tsdb.path="$WORK/infermon-data" --web.listen-address="127.0.0.1:$INFERMON_PORT" \
   > "$WORK/infermon.log" 2>&1 &
 infermon_pid=$!
