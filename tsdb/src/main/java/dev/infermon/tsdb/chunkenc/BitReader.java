@@ -86,30 +86,6 @@ public final class BitReader {
     return (long) (pos - off) * 8 - valid;
   }
 
-  /** The array being read. */
-  byte[] array() {
-    return buf;
-  }
-
-  /** Index in the array, in bits, of the next bit to read. */
-  long bitPosition() {
-    return (long) pos * 8 - valid;
-  }
-
-  /**
-   * Continues at bit {@code bitPos} of the array (a position inside the slice, or at its end), for
-   * a caller that read past the current position on its own.
-   */
-  void moveTo(long bitPos) {
-    pos = (int) (bitPos >>> 3);
-    window = 0;
-    valid = 0;
-    int skip = (int) (bitPos & 7);
-    if (skip > 0) {
-      readBits(skip);
-    }
-  }
-
   int readByte() {
     return (int) readBits(8);
   }

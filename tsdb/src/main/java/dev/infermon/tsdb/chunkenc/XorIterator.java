@@ -9,24 +9,27 @@ import java.nio.ByteOrder;
  * Decodes an XOR chunk from a slice of a byte array without copying it, so chunks in mapped block
  * files are read in place. Reusable through {@link #reset(byte[], int, int)}.
  *
- * <p>Not thread-safe. The array must not change while the iterator reads the samples it covers.
- * Malformed bytes raise {@link CorruptChunkException} from {@link #next()} or {@link #seek(long)}.
+ * <p>Decoding is by absolute bit position: every field is cut out of one unaligned 8-byte load at
+ * that position, and {@link #seek} and {@link #nextBatch} keep the position and the decoder's state
+ * in locals for the whole run. Seeking into a chunk decodes every sample before the target (an
+ * instant query's window starts near the end of a head chunk), so this loop is most of an instant
+ * query's storage time.
+ *
+ * <p>Not thread-safe. The array must not change while the iterator reads the samples it covers;
+ * bytes after the slice may (a head chunk being appended to): loads near the end of the stream may
+ * take bytes past the slice, never past the array, and use none of their bits unless the stream is
+ * cut short. Malformed bytes raise {@link CorruptChunkException} from {@link #next()}, {@link
+ * #seek(long)} or {@link #nextBatch}: a stream that ends inside a sample is caught once that sample
+ * is decoded.
  */
 public final class XorIterator implements SampleIterator {
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
-  /**
-   * Bytes the fast path may load from a sample's first byte on: a sample is at most 145 bits (a
-   * 4-bit prefix and 64-bit delta of delta, a 13-bit value header and 64 bits), and its last 8-byte
-   * load starts at most 113 bits in.
-   */
-  private static final int FAST_ROOM = 24;
-
-  private final BitReader br = new BitReader();
   private byte[] buf;
-  private long endBits; // bit index in buf where the chunk's stream ends
-  private int start;
+  private int start; // first byte after the header
+  private long endBits; // bit index in buf where the stream ends
+  private long bp; // bit index in buf of the next unread bit
   private int total;
   private int read;
   private long t;
@@ -55,11 +58,8 @@ public final class XorIterator implements SampleIterator {
    * may be updating it.
    */
   public static XorIterator over(byte[] buf, int off, int len, int numSamples) {
-    if (numSamples < 0) {
-      throw new IllegalArgumentException("negative sample count: " + numSamples);
-    }
     XorIterator it = over(buf, off, len);
-    it.total = numSamples;
+    it.limit(numSamples);
     return it;
   }
 
@@ -74,15 +74,31 @@ public final class XorIterator implements SampleIterator {
     }
     total = ((buf[off] & 0xff) << 8) | (buf[off + 1] & 0xff);
     this.buf = buf;
-    endBits = (long) (off + len) * 8;
     start = off + 2;
-    br.reset(buf, start, off + len);
+    endBits = (long) (off + len) * 8;
+    bp = (long) start * 8;
     read = 0;
     t = Long.MIN_VALUE;
     vbits = 0;
     tDelta = 0;
     leading = 0;
     trailing = 0;
+  }
+
+  /**
+   * Starts over on another chunk, reading its first {@code numSamples} samples whatever its header
+   * says (as {@link #over(byte[], int, int, int)}).
+   */
+  public void reset(byte[] buf, int off, int len, int numSamples) {
+    reset(buf, off, len);
+    limit(numSamples);
+  }
+
+  private void limit(int numSamples) {
+    if (numSamples < 0) {
+      throw new IllegalArgumentException("negative sample count: " + numSamples);
+    }
+    total = numSamples;
   }
 
   /** Number of samples the iterator will yield in all. */
@@ -95,32 +111,21 @@ public final class XorIterator implements SampleIterator {
     if (read == total) {
       return false;
     }
-    if (read == 0) {
-      t = readVarint();
-      vbits = br.readBits(64);
-    } else if (read == 1) {
-      tDelta = readUvarint();
-      t += tDelta;
-      readValue();
+    if (read < 2) {
+      first();
     } else {
-      t += (tDelta += readDod());
-      readValue();
+      run(Long.MIN_VALUE, null, null, 0, 0, 1, Long.MAX_VALUE);
     }
-    read++;
     return true;
   }
 
   @Override
   public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
+    if (len <= 0) {
+      return 0;
+    }
     int k = 0;
-    while (k < len) {
-      if (fastAhead()) {
-        k = fastBatch(ts, vs, off, k, len, maxt);
-        if (k < 0) {
-          return ~k; // stopped on a sample after maxt
-        }
-        continue;
-      }
+    while (read < 2) {
       if (!next()) {
         return ~k;
       }
@@ -129,141 +134,91 @@ public final class XorIterator implements SampleIterator {
       }
       ts[off + k] = t;
       vs[off + k] = Double.longBitsToDouble(vbits);
-      k++;
+      if (++k == len) {
+        return k;
+      }
     }
-    return k;
+    if (read == total) {
+      return ~k;
+    }
+    return run(Long.MIN_VALUE, ts, vs, off, k, len, maxt);
   }
 
   @Override
   public boolean seek(long target) {
-    while (read == 0 || t < target) {
-      if (fastAhead()) {
-        fastSeek(target);
-        continue;
-      }
+    while (read < 2 && (read == 0 || t < target)) {
       if (!next()) {
         return false;
       }
     }
-    return true;
+    if (t >= target) {
+      return true;
+    }
+    if (read == total) {
+      return false;
+    }
+    run(target, null, null, 0, 0, Integer.MAX_VALUE, Long.MAX_VALUE);
+    return t >= target;
   }
 
-  // ---- The fast path ----
-  //
-  // Seeking into a chunk decodes every sample before the target (an instant query's window starts
-  // near the end of a head chunk), so decoding speed is most of an instant query's storage time.
-  // Away from the end of the array, samples after the first two are decoded by absolute bit
-  // position with one unaligned 8-byte load per field, and the position and decoder state live in
-  // locals for the whole run; the bit reader is synchronized at the start and the end of a run. It
-  // decodes exactly what next() decodes (the conformance kit compares the two on every chunk). A
-  // stream that ends inside a sample is caught after that sample, as next() would have caught it
-  // while reading it: the fast path may load bytes past the chunk's end, never past the array's.
-
-  /** Whether the next sample can be decoded on the fast path. */
-  private boolean fastAhead() {
-    return read >= 2 && read < total && (br.bitPosition() >>> 3) + FAST_ROOM <= buf.length;
-  }
-
-  /** Decodes samples until one at or after {@code target}, the chunk's end or the array's. */
-  private void fastSeek(long target) {
-    final byte[] b = buf;
-    final long roomEnd = (long) (b.length - FAST_ROOM) * 8;
-    long bp = br.bitPosition();
-    long tt = t;
-    long delta = tDelta;
-    long bits = vbits;
-    int lead = leading;
-    int trail = trailing;
-    int n = read;
-    do {
-      long w = peek(b, bp);
-      int ones = Long.numberOfLeadingZeros(~w);
-      if (ones == 0) {
-        bp++;
-      } else if (ones < 4) {
-        int size = ones == 1 ? 14 : ones == 2 ? 17 : 20;
-        long dod = (w << (ones + 1)) >>> (64 - size);
-        if (dod > (1L << (size - 1))) {
-          dod -= 1L << size;
-        }
-        delta += dod;
-        bp += ones + 1 + size;
-      } else {
-        delta += read64(b, bp + 4);
-        bp += 68;
-      }
-      tt += delta;
-      w = peek(b, bp);
-      if (w < 0) {
-        if ((w << 1) < 0) {
-          lead = (int) ((w << 2) >>> 59);
-          int sig = (int) ((w << 7) >>> 58);
-          if (sig == 0) {
-            sig = 64;
-          }
-          trail = 64 - lead - sig;
-          if (trail < 0) {
-            throw new CorruptChunkException("leading " + lead + " + significant " + sig + " > 64");
-          }
-          bp += 13;
-        } else {
-          bp += 2;
-        }
-        int sig = 64 - lead - trail;
-        bits ^= read(b, bp, sig) << trail;
-        bp += sig;
-      } else {
-        bp++;
-      }
-      if (bp > endBits) {
-        throw new CorruptChunkException("bit stream ends early");
-      }
-      n++;
-    } while (tt < target && n < total && bp <= roomEnd);
-    t = tt;
-    tDelta = delta;
-    vbits = bits;
-    leading = lead;
-    trailing = trail;
-    read = n;
-    br.moveTo(bp);
+  /** The first two samples: a varint time and a whole value, then a uvarint delta and a value. */
+  private void first() {
+    if (read == 0) {
+      t = readVarint();
+      vbits = read(buf, bp, 64);
+      bp += 64;
+    } else {
+      tDelta = readUvarint();
+      t += tDelta;
+      vbits = readValue(vbits);
+    }
+    checkEnd();
+    read++;
   }
 
   /**
-   * Decodes samples into {@code ts}/{@code vs} from index {@code off + k} until {@code len} are
-   * stored, the chunk ends or the array's end is near; returns the new count, or its complement
-   * when it stopped on (and consumed) a sample after {@code maxt}.
+   * Decodes samples from the third on, with the state in locals. Seeking ({@code ts == null}):
+   * until a sample at or after {@code target}, at most {@code len - k} samples, or the chunk's end.
+   * Reading a batch: stores samples into {@code ts}/{@code vs} from index {@code off + k} until
+   * {@code len} are stored, the chunk ends or a sample is after {@code maxt}. Returns the new count
+   * of stored samples, its complement ({@code ~k}) when the chunk ran out, or {@code k} with the
+   * iterator on the sample after {@code maxt}, as {@link #nextBatch} does. Needs {@code read >= 2}
+   * and a sample left.
    */
-  private int fastBatch(long[] ts, double[] vs, int off, int k, int len, long maxt) {
+  private int run(long target, long[] ts, double[] vs, int off, int k, int len, long maxt) {
     final byte[] b = buf;
-    final long roomEnd = (long) (b.length - FAST_ROOM) * 8;
-    long bp = br.bitPosition();
+    final long end = endBits;
+    long p = bp;
     long tt = t;
     long delta = tDelta;
     long bits = vbits;
     int lead = leading;
     int trail = trailing;
     int n = read;
-    boolean past = false;
-    do {
-      long w = peek(b, bp);
+    final int last = total;
+    int result;
+    while (true) {
+      // Delta of delta: 0, 10 + 14 bits, 110 + 17, 1110 + 20, 1111 + 64 (bstream.md).
+      long w = peek(b, p);
       int ones = Long.numberOfLeadingZeros(~w);
       if (ones == 0) {
-        bp++;
+        p++;
       } else if (ones < 4) {
         int size = ones == 1 ? 14 : ones == 2 ? 17 : 20;
         long dod = (w << (ones + 1)) >>> (64 - size);
+        // Negative deltas come back as large unsigned numbers.
         if (dod > (1L << (size - 1))) {
           dod -= 1L << size;
         }
         delta += dod;
-        bp += ones + 1 + size;
+        p += ones + 1 + size;
       } else {
-        delta += read64(b, bp + 4);
-        bp += 68;
+        delta += read(b, p + 4, 64);
+        p += 68;
       }
       tt += delta;
-      w = peek(b, bp);
+      // Value: 0 same; 10 XOR within the previous leading/trailing zeros; 11 new ones follow.
+      w = peek(b, p);
       if (w < 0) {
         if ((w << 1) < 0) {
           lead = (int) ((w << 2) >>> 59);
@@ -275,53 +230,108 @@ public final class XorIterator implements SampleIterator {
           if (trail < 0) {
             throw new CorruptChunkException("leading " + lead + " + significant " + sig + " > 64");
           }
-          bp += 13;
+          p += 13;
         } else {
-          bp += 2;
+          p += 2;
         }
         int sig = 64 - lead - trail;
-        bits ^= read(b, bp, sig) << trail;
-        bp += sig;
+        bits ^= read(b, p, sig) << trail;
+        p += sig;
       } else {
-        bp++;
+        p++;
       }
-      if (bp > endBits) {
+      if (p > end) {
         throw new CorruptChunkException("bit stream ends early");
       }
       n++;
+      if (ts == null) {
+        k++;
+        if (tt >= target || k == len || n == last) {
+          result = k;
+          break;
+        }
+        continue;
+      }
       if (tt > maxt) {
-        past = true;
+        result = k;
         break;
       }
       ts[off + k] = tt;
       vs[off + k] = Double.longBitsToDouble(bits);
       k++;
-    } while (k < len && n < total && bp <= roomEnd);
+      if (k == len) {
+        result = k;
+        break;
+      }
+      if (n == last) {
+        result = ~k;
+        break;
+      }
+    }
+    bp = p;
     t = tt;
     tDelta = delta;
     vbits = bits;
     leading = lead;
     trailing = trail;
     read = n;
-    br.moveTo(bp);
-    return past ? ~k : k;
+    return result;
   }
 
-  /** The 64 bits of the array from bit {@code bp} on, of which the first 57 are whole. */
-  private static long peek(byte[] b, long bp) {
-    return ((long) BIG_ENDIAN_LONG.get(b, (int) (bp >>> 3))) << (bp & 7);
+  /** The 64 bits of the array from bit {@code p} on, of which the first 57 are whole. */
+  private static long peek(byte[] b, long p) {
+    int i = (int) (p >>> 3);
+    long w = i <= b.length - 8 ? (long) BIG_ENDIAN_LONG.get(b, i) : tail(b, i);
+    return w << (p & 7);
   }
 
-  /** {@code n} bits ({@code 1 <= n <= 64}) from bit {@code bp} on, as an unsigned value. */
-  private static long read(byte[] b, long bp, int n) {
-    if (n > 57) {
-      return (read(b, bp, n - 32) << 32) | (peek(b, bp + n - 32) >>> 32);
+  /** The bytes from {@code i} on as {@link #peek} takes them, zeros past the array's end. */
+  private static long tail(byte[] b, int i) {
+    long w = 0;
+    for (int k = 0; k < 8; k++) {
+      w = (w << 8) | (i + k < b.length ? b[i + k] & 0xffL : 0);
     }
-    return peek(b, bp) >>> (64 - n);
+    return w;
   }
 
-  private static long read64(byte[] b, long bp) {
-    return (peek(b, bp) >>> 32) << 32 | (peek(b, bp + 32) >>> 32);
+  /** {@code n} bits ({@code 1 <= n <= 64}) from bit {@code p} on, as an unsigned value. */
+  private static long read(byte[] b, long p, int n) {
+    if (n > 57) {
+      return (read(b, p, n - 32) << 32) | (peek(b, p + n - 32) >>> 32);
+    }
+    return peek(b, p) >>> (64 - n);
+  }
+
+  private long readValue(long prev) {
+    long w = peek(buf, bp);
+    if (w >= 0) {
+      bp++;
+      return prev;
+    }
+    if ((w << 1) < 0) {
+      leading = (int) ((w << 2) >>> 59);
+      int sig = (int) ((w << 7) >>> 58);
+      if (sig == 0) {
+        sig = 64;
+      }
+      trailing = 64 - leading - sig;
+      if (trailing < 0) {
+        throw new CorruptChunkException("leading " + leading + " + significant " + sig + " > 64");
+      }
+      bp += 13;
+    } else {
+      bp += 2;
+    }
+    int sig = 64 - leading - trailing;
+    long v = prev ^ (read(buf, bp, sig) << trailing);
+    bp += sig;
+    return v;
+  }
+
+  private void checkEnd() {
+    if (bp > endBits) {
+      throw new CorruptChunkException("bit stream ends early");
+    }
   }
 
   @Override
@@ -334,52 +344,6 @@ public final class XorIterator implements SampleIterator {
     return Double.longBitsToDouble(vbits);
   }
 
-  private long readDod() {
-    int size;
-    switch (br.readUnary(4)) {
-      case 0:
-        return 0;
-      case 1:
-        size = 14;
-        break;
-      case 2:
-        size = 17;
-        break;
-      case 3:
-        size = 20;
-        break;
-      default:
-        return br.readBits(64);
-    }
-    long bits = br.readBits(size);
-    // Negative deltas come back as large unsigned numbers (Prometheus docs/bstream.md).
-    if (bits > (1L << (size - 1))) {
-      bits -= 1L << size;
-    }
-    return bits;
-  }
-
-  private void readValue() {
-    // 0: same value; 10: XOR within the previous leading/trailing zeros; 11: new ones follow.
-    int control = br.readUnary(2);
-    if (control == 0) {
-      return;
-    }
-    if (control == 2) {
-      leading = (int) br.readBits(5);
-      int sig = (int) br.readBits(6);
-      if (sig == 0) {
-        sig = 64;
-      }
-      trailing = 64 - leading - sig;
-      if (trailing < 0) {
-        throw new CorruptChunkException("leading " + leading + " + significant " + sig + " > 64");
-      }
-    }
-    int sig = 64 - leading - trailing;
-    vbits ^= br.readBits(sig) << trailing;
-  }
-
   private long readVarint() {
     long ux = readUvarint();
     return (ux >>> 1) ^ -(ux & 1);
@@ -388,7 +352,11 @@ public final class XorIterator implements SampleIterator {
   private long readUvarint() {
     long x = 0;
     for (int shift = 0; shift < 70; shift += 7) {
-      int b = br.readByte();
+      int b = (int) (peek(buf, bp) >>> 56);
+      bp += 8;
+      if (bp > endBits) {
+        throw new CorruptChunkException("bit stream ends early");
+      }
       x |= (long) (b & 0x7f) << shift;
       if (b < 0x80) {
         return x;
@@ -411,6 +379,6 @@ public final class XorIterator implements SampleIterator {
   }
 
   long bitsRead() {
-    return br.bitsRead(start);
+    return bp - (long) start * 8;
   }
 }

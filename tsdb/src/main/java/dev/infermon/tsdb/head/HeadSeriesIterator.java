@@ -151,7 +151,12 @@ final class HeadSeriesIterator implements SampleIterator {
       return false;
     }
     chunk = i;
-    it = snap.chunkIterator(i);
+    // One decoder per series iterator, moved from chunk to chunk.
+    if (it == null) {
+      it = snap.chunkIterator(i);
+    } else {
+      snap.resetIterator(it, i);
+    }
     return true;
   }
 

@@ -48,6 +48,16 @@ record SeriesSnapshot(
     return XorIterator.over(open, 0, openLength, openCount);
   }
 
+  /** Points {@code it} at chunk {@code i}, as {@link #chunkIterator} would a new iterator. */
+  void resetIterator(XorIterator it, int i) {
+    if (i < doneEnds.length) {
+      int start = chunkStart(i);
+      it.reset(done, start, doneEnds[i] - start);
+    } else {
+      it.reset(open, 0, openLength, openCount);
+    }
+  }
+
   long minTime() {
     return chunks() == 0 ? Long.MAX_VALUE : chunkMin(0);
   }
