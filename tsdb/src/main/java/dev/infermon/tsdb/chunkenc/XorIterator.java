@@ -297,7 +297,8 @@ public final class XorIterator implements SampleIterator {
   /** {@code n} bits ({@code 1 <= n <= 64}) from bit {@code p} on, as an unsigned value. */
   private static long read(byte[] b, long p, int n) {
     if (n > 57) {
-      return (read(b, p, n - 32) << 32) | (peek(b, p + n - 32) >>> 32);
+      // Two loads: the first n - 32 bits, then 32.
+      return (peek(b, p) >>> (96 - n)) << 32 | (peek(b, p + n - 32) >>> 32);
     }
     return peek(b, p) >>> (64 - n);
   }
