@@ -11,9 +11,13 @@ import java.util.TreeSet;
  * When two queriers hold a sample at the same timestamp, the one listed first wins, so list the
  * most authoritative source first.
  *
- * <p>Output is always sorted by labels (merging needs sorted inputs, so the children are asked for
- * sorted series whatever the caller asks). Lazy: a child's series set is advanced only as far as
- * the caller reads. Not thread-safe, like every querier; closing it closes every child.
+ * <p>Children that cannot have samples in the selected range ({@link Querier#mayHaveSamplesIn}) are
+ * not asked. When one child is left there is nothing to merge: its series set is returned as it is,
+ * in the order the caller asked for (an instant query near now reads only the head, and need not
+ * sort it). Otherwise the output is sorted by labels (merging needs sorted inputs, so the children
+ * are asked for sorted series whatever the caller asks). Lazy: a child's series set is advanced
+ * only as far as the caller reads. Not thread-safe, like every querier; closing it closes every
+ * child.
  */
 public final class MergeQuerier implements Querier {
   private final List<Querier> queriers;
@@ -52,11 +56,35 @@ public final class MergeQuerier implements Querier {
 
   @Override
   public SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers) {
-    List<SeriesSet> sets = new ArrayList<>(queriers.size());
+    Querier only = null;
+    int live = 0;
     for (Querier q : queriers) {
-      sets.add(q.select(true, mint, maxt, matchers));
+      if (q.mayHaveSamplesIn(mint, maxt)) {
+        only = q;
+        live++;
+      }
+    }
+    if (live <= 1) {
+      // With no live child the first one still answers, so the matchers are validated as always.
+      return (only != null ? only : queriers.get(0)).select(sorted, mint, maxt, matchers);
+    }
+    List<SeriesSet> sets = new ArrayList<>(live);
+    for (Querier q : queriers) {
+      if (q.mayHaveSamplesIn(mint, maxt)) {
+        sets.add(q.select(true, mint, maxt, matchers));
+      }
     }
     return new MergeSeriesSet(sets);
+  }
+
+  @Override
+  public boolean mayHaveSamplesIn(long mint, long maxt) {
+    for (Querier q : queriers) {
+      if (q.mayHaveSamplesIn(mint, maxt)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -21,6 +21,15 @@ public interface Querier extends AutoCloseable {
   SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers);
 
   /**
+   * False only when {@link #select} over {@code [mint, maxt]} certainly returns no series (a block
+   * whose time range lies outside it, say), so a caller that combines queriers may skip this one.
+   * True when it cannot tell cheaply, which is always correct.
+   */
+  default boolean mayHaveSamplesIn(long mint, long maxt) {
+    return true;
+  }
+
+  /**
    * Sorted, distinct values of a label among series that match the matchers (all series when none)
    * and have data in {@code [mint, maxt]}.
    */

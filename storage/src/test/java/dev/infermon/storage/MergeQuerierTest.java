@@ -160,6 +160,88 @@ class MergeQuerierTest {
     assertThat(got.getOrDefault(A, List.of())).containsExactlyElementsOf(truth.values());
   }
 
+  @Test
+  void aSingleChildInRangeAnswersAloneInTheOrderAsked() {
+    Ranged live = new Ranged(FixedQuerier.of(Map.of(A, List.of(s(50, 1)))), 0, 100);
+    Ranged early = new Ranged(FixedQuerier.of(Map.of(B, List.of(s(-50, 2)))), -100, -1);
+    Querier q = MergeQuerier.of(List.of(live, early));
+
+    Map<Labels, List<Sample>> got = Samples.readAll(q.select(false, 10, 60, UP));
+
+    assertThat(got).containsExactlyEntriesOf(Map.of(A, List.of(s(50, 1))));
+    assertThat(live.asked).containsExactly(false);
+    assertThat(early.asked).isEmpty();
+    assertThat(q.mayHaveSamplesIn(10, 60)).isTrue();
+    assertThat(q.mayHaveSamplesIn(200, 300)).isFalse();
+  }
+
+  @Test
+  void childrenInRangeAreMergedSortedAndTheOthersNotAsked() {
+    Ranged head = new Ranged(FixedQuerier.of(Map.of(C, List.of(s(70, 3)))), 60, 100);
+    Ranged block = new Ranged(FixedQuerier.of(Map.of(A, List.of(s(30, 1)))), 0, 59);
+    Ranged old = new Ranged(FixedQuerier.of(Map.of(B, List.of(s(-50, 2)))), -100, -1);
+
+    Map<Labels, List<Sample>> got =
+        Samples.readAll(MergeQuerier.of(List.of(head, block, old)).select(false, 0, 100, UP));
+
+    assertThat(new ArrayList<>(got.keySet())).containsExactly(A, C);
+    assertThat(head.asked).containsExactly(true);
+    assertThat(block.asked).containsExactly(true);
+    assertThat(old.asked).isEmpty();
+  }
+
+  @Test
+  void withNoChildInRangeTheFirstStillAnswers() {
+    Ranged first = new Ranged(FixedQuerier.of(Map.of(A, List.of(s(50, 1)))), 0, 100);
+    Ranged second = new Ranged(FixedQuerier.of(Map.of(B, List.of(s(150, 2)))), 101, 200);
+
+    SeriesSet set = MergeQuerier.of(List.of(first, second)).select(true, 300, 400, UP);
+
+    assertThat(set.next()).isFalse();
+    assertThat(first.asked).containsExactly(true);
+    assertThat(second.asked).isEmpty();
+  }
+
+  /** A child with a time range that records the order every select asked it for. */
+  private static final class Ranged implements Querier {
+    private final Querier data;
+    private final long min;
+    private final long max;
+    final List<Boolean> asked = new ArrayList<>();
+
+    Ranged(Querier data, long min, long max) {
+      this.data = data;
+      this.min = min;
+      this.max = max;
+    }
+
+    @Override
+    public SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers) {
+      asked.add(sorted);
+      return data.select(sorted, mint, maxt, matchers);
+    }
+
+    @Override
+    public boolean mayHaveSamplesIn(long mint, long maxt) {
+      return mint <= max && min <= maxt;
+    }
+
+    @Override
+    public List<String> labelValues(String name, long mint, long maxt, List<Matcher> m) {
+      return data.labelValues(name, mint, maxt, m);
+    }
+
+    @Override
+    public List<String> labelNames(long mint, long maxt, List<Matcher> m) {
+      return data.labelNames(mint, maxt, m);
+    }
+
+    @Override
+    public void close() {
+      data.close();
+    }
+  }
+
   private static Sample s(long t, double v) {
     return Sample.of(t, v);
   }

@@ -357,6 +357,11 @@ public final class Tsdb implements Storage {
     }
 
     @Override
+    public boolean mayHaveSamplesIn(long mint, long maxt) {
+      return delegate.mayHaveSamplesIn(mint, maxt);
+    }
+
+    @Override
     public List<String> labelValues(String name, long mint, long maxt, List<Matcher> matchers) {
       return delegate.labelValues(name, mint, maxt, matchers);
     }

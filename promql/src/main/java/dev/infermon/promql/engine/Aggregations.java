@@ -9,6 +9,7 @@ import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.StringLiteral;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,19 +44,25 @@ final class Aggregations {
       keySet.add(Labels.METRIC_NAME);
     }
     int[] groupOf = new int[in.size()];
-    Map<Labels, Integer> groupIndex = new LinkedHashMap<>();
     List<Labels> groupLabels = new ArrayList<>();
-    for (int i = 0; i < in.size(); i++) {
-      Labels l = in.get(i).labels;
-      Labels key =
-          a.without() ? l.without(keySet) : grouping.isEmpty() ? Labels.EMPTY : l.keepOnly(keySet);
-      Integer g = groupIndex.get(key);
-      if (g == null) {
-        g = groupLabels.size();
-        groupIndex.put(key, g);
-        groupLabels.add(key);
+    if (!a.without() && grouping.size() == 1) {
+      groupByOneLabel(in, grouping.get(0), groupOf, groupLabels);
+    } else {
+      Map<Labels, Integer> groupIndex = new HashMap<>();
+      for (int i = 0; i < in.size(); i++) {
+        Labels l = in.get(i).labels;
+        Labels key =
+            a.without()
+                ? l.without(keySet)
+                : grouping.isEmpty() ? Labels.EMPTY : l.keepOnly(keySet);
+        Integer g = groupIndex.get(key);
+        if (g == null) {
+          g = groupLabels.size();
+          groupIndex.put(key, g);
+          groupLabels.add(key);
+        }
+        groupOf[i] = g;
       }
-      groupOf[i] = g;
     }
     List<EvalSeries> out;
     if (op == AggregateOp.TOPK || op == AggregateOp.BOTTOMK) {
@@ -75,6 +82,27 @@ final class Aggregations {
     }
     ctx.currentSamples = before + total;
     return out;
+  }
+
+  /**
+   * Groups by one label ({@code by (pod)}, the dashboard's usual case) keyed by the label's value,
+   * so no key labels are built for series of a group already seen: the same groups, in the same
+   * order of first appearance, with the same labels as {@code keepOnly} gives (just that label, or
+   * none for series without it).
+   */
+  private static void groupByOneLabel(
+      List<EvalSeries> in, String name, int[] groupOf, List<Labels> groupLabels) {
+    Map<String, Integer> groupIndex = new HashMap<>();
+    for (int i = 0; i < in.size(); i++) {
+      String value = in.get(i).labels.get(name);
+      Integer g = groupIndex.get(value);
+      if (g == null) {
+        g = groupLabels.size();
+        groupIndex.put(value, g);
+        groupLabels.add(value.isEmpty() ? Labels.EMPTY : Labels.of(name, value));
+      }
+      groupOf[i] = g;
+    }
   }
 
   private static void quantileWarnings(QueryContext ctx, double[] param) {

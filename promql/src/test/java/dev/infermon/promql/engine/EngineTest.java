@@ -119,6 +119,36 @@ class EngineTest {
     assertThat(series.get(0).valueAt(2)).isEqualTo(60.0);
   }
 
+  /**
+   * {@code by} one label (grouped by that label's value alone) gives what grouping by it and a
+   * label no series has (the general path) gives: the same groups, labels, values and order, with
+   * the series that lack the label in one group with no labels.
+   */
+  @Test
+  void groupingByOneLabelEqualsTheGeneralGrouping() {
+    String in = "{__name__=~\"c_total|gauge|lat_bucket|g\"}";
+    for (String op : List.of("sum", "count", "max", "stddev")) {
+      List<Sample> one =
+          ((Vector)
+                  engine
+                      .instantQuery(storage, PromqlParser.parse(op + " by (job) (" + in + ")"), 0)
+                      .value())
+              .samples();
+      List<Sample> general =
+          ((Vector)
+                  engine
+                      .instantQuery(
+                          storage, PromqlParser.parse(op + " by (job, nope) (" + in + ")"), 0)
+                      .value())
+              .samples();
+
+      assertThat(one).as(op).containsExactlyElementsOf(general);
+      assertThat(one)
+          .extracting(Sample::labels)
+          .containsExactlyInAnyOrder(Labels.of("job", "a"), Labels.of("job", "b"), Labels.EMPTY);
+    }
+  }
+
   @Test
   void scalarQueriesReturnScalars() {
     QueryResult r = engine.instantQuery(storage, PromqlParser.parse("1 + 2 * 3"), 0);

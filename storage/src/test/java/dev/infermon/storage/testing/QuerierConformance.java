@@ -129,6 +129,33 @@ public abstract class QuerierConformance {
   }
 
   /**
+   * An unsorted select reads the same series and samples as the reference, in any order, and a
+   * querier that says it has nothing in a range ({@link Querier#mayHaveSamplesIn}) selects nothing
+   * there.
+   */
+  @ParameterizedTest(name = "{index}: '{'{0}'}' in [{1}, {2}]")
+  @MethodSource("selectCases")
+  void unsortedSelectReadsTheSameSamples(String matchers, long mint, long maxt) {
+    List<Matcher> ms = parse(matchers);
+    try (Querier q = storage.querier()) {
+      SeriesSet set = q.select(false, mint, maxt, ms);
+      List<Labels> order = new ArrayList<>();
+      Map<Labels, List<Sample>> got = new java.util.HashMap<>();
+      while (set.next()) {
+        order.add(set.at().labels());
+        got.put(set.at().labels(), Samples.drain(set.at().iterator()));
+      }
+
+      Map<Labels, List<Sample>> want = Samples.readAll(reference.select(true, mint, maxt, ms));
+      assertThat(order).as("no series twice").hasSameSizeAs(got.keySet());
+      assertThat(got).containsExactlyInAnyOrderEntriesOf(want);
+      if (!q.mayHaveSamplesIn(mint, maxt)) {
+        assertThat(want).as("said to have nothing in [%d, %d]", mint, maxt).isEmpty();
+      }
+    }
+  }
+
+  /**
    * {@link SampleIterator#nextBatch} reads exactly what {@code next()} reads and leaves the
    * iterator where {@code next()} would: random runs of batches (of every length, up to every
    * sample's time and just around it), single steps and seeks on the storage's iterator give what

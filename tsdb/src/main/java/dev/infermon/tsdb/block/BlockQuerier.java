@@ -38,6 +38,12 @@ final class BlockQuerier implements Querier {
     return new BlockSeriesSet(block, Postings.forMatchers(index, matchers), mint, maxt);
   }
 
+  /** False when the block's time range lies outside {@code [mint, maxt]}. */
+  @Override
+  public boolean mayHaveSamplesIn(long mint, long maxt) {
+    return meta.overlaps(mint, maxt);
+  }
+
   /** Every series with data in {@code [mint, maxt]}, sorted: the input of compaction. */
   SeriesSet selectAll(long mint, long maxt) {
     checkOpen();

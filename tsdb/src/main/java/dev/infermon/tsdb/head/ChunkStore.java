@@ -272,6 +272,27 @@ final class ChunkStore implements Closeable {
       return XorIterator.over(b, 0, b.length);
     }
 
+    /**
+     * Points {@code it} at the chunk {@code ref} names, as {@link #iterator} would a new one. A
+     * chunk in a segment is copied into {@code scratch} (made or grown if null or too small), so
+     * {@code it} must be done with what scratch held; returns the scratch array now.
+     */
+    byte[] reset(XorIterator it, long ref, byte[] scratch) {
+      Object p = table.page(page(ref));
+      int at = offset(ref);
+      if (p instanceof byte[] a) {
+        int len = readPrefix(a, at);
+        it.reset(a, at + prefixBytes(len), len);
+        return scratch;
+      }
+      MappedByteBuffer m = ((Segment) p).map();
+      int len = segmentPrefix(m, at);
+      byte[] b = scratch != null && scratch.length >= len ? scratch : new byte[Math.max(len, 256)];
+      m.get(at + prefixBytes(len), b, 0, len);
+      it.reset(b, 0, len);
+      return b;
+    }
+
     /** A copy of the chunk's bytes. */
     byte[] bytes(long ref) {
       Object p = table.page(page(ref));
@@ -282,18 +303,21 @@ final class ChunkStore implements Closeable {
         return Arrays.copyOfRange(a, body, body + len);
       }
       MappedByteBuffer m = ((Segment) p).map();
+      int len = segmentPrefix(m, at);
+      byte[] out = new byte[len];
+      m.get(at + prefixBytes(len), out, 0, len);
+      return out;
+    }
+
+    private static int segmentPrefix(MappedByteBuffer m, int at) {
       int len = 0;
-      int i = at;
       for (int shift = 0; ; shift += 7) {
-        byte b = m.get(i++);
+        byte b = m.get(at++);
         len |= (b & 0x7f) << shift;
         if (b >= 0) {
-          break;
+          return len;
         }
       }
-      byte[] out = new byte[len];
-      m.get(i, out, 0, len);
-      return out;
     }
   }
 

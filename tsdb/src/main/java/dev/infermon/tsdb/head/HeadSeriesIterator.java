@@ -15,6 +15,7 @@ final class HeadSeriesIterator implements SampleIterator {
   private final long maxt;
   private int chunk = -1;
   private XorIterator it;
+  private byte[] scratch; // holds a chunk copied out of a mapped segment; reused chunk to chunk
   private boolean done;
   private boolean positioned;
 
@@ -151,7 +152,12 @@ final class HeadSeriesIterator implements SampleIterator {
       return false;
     }
     chunk = i;
-    it = snap.chunkIterator(i);
+    // One decoder per series iterator, moved from chunk to chunk.
+    if (it == null) {
+      it = snap.chunkIterator(i);
+    } else {
+      scratch = snap.resetIterator(it, i, scratch);
+    }
     return true;
   }
 

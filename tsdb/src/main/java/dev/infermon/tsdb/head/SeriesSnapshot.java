@@ -47,6 +47,19 @@ record SeriesSnapshot(
     return store.bytes(doneRefs[i]);
   }
 
+  /**
+   * Points {@code it} at chunk {@code i}, as {@link #chunkIterator} would a new iterator. A chunk
+   * that must be copied out of a mapped segment goes into {@code scratch} (grown or made when
+   * needed), which the caller passes again for its next chunk; returns the scratch array now.
+   */
+  byte[] resetIterator(XorIterator it, int i, byte[] scratch) {
+    if (i < doneRefs.length) {
+      return store.reset(it, doneRefs[i], scratch);
+    }
+    it.reset(open, 0, openLength, openCount);
+    return scratch;
+  }
+
   long minTime() {
     return chunks() == 0 ? Long.MAX_VALUE : chunkMin(0);
   }

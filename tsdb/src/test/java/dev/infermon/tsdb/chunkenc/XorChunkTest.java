@@ -115,6 +115,98 @@ class XorChunkTest {
     assertThat(it.seek(samples.get(samples.size() - 1).t() + 1)).isFalse();
   }
 
+  /**
+   * Seeks and batches (which decode on the fast path away from the array's end) read exactly what
+   * the model of a list of samples says, under random walks of steps, seeks and batches, with the
+   * chunk between other bytes in a larger array as in the head's and the blocks' arrays.
+   */
+  @Property(tries = 300)
+  void seeksBatchesAndStepsReadTheSamplesInOrder(
+      @ForAll("series") List<Sample> samples,
+      @ForAll long seed,
+      @ForAll @IntRange(min = 0, max = 40) int trailing) {
+    java.util.Random r = new java.util.Random(seed);
+    byte[] chunk = chunkOf(samples).bytes();
+    byte[] array = new byte[3 + chunk.length + trailing];
+    r.nextBytes(array);
+    System.arraycopy(chunk, 0, array, 3, chunk.length);
+    XorIterator it = XorIterator.over(array, 3, chunk.length);
+    int pos = -1; // the model: index of the current sample
+    int n = samples.size();
+    for (int op = 0; op < 40; op++) {
+      long t =
+          r.nextInt(10) == 0
+              ? (r.nextBoolean() ? Long.MAX_VALUE : Long.MIN_VALUE)
+              : samples.get(r.nextInt(n)).t() + r.nextInt(3) - 1;
+      int kind = r.nextInt(3);
+      if (kind == 0) {
+        pos = Math.min(pos + 1, n);
+        assertThat(it.next()).isEqualTo(pos < n);
+      } else if (kind == 1) {
+        if (pos < 0) {
+          pos = 0;
+        }
+        while (pos < n && samples.get(pos).t() < t) {
+          pos++;
+        }
+        assertThat(it.seek(t)).as("seek(%d)", t).isEqualTo(pos < n);
+      } else {
+        int len = new int[] {1, 2, 3, 7, 64, 500}[r.nextInt(6)];
+        long[] ts = new long[len + 2];
+        double[] vs = new double[len + 2];
+        int want = len;
+        List<Sample> wantStored = new ArrayList<>();
+        for (int k = 0; k < len; k++) {
+          pos = Math.min(pos + 1, n);
+          if (pos == n) {
+            want = ~k;
+            break;
+          }
+          if (samples.get(pos).t() > t) {
+            want = k;
+            break;
+          }
+          wantStored.add(samples.get(pos));
+        }
+        int got = it.nextBatch(ts, vs, 1, len, t);
+        assertThat(got).as("nextBatch(%d, %d)", len, t).isEqualTo(want);
+        List<Sample> stored = new ArrayList<>();
+        for (int k = 0; k < (got < 0 ? ~got : got); k++) {
+          stored.add(new Sample(ts[1 + k], Double.doubleToRawLongBits(vs[1 + k])));
+        }
+        assertThat(stored).containsExactlyElementsOf(wantStored);
+        assertThat(ts[0]).isZero();
+        assertThat(ts[len + 1]).isZero();
+      }
+      if (pos == n) {
+        break; // after the end the seam leaves the iterator's answers open
+      }
+      if (pos >= 0) {
+        assertThat(new Sample(it.timestamp(), Double.doubleToRawLongBits(it.value())))
+            .isEqualTo(samples.get(pos));
+      }
+    }
+  }
+
+  @Test
+  void aStreamCutShortIsCaughtWhenSeekingAndBatching() {
+    XorChunk c = XorChunk.create();
+    for (int i = 0; i < 200; i++) {
+      c.append(i * 15_000L + (i % 3), i * 1.5);
+    }
+    byte[] b = c.bytes();
+
+    assertThatThrownBy(() -> XorIterator.over(b, 0, b.length / 2).seek(Long.MAX_VALUE))
+        .isInstanceOf(CorruptChunkException.class)
+        .hasMessageContaining("ends early");
+    assertThatThrownBy(
+            () ->
+                XorIterator.over(b, 0, b.length / 2)
+                    .nextBatch(new long[300], new double[300], 0, 300, Long.MAX_VALUE))
+        .isInstanceOf(CorruptChunkException.class)
+        .hasMessageContaining("ends early");
+  }
+
   @Test
   void matchesPrometheusBytesForAKnownSeries() {
     // Golden bytes worked out by hand from xor.go's rules: header 0003; zigzag varint(1000) = d0

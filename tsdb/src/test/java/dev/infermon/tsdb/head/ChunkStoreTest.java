@@ -68,6 +68,21 @@ class ChunkStoreTest {
         assertThat(got.next()).isFalse();
       }
       assertThat(s.pages()).as("several pages").isGreaterThan(1);
+
+      // One decoder moved from chunk to chunk, segment chunks copied into one scratch array.
+      XorIterator reused = v.iterator(stored.get(0).ref());
+      byte[] scratch = null;
+      for (Stored c : stored) {
+        scratch = v.reset(reused, c.ref(), scratch);
+        XorIterator want = XorIterator.over(c.bytes(), 0, c.bytes().length);
+        while (want.next()) {
+          assertThat(reused.next()).isTrue();
+          assertThat(reused.timestamp()).isEqualTo(want.timestamp());
+          assertThat(Double.doubleToRawLongBits(reused.value()))
+              .isEqualTo(Double.doubleToRawLongBits(want.value()));
+        }
+        assertThat(reused.next()).isFalse();
+      }
     }
   }
 
