@@ -3,6 +3,7 @@ package dev.infermon.scrape;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -40,6 +41,10 @@ final class BlockingHttpScraper implements Scraper {
   private final boolean compression;
   private final Supplier<Map<String, String>> headers;
   private int lastSize = 16 << 10;
+  // Parsed and built once rather than for every scrape (both showed in the profile).
+  private URI uri;
+  private Duration configTimeout;
+  private RequestConfig config;
 
   BlockingHttpScraper(
       CloseableHttpClient client,
@@ -58,12 +63,19 @@ final class BlockingHttpScraper implements Scraper {
 
   @Override
   public Page fetch(Duration timeout) throws ScrapeFailure {
-    HttpGet req = new HttpGet(url);
-    req.setConfig(
-        RequestConfig.custom()
-            .setConnectionRequestTimeout(Timeout.of(timeout))
-            .setResponseTimeout(Timeout.of(timeout))
-            .build());
+    if (uri == null) {
+      uri = URI.create(url); // throws as new HttpGet(url) would
+    }
+    if (!timeout.equals(configTimeout)) {
+      config =
+          RequestConfig.custom()
+              .setConnectionRequestTimeout(Timeout.of(timeout))
+              .setResponseTimeout(Timeout.of(timeout))
+              .build();
+      configTimeout = timeout;
+    }
+    HttpGet req = new HttpGet(uri);
+    req.setConfig(config);
     req.setHeader("Accept", HttpScraper.ACCEPT_HEADER);
     req.setHeader("User-Agent", HttpScraper.USER_AGENT);
     req.setHeader("X-Prometheus-Scrape-Timeout-Seconds", HttpScraper.seconds(timeout));

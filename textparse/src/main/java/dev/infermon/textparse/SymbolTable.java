@@ -1,5 +1,8 @@
 package dev.infermon.textparse;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -16,6 +19,9 @@ import java.util.Arrays;
  * returns are ordinary immutable Strings that stay valid forever.
  */
 public final class SymbolTable {
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** The default bound on the number of symbols held. */
   public static final int DEFAULT_CAPACITY = 1 << 16;
 
@@ -62,20 +68,30 @@ public final class SymbolTable {
 
   /** The String for the UTF-8 bytes {@code b[off, off+len)}, which must be valid UTF-8. */
   String intern(byte[] b, int off, int len) {
-    int h = 0x811c9dc5;
-    int ascii = 0;
-    for (int i = off, end = off + len; i < end; i++) {
-      h = (h ^ b[i]) * 0x01000193;
-      ascii |= b[i];
+    // Eight bytes at a time: metadata lines intern their family name and HELP text every scrape.
+    long x = 0x9E3779B97F4A7C15L ^ len;
+    long high = 0; // any byte with its top bit set means not ASCII
+    int i = off;
+    int end = off + len;
+    for (; i + 8 <= end; i += 8) {
+      long w = (long) LONGS.get(b, i);
+      high |= w;
+      x = Long.rotateLeft(x ^ (w * 0xC2B2AE3D27D4EB4FL), 31) * 0x9E3779B185EBCA87L;
     }
-    h ^= h >>> 16;
+    for (; i < end; i++) {
+      high |= b[i]; // sign-extended: a byte >= 0x80 sets bit 7 too
+      x = Long.rotateLeft(x ^ ((b[i] & 0xFFL) * 0x165667B19E3779F9L), 23) * 0x9E3779B185EBCA87L;
+    }
+    x ^= x >>> 33;
+    x *= 0xFF51AFD7ED558CCDL;
+    int h = (int) (x ^ (x >>> 32));
+    boolean ascii = (high & 0x8080808080808080L) == 0;
     int mask = keys.length - 1;
     for (int slot = h & mask; ; slot = (slot + 1) & mask) {
       byte[] k = keys[slot];
       if (k == null) {
         String s =
-            new String(
-                b, off, len, ascii >= 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+            new String(b, off, len, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
         insert(slot, h, Arrays.copyOfRange(b, off, off + len), s);
         return s;
       }
