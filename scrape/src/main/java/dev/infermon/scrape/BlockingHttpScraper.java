@@ -95,7 +95,7 @@ final class BlockingHttpScraper implements Scraper {
       // A gzipped body can be a bit larger than its content only when incompressible; allow that.
       long rawCap = compression ? bodyLimit + (bodyLimit >> 6) + 1024 : bodyLimit;
       HttpEntity entity = resp.getEntity();
-      byte[] raw = new byte[Math.max(1024, lastSize)];
+      byte[] raw = PageBuffers.raw(Math.max(1024, lastSize)); // this thread's, reused
       int n = 0;
       if (entity != null) {
         long declared = entity.getContentLength();
@@ -103,11 +103,13 @@ final class BlockingHttpScraper implements Scraper {
           throw new ScrapeFailure("body size limit exceeded");
         }
         if (declared > raw.length) {
-          raw = new byte[(int) declared];
+          raw = PageBuffers.raw((int) declared);
         }
         try (InputStream in = entity.getContent()) {
           while (true) {
-            if (n == raw.length) {
+            // The thread's array may be larger than this target's limit: read no further.
+            int room = (int) Math.min(raw.length, rawCap);
+            if (n == room) {
               if (n >= rawCap) {
                 if (in.read() < 0) {
                   break;
@@ -115,8 +117,10 @@ final class BlockingHttpScraper implements Scraper {
                 throw new ScrapeFailure("body size limit exceeded");
               }
               raw = Arrays.copyOf(raw, (int) Math.min(rawCap, raw.length * 2L));
+              PageBuffers.keepRaw(raw);
+              room = (int) Math.min(raw.length, rawCap);
             }
-            int r = in.read(raw, n, raw.length - n);
+            int r = in.read(raw, n, room - n);
             if (r < 0) {
               break;
             }
@@ -125,7 +129,8 @@ final class BlockingHttpScraper implements Scraper {
         }
       }
       lastSize = Math.max(1024, n);
-      return Bodies.page(raw, n, header(resp, "Content-Type"), contentEncoding(resp), bodyLimit);
+      return Bodies.page(
+          raw, n, header(resp, "Content-Type"), contentEncoding(resp), bodyLimit, true);
     } catch (IOException e) {
       if (req.isCancelled() || e instanceof SocketTimeoutException) {
         throw new ScrapeFailure("scrape timed out after " + HttpScraper.seconds(timeout) + "s", e);

@@ -18,10 +18,17 @@ final class Bodies {
    * The page of a received body {@code raw[0, length)}.
    *
    * @param encoding the response's {@code Content-Encoding} (empty when none)
+   * @param threadBuffers inflate into this thread's reused array ({@link PageBuffers}); only for a
+   *     page consumed on this thread before its next fetch
    * @throws Scraper.ScrapeFailure "body size limit exceeded", or why the body does not inflate
    */
   static Scraper.Page page(
-      byte[] raw, int length, String contentType, String encoding, long bodyLimit)
+      byte[] raw,
+      int length,
+      String contentType,
+      String encoding,
+      long bodyLimit,
+      boolean threadBuffers)
       throws Scraper.ScrapeFailure {
     if (!encoding.toLowerCase(Locale.ROOT).equals("gzip")) {
       if (length > bodyLimit) {
@@ -29,7 +36,8 @@ final class Bodies {
       }
       return new Scraper.Page(raw, length, contentType);
     }
-    byte[] out = new byte[Math.max(1024, Math.min(length * 8, (int) bodyLimit + 1))];
+    int first = Math.max(1024, Math.min(length * 8, (int) bodyLimit + 1));
+    byte[] out = threadBuffers ? PageBuffers.inflated(first) : new byte[first];
     int n = 0;
     try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(raw, 0, length))) {
       while (true) {
@@ -38,6 +46,9 @@ final class Bodies {
             throw new Scraper.ScrapeFailure("body size limit exceeded");
           }
           out = Arrays.copyOf(out, (int) Math.min(bodyLimit + 1, out.length * 2L));
+          if (threadBuffers) {
+            PageBuffers.keepInflated(out);
+          }
         }
         int r = in.read(out, n, out.length - n);
         if (r < 0) {

@@ -99,7 +99,8 @@ final class HttpScraper implements Scraper {
             body.length(),
             resp.headers().firstValue("Content-Type").orElse(null),
             resp.headers().firstValue("Content-Encoding").orElse(""),
-            bodyLimit);
+            bodyLimit,
+            false); // completed on the client's threads: no thread-reused arrays
     lastSize = Math.max(1024, body.length());
     return page;
   }
