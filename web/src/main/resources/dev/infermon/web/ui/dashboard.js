@@ -103,15 +103,29 @@ export function mount(main) {
     return LEVELS.some(([k]) => k === l) ? l : 'model';
   }
 
+  // The filters' choices load once per page, on their own controller: every reload() aborts
+  // `controller` (the panels' requests), and the first reload comes when the layout arrives, which
+  // used to cancel these requests when they were slower than the layout (filters left empty).
+  const filterController = new AbortController();
+
   async function loadFilterValues() {
+    const signal = filterController.signal;
     await Promise.all(Object.entries(st.FILTERS).map(async ([param, label]) => {
-      try {
-        const r = await api.labelValues(label, null, controller.signal);
-        const sel = main.querySelector('#filter-' + param);
-        const keep = sel.value;
-        for (const v of r.data) if (![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
-        sel.value = keep;
-      } catch (e) { /* filters stay usable with "all" */ }
+      // A failed load is retried a few times (1, 2, 4, 8 s apart): a server busy with the first
+      // render or restarting must not leave the filters without choices until a reload.
+      for (let attempt = 0; attempt < 5 && !signal.aborted; attempt++) {
+        try {
+          const r = await api.labelValues(label, null, signal);
+          const sel = main.querySelector('#filter-' + param);
+          const keep = sel.value;
+          for (const v of r.data) if (![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
+          sel.value = keep;
+          return;
+        } catch (e) {
+          /* filters stay usable with "all" meanwhile */
+          await new Promise((resolve) => setTimeout(resolve, 1000 << attempt));
+        }
+      }
     }));
   }
 
@@ -296,7 +310,7 @@ export function mount(main) {
   show();
 
   return {
-    unmount() { clearTimeout(timer); controller.abort(); if (observer) observer.disconnect(); for (const c of cards) c.destroy(); window.removeEventListener('themechange', onTheme); },
+    unmount() { clearTimeout(timer); controller.abort(); filterController.abort(); if (observer) observer.disconnect(); for (const c of cards) c.destroy(); window.removeEventListener('themechange', onTheme); },
     update() { syncToolbar(); show(); },
     refresh() { reload(); },
   };
