@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -376,5 +377,34 @@ class UiBrowserTest {
     Matcher m = Pattern.compile("1:(\\d+): parse error").matcher(r.body());
     assertThat(m.find()).as(r.body()).isTrue();
     return Integer.parseInt(m.group(1));
+  }
+
+  @Test
+  @Order(7)
+  void filterChoicesArriveEvenWhenSlowerThanTheLayout() {
+    // Regression: the first reload (when the layout arrives) aborted the page's request controller,
+    // and with it label-value requests still in flight, so filters slower than the layout stayed
+    // empty for good. Label values are held back here until well after the layout has arrived.
+    String delay =
+        "(() => { const f = window.fetch; window.fetch = (u, o) => String(u).includes("
+            + "'/api/v1/label/') ? new Promise((ok) => setTimeout(ok, 3000)).then(() => f(u, o))"
+            + " : f(u, o); })();";
+    Object added =
+        browser
+            .driver
+            .executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", delay))
+            .get("identifier");
+    try {
+      open("/dashboard?level=model&range=15m");
+      awaitDashboard();
+      new WebDriverWait(browser.driver, Duration.ofSeconds(20))
+          .until(d -> d.findElements(By.cssSelector("#filter-model option")).size() > 1);
+      assertThat(browser.js("return window.fetch.toString()").toString())
+          .as("the delay was in place")
+          .contains("/api/v1/label/");
+    } finally {
+      browser.driver.executeCdpCommand(
+          "Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", added));
+    }
   }
 }
