@@ -87,15 +87,10 @@ public final class ChainSampleIterator implements SampleIterator {
       }
       if (!started || cur < 0 || bound <= this.ts[cur]) {
         // Starting, done, or sources at the same time: one sample the ordinary way.
-        if (!next()) {
-          return ~k;
+        int s = SampleIterator.nextInto(this, ts, vs, off + k, maxt);
+        if (s <= 0) {
+          return s < 0 ? ~k : k;
         }
-        long t = timestamp();
-        if (t > maxt) {
-          return k;
-        }
-        ts[off + k] = t;
-        vs[off + k] = value();
         k++;
         continue;
       }

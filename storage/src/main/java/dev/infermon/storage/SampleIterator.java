@@ -35,18 +35,34 @@ public interface SampleIterator {
   default int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
     int k = 0;
     while (k < len) {
-      if (!next()) {
-        return ~k;
+      int s = nextInto(this, ts, vs, off + k, maxt);
+      if (s <= 0) {
+        return s < 0 ? ~k : k;
       }
-      long t = timestamp();
-      if (t > maxt) {
-        return k;
-      }
-      ts[off + k] = t;
-      vs[off + k] = value();
       k++;
     }
     return k;
+  }
+
+  /**
+   * One step of a {@link #nextBatch}, for implementations that take some samples the ordinary way:
+   * advances {@code it} once and stores its sample at {@code ts[at]}, {@code vs[at]} unless it lies
+   * past {@code maxt}.
+   *
+   * @return 1 when a sample was stored; 0 when it lies past {@code maxt} (not stored, the iterator
+   *     sits on it); -1 when {@code next()} returned false
+   */
+  static int nextInto(SampleIterator it, long[] ts, double[] vs, int at, long maxt) {
+    if (!it.next()) {
+      return -1;
+    }
+    long t = it.timestamp();
+    if (t > maxt) {
+      return 0;
+    }
+    ts[at] = t;
+    vs[at] = it.value();
+    return 1;
   }
 
   /** An iterator over nothing. */

@@ -131,7 +131,7 @@ class ChainSampleIteratorTest {
       times.add(List.copyOf(sorted));
     }
     SampleIterator batched = chain(times);
-    SampleIterator plain = plain(chain(times));
+    SampleIterator plain = Samples.oneByOne(chain(times));
     StringBuilder got = new StringBuilder();
     StringBuilder want = new StringBuilder();
     int[] lens = {1, 2, 3, 5, 8, 13, 100, 1000};
@@ -170,31 +170,6 @@ class ChainSampleIteratorTest {
       sb.append(' ').append(ts[i]).append('=').append(vs[i]);
     }
     return sb.toString();
-  }
-
-  /** The interface's own {@code nextBatch} over {@code it}. */
-  private static SampleIterator plain(SampleIterator it) {
-    return new SampleIterator() {
-      @Override
-      public boolean next() {
-        return it.next();
-      }
-
-      @Override
-      public boolean seek(long t) {
-        return it.seek(t);
-      }
-
-      @Override
-      public long timestamp() {
-        return it.timestamp();
-      }
-
-      @Override
-      public double value() {
-        return it.value();
-      }
-    };
   }
 
   private static List<Sample> reference(List<List<Long>> times) {

@@ -68,24 +68,11 @@ public final class SymbolTable {
 
   /** The String for the UTF-8 bytes {@code b[off, off+len)}, which must be valid UTF-8. */
   String intern(byte[] b, int off, int len) {
-    // Eight bytes at a time: metadata lines intern their family name and HELP text every scrape.
-    long x = 0x9E3779B97F4A7C15L ^ len;
-    long high = 0; // any byte with its top bit set means not ASCII
-    int i = off;
-    int end = off + len;
-    for (; i + 8 <= end; i += 8) {
-      long w = (long) LONGS.get(b, i);
-      high |= w;
-      x = Long.rotateLeft(x ^ (w * 0xC2B2AE3D27D4EB4FL), 31) * 0x9E3779B185EBCA87L;
-    }
-    for (; i < end; i++) {
-      high |= b[i]; // sign-extended: a byte >= 0x80 sets bit 7 too
-      x = Long.rotateLeft(x ^ ((b[i] & 0xFFL) * 0x165667B19E3779F9L), 23) * 0x9E3779B185EBCA87L;
-    }
-    x ^= x >>> 33;
-    x *= 0xFF51AFD7ED558CCDL;
+    // The parser's series hash, eight bytes at a time: metadata lines intern their family name
+    // and HELP text every scrape.
+    long x = BaseParser.hash(b, off, off + len);
     int h = (int) (x ^ (x >>> 32));
-    boolean ascii = (high & 0x8080808080808080L) == 0;
+    boolean ascii = isAscii(b, off, off + len);
     int mask = keys.length - 1;
     for (int slot = h & mask; ; slot = (slot + 1) & mask) {
       byte[] k = keys[slot];
@@ -99,6 +86,18 @@ public final class SymbolTable {
         return values[slot];
       }
     }
+  }
+
+  private static boolean isAscii(byte[] b, int from, int to) {
+    long high = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      high |= (long) LONGS.get(b, i);
+    }
+    for (; i < to; i++) {
+      high |= b[i]; // sign-extended: a byte >= 0x80 sets bit 7 too
+    }
+    return (high & 0x8080808080808080L) == 0;
   }
 
   private void insert(int slot, int h, byte[] key, String value) {

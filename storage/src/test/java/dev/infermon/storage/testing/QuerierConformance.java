@@ -172,7 +172,7 @@ public abstract class QuerierConformance {
         for (int seed = 0; seed < 6; seed++) {
           java.util.Random r = new java.util.Random(seed * 1_000_003L + all.size());
           SampleIterator batched = set.at().iterator();
-          SampleIterator plain = plain(set.at().iterator());
+          SampleIterator plain = Samples.oneByOne(set.at().iterator());
           StringBuilder got = new StringBuilder();
           StringBuilder want = new StringBuilder();
           for (int op = 0; op < 60; op++) {
@@ -214,31 +214,6 @@ public abstract class QuerierConformance {
 
   private static String step(SampleIterator it, boolean ok) {
     return ok ? it.timestamp() + "=" + Double.doubleToRawLongBits(it.value()) : "none";
-  }
-
-  /** The iterator behind the interface's own {@code nextBatch}, one {@code next()} at a time. */
-  private static SampleIterator plain(SampleIterator it) {
-    return new SampleIterator() {
-      @Override
-      public boolean next() {
-        return it.next();
-      }
-
-      @Override
-      public boolean seek(long t) {
-        return it.seek(t);
-      }
-
-      @Override
-      public long timestamp() {
-        return it.timestamp();
-      }
-
-      @Override
-      public double value() {
-        return it.value();
-      }
-    };
   }
 
   @ParameterizedTest(name = "{index}: '{'{0}'}'")

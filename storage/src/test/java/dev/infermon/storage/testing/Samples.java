@@ -48,4 +48,32 @@ public final class Samples {
     }
     return out;
   }
+
+  /**
+   * {@code it} behind the interface's own {@code nextBatch}, one {@code next()} at a time: the
+   * reference an iterator's faster {@code nextBatch} must agree with.
+   */
+  public static SampleIterator oneByOne(SampleIterator it) {
+    return new SampleIterator() {
+      @Override
+      public boolean next() {
+        return it.next();
+      }
+
+      @Override
+      public boolean seek(long t) {
+        return it.seek(t);
+      }
+
+      @Override
+      public long timestamp() {
+        return it.timestamp();
+      }
+
+      @Override
+      public double value() {
+        return it.value();
+      }
+    };
+  }
 }

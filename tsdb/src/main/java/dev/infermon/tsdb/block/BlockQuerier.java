@@ -267,14 +267,10 @@ final class BlockQuerier implements Querier {
       while (k < len) {
         if (!(inside && positioned)) {
           // A chunk that straddles the range's ends, or not yet started: the ordinary way.
-          if (!next()) {
-            return ~k;
+          int s = SampleIterator.nextInto(this, ts, vs, off + k, maxt);
+          if (s <= 0) {
+            return s < 0 ? ~k : k;
           }
-          if (t > maxt) {
-            return k;
-          }
-          ts[off + k] = t;
-          vs[off + k] = it.value();
           k++;
           continue;
         }
@@ -287,14 +283,10 @@ final class BlockQuerier implements Querier {
         }
         if (r < 0) {
           // The chunk ran out: next() opens the following one (its iterator stays exhausted).
-          if (!next()) {
-            return ~k;
+          int s = SampleIterator.nextInto(this, ts, vs, off + k, maxt);
+          if (s <= 0) {
+            return s < 0 ? ~k : k;
           }
-          if (t > maxt) {
-            return k;
-          }
-          ts[off + k] = t;
-          vs[off + k] = it.value();
           k++;
           continue;
         }

@@ -148,9 +148,8 @@ final class ChunkStore implements Closeable {
   /** Closes and deletes the segment files; views taken before stay readable. Idempotent. */
   @Override
   public synchronized void close() {
-    table.truncateBefore(Long.MAX_VALUE, this::drop); // drops all but the last
-    if (table.size() > 0) {
-      drop(table.page(table.next() - 1));
+    for (int n = table.first; n < table.next(); n++) {
+      drop(table.page(n));
     }
     table = PageTable.empty();
     used = 0;

@@ -65,14 +65,10 @@ final class HeadSeriesIterator implements SampleIterator {
     while (k < len) {
       if (!positioned) {
         // Before the first sample (which may need the jump to mint), or done: the ordinary way.
-        if (!next()) {
-          return ~k;
+        int s = SampleIterator.nextInto(this, ts, vs, off + k, maxt);
+        if (s <= 0) {
+          return s < 0 ? ~k : k;
         }
-        if (t > maxt) {
-          return k;
-        }
-        ts[off + k] = t;
-        vs[off + k] = v;
         k++;
         continue;
       }
@@ -86,14 +82,10 @@ final class HeadSeriesIterator implements SampleIterator {
       }
       if (r < 0) {
         // The chunk ran out: next() opens the following one (its iterator stays exhausted).
-        if (!next()) {
-          return ~k;
+        int s = SampleIterator.nextInto(this, ts, vs, off + k, maxt);
+        if (s <= 0) {
+          return s < 0 ? ~k : k;
         }
-        if (t > maxt) {
-          return k;
-        }
-        ts[off + k] = t;
-        vs[off + k] = v;
         k++;
         continue;
       }

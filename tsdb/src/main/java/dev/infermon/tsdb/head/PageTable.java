@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 final class PageTable<P> {
   final int first; // number of pages[0]
   final Object[] pages;
-  final long[] maxTimes; // shared with later tables up to pages.length, see withMaxTime
+  final long[] maxTimes; // newest sample time per page; the last entry raised in place
 
   private PageTable(int first, Object[] pages, long[] maxTimes) {
     this.first = first;
