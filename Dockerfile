@@ -17,11 +17,12 @@ USER 65532:65532
 WORKDIR /data
 EXPOSE 9090
 VOLUME ["/data"]
-# The same JVM defaults as the ./infermon launcher (docs/rationale.md, "Memory per series"), with
+# The same JVM defaults as the ./infermon launcher gives serve (docs/rationale.md, "Memory per series"), with
 # the heap capped at three quarters of the container's memory limit.
 ENV MALLOC_ARENA_MAX=2
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xms32m", "-XX:MinHeapFreeRatio=10", \
-            "-XX:MaxHeapFreeRatio=20", "-XX:-UsePerfData", "-XX:MaxRAMPercentage=75", \
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xms32m", "-XX:NewRatio=8", "-XX:MinHeapFreeRatio=10", \
+            "-XX:MaxHeapFreeRatio=20", "-XX:-UsePerfData", "-XX:TrimNativeHeapInterval=10000", \
+            "-XX:-TieredCompilation", "-XX:MaxRAMPercentage=75", \
             "-jar", "/opt/infermon/infermon.jar"]
 CMD ["serve", "--config.file=/etc/infermon/infermon.yml", "--storage.tsdb.path=/data", \
      "--web.listen-address=0.0.0.0:9090"]

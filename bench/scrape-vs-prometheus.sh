@@ -7,7 +7,7 @@
 #
 # Options (environment): PODS (100), INTERVAL (5, seconds), WARMUP (90, seconds), WINDOW (240,
 # seconds), WORK (/tmp/infermon-bench-scrape), INFERMON_JAR (server/target/infermon.jar, built
-# when missing), INFERMON_HEAP (JVM flags; default: the ./infermon launcher's defaults, with
+# when missing), INFERMON_HEAP (JVM flags; default: the ./infermon launcher's defaults for serve, with
 # MALLOC_ARENA_MAX=2 as the launcher sets it), SKIP_BUILD=1 to use the jars as they are.
 #
 # Needs /usr/bin/prometheus (Debian package prometheus, 2.42). Everything listens on 127.0.0.1
@@ -22,7 +22,7 @@ WINDOW=${WINDOW:-240}
 WORK=${WORK:-/tmp/infermon-bench-scrape}
 JAR=${INFERMON_JAR:-server/target/infermon.jar}
 # Keep in step with the launcher (./infermon): measure infermon as it ships.
-HEAP=${INFERMON_HEAP:--XX:+UseSerialGC -Xms32m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:-UsePerfData}
+HEAP=${INFERMON_HEAP:--XX:+UseSerialGC -Xms32m -XX:NewRatio=8 -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=20 -XX:-UsePerfData -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000 -XX:-TieredCompilation}
 SIM_PORT=${SIM_PORT:-19400}
 INFERMON_PORT=${INFERMON_PORT:-19090}
 PROM_PORT=${PROM_PORT:-19091}

@@ -46,6 +46,7 @@ final class ScrapeLoop {
   private final Ingest ingest;
   private final Labels[] reportLabels = new Labels[REPORT_NAMES.length];
   private final long[] reportRefs = new long[REPORT_NAMES.length];
+  private final ScrapeTimestamps timestamps;
   private final Object lock = new Object();
   private boolean running; // a scrape is in flight; guarded by lock
   private boolean stopped; // guarded by lock
@@ -62,6 +63,7 @@ final class ScrapeLoop {
     this.storage = storage;
     this.metrics = metrics;
     this.ingest = new Ingest(settings, target.labels(), cache);
+    this.timestamps = new ScrapeTimestamps(target.interval().toMillis());
     for (int i = 0; i < REPORT_NAMES.length; i++) {
       reportLabels[i] =
           target.labels().toBuilder().set(Labels.METRIC_NAME, REPORT_NAMES[i]).build();
@@ -97,7 +99,7 @@ final class ScrapeLoop {
       workers.execute(
           () -> {
             try {
-              scrapeOnce();
+              scrapeAt(timestamps.stamp(System.currentTimeMillis()));
             } finally {
               finish();
             }
@@ -115,7 +117,10 @@ final class ScrapeLoop {
     }
   }
 
-  /** One scrape; public to the package so tests can drive a loop without its scheduler. */
+  /**
+   * One scrape stamped with the wall clock, unaligned; public to the package so tests can drive a
+   * loop without its scheduler.
+   */
   void scrapeOnce() {
     scrapeAt(System.currentTimeMillis());
   }

@@ -10,10 +10,11 @@ import java.util.Arrays;
  * Turns the bytes of metric names, label names and label values into Strings, returning the same
  * String for the same bytes so that a parser allocates nothing for a symbol it has seen before.
  *
- * <p>Share one table across the consecutive parses of one target (as Prometheus shares a {@code
- * labels.SymbolTable} per scrape loop); the strings of a steady page then cost nothing. The table
- * is bounded: when it holds {@link #capacity()} symbols it is cleared and starts over, so label
- * values that never repeat (request ids, timestamps) cannot grow it without bound.
+ * <p>Share one table across consecutive parses (Prometheus shares a {@code labels.SymbolTable} per
+ * scrape loop; infermon's scrapes share one per worker thread, since the pages of a fleet repeat
+ * each other's symbols); the strings of a steady page then cost nothing. The table is bounded: when
+ * it holds {@link #capacity()} symbols it is cleared and starts over, so label values that never
+ * repeat (request ids, timestamps) cannot grow it without bound.
  *
  * <p>Not thread-safe: use one table per thread (parsers are single-threaded too). The Strings it
  * returns are ordinary immutable Strings that stay valid forever.
