@@ -88,18 +88,27 @@ public final class PrometheusProcess implements AutoCloseable {
 
   /**
    * Starts Prometheus on {@code dataDir} with lookback 5m and retention 100y, plus {@code
-   * extraFlags}, and waits for {@code /-/ready}. Its config and log are written to {@code workDir}.
+   * extraFlags}, and waits for {@code /-/ready}. Its config (no scrape configs) and log are written
+   * to {@code workDir}.
    */
   public static PrometheusProcess start(
       Path dataDir, Path workDir, Duration readyTimeout, String... extraFlags)
       throws IOException, InterruptedException {
-    Path config = workDir.resolve("prometheus.yml");
-    Files.writeString(config, "global:\n  evaluation_interval: 1m\n");
+    return start(
+        "global:\n  evaluation_interval: 1m\n", dataDir, workDir, readyTimeout, extraFlags);
+  }
+
+  /** As {@link #start(Path, Path, Duration, String...)} with {@code config} as prometheus.yml. */
+  public static PrometheusProcess start(
+      String config, Path dataDir, Path workDir, Duration readyTimeout, String... extraFlags)
+      throws IOException, InterruptedException {
+    Path configFile = workDir.resolve("prometheus.yml");
+    Files.writeString(configFile, config);
     Path log = workDir.resolve("prometheus.log");
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(PROMETHEUS.toString());
-    command.add("--config.file=" + config);
+    command.add("--config.file=" + configFile);
     command.add("--storage.tsdb.path=" + dataDir);
     command.add("--storage.tsdb.retention.time=100y");
     command.addAll(List.of(extraFlags));
@@ -137,6 +146,11 @@ public final class PrometheusProcess implements AutoCloseable {
       Thread.sleep(100);
     }
     throw new IOException("prometheus not ready after " + timeout + ":\n" + logTail());
+  }
+
+  /** Its HTTP API's base, {@code http://127.0.0.1:<port>}. */
+  public URI base() {
+    return base;
   }
 
   /**
