@@ -1,25 +1,18 @@
 package dev.infermon.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.AlertPack;
 import dev.infermon.llm.export.AlertRule;
-import dev.infermon.rules.unittest.RuleUnitTester;
-import dev.infermon.storage.testing.MemoryStorage;
+import dev.infermon.rules.testing.RuleUnitFiles;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +29,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AlertPackUnitTest {
   static final Path CORPUS = Path.of("src/test/resources/alert-pack-unit");
-  static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
   @TempDir static Path dir;
 
@@ -52,11 +44,7 @@ class AlertPackUnitTest {
   }
 
   static List<Path> corpusFiles() throws IOException {
-    try (Stream<Path> s = Files.list(CORPUS)) {
-      return s.filter(p -> p.getFileName().toString().endsWith("_test.yml"))
-          .sorted()
-          .collect(Collectors.toList());
-    }
+    return RuleUnitFiles.in(CORPUS);
   }
 
   static Stream<String> tests() throws IOException {
@@ -96,30 +84,12 @@ class AlertPackUnitTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("tests")
   void passesUnderInfermon(String name) {
-    Path file = dir.resolve(name);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        new RuleUnitTester(MemoryStorage::new, new PrintWriter(out), new PrintWriter(err))
-            .run(List.of(file));
-    assertThat(err.toString()).isEmpty();
-    assertThat(out.toString()).isEqualTo("Unit Testing:  " + file + "\n  SUCCESS\n\n");
-    assertThat(code).isZero();
+    RuleUnitFiles.assertPassesUnderInfermon(dir.resolve(name));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("tests")
   void passesUnderPromtool(String name) throws Exception {
-    assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed at " + PROMTOOL);
-    Process p =
-        new ProcessBuilder(PROMTOOL.toString(), "test", "rules", dir.resolve(name).toString())
-            .redirectErrorStream(true)
-            .start();
-    String output;
-    try (var in = p.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    RuleUnitFiles.assertPassesUnderPromtool(dir.resolve(name));
   }
 }

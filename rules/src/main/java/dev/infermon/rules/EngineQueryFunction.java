@@ -1,13 +1,8 @@
 package dev.infermon.rules;
 
-import dev.infermon.model.labels.Labels;
-import dev.infermon.promql.QueryException;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.parser.Expr;
-import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.Sample;
-import dev.infermon.promql.value.Scalar;
-import dev.infermon.promql.value.Vector;
 import dev.infermon.storage.Queryable;
 import java.util.List;
 
@@ -29,14 +24,6 @@ public final class EngineQueryFunction implements QueryFunction {
 
   @Override
   public List<Sample> query(Expr expr, long timeMs) {
-    QueryResult r = engine.instantQuery(queryable, expr, timeMs);
-    if (r.value() instanceof Vector) {
-      return ((Vector) r.value()).samples();
-    }
-    if (r.value() instanceof Scalar) {
-      Scalar s = (Scalar) r.value();
-      return List.of(new Sample(Labels.EMPTY, s.timestampMs(), s.value()));
-    }
-    throw new QueryException("rule result is not a vector or scalar");
+    return QueryFunction.samples(engine.instantQuery(queryable, expr, timeMs));
   }
 }

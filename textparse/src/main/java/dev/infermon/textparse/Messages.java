@@ -1,16 +1,17 @@
 package dev.infermon.textparse;
 
+import dev.infermon.model.text.GoQuote;
 import java.nio.charset.StandardCharsets;
 
-/** Quoting of input excerpts in error messages. */
+/** Quoting of input excerpts in error messages: Go's {@code %q} ({@link GoQuote}), cut short. */
 final class Messages {
   private static final int MAX_QUOTED = 48;
 
   private Messages() {}
 
   /**
-   * {@code b[from, to)} as a double-quoted string with control characters and quotes escaped, cut
-   * to a readable length.
+   * {@code b[from, to)} as a double-quoted string with control characters and quotes escaped as Go
+   * escapes them, cut to a readable length ({@code ...} after the quote when cut).
    */
   static String quote(byte[] b, int from, int to) {
     boolean cut = false;
@@ -27,40 +28,12 @@ final class Messages {
   }
 
   private static String quote(String s, boolean cut) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    int n = 0;
-    for (int i = 0; i < s.length(); i = s.offsetByCodePoints(i, 1)) {
-      if (++n > MAX_QUOTED) {
-        cut = true;
-        break;
-      }
-      int c = s.codePointAt(i);
-      switch (c) {
-        case '"':
-          sb.append("\\\"");
-          break;
-        case '\\':
-          sb.append("\\\\");
-          break;
-        case '\n':
-          sb.append("\\n");
-          break;
-        case '\t':
-          sb.append("\\t");
-          break;
-        default:
-          if (c < 0x20 || c == 0x7F) {
-            sb.append(String.format("\\x%02x", c));
-          } else {
-            sb.appendCodePoint(c);
-          }
-      }
+    if (s.codePointCount(0, s.length()) > MAX_QUOTED) {
+      s = s.substring(0, s.offsetByCodePoints(0, MAX_QUOTED));
+      cut = true;
     }
-    sb.append('"');
-    if (cut) {
-      sb.append("...");
-    }
-    return sb.toString();
+    String quoted = GoQuote.quote(s);
+    return cut ? quoted + "..." : quoted;
   }
 
   /** The end of the token starting at {@code from}: the next blank, or the line's end. */

@@ -4,6 +4,7 @@ import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.promql.testing.PrometheusProcess;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.TimeSeries;
 import dev.infermon.promql.value.Value;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +73,7 @@ public final class PromqlVsPrometheus {
     int rounds = Integer.parseInt(opt.getOrDefault("rounds", "15"));
     Path work = Path.of(opt.getOrDefault("work", "/tmp/infermon-bench-promql"));
     boolean infermonOnly = Boolean.parseBoolean(opt.getOrDefault("infermon-only", "false"));
-    if (!PrometheusProcess.available()) {
+    if (PrometheusProcess.unavailableReason() != null) {
       System.err.println("prometheus and promtool (Debian package prometheus) are needed");
       System.exit(2);
     }
@@ -158,8 +160,14 @@ public final class PromqlVsPrometheus {
         }
         return;
       }
+      // min = max block duration: no block compaction while timing
       try (PrometheusProcess prometheus =
-          PrometheusProcess.start(promData, work, Duration.ofMinutes(5))) {
+          PrometheusProcess.start(
+              promData,
+              work,
+              Duration.ofMinutes(5),
+              "--storage.tsdb.min-block-duration=2h",
+              "--storage.tsdb.max-block-duration=2h")) {
         System.out.printf("load before timing: %s%n", loadAverage());
         for (DashboardQueries.Query q : DashboardQueries.ALL) {
           for (String mode : List.of("range", "instant")) {
@@ -203,14 +211,14 @@ public final class PromqlVsPrometheus {
     for (int i = -warmup; i < rounds; i++) {
       // Alternate which side goes first, so neither always runs on a warmer cache.
       long[] a = null;
-      PrometheusProcess.Answer b = null;
+      Answer b = null;
       long cpu = 0;
       for (int side = 0; side < 2; side++) {
         if ((side == 0) == ((i & 1) == 0)) {
           a = infermon(engine, tsdb, q.promql(), start, end, step);
         } else {
           long c0 = prometheus.cpuNanos();
-          b = prometheus.query(q.promql(), start, end, step);
+          b = ask(prometheus, q.promql(), start, end, step);
           cpu = prometheus.cpuNanos() - c0;
         }
       }
@@ -284,7 +292,7 @@ public final class PromqlVsPrometheus {
       ((Vector) v).samples().forEach(s -> inf.put(s.labels().toString(), new double[] {s.value()}));
     }
     Map<String, double[]> prom = new TreeMap<>();
-    Map<String, Object> data = prometheus.query(q, start, end, step).data();
+    Map<String, Object> data = ask(prometheus, q, start, end, step).data();
     for (Object o : (List<Object>) data.get("result")) {
       Map<String, Object> s = (Map<String, Object>) o;
       dev.infermon.model.labels.Labels.Builder b = dev.infermon.model.labels.Labels.builder();
@@ -293,7 +301,7 @@ public final class PromqlVsPrometheus {
           s.containsKey("values") ? (List<Object>) s.get("values") : List.of(s.get("value"));
       double[] vals = new double[points.size()];
       for (int i = 0; i < vals.length; i++) {
-        vals[i] = goFloat((String) ((List<Object>) points.get(i)).get(1));
+        vals[i] = PrometheusProcess.goFloat((String) ((List<Object>) points.get(i)).get(1));
       }
       prom.put(b.build().toString(), vals);
     }
@@ -319,17 +327,35 @@ public final class PromqlVsPrometheus {
     return null;
   }
 
-  private static double goFloat(String s) {
-    switch (s) {
-      case "NaN":
-        return Double.NaN;
-      case "+Inf":
-        return Double.POSITIVE_INFINITY;
-      case "-Inf":
-        return Double.NEGATIVE_INFINITY;
-      default:
-        return Double.parseDouble(s);
+  /** One answer: the body as received, the round trip, and Prometheus's own timings. */
+  record Answer(String body, long roundTripNanos, Map<String, Object> data) {
+    /** A timing from {@code stats=all} ({@code evalTotalTime}, ...), in seconds. */
+    double timing(String name) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> stats = (Map<String, Object>) data.get("stats");
+      @SuppressWarnings("unchecked")
+      Map<String, Object> timings = (Map<String, Object>) stats.get("timings");
+      return ((Number) timings.get(name)).doubleValue();
     }
+  }
+
+  /** A range query ({@code start == end} for an instant one) with {@code stats=all}. */
+  @SuppressWarnings("unchecked")
+  private static Answer ask(
+      PrometheusProcess prometheus, String query, long startMs, long endMs, long stepMs)
+      throws IOException, InterruptedException {
+    Duration timeout = Duration.ofSeconds(120);
+    long t0 = System.nanoTime();
+    HttpResponse<String> r =
+        startMs == endMs
+            ? prometheus.query(query, startMs, timeout, "stats=all")
+            : prometheus.queryRange(query, startMs, endMs, stepMs, timeout, "stats=all");
+    long elapsed = System.nanoTime() - t0;
+    Map<String, Object> root = (Map<String, Object>) PrometheusProcess.parseJson(r.body());
+    if (!"success".equals(root.get("status"))) {
+      throw new IOException("query failed: " + query + ": " + r.body());
+    }
+    return new Answer(r.body(), elapsed, (Map<String, Object>) root.get("data"));
   }
 
   private static String table(

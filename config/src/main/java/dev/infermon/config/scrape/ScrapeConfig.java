@@ -142,6 +142,16 @@ public record ScrapeConfig(
       throw new IllegalArgumentException(
           "scrape timeout " + timeout + " greater than scrape interval " + interval);
     }
+    return with(interval, timeout, staticConfigs);
+  }
+
+  /** This config with {@code statics} as its {@code static_configs}. */
+  public ScrapeConfig withStaticConfigs(List<StaticConfig> statics) {
+    return with(scrapeInterval, scrapeTimeout, List.copyOf(statics));
+  }
+
+  // The one copy of every component: each wither above changes only what it names.
+  private ScrapeConfig with(Duration interval, Duration timeout, List<StaticConfig> statics) {
     return new ScrapeConfig(
         jobName,
         honorLabels,
@@ -174,47 +184,7 @@ public record ScrapeConfig(
         httpClient,
         relabelConfigs,
         metricRelabelConfigs,
-        staticConfigs,
-        fileSdConfigs,
-        kubernetesSdConfigs,
-        unsupportedSdConfigs);
-  }
-
-  /** This config with {@code statics} as its {@code static_configs}. */
-  public ScrapeConfig withStaticConfigs(List<StaticConfig> statics) {
-    return new ScrapeConfig(
-        jobName,
-        honorLabels,
-        honorTimestamps,
-        trackTimestampsStaleness,
-        params,
-        scrapeInterval,
-        scrapeTimeout,
-        scrapeProtocols,
-        fallbackScrapeProtocol,
-        scrapeNativeHistograms,
-        alwaysScrapeClassicHistograms,
-        convertClassicHistogramsToNhcb,
-        scrapeFailureLogFile,
-        metricsPath,
-        scheme,
-        enableCompression,
-        bodySizeLimit,
-        sampleLimit,
-        targetLimit,
-        labelLimit,
-        labelNameLengthLimit,
-        labelValueLengthLimit,
-        nativeHistogramBucketLimit,
-        nativeHistogramMinBucketFactor,
-        keepDroppedTargets,
-        metricNameValidationScheme,
-        metricNameEscapingScheme,
-        extraScrapeMetrics,
-        httpClient,
-        relabelConfigs,
-        metricRelabelConfigs,
-        List.copyOf(statics),
+        statics,
         fileSdConfigs,
         kubernetesSdConfigs,
         unsupportedSdConfigs);

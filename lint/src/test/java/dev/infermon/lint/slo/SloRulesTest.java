@@ -1,24 +1,18 @@
 package dev.infermon.lint.slo;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.rules.rulefmt.RuleFile;
 import dev.infermon.rules.rulefmt.RuleFileParser;
-import dev.infermon.rules.unittest.RuleUnitTester;
-import dev.infermon.storage.testing.MemoryStorage;
+import dev.infermon.rules.testing.RuleUnitFiles;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,7 +26,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SloRulesTest {
   static final Path DIR = Path.of("src/test/resources/slo");
-  static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
   static List<LlmConfig.Slo> slos() throws Exception {
     return ConfigLoader.create()
@@ -63,36 +56,19 @@ class SloRulesTest {
     assertThat(rf.groups().get(1).rules()).hasSize(12);
   }
 
-  static Stream<Path> unitTests() throws IOException {
-    try (Stream<Path> s = Files.list(DIR)) {
-      return s.filter(p -> p.toString().endsWith("_test.yml")).sorted().toList().stream();
-    }
+  static List<Path> unitTests() throws IOException {
+    return RuleUnitFiles.in(DIR);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("unitTests")
   void burnsBehaveUnderInfermon(Path file) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        new RuleUnitTester(MemoryStorage::new, new PrintWriter(out), new PrintWriter(err))
-            .run(List.of(file));
-    assertThat(code).as(out + "\n" + err).isZero();
+    RuleUnitFiles.assertPassesUnderInfermon(file);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("unitTests")
   void burnsBehaveUnderPromtool(Path file) throws Exception {
-    assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed at " + PROMTOOL);
-    Process p =
-        new ProcessBuilder(PROMTOOL.toString(), "test", "rules", file.toString())
-            .redirectErrorStream(true)
-            .start();
-    String output;
-    try (var in = p.getInputStream()) {
-      output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("promtool finished").isTrue();
-    assertThat(p.exitValue()).as(output).isZero();
+    RuleUnitFiles.assertPassesUnderPromtool(file);
   }
 }

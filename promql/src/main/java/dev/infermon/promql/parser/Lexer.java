@@ -106,28 +106,12 @@ final class Lexer extends LexerCursor {
       emit(TokenKind.EOF);
       return null;
     }
+    TokenKind op = operator(r);
+    if (op != null) {
+      emit(op);
+      return State.STATEMENTS;
+    }
     switch (r) {
-      case ',':
-        emit(TokenKind.COMMA);
-        return State.STATEMENTS;
-      case '*':
-        emit(TokenKind.MUL);
-        return State.STATEMENTS;
-      case '/':
-        emit(TokenKind.DIV);
-        return State.STATEMENTS;
-      case '%':
-        emit(TokenKind.MOD);
-        return State.STATEMENTS;
-      case '+':
-        emit(TokenKind.ADD);
-        return State.STATEMENTS;
-      case '-':
-        emit(TokenKind.SUB);
-        return State.STATEMENTS;
-      case '^':
-        emit(TokenKind.POW);
-        return State.STATEMENTS;
       case '=':
         {
           int t = peek();
@@ -161,22 +145,11 @@ final class Lexer extends LexerCursor {
         return State.STATEMENTS;
       case '"':
       case '\'':
-        stringOpen = r;
-        return State.STRING;
       case '`':
-        stringOpen = r;
-        return State.RAW_STRING;
+        return openString(r);
       case '(':
-        emit(TokenKind.LEFT_PAREN);
-        parenDepth++;
-        return State.STATEMENTS;
       case ')':
-        emit(TokenKind.RIGHT_PAREN);
-        parenDepth--;
-        if (parenDepth < 0) {
-          return error("unexpected right parenthesis " + GoText.quoteRune(r));
-        }
-        return State.STATEMENTS;
+        return paren(r, State.STATEMENTS);
       case '{':
         emit(TokenKind.LEFT_BRACE);
         braceOpen = true;
@@ -258,11 +231,8 @@ final class Lexer extends LexerCursor {
         break;
       case '"':
       case '\'':
-        stringOpen = r;
-        return State.STRING;
       case '`':
-        stringOpen = r;
-        return State.RAW_STRING;
+        return openString(r);
       case '=':
         if (next() == '~') {
           emit(TokenKind.EQL_REGEX);
@@ -293,6 +263,52 @@ final class Lexer extends LexerCursor {
         return error("unexpected character inside braces: " + GoText.quoteRune(r));
     }
     return State.INSIDE_BRACES;
+  }
+
+  /**
+   * The token of a one-character operator or the comma, or null: the same in statements and in
+   * duration expressions, which differ only in the state they go on in.
+   */
+  private static TokenKind operator(int r) {
+    switch (r) {
+      case ',':
+        return TokenKind.COMMA;
+      case '*':
+        return TokenKind.MUL;
+      case '/':
+        return TokenKind.DIV;
+      case '%':
+        return TokenKind.MOD;
+      case '+':
+        return TokenKind.ADD;
+      case '-':
+        return TokenKind.SUB;
+      case '^':
+        return TokenKind.POW;
+      default:
+        return null;
+    }
+  }
+
+  /** Emits a parenthesis and goes on in {@code then}; the depth is shared by all states. */
+  private State paren(int r, State then) {
+    if (r == '(') {
+      emit(TokenKind.LEFT_PAREN);
+      parenDepth++;
+      return then;
+    }
+    emit(TokenKind.RIGHT_PAREN);
+    parenDepth--;
+    if (parenDepth < 0) {
+      return error("unexpected right parenthesis " + GoText.quoteRune(r));
+    }
+    return then;
+  }
+
+  /** A quote opens a string: backquoted ones are raw (no escapes, may span lines). */
+  private State openString(int r) {
+    stringOpen = r;
+    return r == '`' ? State.RAW_STRING : State.STRING;
   }
 
   private State lexEscape() {
@@ -439,6 +455,11 @@ final class Lexer extends LexerCursor {
   /** Inside brackets: a range or subquery, or Prometheus's experimental duration arithmetic. */
   private State lexDurationExpr() {
     int r = next();
+    TokenKind op = operator(r);
+    if (op != null) {
+      emit(op);
+      return State.DURATION_EXPR;
+    }
     switch (r) {
       case EOF:
         return error("unexpected end of input in duration expression");
@@ -458,37 +479,8 @@ final class Lexer extends LexerCursor {
         gotColon = true;
         return State.DURATION_EXPR;
       case '(':
-        emit(TokenKind.LEFT_PAREN);
-        parenDepth++;
-        return State.DURATION_EXPR;
       case ')':
-        emit(TokenKind.RIGHT_PAREN);
-        parenDepth--;
-        if (parenDepth < 0) {
-          return error("unexpected right parenthesis " + GoText.quoteRune(r));
-        }
-        return State.DURATION_EXPR;
-      case '+':
-        emit(TokenKind.ADD);
-        return State.DURATION_EXPR;
-      case '-':
-        emit(TokenKind.SUB);
-        return State.DURATION_EXPR;
-      case '*':
-        emit(TokenKind.MUL);
-        return State.DURATION_EXPR;
-      case '/':
-        emit(TokenKind.DIV);
-        return State.DURATION_EXPR;
-      case '%':
-        emit(TokenKind.MOD);
-        return State.DURATION_EXPR;
-      case '^':
-        emit(TokenKind.POW);
-        return State.DURATION_EXPR;
-      case ',':
-        emit(TokenKind.COMMA);
-        return State.DURATION_EXPR;
+        return paren(r, State.DURATION_EXPR);
       case 's':
       case 'S':
       case 'm':

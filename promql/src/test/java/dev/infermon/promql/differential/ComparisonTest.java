@@ -36,7 +36,7 @@ class ComparisonTest {
         "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[{\"metric\":"
             + "{\"__name__\":\"x\",\"pod\":\"a\\\"b\"},\"values\":[[1704067217,\"NaN\"],"
             + "[1704067277.5,\"+Inf\"],[1704067337,\"-1.5e-7\"]]}]}}";
-    Outcome o = PrometheusServer.parse(body);
+    Outcome o = Outcome.ofPrometheus(body);
     NavigableMap<Long, Double> points = o.series().get(Labels.of("__name__", "x", "pod", "a\"b"));
     assertThat(points).containsOnlyKeys(1_704_067_217_000L, 1_704_067_277_500L, 1_704_067_337_000L);
     assertThat(points.get(1_704_067_217_000L)).isNaN();
@@ -47,7 +47,7 @@ class ComparisonTest {
   @Test
   void readsPrometheusError() {
     Outcome o =
-        PrometheusServer.parse(
+        Outcome.ofPrometheus(
             "{\"status\":\"error\",\"errorType\":\"execution\",\"error\":\"found duplicate\"}");
     assertThat(o.failed()).isTrue();
     assertThat(o.error()).isEqualTo("execution: found duplicate");

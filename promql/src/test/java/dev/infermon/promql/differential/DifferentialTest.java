@@ -9,6 +9,7 @@ import dev.infermon.promql.QueryException;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.parser.ParseException;
+import dev.infermon.promql.testing.PrometheusProcess;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.storage.testing.MemoryStorage;
 import java.io.IOException;
@@ -104,8 +105,8 @@ class DifferentialTest {
 
   @Test
   void agreesWithPrometheus242(@TempDir Path tmp) throws Exception {
-    String missing = PrometheusServer.unavailableReason();
-    assumeTrue(missing == null, missing);
+    String missing = PrometheusProcess.unavailableReason();
+    assumeTrue(missing == null, () -> missing + "; the differential test needs it");
 
     DataSet data = DataSet.generate(SEED);
     Path om = tmp.resolve("data.om.txt");
@@ -113,7 +114,7 @@ class DifferentialTest {
       OpenMetricsWriter.write(data, DataSet.splitMs(), w);
     }
     Path dataDir = tmp.resolve("data");
-    PrometheusServer.backfill(om, dataDir, Duration.ofSeconds(60));
+    PrometheusProcess.backfill(om, dataDir, Duration.ofSeconds(60));
 
     MemoryStorage storage = new MemoryStorage();
     data.loadInto(storage);
@@ -122,14 +123,20 @@ class DifferentialTest {
 
     List<QueryTable.Query> queries = QueryTable.all();
     List<Row> rows = new ArrayList<>();
-    try (PrometheusServer prometheus =
-        PrometheusServer.start(dataDir, tmp, Duration.ofSeconds(30))) {
+    try (PrometheusProcess prometheus =
+        PrometheusProcess.start(
+            dataDir, tmp, Duration.ofSeconds(30), "--web.enable-remote-write-receiver")) {
       byte[] tail = tail(data);
       prometheus.remoteWrite(tail);
       keepInputs(om, tail);
       for (Mode m : MODES) {
         for (QueryTable.Query q : queries) {
-          Outcome p = prometheus.queryRange(q.prometheus(), m.start(), m.end(), m.step());
+          Outcome p =
+              Outcome.ofPrometheus(
+                  prometheus
+                      .queryRange(
+                          q.prometheus(), m.start(), m.end(), m.step(), Duration.ofSeconds(30))
+                      .body());
           Outcome i = run(infermon, q.infermon(), m);
           rows.add(new Row(m.name(), q, p, Comparison.difference(p, i)));
         }

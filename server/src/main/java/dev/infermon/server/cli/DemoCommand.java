@@ -4,7 +4,6 @@ import dev.infermon.config.ConfigException;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.Scenario;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -100,38 +99,7 @@ public final class DemoCommand implements Callable<Integer> {
       description = "Scrape and rule-evaluation interval (default: ${DEFAULT-VALUE}).")
   Duration scrapeInterval;
 
-  @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
-  int vllmPods = 3;
-
-  @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
-  int sglangPods = 2;
-
-  @Option(
-      names = "--pd",
-      negatable = true,
-      defaultValue = "true",
-      fallbackValue = "true",
-      description = "Add a vLLM and an SGLang prefill/decode pair (default: on; --no-pd: off).")
-  boolean pd;
-
-  @Option(names = "--nodes", description = "GPU nodes (default: as many as needed).")
-  int nodes;
-
-  @Option(
-      names = "--models",
-      split = ",",
-      description = "Served model names, assigned round-robin (default: three built-in models).")
-  List<String> models;
-
-  @Option(
-      names = "--scenario",
-      description =
-          "Starting scenario: healthy, saturated, kv-pressure, deferred-by-config,"
-              + " idle-gpu-long-queue, slow-pod, error-spike, pod-restart (default: ${DEFAULT-VALUE}).")
-  String scenario = "healthy";
-
-  @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
-  long seed = 42;
+  @CommandLine.Mixin FleetOptions fleetOptions = new FleetOptions();
 
   @Override
   public Integer call() throws Exception {
@@ -164,18 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   FleetConfig fleet() {
-    FleetConfig.Builder b =
-        FleetConfig.builder()
-            .seed(seed)
-            .vllmPods(vllmPods)
-            .sglangPods(sglangPods)
-            .prefillDecode(pd)
-            .nodes(nodes)
-            .scenario(Scenario.fromCliName(scenario));
-    if (models != null) {
-      b.models(models);
-    }
-    return b.build();
+    return fleetOptions.builder().build();
   }
 
   /**

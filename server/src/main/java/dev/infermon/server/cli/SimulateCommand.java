@@ -3,7 +3,6 @@ package dev.infermon.server.cli;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
-import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,8 +35,7 @@ import picocli.CommandLine.Option;
 public final class SimulateCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
-  int vllmPods = 3;
+  @CommandLine.Mixin FleetOptions fleetOptions = new FleetOptions();
 
   @Option(
       names = "--legacy-vllm-pods",
@@ -55,9 +52,6 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Current vLLM pods running two data-parallel engines (default: 1).")
   Integer dataParallelPods;
 
-  @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
-  int sglangPods = 2;
-
   @Option(
       names = "--sglang-tp",
       description = "TP ranks per SGLang server (default: ${DEFAULT-VALUE}).")
@@ -69,23 +63,6 @@ public final class SimulateCommand implements Callable<Integer> {
           "Pods served through the SGLang gateway, sglang_ names (default: ${DEFAULT-VALUE}).")
   int sglangGatewayPods = 1;
 
-  @Option(
-      names = "--pd",
-      description = "Add a vLLM and an SGLang prefill/decode pair (the default).")
-  boolean pd;
-
-  @Option(names = "--no-pd", description = "Leave the prefill/decode pairs out.")
-  boolean noPd;
-
-  @Option(
-      names = "--models",
-      split = ",",
-      description = "Served model names, assigned round-robin (default: three built-in models).")
-  List<String> models;
-
-  @Option(names = "--nodes", description = "GPU nodes (default: as many as needed, 0).")
-  int nodes;
-
   @Option(names = "--gpus-per-node", description = "GPUs per node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode = 8;
 
@@ -93,13 +70,6 @@ public final class SimulateCommand implements Callable<Integer> {
       names = "--namespace",
       description = "Namespace of the inference pods (default: ${DEFAULT-VALUE}).")
   String namespace = "inference";
-
-  @Option(
-      names = "--scenario",
-      description =
-          "Starting scenario: healthy, saturated, kv-pressure, deferred-by-config,"
-              + " idle-gpu-long-queue, slow-pod, error-spike, pod-restart (default: ${DEFAULT-VALUE}).")
-  String scenario = "healthy";
 
   @Option(
       names = "--listen",
@@ -111,9 +81,6 @@ public final class SimulateCommand implements Callable<Integer> {
       names = "--single-port",
       description = "Serve every target on the control port at /pods/<name>/metrics.")
   boolean singlePort;
-
-  @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
-  long seed = 42;
 
   @Option(
       names = "--warmup",
@@ -217,25 +184,17 @@ public final class SimulateCommand implements Callable<Integer> {
 
   FleetConfig config() {
     FleetConfig.Builder b =
-        FleetConfig.builder()
-            .seed(seed)
-            .vllmPods(vllmPods)
+        fleetOptions
+            .builder()
             .legacyVllmPods(legacyVllmPods)
             .legacyRelease(VllmRelease.fromCliName(legacyRelease))
-            .sglangPods(sglangPods)
             .sglangTensorParallel(sglangTp)
             .sglangGatewayPods(sglangGatewayPods)
-            .prefillDecode(pd || !noPd)
-            .nodes(nodes)
             .gpusPerNode(gpusPerNode)
             .namespace(namespace)
-            .scenario(Scenario.fromCliName(scenario))
             .smProfilingFields(!noSmFields);
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
-    }
-    if (models != null) {
-      b.models(models);
     }
     return b.build();
   }

@@ -1,6 +1,7 @@
 package dev.infermon.server.cli;
 
-import static dev.infermon.server.cli.ServeTestSupport.get;
+import static dev.infermon.server.cli.ServeTestSupport.await;
+import static dev.infermon.server.cli.ServeTestSupport.body;
 import static dev.infermon.server.cli.ServeTestSupport.post;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +19,6 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * POST, and is counted in {@code /metrics}; a reload with a broken rule file is refused.
  */
 class AlertingServeTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+
   private static final String RULES =
       """
       groups:
@@ -74,22 +76,6 @@ class AlertingServeTest {
     receiver.stop(0);
   }
 
-  private static void await(String what, BooleanSupplier cond) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!cond.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-  }
-
-  private static String body(Infermon m, String path) {
-    try {
-      return get(m, path).body();
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
-  }
-
   @Test
   void firingAlertIsServedAndPostedToAlertmanager() throws Exception {
     Files.createDirectories(dir.resolve("rules"));
@@ -119,6 +105,7 @@ class AlertingServeTest {
     try {
       await(
           "the alert in /api/v1/alerts",
+          PATIENCE,
           () -> body(m, "/api/v1/alerts").contains("\"state\":\"firing\""));
       assertThat(body(m, "/api/v1/alerts"))
           .contains("\"alertname\":\"AlwaysFiring\"")
@@ -141,6 +128,7 @@ class AlertingServeTest {
           .contains("\"name\":\"LLMTimeToFirstTokenHigh\""); // the default pack is on
       await(
           "the notification counted",
+          PATIENCE,
           () -> body(m, "/metrics").contains("infermon_notifications_sent_total{alertmanager="));
       assertThat(body(m, "/metrics"))
           .contains("infermon_notifications_queue_capacity 50.0")
@@ -152,6 +140,7 @@ class AlertingServeTest {
       // As in Prometheus, ALERTS is written once the for state is restored (third evaluation).
       await(
           "ALERTS written",
+          PATIENCE,
           () -> body(m, "/api/v1/query?query=ALERTS").contains("\"alertstate\":\"firing\""));
 
       Files.writeString(

@@ -1,6 +1,7 @@
 package dev.infermon.server.cli;
 
-import static dev.infermon.server.cli.ServeTestSupport.get;
+import static dev.infermon.server.cli.ServeTestSupport.await;
+import static dev.infermon.server.cli.ServeTestSupport.body;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * pools, are scraped with the dashboard labels, and leave when deleted.
  */
 class InferenceDiscoveryServeTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
   @TempDir Path dir;
   private KubernetesMockServer api;
   private KubernetesClient client;
@@ -112,22 +114,6 @@ class InferenceDiscoveryServeTest {
         .build();
   }
 
-  private static void await(String what, BooleanSupplier cond) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!cond.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(200);
-    }
-  }
-
-  private static String body(Infermon m, String path) {
-    try {
-      return get(m, path).body();
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
-  }
-
   @Test
   void podsInTheApiBecomeScrapedTargetsWithDashboardLabels() throws Exception {
     int port = pages.getAddress().getPort();
@@ -188,6 +174,7 @@ class InferenceDiscoveryServeTest {
 
       await(
           "both pods scraped",
+          PATIENCE,
           () -> {
             String t = body(m, "/api/v1/targets");
             return t.contains("\"scrapePool\":\"inference\"")
@@ -203,6 +190,7 @@ class InferenceDiscoveryServeTest {
           .doesNotContain("\"health\":\"down\"");
       await(
           "the engine's series stored",
+          PATIENCE,
           () ->
               body(m, "/api/v1/query?query=vllm:num_requests_running")
                   .contains("\"pod\":\"qwen-0\""));
@@ -221,6 +209,7 @@ class InferenceDiscoveryServeTest {
       client.pods().inNamespace("llm").withName("qwen-0").delete();
       await(
           "the deleted pod gone from the targets",
+          PATIENCE,
           () -> !body(m, "/api/v1/targets").contains("\"scrapePool\":\"inference\","));
     } finally {
       m.close();

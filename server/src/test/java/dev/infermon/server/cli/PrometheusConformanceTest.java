@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.google.protobuf.CodedOutputStream;
+import dev.infermon.promql.testing.PrometheusProcess;
 import dev.infermon.server.runtime.Infermon;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -41,14 +41,13 @@ import org.xerial.snappy.Snappy;
  * config text, target details). Skips when Prometheus is not installed.
  */
 class PrometheusConformanceTest {
-  private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The first sample's time, in seconds: a recent whole minute, so the head accepts it. */
   private static final long T = (System.currentTimeMillis() / 60_000 - 30) * 60;
 
   @TempDir static Path dir;
-  private static Process prometheus;
+  private static PrometheusProcess prometheus;
   private static String promBase;
   private static Infermon infermon;
   private static String infermonBase;
@@ -73,25 +72,20 @@ class PrometheusConformanceTest {
   @BeforeAll
   static void start() throws Exception {
     Assumptions.assumeTrue(
-        Files.isExecutable(PROMETHEUS), "Prometheus is not installed at " + PROMETHEUS);
+        Files.isExecutable(PrometheusProcess.PROMETHEUS),
+        "Prometheus is not installed at " + PrometheusProcess.PROMETHEUS);
     String config =
         "global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
             + "scrape_configs:\n  - job_name: down\n    static_configs:\n"
             + "      - targets: ['127.0.0.1:1']\n";
-    Path promCfg = dir.resolve("prometheus.yml");
-    Files.writeString(promCfg, config);
-    int port = freePort();
-    promBase = "http://127.0.0.1:" + port;
     prometheus =
-        new ProcessBuilder(
-                PROMETHEUS.toString(),
-                "--config.file=" + promCfg,
-                "--storage.tsdb.path=" + dir.resolve("prom-data"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--web.enable-remote-write-receiver")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("prometheus.log").toFile())
-            .start();
+        PrometheusProcess.start(
+            config,
+            dir.resolve("prom-data"),
+            dir,
+            Duration.ofSeconds(30),
+            "--web.enable-remote-write-receiver");
+    promBase = prometheus.base().toString();
     Path infCfg = dir.resolve("infermon.yml");
     // Without its default LLM alert pack, infermon has no rules, like this Prometheus.
     Files.writeString(infCfg, config + "llm:\n  alerts:\n    enabled: false\n");
@@ -103,7 +97,6 @@ class PrometheusConformanceTest {
                 "--web.enable-remote-write-receiver")
             .infermon();
     infermonBase = "http://127.0.0.1:" + infermon.port();
-    waitFor(promBase + "/-/ready", 200);
 
     byte[] body = Snappy.compress(dataSet());
     for (String base : List.of(promBase, infermonBase)) {
@@ -134,37 +127,8 @@ class PrometheusConformanceTest {
       infermon.close();
     }
     if (prometheus != null) {
-      prometheus.destroy();
-      if (!prometheus.waitFor(20, TimeUnit.SECONDS)) {
-        prometheus.destroyForcibly();
-      }
+      prometheus.close();
     }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  private static void waitFor(String url, int status) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      try {
-        if (ServeTestSupport.HTTP
-                .send(
-                    HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
-                    HttpResponse.BodyHandlers.discarding())
-                .statusCode()
-            == status) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    throw new IllegalStateException(url + " did not answer " + status + " within 30 s");
   }
 
   /** Gauges, counters and a classic histogram, 41 samples each, 15 s apart, from T. */

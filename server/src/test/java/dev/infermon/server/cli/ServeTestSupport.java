@@ -1,5 +1,7 @@
 package dev.infermon.server.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.infermon.server.Main;
 import dev.infermon.server.runtime.Infermon;
 import java.io.PrintWriter;
@@ -10,9 +12,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 
-/** Runs {@code infermon serve} in-process and hands back the running server. */
+/** Runs {@code infermon serve} in-process, hands back the running server, and asks and polls it. */
 final class ServeTestSupport {
   static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -45,6 +48,27 @@ final class ServeTestSupport {
             .timeout(Duration.ofSeconds(30))
             .build(),
         HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The body of a GET, for polling in {@link #await}; a failed request fails the test. */
+  static String body(Infermon m, String path) {
+    try {
+      return get(m, path).body();
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /**
+   * Polls {@code cond} every 100 ms; fails the test, naming {@code what}, after {@code timeout}.
+   */
+  static void await(String what, Duration timeout, BooleanSupplier cond)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!cond.getAsBoolean()) {
+      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+      Thread.sleep(100);
+    }
   }
 
   static HttpResponse<String> post(Infermon m, String path, byte[] body, String type)

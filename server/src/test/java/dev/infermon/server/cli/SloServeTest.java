@@ -1,6 +1,7 @@
 package dev.infermon.server.cli;
 
-import static dev.infermon.server.cli.ServeTestSupport.get;
+import static dev.infermon.server.cli.ServeTestSupport.await;
+import static dev.infermon.server.cli.ServeTestSupport.body;
 import static dev.infermon.server.cli.ServeTestSupport.post;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,25 +20,11 @@ import org.junit.jupiter.api.io.TempDir;
  * recorded {@code slo:objective}, and a reload without SLOs drops the file.
  */
 class SloServeTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+
   private static final String SLO_FILE = "<infermon>/slo-rules.yml";
 
   @TempDir Path dir;
-
-  private static void await(String what, BooleanSupplier cond) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!cond.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-  }
-
-  private static String body(Infermon m, String path) {
-    try {
-      return get(m, path).body();
-    } catch (Exception e) {
-      throw new AssertionError(e);
-    }
-  }
 
   @Test
   void sloRulesAreLoadedOnStartAndDroppedOnReload() throws Exception {
@@ -77,6 +63,7 @@ class SloServeTest {
 
       await(
           "the SLO in /api/v1/llm/slo",
+          PATIENCE,
           () -> body(m, "/api/v1/llm/slo").contains("\"slo\":\"llama-ttft\""));
       assertThat(body(m, "/api/v1/llm/slo"))
           .contains("\"model\":\"llama\"")

@@ -1,12 +1,6 @@
 package dev.infermon.web.api;
 
-import dev.infermon.promql.BadQueryException;
 import dev.infermon.promql.QueryBackend;
-import dev.infermon.promql.QueryCanceledException;
-import dev.infermon.promql.QueryException;
-import dev.infermon.promql.QueryTimeoutException;
-import dev.infermon.promql.TooManyPointsException;
-import dev.infermon.storage.StorageException;
 import dev.infermon.web.BuildInfo;
 import dev.infermon.web.http.BodyTooLargeException;
 import dev.infermon.web.http.Route;
@@ -16,8 +10,6 @@ import dev.infermon.web.retrieval.TargetRetriever;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Prometheus HTTP API under {@code /api/v1}: registers each endpoint with the methods
@@ -25,12 +17,12 @@ import org.slf4j.LoggerFactory;
  * is ready every endpoint answers 503 {@code Service Unavailable}, as Prometheus's do during WAL
  * replay.
  *
- * <p>Error mapping: parse errors and invalid parameters are {@code bad_data} (400); evaluation
- * failures {@code execution} (422, too many samples included); a timeout {@code timeout} (503); a
- * cancellation {@code canceled}; storage failures {@code internal} (500).
+ * <p>Error mapping ({@link QueryErrors}, shared with the LLM API): parse errors and invalid
+ * parameters are {@code bad_data} (400); evaluation failures {@code execution} (422, too many
+ * samples included); a timeout {@code timeout} (503); a cancellation {@code canceled}; storage
+ * failures {@code internal} (500).
  */
 public final class PrometheusApi {
-  private static final Logger log = LoggerFactory.getLogger(PrometheusApi.class);
 
   private final Backends backends;
   private final QueryApi query;
@@ -107,7 +99,7 @@ public final class PrometheusApi {
         ex.respond(
             413, Envelope.JSON, errorBody(new ApiException(ErrorType.BAD_DATA, e.getMessage())));
       } catch (RuntimeException e) {
-        Envelope.error(ex, translate(e));
+        Envelope.error(ex, QueryErrors.toApi(e));
       }
     };
   }
@@ -123,32 +115,5 @@ public final class PrometheusApi {
               g.writeEndObject();
             })
         .bytes();
-  }
-
-  /** Maps the query backend's named errors to Prometheus's error types. */
-  static ApiException translate(RuntimeException e) {
-    if (e instanceof BadQueryException || e instanceof TooManyPointsException) {
-      return new ApiException(ErrorType.BAD_DATA, e.getMessage());
-    }
-    if (e instanceof QueryTimeoutException) {
-      return new ApiException(ErrorType.TIMEOUT, e.getMessage());
-    }
-    if (e instanceof QueryCanceledException) {
-      return new ApiException(ErrorType.CANCELED, e.getMessage());
-    }
-    if (e instanceof QueryException) {
-      // includes TooManySamplesException: Prometheus answers it as an execution error
-      return new ApiException(ErrorType.EXECUTION, e.getMessage());
-    }
-    if (e instanceof StorageException) {
-      log.warn("storage failure while serving the API", e);
-      return new ApiException(ErrorType.INTERNAL, e.getMessage());
-    }
-    if (e instanceof IllegalStateException) {
-      // a storage closed under us: shutting down
-      return new ApiException(ErrorType.UNAVAILABLE, e.getMessage());
-    }
-    log.error("unexpected failure while serving the API", e);
-    return new ApiException(ErrorType.INTERNAL, String.valueOf(e.getMessage()));
   }
 }

@@ -9,12 +9,9 @@ import dev.infermon.llm.export.AlertRule;
 import dev.infermon.llm.export.GrafanaDashboard;
 import dev.infermon.llm.export.RuleFiles;
 import dev.infermon.llm.inventory.Inventory;
-import dev.infermon.promql.BadQueryException;
-import dev.infermon.promql.QueryCanceledException;
-import dev.infermon.promql.QueryException;
-import dev.infermon.promql.QueryTimeoutException;
 import dev.infermon.web.api.ApiException;
 import dev.infermon.web.api.ErrorType;
+import dev.infermon.web.api.QueryErrors;
 import dev.infermon.web.http.BodyTooLargeException;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.Route;
@@ -27,8 +24,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code /api/v1/llm/*}: the LLM dashboard, the inventory, the catalog's names and the exports
@@ -43,7 +38,6 @@ import org.slf4j.LoggerFactory;
  * section applies to the next request.
  */
 public final class LlmApi {
-  private static final Logger log = LoggerFactory.getLogger(LlmApi.class);
   static final String PREFIX = "/api/v1/llm";
   static final String YAML = "application/yaml; charset=utf-8";
 
@@ -266,25 +260,15 @@ public final class LlmApi {
     ex.respond(e.type().httpStatus(), LlmJson.JSON, LlmJson.error(e));
   }
 
-  /** The query backend's named errors as {@code /api/v1/query} reports them. */
+  /**
+   * The query backend's named errors as {@code /api/v1/query} reports them; here a parameter the
+   * dashboard code rejects ({@link IllegalArgumentException}) is the caller's bad data too.
+   */
   static ApiException translate(RuntimeException e) {
-    if (e instanceof BadQueryException || e instanceof IllegalArgumentException) {
+    if (e instanceof IllegalArgumentException) {
       return new ApiException(ErrorType.BAD_DATA, e.getMessage());
     }
-    if (e instanceof QueryTimeoutException) {
-      return new ApiException(ErrorType.TIMEOUT, e.getMessage());
-    }
-    if (e instanceof QueryCanceledException) {
-      return new ApiException(ErrorType.CANCELED, e.getMessage());
-    }
-    if (e instanceof QueryException) {
-      return new ApiException(ErrorType.EXECUTION, e.getMessage());
-    }
-    if (e instanceof IllegalStateException) {
-      return new ApiException(ErrorType.UNAVAILABLE, String.valueOf(e.getMessage()));
-    }
-    log.error("unexpected failure while serving the LLM API", e);
-    return new ApiException(ErrorType.INTERNAL, String.valueOf(e.getMessage()));
+    return QueryErrors.toApi(e);
   }
 
   /** The storage is not ready yet (no dashboard service bound). */

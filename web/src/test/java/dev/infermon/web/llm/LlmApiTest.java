@@ -14,6 +14,7 @@ import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.testing.FleetScrape;
 import dev.infermon.web.TestServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ class LlmApiTest {
             .prefillDecode(false)
             .build();
     fleet = Fleet.create(config, START);
-    SimulatedFleetLoader.load(fleet, server.tsdb, Duration.ofMinutes(10));
+    new FleetScrape(server.tsdb, true).run(fleet, Duration.ofMinutes(10));
     end = fleet.nowMillis();
     dashboard.set(new DashboardService(server.backend.get(), Catalog.builtIn()));
   }
@@ -347,7 +348,7 @@ class LlmApiTest {
       assertThat(t.path("families")).isNotEmpty();
     }
     Set<String> want = new TreeSet<>();
-    fleet.inventory().forEach(i -> want.add(SimulatedFleetLoader.targetLabels(i).get("instance")));
+    fleet.inventory().forEach(i -> want.add(FleetScrape.targetLabels(i).get("instance")));
     assertThat(instances).isEqualTo(want);
   }
 

@@ -1,0 +1,135 @@
+package dev.infermon.simulator.testing;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.simulator.Backend;
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.storage.Appendable;
+import dev.infermon.storage.Appender;
+import dev.infermon.textparse.Conformance;
+import dev.infermon.textparse.Entry;
+import dev.infermon.textparse.Format;
+import dev.infermon.textparse.Parser;
+import dev.infermon.textparse.ParserFactory;
+import dev.infermon.textparse.ParserOptions;
+import dev.infermon.textparse.Parsers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A simulated fleet scraped into storage in simulated time, the way infermon's scrape layer stores
+ * it, for the tests of the modules that read what a fleet exposes (llm, lint, web): at every step
+ * each target's page is parsed with textparse, the target's labels are attached (by default {@link
+ * #targetLabels}: the inventory's labels, {@code job} and {@code instance}) and {@code up} is
+ * written (0 while a pod restarts). Without the scrape pipeline itself: no report series but {@code
+ * up}, no staleness markers. Immutable; {@link #run} appends one transaction per step.
+ */
+public final class FleetScrape {
+  /** The scrape interval. */
+  public static final Duration STEP = Duration.ofSeconds(15);
+
+  private static final ParserFactory TEXT =
+      Parsers.forFormat(
+          Format.TEXT, ParserOptions.builder().conformance(Conformance.LENIENT).build());
+
+  private final Appendable storage;
+  private final boolean honorLabels;
+  private final Function<PodInfo, Map<String, String>> targets;
+
+  /**
+   * @param honorLabels as the scrape option: true, a page's label wins over the target's of the
+   *     same name (dcgm-exporter's {@code namespace}/{@code pod}); false, the target's wins and the
+   *     page's is kept as {@code exported_<name>}
+   * @param targets the target labels of each pod
+   */
+  public FleetScrape(
+      Appendable storage, boolean honorLabels, Function<PodInfo, Map<String, String>> targets) {
+    this.storage = storage;
+    this.honorLabels = honorLabels;
+    this.targets = targets;
+  }
+
+  /** With the {@link #targetLabels} of each pod. */
+  public FleetScrape(Appendable storage, boolean honorLabels) {
+    this(storage, honorLabels, FleetScrape::targetLabels);
+  }
+
+  /**
+   * The inventory's labels ({@code namespace}, {@code pod}, {@code workload_name}, {@code backend},
+   * {@code role}) with {@code job} (the engine, or {@code dcgm}) and {@code instance} ({@code
+   * <pod>:8000}, or {@code :9400} for an exporter), as the inference discovery sets them.
+   */
+  public static Map<String, String> targetLabels(PodInfo info) {
+    Map<String, String> t = new LinkedHashMap<>(info.targetLabels());
+    boolean dcgm = info.backend() == Backend.DCGM;
+    t.put("job", dcgm ? "dcgm" : info.engine());
+    t.put("instance", info.name() + ":" + (dcgm ? 9400 : 8000));
+    return t;
+  }
+
+  /** Steps {@code fleet} for {@code d}, scraping every target at every step. */
+  public void run(Fleet fleet, Duration d) {
+    run(fleet, d, snap -> {});
+  }
+
+  /** As {@link #run(Fleet, Duration)}; {@code observe} runs after each step's commit. */
+  public void run(Fleet fleet, Duration d, Consumer<Fleet.Snapshot> observe) {
+    fleet.replay(
+        fleet.nowMillis() + d.toMillis(),
+        STEP,
+        snap -> {
+          ingest(fleet, snap);
+          observe.accept(snap);
+        });
+  }
+
+  private void ingest(Fleet fleet, Fleet.Snapshot snap) {
+    Appender app = storage.appender();
+    try {
+      for (PodInfo info : fleet.inventory()) {
+        Map<String, String> target = targets.apply(info);
+        String page = snap.pages().get(info.name());
+        Labels.Builder up = Labels.builder().set("__name__", "up");
+        target.forEach(up::set);
+        app.append(0, up.build(), snap.timeMillis(), page == null ? 0 : 1);
+        if (page != null) {
+          appendPage(app, page, target, snap.timeMillis());
+        }
+      }
+      app.commit();
+    } catch (Exception e) {
+      app.rollback();
+      throw new IllegalStateException("cannot load a simulated page: " + e.getMessage(), e);
+    }
+  }
+
+  private void appendPage(Appender app, String page, Map<String, String> target, long t)
+      throws Exception {
+    Parser p = TEXT.parse(page.getBytes(StandardCharsets.UTF_8));
+    for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
+      if (e != Entry.SERIES) {
+        continue;
+      }
+      Labels scraped = p.labels();
+      Labels.Builder b = Labels.builder();
+      if (honorLabels) {
+        target.forEach(b::set);
+      }
+      for (int i = 0; i < scraped.size(); i++) {
+        String name = scraped.name(i);
+        if (!honorLabels && target.containsKey(name)) {
+          name = "exported_" + name;
+        }
+        b.set(name, scraped.value(i));
+      }
+      if (!honorLabels) {
+        target.forEach(b::set);
+      }
+      app.append(0, b.build(), t, p.value());
+    }
+  }
+}
