@@ -79,7 +79,10 @@ public final class PromDuration {
     return Duration.ofMillis(total);
   }
 
-  /** Formats as Prometheus prints durations: {@code 0s}, {@code 1m30s}, {@code 2w}, {@code 1y}. */
+  /**
+   * Formats as Prometheus prints durations: {@code 0s}, {@code 1m30s}, {@code 2w}, {@code 1y}, and
+   * {@code 90d} (not {@code 12w6d}).
+   */
   public static String format(Duration d) {
     long ms = d.toMillis();
     if (ms == 0) {
@@ -91,6 +94,11 @@ public final class PromDuration {
       ms = -ms;
     }
     for (int u = 0; u < UNITS.length; u++) {
+      // As prometheus/common's Duration.String: years and weeks only when they divide what is
+      // left exactly ("it is often easier to read 90d than 12w6d").
+      if (u < 2 && ms % MILLIS[u] != 0) {
+        continue;
+      }
       long n = ms / MILLIS[u];
       if (n > 0) {
         sb.append(n).append(UNITS[u]);

@@ -47,7 +47,19 @@ class ValuesTest {
   }
 
   @ParameterizedTest(name = "{0} ms -> {1}")
-  @CsvSource({"0, 0s", "90000, 1m30s", "86400000, 1d", "604800000, 1w", "1001, 1s1ms"})
+  @CsvSource({
+    "0, 0s",
+    "90000, 1m30s",
+    "86400000, 1d",
+    "604800000, 1w",
+    "1001, 1s1ms",
+    // Years and weeks only when exact, as prometheus/common prints them.
+    "7776000000, 90d",
+    "31536000000, 1y",
+    "32140800000, 372d",
+    "1209600000, 2w",
+    "1213200000, 14d1h"
+  })
   void formatsDurations(long millis, String text) {
     assertThat(PromDuration.format(Duration.ofMillis(millis))).isEqualTo(text);
   }

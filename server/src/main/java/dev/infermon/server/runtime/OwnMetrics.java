@@ -8,8 +8,18 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmBufferPoolMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmCompilationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryPoolAllocationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmNativeMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmRuntimeInfoMetric;
+import io.prometheus.metrics.instrumentation.jvm.JvmThreadsMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -29,7 +39,7 @@ final class OwnMetrics implements ScrapeMetrics {
   private final Counter rejected;
 
   OwnMetrics(PrometheusRegistry registry) {
-    JvmMetrics.builder().register(registry);
+    registerJvmMetrics(registry);
     scrapes =
         Counter.builder()
             .withoutExemplars()
@@ -201,5 +211,35 @@ final class OwnMetrics implements ScrapeMetrics {
               }
             })
         .register(r);
+  }
+
+  /**
+   * What {@code JvmMetrics.builder().register} registers, except that the native-memory metrics are
+   * asked for only when native memory tracking is on. Their check starts the platform MBean server
+   * (~250 JMX classes resident for the life of the process) just to learn that tracking is off, as
+   * it is unless {@code -XX:NativeMemoryTracking} is given.
+   */
+  private static void registerJvmMetrics(PrometheusRegistry registry) {
+    JvmThreadsMetrics.builder().register(registry);
+    JvmBufferPoolMetrics.builder().register(registry);
+    JvmClassLoadingMetrics.builder().register(registry);
+    JvmCompilationMetrics.builder().register(registry);
+    JvmGarbageCollectorMetrics.builder().register(registry);
+    JvmMemoryPoolAllocationMetrics.builder().register(registry);
+    JvmMemoryMetrics.builder().register(registry);
+    if (nativeMemoryTracking()) {
+      JvmNativeMemoryMetrics.builder().register(registry);
+    }
+    JvmRuntimeInfoMetric.builder().register(registry);
+    ProcessMetrics.builder().register(registry);
+  }
+
+  static boolean nativeMemoryTracking() {
+    for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("-XX:NativeMemoryTracking=") && !arg.endsWith("=off")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** infermon's own scrape metrics. */
@@ -32,5 +36,30 @@ class OwnMetricsTest {
       checked.add(f.getName());
     }
     assertThat(checked).hasSizeGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void exposesWhatJvmMetricsExposesWithoutNativeMemoryWhenTrackingIsOff() {
+    // The test JVM runs without -XX:NativeMemoryTracking, so client_java's own bundle registers
+    // no native-memory metrics either: the two must expose the same families.
+    assertThat(OwnMetrics.nativeMemoryTracking()).isFalse();
+    PrometheusRegistry ours = new PrometheusRegistry();
+    new OwnMetrics(ours);
+    PrometheusRegistry bundle = new PrometheusRegistry();
+    JvmMetrics.builder().register(bundle);
+    Set<String> expected = names(bundle);
+    assertThat(expected).hasSizeGreaterThan(10).contains("jvm_memory_used_bytes");
+    assertThat(names(ours)).containsAll(expected);
+  }
+
+  private static Set<String> names(PrometheusRegistry r) {
+    Set<String> out = new TreeSet<>();
+    for (MetricSnapshot s : r.scrape()) {
+      if (s.getMetadata().getName().startsWith("jvm")
+          || s.getMetadata().getName().startsWith("process")) {
+        out.add(s.getMetadata().getName());
+      }
+    }
+    return out;
   }
 }
