@@ -3,8 +3,8 @@ package dev.infermon.scrape;
 /**
  * A series as written on the page: a view of the parser's buffer and the parser's 64-bit hash of
  * those bytes, used to look the series up in the {@link ScrapeCache}. One mutable probe per cache,
- * re-pointed for every sample, so a lookup allocates nothing; the cache copies the bytes only when
- * it stores a new key. The view is valid until the parser moves on. Not thread-safe.
+ * re-pointed for every sample, so a lookup allocates nothing; the cache keeps no bytes, only hashes
+ * of them. The view is valid until the parser moves on. Not thread-safe.
  */
 final class SeriesKey {
   byte[] bytes;

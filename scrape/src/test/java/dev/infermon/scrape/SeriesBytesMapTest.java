@@ -21,6 +21,7 @@ class SeriesBytesMapTest {
 
   @Test
   void equalHashesAreToldApartByTheirBytes() {
+    // The parser's hash collides on purpose; the keyed hash of the bytes tells the two apart.
     SeriesBytesMap<String> m = new SeriesBytesMap<>();
     byte[] page = "a{x=\"1\"} 1\nb{x=\"2\"} 2\n".getBytes(StandardCharsets.UTF_8);
 
@@ -31,6 +32,52 @@ class SeriesBytesMapTest {
     assertThat(m.get(page, 11, 8, 42)).isEqualTo("b");
     assertThat(m.get(page, 0, 7, 42)).isNull();
     assertThat(m.size()).isEqualTo(2);
+  }
+
+  @Test
+  void theKeyedHashSeesEveryByteAndTheLength() {
+    String base = "vllm:num_requests_running{engine=\"0\",model_name=\"m\"}";
+    long h = check(base);
+    // A different last byte, a different byte on each side of a 7-byte word boundary, one byte
+    // more or less, and zero bytes added (which a hash of words alone could not tell apart).
+    assertThat(check(base.substring(0, base.length() - 1) + "]")).isNotEqualTo(h);
+    assertThat(check("X" + base.substring(1))).isNotEqualTo(h);
+    for (int at : new int[] {6, 7, 13, 14}) {
+      char[] c = base.toCharArray();
+      c[at] = (char) (c[at] ^ 1);
+      assertThat(check(new String(c))).as("byte %d", at).isNotEqualTo(h);
+    }
+    assertThat(check(base + "\0")).isNotEqualTo(h);
+    assertThat(check("a")).isNotEqualTo(check("a\0")).isNotEqualTo(check("a\0\0"));
+    assertThat(check("")).isNotEqualTo(check("\0"));
+    assertThat(check(base.substring(0, base.length() - 1))).isNotEqualTo(h);
+  }
+
+  @Test
+  void theKeyedHashDependsOnTheBytesNotWhereTheyAre() {
+    byte[] page = "xxa{x=\"1\"} 1\na{x=\"1\"} 2\n".getBytes(StandardCharsets.UTF_8);
+    assertThat(SeriesBytesMap.check(page, 2, 8)).isEqualTo(SeriesBytesMap.check(page, 13, 8));
+    assertThat(SeriesBytesMap.check(page, 2, 8)).isEqualTo(check("a{x=\"1\"}"));
+  }
+
+  @Property(tries = 300)
+  void distinctSeriesGetDistinctKeyedHashes(
+      @ForAll("series") String a, @ForAll("series") String b) {
+    if (!a.equals(b)) {
+      assertThat(check(a)).isNotEqualTo(check(b));
+    } else {
+      assertThat(check(a)).isEqualTo(check(b));
+    }
+  }
+
+  @Provide
+  Arbitrary<String> series() {
+    return Arbitraries.strings().withChars("ab{}=\",\0").ofMinLength(0).ofMaxLength(40);
+  }
+
+  private static long check(String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    return SeriesBytesMap.check(b, 0, b.length);
   }
 
   @Property(tries = 200)
