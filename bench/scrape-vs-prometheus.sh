@@ -69,5 +69,9 @@ java -cp benchmarks/target/benchmarks.jar dev.infermon.benchmarks.scrape.ScrapeV
   "infermon=$infermon_pid,http://127.0.0.1:$INFERMON_PORT/metrics,infermon_tsdb_head_samples_appended_total,infermon_tsdb_head_series" \
   "Prometheus 2.42=$prom_pid,http://127.0.0.1:$PROM_PORT/metrics,prometheus_tsdb_head_samples_appended_total,prometheus_tsdb_head_series" \
   --warmup "$WARMUP" --window "$WINDOW" | tee "$WORK/results.md"
+# Where infermon's resident memory is at the end of the window: the Java heap's committed and used
+# sizes (committed heap is most of the RSS, and how far it runs ahead of the live data varies
+# from run to run with the timing of full collections).
+jcmd "$infermon_pid" GC.heap_info 2>/dev/null | grep -E "total|Metaspace" | sed 's/^/infermon heap at the end: /' || true
 echo "targets: $(grep -c -- "- targets:" "$WORK/fleet.yml" || true) in $WORK/fleet.yml"
 echo "uptime after: $(uptime)"

@@ -2,11 +2,11 @@ package dev.infermon.scrape;
 
 /**
  * Stamps a loop's scrapes on a grid of whole intervals when the scrape starts within {@link
- * #TOLERANCE_MS} of it, as Prometheus's scrape loop does ({@code AlignScrapeTimestamps}, {@code
- * ScrapeTimestampTolerance} in scrape/scrape.go). Timer and worker jitter of a millisecond or two
- * otherwise gives every sample a non-zero delta-of-delta: 9 bits of timestamp per sample in a XOR
- * chunk instead of 1, about half of a head chunk for gauges and histogram buckets that rarely
- * change.
+ * #TOLERANCE_MS} of it, before or after, as Prometheus's scrape loop does ({@code
+ * AlignScrapeTimestamps}, {@code ScrapeTimestampTolerance} in scrape/scrape.go). Timer and worker
+ * jitter of a millisecond or two otherwise gives every sample a non-zero delta-of-delta: 9 bits of
+ * timestamp per sample in a XOR chunk instead of 1, about half of a head chunk for gauges and
+ * histogram buckets that rarely change.
  *
  * <p>The grid starts at the first scrape and moves by whole intervals; a stamp is never earlier
  * than or equal to the one before it (a late tick followed at once by the next keeps its wall
@@ -36,12 +36,14 @@ final class ScrapeTimestamps {
   long stamp(long nowMs) {
     long t = nowMs;
     if (intervalMs > 100 * TOLERANCE_MS) {
-      if (grid == NONE || nowMs < grid) {
+      if (grid == NONE || nowMs < grid - TOLERANCE_MS) {
         grid = nowMs;
-      } else if (nowMs - grid >= intervalMs) {
-        grid += (nowMs - grid) / intervalMs * intervalMs;
+      } else {
+        // The grid point nearest to now when now is within the tolerance of it; a scrape starts
+        // early as well as late against the first one's wall time, whose own start was late.
+        grid += (nowMs - grid + TOLERANCE_MS) / intervalMs * intervalMs;
       }
-      if (nowMs - grid <= TOLERANCE_MS && (last == NONE || grid > last)) {
+      if (Math.abs(nowMs - grid) <= TOLERANCE_MS && (last == NONE || grid > last)) {
         t = grid;
       }
     }

@@ -23,6 +23,16 @@ class ScrapeTimestampsTest {
             new long[] {1000, 6001, 11002, 16000},
             new long[] {1000, 6000, 11000, 16000}),
         Arguments.of(
+            "a scrape up to 2 ms early snaps too (the first one started late)",
+            5000,
+            new long[] {1000, 5999, 10998, 16000},
+            new long[] {1000, 6000, 11000, 16000}),
+        Arguments.of(
+            "3 ms early keeps the wall time, the grid stays",
+            5000,
+            new long[] {1000, 5997, 11000},
+            new long[] {1000, 5997, 11000}),
+        Arguments.of(
             "jitter beyond 2 ms keeps the wall time, the grid stays",
             5000,
             new long[] {1000, 6003, 11001},
