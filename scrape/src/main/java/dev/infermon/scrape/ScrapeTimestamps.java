@@ -4,14 +4,14 @@ package dev.infermon.scrape;
  * Stamps a loop's scrapes on a grid of whole intervals when the scrape starts within {@link
  * #TOLERANCE_MS} of it, before or after, as Prometheus's scrape loop does ({@code
  * AlignScrapeTimestamps}, {@code ScrapeTimestampTolerance} in scrape/scrape.go). Timer and worker
- * jitter of a millisecond or two otherwise gives every sample a non-zero delta-of-delta: 9 bits of
- * timestamp per sample in a XOR chunk instead of 1, about half of a head chunk for gauges and
- * histogram buckets that rarely change.
+ * jitter of a millisecond or two otherwise gives every sample a non-zero delta-of-delta: 16 bits of
+ * timestamp per sample in a XOR chunk instead of 1, most of a head chunk for gauges and histogram
+ * buckets that rarely change.
  *
- * <p>The grid starts at the first scrape and moves by whole intervals; a stamp is never earlier
- * than or equal to the one before it (a late tick followed at once by the next keeps its wall
- * time), and a wall clock stepped back starts a new grid. Loops of 200 ms or less are never
- * aligned, as in Prometheus.
+ * <p>The grid starts at the first scrape and moves by whole intervals; a grid stamp is always later
+ * than the stamp before it (a late tick followed at once by the next keeps its wall time), and a
+ * wall clock more than the tolerance behind the grid starts a new grid. Loops of 200 ms or less are
+ * never aligned, as in Prometheus.
  *
  * <p>Not thread-safe: one per loop, used by the loop's scrapes, which never overlap.
  */
@@ -22,7 +22,7 @@ final class ScrapeTimestamps {
   private static final long NONE = Long.MIN_VALUE;
 
   private final long intervalMs;
-  private long grid = NONE; // the grid point at or before the latest scrape
+  private long grid = NONE; // the grid point nearest the latest scrape
   private long last = NONE; // the latest stamp given
 
   ScrapeTimestamps(long intervalMs) {

@@ -10,6 +10,7 @@ import java.time.Duration;
  */
 public final class PromDuration {
   private static final String[] UNITS = {"y", "w", "d", "h", "m", "s", "ms"};
+  private static final int EXACT_ONLY = 2; // y and w print only when they divide exactly
   private static final long[] MILLIS = {
     365L * 24 * 3600 * 1000,
     7L * 24 * 3600 * 1000,
@@ -96,7 +97,7 @@ public final class PromDuration {
     for (int u = 0; u < UNITS.length; u++) {
       // As prometheus/common's Duration.String: years and weeks only when they divide what is
       // left exactly ("it is often easier to read 90d than 12w6d").
-      if (u < 2 && ms % MILLIS[u] != 0) {
+      if (u < EXACT_ONLY && ms % MILLIS[u] != 0) {
         continue;
       }
       long n = ms / MILLIS[u];
