@@ -9,10 +9,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -27,6 +29,9 @@ import java.util.function.Consumer;
  */
 public final class ScrapeManager
     implements TargetRetriever, Consumer<Map<String, List<TargetGroup>>>, AutoCloseable {
+  /** Scrape workers that stay alive while idle. */
+  static final int CORE_WORKERS = 4;
+
   private final Appendable storage;
   private final ScrapeMetrics metrics;
   private final long jitterSeed;
@@ -59,7 +64,20 @@ public final class ScrapeManager
     ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, daemon("scrape-ticker"));
     s.setRemoveOnCancelPolicy(true);
     this.scheduler = s;
-    this.workers = Executors.newCachedThreadPool(daemon("scrape-worker"));
+    // A cached pool, but its first CORE_WORKERS threads never time out. Under the cached pool's
+    // 60 s idle limit, workers died and were replaced every few minutes at 135 targets (the
+    // hand-off
+    // is last-in-first-out, so some threads stay idle), and each new thread rebuilt its symbol
+    // table and page buffer (Ingest, PageBuffers). Scrapes that block on slow targets still get
+    // threads beyond the core ones, which time out as before.
+    this.workers =
+        new ThreadPoolExecutor(
+            CORE_WORKERS,
+            Integer.MAX_VALUE,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            daemon("scrape-worker"));
   }
 
   private static ThreadFactory daemon(String prefix) {

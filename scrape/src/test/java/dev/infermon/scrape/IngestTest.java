@@ -315,4 +315,64 @@ class IngestTest {
       assertThat(marked).as("markers after page %d", i).isEqualTo(c.markedAt().get(i));
     }
   }
+
+  private static final String A = "# HELP a_total A.\n# TYPE a_total counter\na_total 1\n";
+  private static final String B = "# HELP b B.\n# TYPE b gauge\nb 1\n";
+  private static final String C = "# HELP c C.\n# TYPE c gauge\nc 1\n";
+
+  /** Pages scraped in turn and the metadata updates each one sends to storage. */
+  record MetadataCase(String name, List<String> pages, List<List<String>> updatesAt) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<MetadataCase> metadataCases() {
+    String aNewHelp = A.replace("A.", "A, reworded.");
+    return Stream.of(
+        new MetadataCase(
+            "the same page again sends nothing",
+            List.of(A + B, A + B, A + B),
+            List.of(List.of("a_total COUNTER A.", "b GAUGE B."), List.of(), List.of())),
+        new MetadataCase(
+            "a changed help text is sent once",
+            List.of(A + B, aNewHelp + B, aNewHelp + B),
+            List.of(
+                List.of("a_total COUNTER A.", "b GAUGE B."),
+                List.of("a_total COUNTER A, reworded."),
+                List.of())),
+        new MetadataCase(
+            "reordered families are not changes",
+            List.of(A + B + C, C + A + B, C + A + B),
+            List.of(
+                List.of("a_total COUNTER A.", "b GAUGE B.", "c GAUGE C."), List.of(), List.of())),
+        new MetadataCase(
+            "a family inserted in front: only it is sent",
+            List.of(A + B, C + A + B),
+            List.of(List.of("a_total COUNTER A.", "b GAUGE B."), List.of("c GAUGE C."))),
+        new MetadataCase(
+            "a family that comes back with its old text is not sent again",
+            List.of(A + B, B, A + B),
+            List.of(List.of("a_total COUNTER A.", "b GAUGE B."), List.of(), List.of())),
+        new MetadataCase(
+            "a type changed back and forth is sent each time",
+            List.of(B, B.replace("gauge", "counter"), B),
+            List.of(List.of("b GAUGE B."), List.of("b COUNTER B."), List.of("b GAUGE B."))));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("metadataCases")
+  void metadataIsSentWhenItChanges(MetadataCase c) {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    int seen = 0;
+    for (int i = 0; i < c.pages().size(); i++) {
+      assertThat(run(in, c.pages().get(i), 1000L * (i + 1)).error()).isNull();
+      List<String> all = storage.metadataUpdates();
+      assertThat(all.subList(seen, all.size()))
+          .as("updates after page %d", i)
+          .isEqualTo(c.updatesAt().get(i));
+      seen = all.size();
+    }
+  }
 }

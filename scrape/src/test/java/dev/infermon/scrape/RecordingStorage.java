@@ -1,6 +1,7 @@
 package dev.infermon.scrape;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
 import dev.infermon.model.value.StaleNaN;
 import dev.infermon.storage.Appendable;
 import dev.infermon.storage.Appender;
@@ -27,6 +28,7 @@ final class RecordingStorage implements Appendable {
   private final Map<Labels, Long> newest = new HashMap<>();
   private final Map<Labels, Labels> stored = new HashMap<>(); // its own copy of each label set
   private final List<Labels> appendedWith = new ArrayList<>(); // the instances append() was given
+  private final List<String> metadataUpdates = new ArrayList<>(); // "name type help" per update
   private int commits;
   private int rollbacks;
 
@@ -34,6 +36,12 @@ final class RecordingStorage implements Appendable {
   public Appender appender() {
     return new Appender() {
       final List<Sample> pending = new ArrayList<>();
+      final List<String> pendingMetadata = new ArrayList<>();
+
+      @Override
+      public void updateMetadata(Labels labels, Metadata m) {
+        pendingMetadata.add(labels.metricName() + " " + m.type() + " " + m.help());
+      }
 
       @Override
       public long append(long ref, Labels labels, long t, double v) {
@@ -61,6 +69,7 @@ final class RecordingStorage implements Appendable {
       public void commit() {
         synchronized (RecordingStorage.this) {
           committed.addAll(pending);
+          metadataUpdates.addAll(pendingMetadata);
           for (Sample s : pending) {
             newest.merge(s.labels(), s.t(), Math::max);
           }
@@ -75,6 +84,11 @@ final class RecordingStorage implements Appendable {
         }
       }
     };
+  }
+
+  /** Committed metadata updates, each as "name TYPE help", in order. */
+  synchronized List<String> metadataUpdates() {
+    return List.copyOf(metadataUpdates);
   }
 
   /** The label-set instance that append() was given, in order (to check who holds which copy). */

@@ -34,6 +34,7 @@ public final class Head implements Storage {
   final HeadMetadata metadata = new HeadMetadata();
   final MemPostings postings = new MemPostings();
   final Counters counters = new Counters();
+  final SampleBufferPool sampleBuffers = new SampleBufferPool();
   private final ChunkStore chunks;
   private final SeriesTable series = new SeriesTable();
   private final StringInterner interner = new StringInterner();

@@ -24,7 +24,7 @@ import java.util.List;
 final class HeadAppender implements Appender {
   private final Head head;
   private final long minValidTime;
-  private final SeriesSampleBuffer buf = new SeriesSampleBuffer();
+  private SeriesSampleBuffer buf;
   private final List<Labels> metadataLabels = new ArrayList<>();
   private final List<Metadata> metadata = new ArrayList<>();
   private boolean closed;
@@ -32,6 +32,7 @@ final class HeadAppender implements Appender {
   HeadAppender(Head head, long minValidTime) {
     this.head = head;
     this.minValidTime = minValidTime;
+    this.buf = head.sampleBuffers.take();
   }
 
   @Override
@@ -180,7 +181,8 @@ final class HeadAppender implements Appender {
         s.releasePending();
       }
     }
-    buf.clear();
+    head.sampleBuffers.give(buf);
+    buf = null;
     metadata.clear();
     metadataLabels.clear();
   }

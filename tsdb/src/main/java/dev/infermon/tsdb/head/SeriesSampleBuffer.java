@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * A transaction's pending samples in parallel arrays, with an open-addressing map from series id to
  * the index of that series' latest pending sample (to reject out-of-order samples within the
- * transaction and to list the distinct series touched). Not thread-safe; reused by one appender.
+ * transaction and to list the distinct series touched). Not thread-safe: owned by one appender at a
+ * time, then handed on through {@link SampleBufferPool}.
  */
 final class SeriesSampleBuffer {
   MemSeries[] series = new MemSeries[64];
@@ -101,5 +102,10 @@ final class SeriesSampleBuffer {
     size = 0;
     touchedCount = 0;
     Arrays.fill(keys, 0);
+  }
+
+  /** The largest of its arrays' lengths: what keeping this buffer costs. */
+  int capacity() {
+    return Math.max(Math.max(series.length, touched.length), keys.length);
   }
 }
