@@ -122,4 +122,27 @@ class SeriesBytesMapTest {
     Arbitrary<Op> purge = Arbitraries.just(new Op("", 0, true));
     return Arbitraries.frequencyOf(Tuple.of(20, put), Tuple.of(1, purge)).list().ofMaxSize(300);
   }
+
+  /** The keyed hash is the polynomial of the javadoc, whatever the length and offset. */
+  @Test
+  void checkIsThePolynomialOfSevenByteWords() {
+    java.math.BigInteger p =
+        java.math.BigInteger.ONE.shiftLeft(61).subtract(java.math.BigInteger.ONE);
+    java.math.BigInteger k = java.math.BigInteger.valueOf(SeriesBytesMap.key());
+    java.util.Random rnd = new java.util.Random(42);
+    for (int len = 0; len <= 64; len++) {
+      byte[] b = new byte[len + 3];
+      rnd.nextBytes(b);
+      java.math.BigInteger h = java.math.BigInteger.ZERO;
+      for (int i = 0; i < len; i += 7) {
+        long w = 0;
+        for (int j = Math.min(len, i + 7) - 1; j >= i; j--) {
+          w = (w << 8) | (b[3 + j] & 0xff);
+        }
+        h = h.multiply(k).add(java.math.BigInteger.valueOf(w)).mod(p);
+      }
+      h = h.multiply(k).add(java.math.BigInteger.valueOf(len)).mod(p);
+      assertThat(SeriesBytesMap.check(b, 3, len)).as("length %d", len).isEqualTo(h.longValue());
+    }
+  }
 }
