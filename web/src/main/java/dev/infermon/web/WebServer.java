@@ -111,7 +111,9 @@ public final class WebServer implements AutoCloseable {
         .callback(cb -> cb.call(options.maxConcurrentQueries()))
         .register(services.registry);
 
-    QueuedThreadPool pool = new QueuedThreadPool(200, 8);
+    // Four idle threads (the acceptor, a selector and two for requests) rather than Jetty's eight:
+    // more start under load, and each idle one costs its stack.
+    QueuedThreadPool pool = new QueuedThreadPool(200, 4);
     pool.setName("web");
     pool.setDaemon(true);
     Server server = new Server(pool);
