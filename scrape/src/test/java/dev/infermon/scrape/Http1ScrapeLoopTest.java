@@ -1,35 +1,31 @@
 package dev.infermon.scrape;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.infermon.config.scrape.ScrapeConfig;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 
-/** {@link ScrapeLoopHttpTest} with the fetcher plain-HTTP targets get: the blocking client. */
-class BlockingHttpScrapeLoopTest extends ScrapeLoopHttpTest {
-  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
-  private HttpScrapers scrapers;
+/** {@link ScrapeLoopHttpTest} with the fetcher plain-HTTP targets get: {@link Http1Scraper}. */
+class Http1ScrapeLoopTest extends ScrapeLoopHttpTest {
+  private final List<Scraper> scrapers = new ArrayList<>();
 
   @Override
   Scraper fetcher(Target t, ScrapeConfig cfg) {
-    if (scrapers == null) {
-      scrapers = new HttpScrapers(cfg, scheduler, Runnable::run);
-    }
-    Scraper s = scrapers.create(t, cfg);
-    org.assertj.core.api.Assertions.assertThat(s).isInstanceOf(BlockingHttpScraper.class);
+    Scraper s = new HttpScrapers(cfg, Runnable::run).create(t, cfg);
+    assertThat(s).isInstanceOf(Http1Scraper.class);
+    scrapers.add(s);
     return s;
   }
 
   @Override
   String truncatedError() {
-    return "Premature end of Content-Length delimited message body";
+    return "reading the body: ";
   }
 
   @AfterEach
-  void closeClient() {
-    if (scrapers != null) {
-      scrapers.close();
-    }
-    scheduler.shutdownNow();
+  void closeScrapers() {
+    scrapers.forEach(Scraper::close);
   }
 }
