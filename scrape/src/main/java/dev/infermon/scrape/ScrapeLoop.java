@@ -213,9 +213,17 @@ final class ScrapeLoop {
   /**
    * Stops the loop: no further ticks, waits (bounded by the timeout) for a scrape in flight, and,
    * when {@code markStale}, writes staleness markers for every series of the last scrape and for
-   * the report series, as Prometheus does when a target goes away.
+   * the report series, as Prometheus does when a target goes away. Then closes the scraper.
    */
   void stop(boolean markStale) {
+    try {
+      awaitStop(markStale);
+    } finally {
+      scraper.close(); // its connection would otherwise outlive the target
+    }
+  }
+
+  private void awaitStop(boolean markStale) {
     synchronized (lock) {
       stopped = true;
       if (ticker != null) {

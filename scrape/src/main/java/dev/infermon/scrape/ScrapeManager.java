@@ -127,7 +127,7 @@ public final class ScrapeManager
 
   private ScrapePool newPool(ScrapeConfig c) {
     ScrapePool.ScraperFactory f =
-        scraperOverride != null ? scraperOverride : new HttpScrapers(c, scheduler, workers);
+        scraperOverride != null ? scraperOverride : new HttpScrapers(c, workers);
     return new ScrapePool(c, storage, scheduler, workers, f, metrics, jitterSeed);
   }
 

@@ -14,9 +14,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,10 +35,8 @@ class PageBuffersScrapeTest {
           "- job_name: limited\n  scrape_interval: 5s\n  scrape_timeout: 2s\n"
               + "  body_size_limit: 2KB\n");
 
-  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1);
+  private final List<Scraper> created = new ArrayList<>();
   private HttpServer server;
-  private HttpScrapers scrapers;
-  private HttpScrapers limitedScrapers;
 
   private static byte[] page(int lines, String seed) {
     StringBuilder sb = new StringBuilder();
@@ -89,12 +87,7 @@ class PageBuffersScrapeTest {
 
   @AfterEach
   void stop() {
-    for (HttpScrapers s : new HttpScrapers[] {scrapers, limitedScrapers}) {
-      if (s != null) {
-        s.close();
-      }
-    }
-    scheduler.shutdownNow();
+    created.forEach(Scraper::close);
     server.stop(0);
   }
 
@@ -106,16 +99,9 @@ class PageBuffersScrapeTest {
                 Labels.of(DiscoveryLabels.ADDRESS, address, DiscoveryLabels.METRICS_PATH, path),
                 cfg)
             .target();
-    if (cfg == LIMITED) {
-      if (limitedScrapers == null) {
-        limitedScrapers = new HttpScrapers(cfg, scheduler, Runnable::run);
-      }
-      return limitedScrapers.create(t, cfg);
-    }
-    if (scrapers == null) {
-      scrapers = new HttpScrapers(cfg, scheduler, Runnable::run);
-    }
-    return scrapers.create(t, cfg);
+    Scraper s = new HttpScrapers(cfg, Runnable::run).create(t, cfg);
+    created.add(s);
+    return s;
   }
 
   private static byte[] fetch(Scraper s) throws Scraper.ScrapeFailure {
