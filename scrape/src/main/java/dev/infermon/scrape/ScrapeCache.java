@@ -24,11 +24,13 @@ final class ScrapeCache {
   static final class Entry {
     final Labels labels;
     long ref;
-    long lastIter;
-    long seen = -1; // the scrape attempt that last tracked this series for staleness
-    long seenBefore = -1; // the attempt that tracked it before that one
+    // Scrape and attempt numbers as ints (40 bytes per entry rather than 48): they wrap after 2^32
+    // scrapes, 680 years at a 5 s interval, and are only ever compared for equality.
+    int lastIter;
+    int seen = -1; // the scrape attempt that last tracked this series for staleness
+    int seenBefore = -1; // the attempt that tracked it before that one
 
-    Entry(Labels labels, long ref, long iter) {
+    Entry(Labels labels, long ref, int iter) {
       this.labels = labels;
       this.ref = ref;
       this.lastIter = iter;
@@ -38,12 +40,12 @@ final class ScrapeCache {
   private final SeriesBytesMap<Entry> series = new SeriesBytesMap<>();
   private final SeriesBytesMap<Entry> dropped = new SeriesBytesMap<>(); // labels null; lastIter
   private final SeriesKey probe = new SeriesKey();
-  private long iter;
+  private int iter;
   // Every append (a failed page's and the empty one that records the failure) is an attempt;
   // `completed` is the attempt that ended the last scrape. Between two completed attempts at most
   // one other attempt tracks series (the page that failed), so `seenBefore` keeps what it hid.
-  private long attempt;
-  private long completed = -2;
+  private int attempt;
+  private int completed = -2;
   private int successfulCount;
 
   /** Points the lookup probe at the parser's current series bytes. */
@@ -142,7 +144,7 @@ final class ScrapeCache {
       flush = true;
     }
     if (flush) {
-      long now = iter;
+      int now = iter;
       series.removeIf(e -> e.lastIter != now);
       dropped.removeIf(e -> e.lastIter != now);
     }

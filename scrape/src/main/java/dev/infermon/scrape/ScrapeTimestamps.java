@@ -13,7 +13,9 @@ package dev.infermon.scrape;
  * wall clock more than the tolerance behind the grid starts a new grid. Loops of 200 ms or less are
  * never aligned, as in Prometheus.
  *
- * <p>Not thread-safe: one per loop, used by the loop's scrapes, which never overlap.
+ * <p>Not thread-safe: one per loop, called by the loop's ticks, which never overlap (a tick is
+ * skipped while the previous scrape runs), when the timer fires rather than when a worker starts
+ * the scrape.
  */
 final class ScrapeTimestamps {
   /** Prometheus's {@code ScrapeTimestampTolerance}. */
