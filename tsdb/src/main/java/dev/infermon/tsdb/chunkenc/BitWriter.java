@@ -27,6 +27,7 @@ class BitWriter {
 
   private byte[] buf;
   private long bitLen;
+  private int growTo; // the size of the next growth, when a caller knows better than 1.5x
 
   BitWriter(int initialBytes) {
     buf = new byte[initialBytes];
@@ -98,10 +99,16 @@ class BitWriter {
     }
   }
 
+  /** Makes the next growth go straight to {@code bytes} (if that is more than needed then). */
+  void growNextTo(int bytes) {
+    growTo = bytes;
+  }
+
   private void ensure(int bytes) {
     if (bytes > buf.length) {
       // Grow by half: a head chunk ends near 150 bytes, so small steps keep the slack small.
-      int n = Math.max(bytes, buf.length + (buf.length >>> 1) + 8);
+      int n = Math.max(bytes, growTo > buf.length ? growTo : buf.length + (buf.length >>> 1) + 8);
+      growTo = 0;
       buf = Arrays.copyOf(buf, n);
     }
   }

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * each chunk's time range) and the open chunk.
  *
  * <p>Threading: every mutable field is guarded by this object's monitor. Readers take a {@link
- * SeriesSnapshot} under the monitor and decode outside it. The reference and range arrays are
+ * SeriesSnapshot} under the monitor and decode outside it. The array of completed chunks is
  * replaced, never changed, when a chunk is cut or truncated.
  */
 final class MemSeries {
@@ -20,8 +20,7 @@ final class MemSeries {
   static final int OUT_OF_ORDER = 2;
   static final int DUPLICATE = 3;
 
-  private static final long[] NO_REFS = new long[0];
-  private static final long[] NO_RANGES = new long[0];
+  private static final long[] NONE = new long[0];
 
   final Labels labels;
   final int id;
@@ -32,8 +31,9 @@ final class MemSeries {
   // Labels is immutable (final fields), and a stale read only costs one equals.
   private Labels knownAlias;
 
-  private long[] doneRefs = NO_REFS; // the completed chunks in the store, oldest first
-  private long[] doneRanges = NO_RANGES; // minTime, maxTime per completed chunk
+  // The completed chunks, oldest first, three longs each: reference in the store, minTime,
+  // maxTime. One array rather than one for references and one for ranges: 16 bytes less per series.
+  private long[] done = NONE;
   private XorChunk open;
   private long nextAt;
   private int pendingCommits;
@@ -119,17 +119,16 @@ final class MemSeries {
   }
 
   private void cut() {
-    int n = doneRefs.length;
+    int n = done.length;
     int len = open.length();
-    long[] refs = Arrays.copyOf(doneRefs, n + 1);
-    refs[n] = store.put(open.snapshotBuffer(), 0, len, open.maxTime());
-    long[] r = Arrays.copyOf(doneRanges, 2 * n + 2);
-    r[2 * n] = open.minTime();
-    r[2 * n + 1] = open.maxTime();
-    doneRefs = refs;
-    doneRanges = r;
-    // The next chunk will likely be about as long: start there and skip the growth slack.
-    open = XorChunk.create(len + len / 8);
+    long[] d = Arrays.copyOf(done, n + 3);
+    d[n] = store.put(open.snapshotBuffer(), 0, len, open.maxTime());
+    d[n + 1] = open.minTime();
+    d[n + 2] = open.maxTime();
+    done = d;
+    // The next chunk will likely be about as long: aim there (plus the writer's 9-byte slack)
+    // and skip the 1.5x growth steps, but hold only half of it until the chunk is half full.
+    open = XorChunk.createHalf(len + len / 8 + 9);
   }
 
   static long rangeEnd(long t, long chunkRange) {
@@ -151,12 +150,11 @@ final class MemSeries {
   /** Caller holds the monitor. */
   SeriesSnapshot snapshot() {
     if (open == null) {
-      return new SeriesSnapshot(store.view(), doneRefs, doneRanges, null, 0, 0, 0, 0);
+      return new SeriesSnapshot(store.view(), done, null, 0, 0, 0, 0);
     }
     return new SeriesSnapshot(
         store.view(),
-        doneRefs,
-        doneRanges,
+        done,
         open.snapshotBuffer(),
         open.length(),
         open.numSamples(),
@@ -171,8 +169,8 @@ final class MemSeries {
 
   /** Oldest sample time, {@link Long#MAX_VALUE} when empty. Caller holds the monitor. */
   long minTime() {
-    if (doneRefs.length > 0) {
-      return doneRanges[0];
+    if (done.length > 0) {
+      return done[1];
     }
     return open == null ? Long.MAX_VALUE : open.minTime();
   }
@@ -182,20 +180,18 @@ final class MemSeries {
    * Caller holds the monitor.
    */
   int truncateBefore(long mint) {
-    int n = doneRefs.length;
+    int n = done.length / 3;
     int keep = 0;
-    while (keep < n && doneRanges[2 * keep + 1] < mint) {
+    while (keep < n && done[3 * keep + 2] < mint) {
       keep++;
     }
     int dropped = keep;
     if (keep == n) {
-      doneRefs = NO_REFS;
-      doneRanges = NO_RANGES;
+      done = NONE;
     } else if (keep > 0) {
-      doneRefs = Arrays.copyOfRange(doneRefs, keep, n);
-      doneRanges = Arrays.copyOfRange(doneRanges, 2 * keep, doneRanges.length);
+      done = Arrays.copyOfRange(done, 3 * keep, done.length);
     }
-    if (doneRefs.length == 0 && open != null && open.maxTime() < mint) {
+    if (done.length == 0 && open != null && open.maxTime() < mint) {
       open = null;
       dropped++;
     }
@@ -228,6 +224,6 @@ final class MemSeries {
 
   /** Number of chunks, open one included. Caller holds the monitor. */
   int chunkCount() {
-    return doneRefs.length + (open == null ? 0 : 1);
+    return done.length / 3 + (open == null ? 0 : 1);
   }
 }

@@ -5,14 +5,14 @@ import dev.infermon.tsdb.chunkenc.XorChunk;
 import dev.infermon.tsdb.chunkenc.XorIterator;
 
 /**
- * A series' chunks as they were at one moment: the completed chunks (references into the store's
- * view, which keeps them readable) and the open chunk's live array with the length and sample count
- * it had. Safe to read without a lock (see {@link XorChunk}'s threading note). Immutable.
+ * A series' chunks as they were at one moment: the completed chunks (reference into the store's
+ * view, which keeps them readable, minTime and maxTime: three longs each) and the open chunk's live
+ * array with the length and sample count it had. Safe to read without a lock (see {@link
+ * XorChunk}'s threading note). Immutable.
  */
 record SeriesSnapshot(
     ChunkStore.View store,
-    long[] doneRefs,
-    long[] doneRanges,
+    long[] done,
     byte[] open,
     int openLength,
     int openCount,
@@ -20,31 +20,31 @@ record SeriesSnapshot(
     long openMax) {
 
   int completed() {
-    return doneRefs.length;
+    return done.length / 3;
   }
 
   int chunks() {
-    return doneRefs.length + (open == null ? 0 : 1);
+    return completed() + (open == null ? 0 : 1);
   }
 
   long chunkMin(int i) {
-    return i < doneRefs.length ? doneRanges[2 * i] : openMin;
+    return i < completed() ? done[3 * i + 1] : openMin;
   }
 
   long chunkMax(int i) {
-    return i < doneRefs.length ? doneRanges[2 * i + 1] : openMax;
+    return i < completed() ? done[3 * i + 2] : openMax;
   }
 
   XorIterator chunkIterator(int i) {
-    if (i < doneRefs.length) {
-      return store.iterator(doneRefs[i]);
+    if (i < completed()) {
+      return store.iterator(done[3 * i]);
     }
     return XorIterator.over(open, 0, openLength, openCount);
   }
 
   /** A copy of completed chunk {@code i}'s bytes. */
   byte[] completedBytes(int i) {
-    return store.bytes(doneRefs[i]);
+    return store.bytes(done[3 * i]);
   }
 
   /**
@@ -53,8 +53,8 @@ record SeriesSnapshot(
    * needed), which the caller passes again for its next chunk; returns the scratch array now.
    */
   byte[] resetIterator(XorIterator it, int i, byte[] scratch) {
-    if (i < doneRefs.length) {
-      return store.reset(it, doneRefs[i], scratch);
+    if (i < completed()) {
+      return store.reset(it, done[3 * i], scratch);
     }
     it.reset(open, 0, openLength, openCount);
     return scratch;

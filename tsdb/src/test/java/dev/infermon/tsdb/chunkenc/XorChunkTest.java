@@ -353,4 +353,22 @@ class XorChunkTest {
     assertThat(out).hasSize(it.numSamples());
     return out;
   }
+
+  /** A chunk started at half its expected size grows once, to the whole, and encodes the same. */
+  @Test
+  void aHalfStartedChunkGrowsOnceToTheExpectedSize() {
+    XorChunk plain = XorChunk.create();
+    XorChunk half = XorChunk.createHalf(400);
+    assertThat(half.snapshotBuffer()).hasSize(200);
+    java.util.Set<Integer> sizes = new java.util.TreeSet<>();
+    for (int i = 0; i < 120; i++) {
+      long t = i * 5_000L + (i % 4 == 0 ? 3 : 0);
+      double v = i * 1.25 + (i % 7);
+      plain.append(t, v);
+      half.append(t, v);
+      sizes.add(half.snapshotBuffer().length);
+    }
+    assertThat(half.bytes()).isEqualTo(plain.bytes()); // both hold about 300 bytes
+    assertThat(sizes).containsExactly(200, 400);
+  }
 }
