@@ -531,6 +531,13 @@ abstract class BaseParser implements Parser {
   }
 
   @Override
+  public long metadataHash() {
+    requireMeta();
+    long name = hash(b, metaNameStart, metaNameEnd);
+    return hash(b, textStart, textEnd) * 31 + name + entry.ordinal();
+  }
+
+  @Override
   public MetricType type() {
     require(Entry.TYPE);
     return metaType;

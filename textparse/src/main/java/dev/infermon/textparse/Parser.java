@@ -62,6 +62,14 @@ public interface Parser {
   String help();
 
   /**
+   * A 64-bit hash of the current HELP, TYPE or UNIT line's family name and text, as written
+   * (escapes not resolved; not cryptographic). Equal lines hash equal, so a caller that remembers
+   * what a line said last time can skip {@link #familyName()} and {@link #help()} when it comes
+   * again, as Prometheus's scrape cache compares metadata bytes.
+   */
+  long metadataHash();
+
+  /**
    * The current TYPE line's type; the text format's {@code untyped} is {@link MetricType#UNKNOWN}.
    */
   MetricType type();

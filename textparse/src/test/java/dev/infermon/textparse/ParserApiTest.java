@@ -219,4 +219,46 @@ class ParserApiTest {
     p.next();
     assertThat(Double.doubleToRawLongBits(p.value())).isEqualTo(0x7ff8000000000001L);
   }
+
+  /** Hashes of the metadata lines of one page, in order, by the given format's parser. */
+  private static long[] metadataHashes(Format f, String page) throws ParseException {
+    Parser p = Parsers.forFormat(f, ParserOptions.DEFAULT).parse(bytes(page));
+    long[] out = new long[0];
+    for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
+      if (e == Entry.HELP || e == Entry.TYPE || e == Entry.UNIT) {
+        out = Arrays.copyOf(out, out.length + 1);
+        out[out.length - 1] = p.metadataHash();
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void metadataHashesTellLinesApartByNameKindAndText() throws ParseException {
+    long[] h =
+        metadataHashes(
+            Format.TEXT,
+            "# HELP a A.\n# TYPE a counter\n# HELP a A.\n# HELP b A.\n# HELP a B.\n"
+                + "# TYPE a gauge\n# HELP a counter\n");
+    assertThat(h).hasSize(7);
+    assertThat(h[2]).as("the same line again").isEqualTo(h[0]);
+    assertThat(h[3]).as("another family").isNotEqualTo(h[0]);
+    assertThat(h[4]).as("another text").isNotEqualTo(h[0]);
+    assertThat(h[5]).as("another type").isNotEqualTo(h[1]);
+    assertThat(h[6]).as("HELP with the text of a TYPE").isNotEqualTo(h[1]);
+
+    long[] om =
+        metadataHashes(
+            Format.OPENMETRICS,
+            "# TYPE x_seconds gauge\n# UNIT x_seconds seconds\n# HELP x_seconds X.\n"
+                + "x_seconds 1\n# EOF\n");
+    assertThat(om).hasSize(3).doesNotHaveDuplicates();
+  }
+
+  @Test
+  void metadataHashBelongsToMetadataLines() throws ParseException {
+    Parser p = text("a 1\n");
+    assertThat(p.next()).isEqualTo(Entry.SERIES);
+    assertThatThrownBy(p::metadataHash).isInstanceOf(IllegalStateException.class);
+  }
 }
