@@ -47,6 +47,8 @@ final class ScrapeCache {
   private int attempt;
   private int completed = -2;
   private int successfulCount;
+  private int seenThisIter; // distinct entries of `series` looked up or added in this scrape
+  private int droppedSeenThisIter; // the same for `dropped`
 
   /** Points the lookup probe at the parser's current series bytes. */
   SeriesKey probe(byte[] b, int off, int len, long hash) {
@@ -72,8 +74,9 @@ final class ScrapeCache {
 
   Entry get(SeriesKey key) {
     Entry e = series.get(key.bytes, key.offset, key.length, key.hash64);
-    if (e != null) {
+    if (e != null && e.lastIter != iter) {
       e.lastIter = iter;
+      seenThisIter++;
     }
     return e;
   }
@@ -81,7 +84,11 @@ final class ScrapeCache {
   /** Caches a new series and returns its entry. */
   Entry add(SeriesKey key, Labels labels, long ref) {
     Entry e = new Entry(labels, ref, iter);
+    int before = series.size();
     series.put(key.bytes, key.offset, key.length, key.hash64, e);
+    if (series.size() > before) {
+      seenThisIter++;
+    }
     return e;
   }
 
@@ -90,12 +97,19 @@ final class ScrapeCache {
     if (e == null) {
       return false;
     }
-    e.lastIter = iter;
+    if (e.lastIter != iter) {
+      e.lastIter = iter;
+      droppedSeenThisIter++;
+    }
     return true;
   }
 
   void addDropped(SeriesKey key) {
+    int before = dropped.size();
     dropped.put(key.bytes, key.offset, key.length, key.hash64, new Entry(null, 0, iter));
+    if (dropped.size() > before) {
+      droppedSeenThisIter++;
+    }
   }
 
   /** Records that a series without an explicit timestamp was in this scrape. */
@@ -144,12 +158,20 @@ final class ScrapeCache {
       flush = true;
     }
     if (flush) {
+      // Every entry seen in this scrape (the steady state): nothing to drop, no pass over the
+      // table.
       int now = iter;
-      series.removeIf(e -> e.lastIter != now);
-      dropped.removeIf(e -> e.lastIter != now);
+      if (seenThisIter != series.size()) {
+        series.removeIf(e -> e.lastIter != now);
+      }
+      if (droppedSeenThisIter != dropped.size()) {
+        dropped.removeIf(e -> e.lastIter != now);
+      }
     }
     completed = attempt;
     iter++;
+    seenThisIter = 0;
+    droppedSeenThisIter = 0;
   }
 
   int size() {

@@ -375,4 +375,23 @@ class IngestTest {
       seen = all.size();
     }
   }
+
+  @Test
+  void theCacheForgetsSeriesAGoodPageLacksAndKeepsTheRest() {
+    ScrapeCache cache = new ScrapeCache();
+    Ingest in =
+        new Ingest(PoolSettings.of(Configs.one("- job_name: j\n")), Labels.of("job", "j"), cache);
+    run(in, "a 1\nb 1\nc 1\n", 1000);
+    assertThat(cache.size()).isEqualTo(3);
+    run(in, "a 2\nb 2\nc 2\n", 2000); // all seen: nothing to drop
+    assertThat(cache.size()).isEqualTo(3);
+    run(in, "a 3\nc 3\n", 3000);
+    assertThat(cache.size()).isEqualTo(2);
+    run(in, "a 4\na 4\nc 4\n", 4000); // a repeat is not a second series
+    assertThat(cache.size()).isEqualTo(2);
+    run(in, "c 5\nd 5\n", 5000); // one new, one gone: the count alone would not tell
+    assertThat(cache.size()).isEqualTo(2);
+    run(in, "a 6\nd 6\n", 6000);
+    assertThat(cache.size()).isEqualTo(2);
+  }
 }
