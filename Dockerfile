@@ -20,8 +20,8 @@ VOLUME ["/data"]
 # The same JVM defaults as the ./infermon launcher gives serve (docs/rationale.md, "Memory per series"), with
 # the heap capped at three quarters of the container's memory limit.
 ENV MALLOC_ARENA_MAX=2
-ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xms32m", "-XX:NewRatio=8", "-XX:MinHeapFreeRatio=10", \
-            "-XX:MaxHeapFreeRatio=20", "-XX:-UsePerfData", "-XX:TrimNativeHeapInterval=10000", \
+ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xms32m", "-XX:NewRatio=8", "-XX:MinHeapFreeRatio=5", \
+            "-XX:MaxHeapFreeRatio=10", "-XX:-UsePerfData", "-XX:TrimNativeHeapInterval=10000", \
             "-XX:-TieredCompilation", "-XX:MaxRAMPercentage=75", \
             "-jar", "/opt/infermon/infermon.jar"]
 CMD ["serve", "--config.file=/etc/infermon/infermon.yml", "--storage.tsdb.path=/data", \
