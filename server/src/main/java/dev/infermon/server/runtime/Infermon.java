@@ -67,6 +67,7 @@ public final class Infermon implements AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private WebServer web;
   private DiscoveryManager discovery;
+  private HeapTrim heapTrim;
   private boolean closed;
 
   private Infermon(ServeSettings settings, Config initial) {
@@ -122,6 +123,7 @@ public final class Infermon implements AutoCloseable {
     Config cfg = config.get();
     boolean embedded = cfg.storage().mode() == StorageConfig.Mode.EMBEDDED;
     OwnMetrics own = new OwnMetrics(registry);
+    heapTrim = HeapTrim.start();
     OwnMetrics.bindTsdb(registry, tsdb::get);
     InstrumentedQueryBackend.Metrics queryMetrics = new InstrumentedQueryBackend.Metrics(registry);
     RemoteWriteMetrics.bind(
@@ -359,6 +361,9 @@ public final class Infermon implements AutoCloseable {
     Tsdb db = tsdb.getAndSet(null);
     if (db != null) {
       db.close();
+    }
+    if (heapTrim != null) {
+      heapTrim.close();
     }
     stopped.countDown();
     log.info("stopped");
