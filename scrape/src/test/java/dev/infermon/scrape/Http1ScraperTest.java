@@ -50,6 +50,11 @@ class Http1ScraperTest {
     return s;
   }
 
+  /** A server answering every request with {@code head} and an empty body, kept alive. */
+  private RawHttpServer answering(String head) {
+    return server((r, out) -> keep(out, RawHttpServer.response(head, "")));
+  }
+
   private Http1Scraper scraper(String url, boolean follow, Supplier<Map<String, String>> headers) {
     Http1Scraper s = new Http1Scraper(url, 64 << 10, true, follow, headers, null);
     closing.add(s::close);
@@ -235,20 +240,12 @@ class Http1ScraperTest {
 
   @Test
   void redirectsAreNotFollowedWhenDisabled() throws Exception {
-    RawHttpServer server =
-        server(
-            (r, out) ->
-                keep(
-                    out,
-                    RawHttpServer.response(
-                        "HTTP/1.1 302 Found\nLocation: /x\nContent-Length: 0", "")));
+    RawHttpServer server = answering("HTTP/1.1 302 Found\nLocation: /x\nContent-Length: 0");
     assertThat(failure(scraper(server.url("/m"), false, Map::of)))
         .isEqualTo("server returned HTTP status 302 Found");
     assertThat(server.requests()).hasSize(1);
     // Followed or not, a 3xx without a Location is the response, as in Go's client.
-    RawHttpServer bare =
-        server(
-            (r, out) -> keep(out, RawHttpServer.response("HTTP/1.1 307 X\nContent-Length: 0", "")));
+    RawHttpServer bare = answering("HTTP/1.1 307 X\nContent-Length: 0");
     assertThat(failure(scraper(bare)))
         .isEqualTo("server returned HTTP status " + HttpScraper.status(307));
   }
@@ -274,15 +271,8 @@ class Http1ScraperTest {
   void aRedirectToAnotherServerUsesAConnectionForThatFetchOnly() throws Exception {
     RawHttpServer elsewhere = server((r, out) -> keep(out, RawHttpServer.ok(PAGE)));
     RawHttpServer home =
-        server(
-            (r, out) ->
-                keep(
-                    out,
-                    RawHttpServer.response(
-                        "HTTP/1.1 302 Found\nLocation: "
-                            + elsewhere.url("/real")
-                            + "\nContent-Length: 0",
-                        "")));
+        answering(
+            "HTTP/1.1 302 Found\nLocation: " + elsewhere.url("/real") + "\nContent-Length: 0");
     Http1Scraper s = scraper(home);
     assertThat(text(s.fetch(TIMEOUT))).isEqualTo(PAGE);
     assertThat(text(s.fetch(TIMEOUT))).isEqualTo(PAGE);
@@ -296,13 +286,7 @@ class Http1ScraperTest {
   @Test
   void aRedirectToHttpsGoesToTheHttpsFetcherOrFailsClearly() throws Exception {
     RawHttpServer server =
-        server(
-            (r, out) ->
-                keep(
-                    out,
-                    RawHttpServer.response(
-                        "HTTP/1.1 302 Found\nLocation: https://127.0.0.1:1/m\nContent-Length: 0",
-                        "")));
+        answering("HTTP/1.1 302 Found\nLocation: https://127.0.0.1:1/m\nContent-Length: 0");
     assertThat(failure(scraper(server)))
         .isEqualTo(
             "redirect to https is not supported for plain-HTTP targets: https://127.0.0.1:1/m");
