@@ -158,8 +158,7 @@ final class ScrapeCache {
       flush = true;
     }
     if (flush) {
-      // Every entry seen in this scrape (the steady state): nothing to drop, no pass over the
-      // table.
+      // Every entry seen in this scrape (the steady state): nothing to drop, no table pass.
       int now = iter;
       if (seenThisIter != series.size()) {
         series.removeIf(e -> e.lastIter != now);

@@ -66,10 +66,9 @@ public final class ScrapeManager
     this.scheduler = s;
     // A cached pool, but its first CORE_WORKERS threads never time out. Under the cached pool's
     // 60 s idle limit, workers died and were replaced every few minutes at 135 targets (the
-    // hand-off
-    // is last-in-first-out, so some threads stay idle), and each new thread rebuilt its symbol
-    // table and page buffer (Ingest, PageBuffers). Scrapes that block on slow targets still get
-    // threads beyond the core ones, which time out as before.
+    // hand-off is last-in-first-out, so some threads stay idle), and each new thread rebuilt its
+    // symbol table and page buffer (Ingest, PageBuffers). Scrapes that block on slow targets
+    // still get threads beyond the core ones, which time out as before.
     this.workers =
         new ThreadPoolExecutor(
             CORE_WORKERS,
