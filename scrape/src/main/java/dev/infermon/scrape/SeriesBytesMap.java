@@ -64,7 +64,7 @@ final class SeriesBytesMap<V> {
       values[i] = v;
       return;
     }
-    if ((size + 1) * 2 > values.length) {
+    if (overLoaded(size + 1, values.length)) {
       rehash(values.length * 2);
     }
     insert(hash, check(b, off, len), v);
@@ -212,10 +212,20 @@ final class SeriesBytesMap<V> {
 
   private static int capacityFor(int n) {
     int c = MIN_CAPACITY;
-    while (c < n * 2) {
+    while (overLoaded(n, c)) {
       c <<= 1;
     }
     return c;
+  }
+
+  /**
+   * Whether {@code n} entries would fill more than three quarters of {@code capacity} slots. At 3/4
+   * a hit probes ~2.5 slots on average (compared as longs, the bytes hashed once), and a target's
+   * table is 1.3-2.7 slots per series rather than 2-4 at 1/2: 20 bytes a slot, ~30 bytes less per
+   * series.
+   */
+  static boolean overLoaded(int n, int capacity) {
+    return (long) n * 4 > (long) capacity * 3;
   }
 
   private V value(int i) {

@@ -14,6 +14,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The scrape cache's table against a {@link HashMap} of strings. */
 class SeriesBytesMapTest {
@@ -105,6 +107,19 @@ class SeriesBytesMapTest {
       byte[] k = e.getKey().getBytes(StandardCharsets.UTF_8);
       assertThat(m.get(k, 0, k.length, weakHash(e.getKey()))).isEqualTo(e.getValue());
     }
+  }
+
+  @ParameterizedTest(name = "{0} entries in {1} slots: over the load limit = {2}")
+  @CsvSource({
+    "12, 16, false",
+    "13, 16, true",
+    "384, 512, false",
+    "385, 512, true",
+    "1, 16, false",
+    "0, 16, false",
+  })
+  void theTableGrowsPastThreeQuartersFull(int entries, int capacity, boolean over) {
+    assertThat(SeriesBytesMap.overLoaded(entries, capacity)).isEqualTo(over);
   }
 
   /** Few distinct hashes, so collisions and long probe runs are common. */
