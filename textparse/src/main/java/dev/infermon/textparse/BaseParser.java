@@ -88,6 +88,8 @@ abstract class BaseParser implements Parser {
   long exemplarTimestamp;
 
   private byte[] scratch = new byte[128];
+  private final LabelSetMaker seriesLabels = new LabelSetMaker();
+  private final LabelSetMaker exemplarLabelSets = new LabelSetMaker();
 
   BaseParser(LineReader reader, ParserOptions options, SymbolTable symbols, boolean strict) {
     this.reader = reader;
@@ -635,16 +637,13 @@ abstract class BaseParser implements Parser {
   @Override
   public Labels labels() {
     require(Entry.SERIES);
-    return build(labels, metricName());
+    return build(labels, metricName(), seriesLabels);
   }
 
-  private Labels build(Spans spans, String name) {
-    int n = spans.count + (name == null ? 0 : 1);
-    String[] pairs = new String[2 * n];
-    int k = 0;
+  private Labels build(Spans spans, String name, LabelSetMaker maker) {
+    maker.start(spans.count + 1);
     if (name != null) {
-      pairs[k++] = Labels.METRIC_NAME;
-      pairs[k++] = name;
+      maker.add(Labels.METRIC_NAME, name);
     }
     for (int i = 0; i < spans.count; i++) {
       if (spans.valueStart(i) == spans.valueEnd(i)) {
@@ -662,21 +661,9 @@ abstract class BaseParser implements Parser {
               spans.valueEnd(i),
               (spans.flags[i] & Spans.VALUE_ESCAPED) != 0,
               false);
-      // Insertion sort: label sets are small and mostly written sorted already.
-      int j = k;
-      while (j > 0 && pairs[j - 2].compareTo(ln) > 0) {
-        pairs[j] = pairs[j - 2];
-        pairs[j + 1] = pairs[j - 1];
-        j -= 2;
-      }
-      pairs[j] = ln;
-      pairs[j + 1] = lv;
-      k += 2;
+      maker.add(ln, lv);
     }
-    if (k < pairs.length) {
-      pairs = Arrays.copyOf(pairs, k);
-    }
-    return Labels.fromSortedPairs(pairs);
+    return maker.make();
   }
 
   @Override
@@ -705,7 +692,7 @@ abstract class BaseParser implements Parser {
     }
     return Optional.of(
         new Exemplar(
-            build(exemplarLabels, null),
+            build(exemplarLabels, null, exemplarLabelSets),
             exemplarValue,
             exemplarHasTimestamp,
             exemplarHasTimestamp ? exemplarTimestamp : 0));

@@ -11,24 +11,31 @@ import java.util.function.BiConsumer;
 /**
  * An immutable set of labels sorted by name, with unique names and non-empty values.
  *
- * <p>Stored as one array of alternating names and values, so a label set costs one object and one
- * array beyond its strings; {@link #hashCode()} and {@link #hash64()} are computed once. Instances
- * are thread-safe. Create them with {@link #of(String...)}, {@link #builder()} or {@link
- * #fromMap(Map)}; each validates its input and names the offending value.
+ * <p>Stored as two parallel arrays, names and values, so that label sets with the same names can
+ * share one names array (the head keeps one per distinct names tuple; see {@link
+ * #fromSortedNamesAndValues}); {@link #hashCode()} and {@link #hash64()} are computed once. Neither
+ * array is ever modified after construction. Instances are thread-safe. Create them with {@link
+ * #of(String...)}, {@link #builder()} or {@link #fromMap(Map)}; each validates its input and names
+ * the offending value.
  */
 public final class Labels implements Comparable<Labels> {
   /** The label that carries the metric name. */
   public static final String METRIC_NAME = "__name__";
 
-  /** The empty label set. */
-  public static final Labels EMPTY = new Labels(new String[0]);
+  private static final String[] NO_STRINGS = new String[0];
 
-  private final String[] pairs; // name0, value0, name1, value1, ... sorted by name
+  /** The empty label set. */
+  public static final Labels EMPTY = new Labels(NO_STRINGS, NO_STRINGS);
+
+  // Parallel, sorted by name. names may be shared with other instances: never write to either.
+  private final String[] names;
+  private final String[] values;
   private final long hash64;
 
-  private Labels(String[] pairs) {
-    this.pairs = pairs;
-    this.hash64 = computeHash(pairs);
+  private Labels(String[] names, String[] values) {
+    this.names = names;
+    this.values = values;
+    this.hash64 = computeHash(names, values);
   }
 
   /**
@@ -63,9 +70,10 @@ public final class Labels implements Comparable<Labels> {
   }
 
   /**
-   * Wraps pairs that the caller guarantees are already sorted by name, unique and non-empty. The
-   * array is owned by the result afterwards; the caller must not modify it. Used by parsers and
-   * storage on hot paths where sorting was already done.
+   * Labels from alternating names and values that the caller guarantees are already sorted by name,
+   * unique and non-empty. The array is copied into separate names and values arrays and not
+   * retained. Callers that can produce the two arrays directly should use {@link
+   * #fromSortedNamesAndValues} instead, which copies nothing.
    *
    * @throws IllegalArgumentException if the pairs are not strictly sorted by name
    */
@@ -75,11 +83,68 @@ public final class Labels implements Comparable<Labels> {
     }
     for (int i = 2; i < pairs.length; i += 2) {
       if (pairs[i - 2].compareTo(pairs[i]) >= 0) {
-        throw new IllegalArgumentException(
-            "labels not strictly sorted: \"" + pairs[i - 2] + "\" before \"" + pairs[i] + "\"");
+        throw notSorted(pairs[i - 2], pairs[i]);
       }
     }
-    return new Labels(pairs);
+    int n = pairs.length / 2;
+    String[] names = new String[n];
+    String[] values = new String[n];
+    for (int i = 0; i < n; i++) {
+      names[i] = pairs[2 * i];
+      values[i] = pairs[2 * i + 1];
+    }
+    return new Labels(names, values);
+  }
+
+  /**
+   * Labels from parallel arrays of names, strictly sorted, and their non-empty values. Both arrays
+   * are owned by the result afterwards and must never be modified by anyone; the names array may
+   * (and should) be shared by any number of label sets with the same names, which is how the head
+   * stores one names array per distinct names tuple. Validation is one pass without allocation.
+   *
+   * @throws IllegalArgumentException if the lengths differ, a name or value is null or empty, or
+   *     the names are not strictly sorted
+   */
+  public static Labels fromSortedNamesAndValues(String[] names, String[] values) {
+    if (names.length != values.length) {
+      throw new IllegalArgumentException(
+          "names and values differ in length: "
+              + names.length
+              + " names, "
+              + values.length
+              + " values");
+    }
+    for (int i = 0; i < names.length; i++) {
+      String name = names[i];
+      if (name == null) {
+        throw new IllegalArgumentException("null label name at index " + i);
+      }
+      if (i > 0 && names[i - 1].compareTo(name) >= 0) {
+        throw notSorted(names[i - 1], name);
+      }
+      if (i == 0 && name.isEmpty()) { // strictly sorted names can be empty only at index 0
+        throw new IllegalArgumentException("label name must not be empty");
+      }
+      String value = values[i];
+      if (value == null || value.isEmpty()) {
+        throw new IllegalArgumentException(
+            (value == null ? "null" : "empty") + " value for label \"" + name + "\"");
+      }
+    }
+    return new Labels(names, values);
+  }
+
+  private static IllegalArgumentException notSorted(String before, String after) {
+    return new IllegalArgumentException(
+        "labels not strictly sorted: \"" + before + "\" before \"" + after + "\"");
+  }
+
+  /**
+   * True when both label sets use the same names array instance, as label sets interned by the head
+   * with the same names do. Says nothing about equality; for memory accounting and tests.
+   */
+  public boolean sharesNamesWith(Labels other) {
+    return names == other.names;
   }
 
   /** A builder that starts empty. */
@@ -89,36 +154,32 @@ public final class Labels implements Comparable<Labels> {
 
   /** A builder that starts with these labels. */
   public Builder toBuilder() {
-    Builder b = new Builder();
-    for (int i = 0; i < pairs.length; i += 2) {
-      b.set(pairs[i], pairs[i + 1]);
-    }
-    return b;
+    return new Builder(names, values);
   }
 
   /** Number of labels. */
   public int size() {
-    return pairs.length / 2;
+    return names.length;
   }
 
   public boolean isEmpty() {
-    return pairs.length == 0;
+    return names.length == 0;
   }
 
   /** The i-th label name in sorted order. */
   public String name(int i) {
-    return pairs[2 * i];
+    return names[i];
   }
 
   /** The i-th label value in sorted order. */
   public String value(int i) {
-    return pairs[2 * i + 1];
+    return values[i];
   }
 
   /** The value of a label, or the empty string when absent (Prometheus semantics). */
   public String get(String name) {
     int i = indexOf(name);
-    return i < 0 ? "" : pairs[2 * i + 1];
+    return i < 0 ? "" : values[i];
   }
 
   /** True when the label is present (with a non-empty value, since empty values do not exist). */
@@ -133,26 +194,14 @@ public final class Labels implements Comparable<Labels> {
 
   private int indexOf(String name) {
     // Label sets are small: a linear scan beats binary search below ~16 labels and is branch-light.
-    int n = pairs.length;
-    if (n > 32) {
-      int lo = 0;
-      int hi = n / 2 - 1;
-      while (lo <= hi) {
-        int mid = (lo + hi) >>> 1;
-        int c = pairs[2 * mid].compareTo(name);
-        if (c == 0) {
-          return mid;
-        } else if (c < 0) {
-          lo = mid + 1;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return -1;
+    int n = names.length;
+    if (n > 16) {
+      int i = Arrays.binarySearch(names, name);
+      return i < 0 ? -1 : i;
     }
-    for (int i = 0; i < n; i += 2) {
-      if (pairs[i].equals(name)) {
-        return i / 2;
+    for (int i = 0; i < n; i++) {
+      if (names[i].equals(name)) {
+        return i;
       }
     }
     return -1;
@@ -160,18 +209,14 @@ public final class Labels implements Comparable<Labels> {
 
   /** Calls the consumer with each name and value in sorted order. */
   public void forEach(BiConsumer<String, String> consumer) {
-    for (int i = 0; i < pairs.length; i += 2) {
-      consumer.accept(pairs[i], pairs[i + 1]);
+    for (int i = 0; i < names.length; i++) {
+      consumer.accept(names[i], values[i]);
     }
   }
 
   /** The label names in sorted order. */
   public List<String> names() {
-    List<String> out = new ArrayList<>(size());
-    for (int i = 0; i < pairs.length; i += 2) {
-      out.add(pairs[i]);
-    }
-    return out;
+    return new ArrayList<>(Arrays.asList(names));
   }
 
   /** A copy of the labels as a sorted map. */
@@ -188,46 +233,35 @@ public final class Labels implements Comparable<Labels> {
 
   /** These labels without the given names. */
   public Labels without(Collection<String> names) {
-    int keep = 0;
-    for (int i = 0; i < pairs.length; i += 2) {
-      if (!names.contains(pairs[i])) {
-        keep++;
-      }
-    }
-    if (keep == size()) {
-      return this;
-    }
-    String[] out = new String[keep * 2];
-    int j = 0;
-    for (int i = 0; i < pairs.length; i += 2) {
-      if (!names.contains(pairs[i])) {
-        out[j++] = pairs[i];
-        out[j++] = pairs[i + 1];
-      }
-    }
-    return new Labels(out);
+    return filter(names, false);
   }
 
   /** Only the labels with the given names. */
   public Labels keepOnly(Collection<String> names) {
+    return filter(names, true);
+  }
+
+  private Labels filter(Collection<String> selected, boolean keepSelected) {
     int keep = 0;
-    for (int i = 0; i < pairs.length; i += 2) {
-      if (names.contains(pairs[i])) {
+    for (String name : names) {
+      if (selected.contains(name) == keepSelected) {
         keep++;
       }
     }
     if (keep == size()) {
       return this;
     }
-    String[] out = new String[keep * 2];
+    String[] outNames = new String[keep];
+    String[] outValues = new String[keep];
     int j = 0;
-    for (int i = 0; i < pairs.length; i += 2) {
-      if (names.contains(pairs[i])) {
-        out[j++] = pairs[i];
-        out[j++] = pairs[i + 1];
+    for (int i = 0; i < names.length; i++) {
+      if (selected.contains(names[i]) == keepSelected) {
+        outNames[j] = names[i];
+        outValues[j] = values[i];
+        j++;
       }
     }
-    return new Labels(out);
+    return new Labels(outNames, outValues);
   }
 
   /**
@@ -238,16 +272,22 @@ public final class Labels implements Comparable<Labels> {
     return hash64;
   }
 
-  private static long computeHash(String[] pairs) {
+  // Name, value, name, value...: the same value as when label sets were one array of pairs.
+  private static long computeHash(String[] names, String[] values) {
     long h = 0x9E3779B97F4A7C15L;
-    for (String s : pairs) {
-      h ^= s.hashCode() & 0xffffffffL;
-      h *= 0xff51afd7ed558ccdL;
-      h ^= h >>> 32;
+    for (int i = 0; i < names.length; i++) {
+      h = mix(h, names[i]);
+      h = mix(h, values[i]);
     }
-    h ^= pairs.length;
+    h ^= 2L * names.length;
     h *= 0xc4ceb9fe1a85ec53L;
     return h ^ (h >>> 29);
+  }
+
+  private static long mix(long h, String s) {
+    h ^= s.hashCode() & 0xffffffffL;
+    h *= 0xff51afd7ed558ccdL;
+    return h ^ (h >>> 32);
   }
 
   @Override
@@ -264,20 +304,27 @@ public final class Labels implements Comparable<Labels> {
       return false;
     }
     Labels other = (Labels) o;
-    return hash64 == other.hash64 && Arrays.equals(pairs, other.pairs);
+    // Arrays.equals returns at once for a shared names array.
+    return hash64 == other.hash64
+        && Arrays.equals(names, other.names)
+        && Arrays.equals(values, other.values);
   }
 
   /** Orders label sets as Prometheus does: label by label, name first, then value. */
   @Override
   public int compareTo(Labels o) {
-    int n = Math.min(pairs.length, o.pairs.length);
+    int n = Math.min(names.length, o.names.length);
     for (int i = 0; i < n; i++) {
-      int c = pairs[i].compareTo(o.pairs[i]);
+      int c = names[i].compareTo(o.names[i]);
+      if (c != 0) {
+        return c;
+      }
+      c = values[i].compareTo(o.values[i]);
       if (c != 0) {
         return c;
       }
     }
-    return Integer.compare(pairs.length, o.pairs.length);
+    return Integer.compare(names.length, o.names.length);
   }
 
   /** Prometheus notation: {@code name{a="b", c="d"}}, or {@code {a="b"}} without a name. */
@@ -287,16 +334,16 @@ public final class Labels implements Comparable<Labels> {
     String name = metricName();
     sb.append(name).append('{');
     boolean first = true;
-    for (int i = 0; i < pairs.length; i += 2) {
-      if (pairs[i].equals(METRIC_NAME)) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(METRIC_NAME)) {
         continue;
       }
       if (!first) {
         sb.append(", ");
       }
       first = false;
-      sb.append(pairs[i]).append("=\"");
-      escapeInto(sb, pairs[i + 1]);
+      sb.append(names[i]).append("=\"");
+      escapeInto(sb, values[i]);
       sb.append('"');
     }
     return sb.append('}').toString();
@@ -332,6 +379,24 @@ public final class Labels implements Comparable<Labels> {
     private int size;
 
     private Builder() {}
+
+    // From a label set: its names are unique, so no set() and its scan per label. An empty value
+    // (fromSortedPairs trusts its caller) is skipped and an empty name rejected, as set() would.
+    private Builder(String[] names, String[] values) {
+      int capacity = Math.max(8, names.length);
+      this.names = new String[capacity];
+      this.values = new String[capacity];
+      for (int i = 0; i < names.length; i++) {
+        if (names[i].isEmpty()) {
+          throw new IllegalArgumentException("label name must not be empty");
+        }
+        if (!values[i].isEmpty()) {
+          this.names[size] = names[i];
+          this.values[size] = values[i];
+          size++;
+        }
+      }
+    }
 
     /** Sets a label; an empty value removes it. */
     public Builder set(String name, String value) {
@@ -409,17 +474,27 @@ public final class Labels implements Comparable<Labels> {
 
     /** The sorted, immutable label set. The builder stays usable. */
     public Labels build() {
-      String[] pairs = new String[size * 2];
-      Integer[] idx = new Integer[size];
-      for (int i = 0; i < size; i++) {
-        idx[i] = i;
+      if (size == 0) {
+        return EMPTY;
       }
-      Arrays.sort(idx, (a, b) -> names[a].compareTo(names[b]));
-      for (int i = 0; i < size; i++) {
-        pairs[2 * i] = names[idx[i]];
-        pairs[2 * i + 1] = values[idx[i]];
+      // Sorts in place (the builder's order is not observable): an insertion sort, since label
+      // sets are small and mostly sorted already (toBuilder() then a set() or two).
+      for (int i = 1; i < size; i++) {
+        String n = names[i];
+        if (names[i - 1].compareTo(n) < 0) {
+          continue;
+        }
+        String v = values[i];
+        int j = i;
+        while (j > 0 && names[j - 1].compareTo(n) > 0) {
+          names[j] = names[j - 1];
+          values[j] = values[j - 1];
+          j--;
+        }
+        names[j] = n;
+        values[j] = v;
       }
-      return size == 0 ? EMPTY : new Labels(pairs);
+      return new Labels(Arrays.copyOf(names, size), Arrays.copyOf(values, size));
     }
   }
 }

@@ -265,15 +265,13 @@ final class IndexReader {
       if (nl > len) {
         throw d.corrupt("label count " + nl + " exceeds entry");
       }
-      String[] pairs = new String[nl * 2];
-      for (int i = 0; i < pairs.length; i++) {
-        int s = d.getUvarintInt();
-        if (s >= symbols.length) {
-          throw d.corrupt("symbol reference " + s + " out of range");
-        }
-        pairs[i] = symbols[s];
+      String[] names = new String[nl];
+      String[] values = new String[nl];
+      for (int i = 0; i < nl; i++) {
+        names[i] = symbol(d);
+        values[i] = symbol(d);
       }
-      into.labels = Labels.fromSortedPairs(pairs);
+      into.labels = Labels.fromSortedNamesAndValues(names, values);
       if (!readChunks) {
         return;
       }
@@ -308,5 +306,13 @@ final class IndexReader {
     } catch (CorruptDataException | IllegalArgumentException e) {
       throw new CorruptBlockException(file.path() + ": " + e.getMessage(), e);
     }
+  }
+
+  private String symbol(DecodingBuffer d) {
+    int s = d.getUvarintInt();
+    if (s >= symbols.length) {
+      throw d.corrupt("symbol reference " + s + " out of range");
+    }
+    return symbols[s];
   }
 }

@@ -80,13 +80,15 @@ final class WalRecords {
       if (nl > d.remaining() / 2) {
         throw d.corrupt("label count " + nl + " exceeds record");
       }
-      String[] pairs = new String[nl * 2];
-      for (int j = 0; j < pairs.length; j++) {
-        pairs[j] = d.getUvarintString();
+      String[] names = new String[nl];
+      String[] values = new String[nl];
+      for (int j = 0; j < nl; j++) {
+        names[j] = d.getUvarintString();
+        values[j] = d.getUvarintString();
       }
       Labels labels;
       try {
-        labels = Labels.fromSortedPairs(pairs);
+        labels = Labels.fromSortedNamesAndValues(names, values);
       } catch (IllegalArgumentException e) {
         throw d.corrupt("series " + ref + ": " + e.getMessage());
       }
