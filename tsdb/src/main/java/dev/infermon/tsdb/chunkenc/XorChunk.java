@@ -12,8 +12,12 @@ import java.util.Arrays;
  * count and byte array under the writer's lock ({@link #snapshotBuffer()}, {@link #numSamples()})
  * may decode them with {@link XorIterator} while the writer goes on appending: appends only set
  * bits past the ones already written, and a grown array is a new array.
+ *
+ * <p>Not final: a subclass may keep a chunk being written inside its own object (the head's series
+ * does, one object per series instead of two) and start it over with {@link #restart}, which takes
+ * a new array, so a reader of the old one is undisturbed.
  */
-public final class XorChunk extends BitWriter {
+public class XorChunk extends BitWriter {
   /** Prometheus's target size; the head cuts a new chunk around it. */
   public static final int TARGET_SAMPLES = 120;
 
@@ -21,27 +25,37 @@ public final class XorChunk extends BitWriter {
   public static final int MAX_SAMPLES = 0xffff;
 
   private static final int HEADER_BYTES = 2;
-  private static final int NO_LEADING = 0xff;
+  private static final int DEFAULT_BYTES = 32;
+  private static final byte NO_LEADING = -1;
 
-  private int count;
+  // Narrow types where the range allows, to pack a subclass's fields into fewer words: the count
+  // is at most MAX_SAMPLES (a char is unsigned 16 bits), leading is 0..31 or NO_LEADING and
+  // trailing 0..64.
+  private char count;
   private long minTime = Long.MIN_VALUE;
   private long maxTime = Long.MIN_VALUE;
   private long lastValueBits;
   private long tDelta;
-  private int leading = NO_LEADING;
-  private int trailing;
+  private byte leading = NO_LEADING;
+  private byte trailing;
+
+  /**
+   * No chunk yet, not even an array: {@link #numSamples()} is 0 and nothing else may be called
+   * until {@link #restart} starts one.
+   */
+  protected XorChunk() {}
 
   private XorChunk(int initialBytes) {
     super(initialBytes);
   }
 
-  private XorChunk(byte[] buf, long bitLen) {
+  private XorChunk(byte[] buf, int bitLen) {
     super(buf, bitLen);
   }
 
   /** An empty chunk. */
   public static XorChunk create() {
-    return create(32);
+    return create(DEFAULT_BYTES);
   }
 
   /**
@@ -55,14 +69,36 @@ public final class XorChunk extends BitWriter {
   }
 
   /**
-   * An empty chunk expected to end near {@code expectedBytes}: its buffer starts at half that and,
-   * when full, grows once to the whole. Over a chunk's life that holds about 0.8 of the expected
-   * size on average instead of all of it from the first sample, for one extra copy.
+   * Starts this object over as an empty chunk in a new array; the old array is left untouched for
+   * readers that took it (a snapshot), and every piece of encoder state is reset, so the bytes come
+   * out as a {@link #create()}d chunk's would.
+   *
+   * @param expectedBytes a guess of the chunk's final length, such as the previous chunk's: the
+   *     array then starts at a quarter of it and grows a quarter at a time (see {@code
+   *     BitWriter.grownLength} for the trade); 0 when there is nothing to go by, which starts as
+   *     {@link #create()}
+   * @throws IllegalArgumentException when {@code expectedBytes} is negative
    */
-  public static XorChunk createHalf(int expectedBytes) {
-    XorChunk c = create(expectedBytes / 2);
-    c.growNextTo(expectedBytes);
-    return c;
+  protected final void restart(int expectedBytes) {
+    restart(expectedBytes, DEFAULT_BYTES);
+    resetEncoder();
+    writeBits(0, HEADER_BYTES * 8);
+  }
+
+  /** Drops the chunk and its array, as {@link #XorChunk()} (nothing is left to read). */
+  protected final void clear() {
+    release();
+    resetEncoder();
+  }
+
+  private void resetEncoder() {
+    count = 0;
+    minTime = Long.MIN_VALUE;
+    maxTime = Long.MIN_VALUE;
+    lastValueBits = 0;
+    tDelta = 0;
+    leading = NO_LEADING;
+    trailing = 0;
   }
 
   /**
@@ -80,22 +116,22 @@ public final class XorChunk extends BitWriter {
         first = it.timestamp();
       }
     }
-    long bitLen = HEADER_BYTES * 8L + it.bitsRead();
-    byte[] copy = Arrays.copyOfRange(buf, off, off + (int) ((bitLen + 7) >>> 3));
+    int bitLen = Math.toIntExact(HEADER_BYTES * 8L + it.bitsRead());
+    byte[] copy = Arrays.copyOfRange(buf, off, off + ((bitLen + 7) >>> 3));
     if ((bitLen & 7) != 0) {
       // Bits past the stream must be zero because appends OR into the last byte.
       copy[copy.length - 1] &= (byte) (0xff << (8 - (bitLen & 7)));
     }
     XorChunk c = new XorChunk(copy, bitLen);
-    c.count = n;
+    c.count = (char) n;
     if (n > 0) {
       c.minTime = first;
       c.maxTime = it.timestamp();
       c.lastValueBits = Double.doubleToRawLongBits(it.value());
       c.tDelta = it.timeDelta();
       // As Prometheus: the decoder's window becomes the encoder's, so both stay in step.
-      c.leading = it.leading();
-      c.trailing = it.trailing();
+      c.leading = (byte) it.leading();
+      c.trailing = (byte) it.trailing();
     }
     return c;
   }
@@ -106,7 +142,7 @@ public final class XorChunk extends BitWriter {
    * @throws IllegalArgumentException when {@code t} is not after the last sample's time, or the
    *     chunk already holds {@link #MAX_SAMPLES}
    */
-  public void append(long t, double v) {
+  public final void append(long t, double v) {
     long vbits = Double.doubleToRawLongBits(v);
     if (count == 0) {
       putVarint(t);
@@ -118,7 +154,7 @@ public final class XorChunk extends BitWriter {
             "chunk samples must have increasing times: " + t + " after " + maxTime);
       }
       if (count == MAX_SAMPLES) {
-        throw new IllegalArgumentException("chunk is full: " + count + " samples");
+        throw new IllegalArgumentException("chunk is full: " + (int) count + " samples");
       }
       long delta = t - maxTime;
       if (count == 1) {
@@ -172,8 +208,8 @@ public final class XorChunk extends BitWriter {
       writeBit(false);
       writeBits(xor >>> trailing, 64 - leading - trailing);
     } else {
-      leading = lead;
-      trailing = trail;
+      leading = (byte) lead;
+      trailing = (byte) trail;
       writeBit(true);
       writeBits(lead, 5);
       int sig = 64 - lead - trail;
@@ -194,37 +230,37 @@ public final class XorChunk extends BitWriter {
     writeByte((int) x);
   }
 
-  public int numSamples() {
+  public final int numSamples() {
     return count;
   }
 
   /** Time of the first sample; {@link Long#MIN_VALUE} when empty. */
-  public long minTime() {
+  public final long minTime() {
     return minTime;
   }
 
   /** Time of the last sample; {@link Long#MIN_VALUE} when empty. */
-  public long maxTime() {
+  public final long maxTime() {
     return maxTime;
   }
 
   /** Value of the last sample, bit for bit. */
-  public double lastValue() {
+  public final double lastValue() {
     return Double.longBitsToDouble(lastValueBits);
   }
 
   /** Length of the encoded chunk in bytes. */
-  public int length() {
+  public final int length() {
     return byteLength();
   }
 
   /** A copy of the encoded chunk. */
-  public byte[] bytes() {
+  public final byte[] bytes() {
     return Arrays.copyOf(buffer(), byteLength());
   }
 
   /** Copies the encoded chunk into {@code dst} at {@code off}; returns the number of bytes. */
-  public int copyTo(byte[] dst, int off) {
+  public final int copyTo(byte[] dst, int off) {
     int n = byteLength();
     System.arraycopy(buffer(), 0, dst, off, n);
     return n;
@@ -234,17 +270,17 @@ public final class XorChunk extends BitWriter {
    * The live array (not a copy), valid for {@link #length()} bytes and {@link #numSamples()}
    * samples as read together under the writer's lock. The caller must not modify it.
    */
-  public byte[] snapshotBuffer() {
+  public final byte[] snapshotBuffer() {
     return buffer();
   }
 
   /** Drops growth headroom once no more samples will be appended. */
-  public void trim() {
+  public final void trim() {
     super.trim();
   }
 
   /** An iterator over the samples appended so far (same threading rule as the class). */
-  public XorIterator iterator() {
+  public final XorIterator iterator() {
     return XorIterator.over(buffer(), 0, byteLength(), count);
   }
 }

@@ -29,11 +29,12 @@ public final class ChunkExport {
   static void run(Head head, long mint, long maxt, Consumer consumer) {
     List<MemSeries> all = head.allSeries();
     all.sort(Comparator.comparing(s -> s.labels));
+    ChunkStore store = head.chunkStore();
     for (MemSeries s : all) {
       SeriesSnapshot snap;
       byte[] openCopy = null;
       synchronized (s) {
-        snap = s.snapshot();
+        snap = s.snapshot(store);
         if (snap.open() != null) {
           // The open chunk's array keeps changing; copy the captured bytes while they are stable.
           openCopy = java.util.Arrays.copyOf(snap.open(), snap.openLength());

@@ -186,7 +186,7 @@ public final class Head implements Storage {
   }
 
   private MemSeries newSeries(int id, Labels interned, boolean log) {
-    MemSeries s = new MemSeries(interned, id, chunks);
+    MemSeries s = new MemSeries(interned, id);
     if (log) {
       // Before the series is visible to any other appender, so it precedes all its samples.
       options.log().logSeries(id, interned);
@@ -256,7 +256,7 @@ public final class Head implements Storage {
     synchronized (s) {
       verdict = s.appendable(t, Double.doubleToRawLongBits(v));
       if (verdict == MemSeries.OK) {
-        s.append(t, v, options.chunkRangeMs(), options.samplesPerChunk());
+        s.append(t, v, options.chunkRangeMs(), options.samplesPerChunk(), chunks);
       }
     }
     if (verdict == MemSeries.OUT_OF_ORDER) {

@@ -140,6 +140,7 @@ final class HeadAppender implements Appender {
     long appended = 0;
     long range = head.options.chunkRangeMs();
     int target = head.options.samplesPerChunk();
+    ChunkStore store = head.chunkStore();
     for (int i = 0; i < buf.size; i++) {
       MemSeries s = buf.series[i];
       long t = buf.timestamps[i];
@@ -148,7 +149,7 @@ final class HeadAppender implements Appender {
       synchronized (s) {
         verdict = s.appendable(t, Double.doubleToRawLongBits(v));
         if (verdict == MemSeries.OK) {
-          s.append(t, v, range, target);
+          s.append(t, v, range, target, store);
         }
       }
       if (verdict == MemSeries.OK) {

@@ -44,7 +44,7 @@ final class HeadQuerier implements Querier {
     if (sorted) {
       found.sort(Comparator.comparing(s -> s.labels));
     }
-    return new HeadSeriesSet(found, mint, maxt);
+    return new HeadSeriesSet(found, head.chunkStore(), mint, maxt);
   }
 
   private List<MemSeries> resolve(List<Matcher> matchers) {
@@ -114,10 +114,10 @@ final class HeadQuerier implements Querier {
     return false;
   }
 
-  private static boolean hasData(MemSeries s, long mint, long maxt) {
+  private boolean hasData(MemSeries s, long mint, long maxt) {
     SeriesSnapshot snap;
     synchronized (s) {
-      snap = s.snapshot();
+      snap = s.snapshot(head.chunkStore());
     }
     return snap.hasSampleIn(mint, maxt);
   }
@@ -136,13 +136,15 @@ final class HeadQuerier implements Querier {
   /** Walks the resolved series, skipping those without samples in the range. */
   private static final class HeadSeriesSet implements SeriesSet {
     private final List<MemSeries> series;
+    private final ChunkStore store;
     private final long mint;
     private final long maxt;
     private int i = -1;
     private Series at;
 
-    HeadSeriesSet(List<MemSeries> series, long mint, long maxt) {
+    HeadSeriesSet(List<MemSeries> series, ChunkStore store, long mint, long maxt) {
       this.series = series;
+      this.store = store;
       this.mint = mint;
       this.maxt = maxt;
     }
@@ -153,7 +155,7 @@ final class HeadQuerier implements Querier {
         MemSeries s = series.get(i);
         SeriesSnapshot snap;
         synchronized (s) {
-          snap = s.snapshot();
+          snap = s.snapshot(store);
         }
         if (snap.hasSampleIn(mint, maxt)) {
           at = new HeadSeries(s.labels, snap, mint, maxt);

@@ -6,13 +6,18 @@ import java.util.Arrays;
 
 /**
  * One series in the head: references to its completed chunks in the head's {@link ChunkStore} (with
- * each chunk's time range) and the open chunk.
+ * each chunk's time range) and the open chunk, which is this object itself: a series extends {@link
+ * XorChunk} rather than pointing to one, one object per series instead of two (a header and a
+ * reference less, and no dependent load per appended sample). No open chunk is {@code numSamples()
+ * == 0}; a cut hands the chunk's bytes to the store and restarts it in a new array.
  *
- * <p>Threading: every mutable field is guarded by this object's monitor. Readers take a {@link
- * SeriesSnapshot} under the monitor and decode outside it. The array of completed chunks is
- * replaced, never changed, when a chunk is cut or truncated.
+ * <p>Threading: every mutable field, the inherited chunk's included, is guarded by this object's
+ * monitor; so is every inherited {@link XorChunk} method. Readers take a {@link SeriesSnapshot}
+ * under the monitor and decode outside it. The array of completed chunks is replaced, never
+ * changed, when a chunk is cut or truncated; the open chunk's array is only appended to, and a cut
+ * or truncation leaves it to the snapshots that hold it and takes a new one.
  */
-final class MemSeries {
+final class MemSeries extends XorChunk {
   /** Results of {@link #appendable}. */
   static final int OK = 0;
 
@@ -24,7 +29,6 @@ final class MemSeries {
 
   final Labels labels;
   final int id;
-  private final ChunkStore store;
 
   // The caller's instance last found equal to labels. A scrape cache hands the same instance back
   // every scrape, so an identity check replaces a full comparison of every string. Not guarded:
@@ -34,15 +38,13 @@ final class MemSeries {
   // The completed chunks, oldest first, three longs each: reference in the store, minTime,
   // maxTime. One array rather than one for references and one for ranges: 16 bytes less per series.
   private long[] done = NONE;
-  private XorChunk open;
   private long nextAt;
   private int pendingCommits;
   private boolean removed;
 
-  MemSeries(Labels labels, int id, ChunkStore store) {
+  MemSeries(Labels labels, int id) {
     this.labels = labels;
     this.id = id;
-    this.store = store;
   }
 
   /**
@@ -83,15 +85,15 @@ final class MemSeries {
    * stored, as Prometheus), or rejected. Caller holds the monitor.
    */
   int appendable(long t, long valueBits) {
-    if (open == null) {
+    if (isEmpty()) {
       return OK;
     }
-    long maxt = open.maxTime();
+    long maxt = maxTime();
     if (t > maxt) {
       return OK;
     }
     if (t == maxt) {
-      return Double.doubleToRawLongBits(open.lastValue()) == valueBits ? SAME_AS_LAST : DUPLICATE;
+      return Double.doubleToRawLongBits(lastValue()) == valueBits ? SAME_AS_LAST : DUPLICATE;
     }
     return OUT_OF_ORDER;
   }
@@ -99,36 +101,37 @@ final class MemSeries {
   /**
    * Appends a sample that {@link #appendable} accepted, cutting a chunk the way Prometheus does: at
    * the chunk range's boundary, or earlier so the range's chunks hold about {@code target} samples
-   * each, and at twice the target at the latest. Caller holds the monitor.
+   * each, and at twice the target at the latest; a cut chunk goes to {@code store}. Caller holds
+   * the monitor.
    */
-  void append(long t, double v, long chunkRange, int target) {
-    if (open == null) {
-      open = XorChunk.create();
+  void append(long t, double v, long chunkRange, int target, ChunkStore store) {
+    int n = numSamples();
+    if (n == 0) {
+      restart(0); // no previous chunk to size this one by
       nextAt = rangeEnd(t, chunkRange);
     } else {
-      int n = open.numSamples();
       if (n == target / 4) {
-        nextAt = chunkEndTime(open.minTime(), open.maxTime(), nextAt);
+        nextAt = chunkEndTime(minTime(), maxTime(), nextAt);
       }
       if (t >= nextAt || n >= 2 * target) {
-        cut();
+        cut(store);
         nextAt = rangeEnd(t, chunkRange);
       }
     }
-    open.append(t, v);
+    append(t, v);
   }
 
-  private void cut() {
+  private void cut(ChunkStore store) {
     int n = done.length;
-    int len = open.length();
+    int len = length();
     long[] d = Arrays.copyOf(done, n + 3);
-    d[n] = store.put(open.snapshotBuffer(), 0, len, open.maxTime());
-    d[n + 1] = open.minTime();
-    d[n + 2] = open.maxTime();
+    d[n] = store.put(snapshotBuffer(), 0, len, maxTime());
+    d[n + 1] = minTime();
+    d[n + 2] = maxTime();
     done = d;
-    // The next chunk will likely be about as long: aim there (plus the writer's 9-byte slack)
-    // and skip the 1.5x growth steps, but hold only half of it until the chunk is half full.
-    open = XorChunk.createHalf(len + len / 8 + 9);
+    // The next chunk will likely be about as long: grow towards that in quarters rather than by
+    // 1.5x from a small start. A new array: snapshots may still be reading the old one.
+    restart(len);
   }
 
   static long rangeEnd(long t, long chunkRange) {
@@ -147,32 +150,17 @@ final class MemSeries {
     return (long) (start + (maxT - start) / Math.floor(n));
   }
 
-  /** Caller holds the monitor. */
-  SeriesSnapshot snapshot() {
-    if (open == null) {
+  /**
+   * The series now, with the view of {@code store} (this series' store, which must be read under
+   * the monitor so that it holds every chunk a reference in the snapshot names). Caller holds the
+   * monitor.
+   */
+  SeriesSnapshot snapshot(ChunkStore store) {
+    if (isEmpty()) {
       return new SeriesSnapshot(store.view(), done, null, 0, 0, 0, 0);
     }
     return new SeriesSnapshot(
-        store.view(),
-        done,
-        open.snapshotBuffer(),
-        open.length(),
-        open.numSamples(),
-        open.minTime(),
-        open.maxTime());
-  }
-
-  /** Newest sample time, {@link Long#MIN_VALUE} when empty. Caller holds the monitor. */
-  long maxTime() {
-    return open == null ? Long.MIN_VALUE : open.maxTime();
-  }
-
-  /** Oldest sample time, {@link Long#MAX_VALUE} when empty. Caller holds the monitor. */
-  long minTime() {
-    if (done.length > 0) {
-      return done[1];
-    }
-    return open == null ? Long.MAX_VALUE : open.minTime();
+        store.view(), done, snapshotBuffer(), length(), numSamples(), minTime(), maxTime());
   }
 
   /**
@@ -191,15 +179,16 @@ final class MemSeries {
     } else if (keep > 0) {
       done = Arrays.copyOfRange(done, 3 * keep, done.length);
     }
-    if (done.length == 0 && open != null && open.maxTime() < mint) {
-      open = null;
+    if (done.length == 0 && !isEmpty() && maxTime() < mint) {
+      clear();
       dropped++;
     }
     return dropped;
   }
 
+  /** Whether there is no open chunk (then no completed chunk either). Caller holds the monitor. */
   boolean isEmpty() {
-    return open == null;
+    return numSamples() == 0;
   }
 
   void addPending() {
@@ -224,6 +213,6 @@ final class MemSeries {
 
   /** Number of chunks, open one included. Caller holds the monitor. */
   int chunkCount() {
-    return done.length / 3 + (open == null ? 0 : 1);
+    return done.length / 3 + (isEmpty() ? 0 : 1);
   }
 }

@@ -7,6 +7,8 @@ import dev.infermon.model.value.StaleNaN;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -16,6 +18,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class XorChunkTest {
   record Sample(long t, long bits) {
@@ -354,21 +358,112 @@ class XorChunkTest {
     return out;
   }
 
-  /** A chunk started at half its expected size grows once, to the whole, and encodes the same. */
-  @Test
-  void aHalfStartedChunkGrowsOnceToTheExpectedSize() {
-    XorChunk plain = XorChunk.create();
-    XorChunk half = XorChunk.createHalf(400);
-    assertThat(half.snapshotBuffer()).hasSize(200);
-    java.util.Set<Integer> sizes = new java.util.TreeSet<>();
-    for (int i = 0; i < 120; i++) {
-      long t = i * 5_000L + (i % 4 == 0 ? 3 : 0);
-      double v = i * 1.25 + (i % 7);
-      plain.append(t, v);
-      half.append(t, v);
-      sizes.add(half.snapshotBuffer().length);
+  /** What the head's series does: keeps a chunk in its own object and starts it over. */
+  private static final class InPlace extends XorChunk {
+    void startOver(int expectedBytes) {
+      restart(expectedBytes);
     }
-    assertThat(half.bytes()).isEqualTo(plain.bytes()); // both hold about 300 bytes
-    assertThat(sizes).containsExactly(200, 400);
+
+    void drop() {
+      clear();
+    }
+  }
+
+  @Property(tries = 200)
+  void aRestartedChunkEncodesAsAFreshOneAndLeavesTheOldArrayReadable(
+      @ForAll("series") List<Sample> before,
+      @ForAll("series") List<Sample> after,
+      @ForAll @IntRange(min = 0, max = 5000) int expectedBytes) {
+    InPlace c = new InPlace();
+    c.startOver(0);
+    for (Sample s : before) {
+      c.append(s.t(), s.v());
+    }
+    byte[] old = c.snapshotBuffer();
+    int oldLength = c.length();
+    int oldCount = c.numSamples();
+
+    c.startOver(expectedBytes);
+    for (Sample s : after) {
+      c.append(s.t(), s.v());
+    }
+
+    XorChunk fresh = chunkOf(after);
+    assertThat(c.bytes()).isEqualTo(fresh.bytes());
+    assertThat(c.numSamples()).isEqualTo(fresh.numSamples());
+    assertThat(c.minTime()).isEqualTo(fresh.minTime());
+    assertThat(c.maxTime()).isEqualTo(fresh.maxTime());
+    assertThat(Double.doubleToRawLongBits(c.lastValue()))
+        .isEqualTo(Double.doubleToRawLongBits(fresh.lastValue()));
+    assertThat(c.snapshotBuffer()).isNotSameAs(old);
+    // What a snapshot taken before the restart holds still decodes to the samples it had.
+    XorIterator it = XorIterator.over(old, 0, oldLength, oldCount);
+    List<Sample> got = new ArrayList<>();
+    while (it.next()) {
+      got.add(new Sample(it.timestamp(), Double.doubleToRawLongBits(it.value())));
+    }
+    assertThat(got).containsExactlyElementsOf(before);
+  }
+
+  @Test
+  void aClearedChunkHoldsNothingUntilRestarted() {
+    InPlace c = new InPlace();
+    assertThat(c.numSamples()).isZero();
+    assertThat(c.snapshotBuffer()).isNull();
+    c.startOver(0);
+    c.append(5_000, 1.5);
+    c.append(10_000, 2.5);
+
+    c.drop();
+
+    assertThat(c.numSamples()).isZero();
+    assertThat(c.length()).isZero();
+    assertThat(c.snapshotBuffer()).isNull();
+    assertThat(c.minTime()).isEqualTo(Long.MIN_VALUE);
+    assertThat(c.maxTime()).isEqualTo(Long.MIN_VALUE);
+    c.startOver(0);
+    c.append(1_000, 7); // earlier than before the clear: nothing of the old chunk is left
+    assertThat(c.bytes()).isEqualTo(chunkOf(List.of(new Sample(1_000, bits(7)))).bytes());
+  }
+
+  /**
+   * A chunk restarted with the length of a like chunk before it holds a quarter, a half, three
+   * quarters, then all of that length plus an eighth: four arrays, never a 1.5x step.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    // shape, samples
+    "counter, 120",
+    "gauge, 120",
+    "gauge, 240",
+    "counter, 30",
+  })
+  void aChunkAsLongAsTheLastGrowsInQuarters(String shape, int samples) {
+    List<Sample> like = new ArrayList<>();
+    for (int i = 0; i < samples; i++) {
+      long t = 1_700_000_000_000L + i * 15_000L + (i % 5 == 0 ? 7 : 0);
+      double v = shape.equals("counter") ? 1000 + i / 4 : Math.sin(i / 10.0) * 1e3;
+      like.add(new Sample(t, bits(v)));
+    }
+    int expected = chunkOf(like).length();
+    int quarter = expected / 4;
+
+    InPlace c = new InPlace();
+    c.startOver(expected);
+    Set<Integer> sizes = new TreeSet<>();
+    sizes.add(c.snapshotBuffer().length);
+    for (Sample s : like) {
+      c.append(s.t(), s.v());
+      sizes.add(c.snapshotBuffer().length);
+    }
+
+    assertThat(c.bytes()).isEqualTo(chunkOf(like).bytes());
+    assertThat(sizes)
+        .containsExactly(
+            quarter + 9, 2 * quarter + 9, 3 * quarter + 9, expected + expected / 8 + 9);
+  }
+
+  private static long bits(double v) {
+    return Double.doubleToRawLongBits(v);
   }
 }
