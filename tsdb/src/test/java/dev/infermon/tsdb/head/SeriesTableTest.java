@@ -21,11 +21,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** The head's series table against a {@link HashMap}, alone and under concurrent creation. */
 class SeriesTableTest {
-  private final ChunkStore store = ChunkStore.onHeap();
   private final StringInterner interner = new StringInterner();
 
   private MemSeries newSeries(int id, Labels l) {
-    return new MemSeries(l, id, store);
+    return new MemSeries(l, id);
   }
 
   private static Labels labels(int i) {
