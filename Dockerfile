@@ -21,7 +21,7 @@ VOLUME ["/data"]
 # the heap capped at three quarters of the container's memory limit.
 ENV MALLOC_ARENA_MAX=2
 ENTRYPOINT ["java", "-XX:+UseSerialGC", "-Xms32m", "-XX:NewRatio=8", "-XX:MinHeapFreeRatio=5", \
-            "-XX:MaxHeapFreeRatio=10", "-XX:-UsePerfData", "-XX:TrimNativeHeapInterval=10000", \
+            "-XX:MaxHeapFreeRatio=10", "-XX:-ShrinkHeapInSteps", "-XX:-UsePerfData", "-XX:TrimNativeHeapInterval=10000", \
             "-XX:-TieredCompilation", "-XX:MaxRAMPercentage=75", \
             "-jar", "/opt/infermon/infermon.jar"]
 CMD ["serve", "--config.file=/etc/infermon/infermon.yml", "--storage.tsdb.path=/data", \

@@ -22,7 +22,7 @@ WINDOW=${WINDOW:-240}
 WORK=${WORK:-/tmp/infermon-bench-scrape}
 JAR=${INFERMON_JAR:-server/target/infermon.jar}
 # Keep in step with the launcher (./infermon): measure infermon as it ships.
-HEAP=${INFERMON_HEAP:--XX:+UseSerialGC -Xms32m -XX:NewRatio=8 -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10 -XX:-UsePerfData -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000 -XX:-TieredCompilation}
+HEAP=${INFERMON_HEAP:--XX:+UseSerialGC -Xms32m -XX:NewRatio=8 -XX:MinHeapFreeRatio=5 -XX:MaxHeapFreeRatio=10 -XX:-ShrinkHeapInSteps -XX:-UsePerfData -XX:+IgnoreUnrecognizedVMOptions -XX:TrimNativeHeapInterval=10000 -XX:-TieredCompilation}
 SIM_PORT=${SIM_PORT:-19400}
 INFERMON_PORT=${INFERMON_PORT:-19090}
 PROM_PORT=${PROM_PORT:-19091}

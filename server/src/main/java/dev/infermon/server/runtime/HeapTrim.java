@@ -18,8 +18,11 @@ import org.slf4j.LoggerFactory;
  * at the end of one scrape benchmark run. Every {@link #CHECK_SECONDS} this looks at the old
  * generation and, when more than {@link #MAX_FREE} of it is free, asks for a full collection
  * ({@code System.gc()}), at most once per {@link #MIN_GAP_SECONDS}; the collection then shrinks the
- * heap to the launcher's {@code -XX:MaxHeapFreeRatio}. G1's periodic collection does the same for
- * G1; with G1, ZGC or Shenandoah (no such pool) this does nothing.
+ * heap to the launcher's {@code -XX:MaxHeapFreeRatio} (at once only with the launcher's {@code
+ * -XX:-ShrinkHeapInSteps}: by default the serial collector shrinks by 0%, 10%, 40%, then all of the
+ * excess on successive collections, and starts again at 0% after one that did not shrink, so a lone
+ * {@code System.gc()} gave nothing back). G1's periodic collection does the same for G1; with G1,
+ * ZGC or Shenandoah (no such pool) this does nothing.
  *
  * <p>Threading: one daemon thread of its own; {@link #close()} from any thread.
  */
