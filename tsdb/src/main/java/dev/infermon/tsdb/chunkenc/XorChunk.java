@@ -55,15 +55,7 @@ public class XorChunk extends BitWriter {
 
   /** An empty chunk. */
   public static XorChunk create() {
-    return create(DEFAULT_BYTES);
-  }
-
-  /**
-   * An empty chunk whose buffer starts at {@code expectedBytes} (a guess of its final size, such as
-   * the previous chunk's length, spares the growth slack).
-   */
-  public static XorChunk create(int expectedBytes) {
-    XorChunk c = new XorChunk(Math.max(HEADER_BYTES + 8, expectedBytes));
+    XorChunk c = new XorChunk(DEFAULT_BYTES);
     c.writeBits(0, HEADER_BYTES * 8);
     return c;
   }
