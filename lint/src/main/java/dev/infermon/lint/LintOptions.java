@@ -1,5 +1,6 @@
 package dev.infermon.lint;
 
+import dev.infermon.promql.parser.PromqlParser;
 import java.time.Duration;
 
 /**
@@ -11,9 +12,14 @@ import java.time.Duration;
  * @param minLatencyFor the shortest {@code for} a latency-quantile alert should have
  */
 public record LintOptions(Duration scrapeInterval, Duration minLatencyFor) {
+  /** The scrape interval assumed when not told, as a PromQL duration (the CLI's default). */
+  public static final String DEFAULT_SCRAPE_INTERVAL = "15s";
+
   /** 15 s scrapes, 5 minutes of {@code for}. */
   public static final LintOptions DEFAULT =
-      new LintOptions(Duration.ofSeconds(15), Duration.ofMinutes(5));
+      new LintOptions(
+          Duration.ofMillis(PromqlParser.parseDuration(DEFAULT_SCRAPE_INTERVAL)),
+          Duration.ofMinutes(5));
 
   public LintOptions {
     if (scrapeInterval == null || scrapeInterval.isNegative() || scrapeInterval.isZero()) {

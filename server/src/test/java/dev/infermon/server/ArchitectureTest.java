@@ -3,9 +3,13 @@ package dev.infermon.server;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -128,8 +132,8 @@ class ArchitectureTest {
   }
 
   /**
-   * Lint, diagnosis and SLOs speak PromQL too, and of the rules module use only rule-file loading
-   * (rulefmt): never evaluation, the engine or storage.
+   * Lint speaks PromQL too, and of the rules module uses only rule-file loading (rulefmt): never
+   * evaluation, the engine or storage.
    */
   @Test
   void lintUsesTheQueryBackendAndRuleLoadingOnly() {
@@ -145,6 +149,166 @@ class ArchitectureTest {
             "dev.infermon.rules",
             "dev.infermon.rules.unittest..",
             "dev.infermon.rules.defaults..")
+        .check(classes);
+  }
+
+  /** Lint builds on the LLM layer (catalog, inventory, compiler); the LLM layer never on lint. */
+  @Test
+  void lintDependsOnLlmNeverTheReverse() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.infermon.llm..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.infermon.lint..")
+        .check(classes);
+  }
+
+  /**
+   * Inside the LLM layer, packages read one way. An arrow {@code a → b} means "{@code b} may use
+   * {@code a}": data flows along it, and no edge goes back towards the catalog.
+   *
+   * <pre>
+   * signals → catalog → inventory → dashboard → diagnosis
+   *                                 dashboard → export
+   *           catalog → slo ─────────────────→ export
+   * </pre>
+   *
+   * <p>Each package may also use everything upstream of the arrows into it ({@code diagnosis} the
+   * catalog and the signals), never anything downstream or beside it.
+   *
+   * <p>{@code signals} (the canonical signals) is the catalog's vocabulary; {@code catalog} the
+   * engines' metrics as data; {@code inventory} what a fleet runs, detected with the catalog;
+   * {@code dashboard} panels compiled to PromQL for an inventory; {@code diagnosis} the causal
+   * chain over the dashboard's compiler and the inventory; {@code slo} rules and status from the
+   * catalog's SLI sources; {@code export} files generated from the dashboard, the catalog and the
+   * SLO rules. The root package {@code dev.infermon.llm} holds what every service shares (the named
+   * error) and uses none of them.
+   */
+  @Test
+  void llmPackagesReadFromTheCatalogOutwards() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("root")
+        .definedBy("dev.infermon.llm")
+        .layer("signals")
+        .definedBy("dev.infermon.llm.signals..")
+        .layer("catalog")
+        .definedBy("dev.infermon.llm.catalog..")
+        .layer("inventory")
+        .definedBy("dev.infermon.llm.inventory..")
+        .layer("dashboard")
+        .definedBy("dev.infermon.llm.dashboard..")
+        .layer("diagnosis")
+        .definedBy("dev.infermon.llm.diagnosis..")
+        .layer("slo")
+        .definedBy("dev.infermon.llm.slo..")
+        .layer("export")
+        .definedBy("dev.infermon.llm.export..")
+        .whereLayer("diagnosis")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("export")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("slo")
+        .mayOnlyBeAccessedByLayers("export")
+        .whereLayer("dashboard")
+        .mayOnlyBeAccessedByLayers("diagnosis", "export")
+        .whereLayer("inventory")
+        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis")
+        .whereLayer("catalog")
+        .mayOnlyBeAccessedByLayers("inventory", "dashboard", "diagnosis", "slo", "export")
+        .whereLayer("signals")
+        .mayOnlyBeAccessedByLayers(
+            "catalog", "inventory", "dashboard", "diagnosis", "slo", "export")
+        .whereLayer("root")
+        .mayOnlyBeAccessedByLayers(
+            "signals", "catalog", "inventory", "dashboard", "diagnosis", "slo", "export")
+        .check(classes);
+  }
+
+  /** The classes of llm and lint that are data rather than services or values, by name. */
+  private static final Set<String> DATA =
+      Set.of(
+          "dev.infermon.llm.catalog.Catalog",
+          "dev.infermon.llm.catalog.EngineCatalog",
+          "dev.infermon.llm.dashboard.Dashboards");
+
+  /** Functions from a value a service returns to text or a JSON-ready tree. */
+  private static final Set<String> RENDERERS =
+      Set.of(
+          "dev.infermon.llm.diagnosis.DiagnosisJson",
+          "dev.infermon.lint.report.TextReport",
+          "dev.infermon.lint.report.JsonReport",
+          "dev.infermon.lint.report.SarifReport");
+
+  private static boolean isService(JavaClass c) {
+    return c.isTopLevelClass() && c.getSimpleName().endsWith("Service");
+  }
+
+  /**
+   * What {@code web} and {@code server} may use of the LLM layer (the llm and lint modules): its
+   * front door. Precisely, a class of {@code dev.infermon.llm..} or {@code dev.infermon.lint..}
+   * that is
+   *
+   * <ul>
+   *   <li>a service: a top-level class whose name ends in {@code Service} ({@code
+   *       InventoryService}, {@code DashboardService}, {@code DiagnosisService}, {@code
+   *       SloService}, {@code ExportService}, {@code LintService}), or a type nested in one ({@code
+   *       LintService.Checker});
+   *   <li>a value the services take or return: a record or an enum, top-level or nested ({@code
+   *       DashboardRequest}, {@code PanelResult.SeriesData}, {@code Diagnosis}, {@code
+   *       SloStatus.State}, {@code LintResult}), or an exception (the named errors, {@code
+   *       BadParameterException});
+   *   <li>data: the catalog's immutable values that are not records ({@code Catalog}, {@code
+   *       EngineCatalog}) and the panel specs ({@code Dashboards});
+   *   <li>a renderer of a value: {@code DiagnosisJson}, and lint's {@code TextReport}, {@code
+   *       JsonReport}, {@code SarifReport}.
+   * </ul>
+   *
+   * Everything else is the layer's machinery ({@code Diagnoser}, {@code LintRun}, {@code
+   * Reference}, {@code StoredInventory}, {@code LiveScrape}, {@code CatalogLoader}, {@code
+   * PromqlCompiler}, {@code AlertPack}, {@code SloRules}, {@code SloStatus} ...) and is reached
+   * only through a service, so that defaults and formulas live in one place.
+   */
+  private static final DescribedPredicate<JavaClass> FRONT_DOOR =
+      DescribedPredicate.describe(
+          "the LLM layer's front door (services, their values, data, renderers)",
+          c ->
+              isService(c)
+                  || c.getEnclosingClass().map(ArchitectureTest::isService).orElse(false)
+                  || c.isRecord()
+                  || c.isEnum()
+                  || c.isAssignableTo(Throwable.class)
+                  || DATA.contains(c.getName())
+                  || RENDERERS.contains(c.getName()));
+
+  private static final DescribedPredicate<JavaClass> LLM_MACHINERY =
+      DescribedPredicate.describe(
+          "classes of the LLM layer outside its front door",
+          c ->
+              (inModule(c, "dev.infermon.llm") || inModule(c, "dev.infermon.lint"))
+                  && !FRONT_DOOR.test(outermost(c)));
+
+  private static boolean inModule(JavaClass c, String root) {
+    return c.getPackageName().equals(root) || c.getPackageName().startsWith(root + ".");
+  }
+
+  /** Anonymous and local classes belong to the class they are written in. */
+  private static JavaClass outermost(JavaClass c) {
+    Optional<JavaClass> enclosing = c.getEnclosingClass();
+    return c.isAnonymousClass() || c.isLocalClass()
+        ? enclosing.map(ArchitectureTest::outermost).orElse(c)
+        : c;
+  }
+
+  /** {@code web} and {@code server} reach the LLM layer only through its front door. */
+  @Test
+  void webAndServerReachTheLlmLayerOnlyThroughItsServices() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.infermon.web..", "dev.infermon.server..")
+        .should()
+        .dependOnClassesThat(LLM_MACHINERY)
         .check(classes);
   }
 

@@ -6,6 +6,7 @@ import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.JettyHandler;
 import dev.infermon.web.http.Router;
 import dev.infermon.web.llm.LlmApi;
+import dev.infermon.web.llm.LlmLintApi;
 import dev.infermon.web.remotewrite.RemoteWriteHandler;
 import dev.infermon.web.tls.PemKeyStore;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -73,9 +74,9 @@ public final class WebServer implements AutoCloseable {
             System::currentTimeMillis);
     Router router = new Router();
     api.register(router);
-    new dev.infermon.web.api.LlmLintApi(services.queries, System::currentTimeMillis)
+    new LlmApi(services.dashboard, services.exports, services.llm, System::currentTimeMillis)
         .register(router);
-    new LlmApi(services.dashboard, services.llm, System::currentTimeMillis).register(router);
+    new LlmLintApi(services.lint, services.diagnosis, services.slo).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

@@ -1,7 +1,11 @@
 package dev.infermon.web;
 
 import dev.infermon.config.app.LlmConfig;
+import dev.infermon.lint.LintService;
 import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.diagnosis.DiagnosisService;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.storage.Appendable;
 import dev.infermon.web.retrieval.RulesRetriever;
@@ -15,7 +19,9 @@ import java.util.function.Supplier;
 /**
  * Everything the HTTP server serves, late-bound: the server starts listening before the storage has
  * replayed its write-ahead log, so the query backend and the appendable are suppliers that return
- * null until then (the API answers 503 meanwhile). Build with {@link #builder()}; immutable.
+ * null until then (the API answers 503 meanwhile). The LLM layer's services are built by the server
+ * (its {@code LlmLayer}); the web module only adapts them to HTTP. Build with {@link #builder()};
+ * immutable.
  *
  * <p>Threading: the suppliers and retrievers are called from many request threads at once and must
  * be thread-safe.
@@ -37,6 +43,10 @@ public final class WebServices {
   final Reloader reloader;
   final PrometheusRegistry registry;
   final Supplier<DashboardService> dashboard;
+  final Supplier<DiagnosisService> diagnosis;
+  final Supplier<SloService> slo;
+  final Supplier<LintService> lint;
+  final ExportService exports;
   final Supplier<LlmConfig> llm;
 
   private WebServices(Builder b) {
@@ -50,6 +60,10 @@ public final class WebServices {
     this.reloader = b.reloader;
     this.registry = b.registry;
     this.dashboard = b.dashboard;
+    this.diagnosis = b.diagnosis;
+    this.slo = b.slo;
+    this.lint = b.lint;
+    this.exports = b.exports;
     this.llm = b.llm;
   }
 
@@ -72,6 +86,10 @@ public final class WebServices {
         };
     private PrometheusRegistry registry = new PrometheusRegistry();
     private Supplier<DashboardService> dashboard = () -> null;
+    private Supplier<DiagnosisService> diagnosis = () -> null;
+    private Supplier<SloService> slo = () -> null;
+    private Supplier<LintService> lint = () -> null;
+    private ExportService exports;
     private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
 
     private Builder() {}
@@ -132,6 +150,37 @@ public final class WebServices {
      */
     public Builder dashboard(Supplier<DashboardService> dashboard) {
       this.dashboard = Objects.requireNonNull(dashboard, "dashboard");
+      return this;
+    }
+
+    /** Diagnosis ({@code /api/v1/llm/diagnosis}), or null while the storage is not ready. */
+    public Builder diagnosis(Supplier<DiagnosisService> diagnosis) {
+      this.diagnosis = Objects.requireNonNull(diagnosis, "diagnosis");
+      return this;
+    }
+
+    /** The SLO panel ({@code /api/v1/llm/slo}), or null while the storage is not ready. */
+    public Builder slo(Supplier<SloService> slo) {
+      this.slo = Objects.requireNonNull(slo, "slo");
+      return this;
+    }
+
+    /**
+     * Lint ({@code /api/v1/llm/lint}): a service without a store until the storage is ready (the
+     * catalog reference still answers), one over the shared inventory after.
+     */
+    public Builder lint(Supplier<LintService> lint) {
+      this.lint = Objects.requireNonNull(lint, "lint");
+      return this;
+    }
+
+    /**
+     * The exports and the catalog ({@code /api/v1/llm/export/*}, {@code /catalog/names}), which
+     * need no storage; without them those endpoints answer 503 (the catalog names fall back to the
+     * dashboard's catalog).
+     */
+    public Builder exports(ExportService exports) {
+      this.exports = Objects.requireNonNull(exports, "exports");
       return this;
     }
 

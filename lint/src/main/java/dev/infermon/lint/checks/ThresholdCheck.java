@@ -2,6 +2,9 @@ package dev.infermon.lint.checks;
 
 import dev.infermon.lint.CheckId;
 import dev.infermon.lint.LintQuery;
+import dev.infermon.llm.catalog.BucketBounds;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.promql.parser.AggregateExpr;
 import dev.infermon.promql.parser.BinaryExpr;
@@ -105,7 +108,7 @@ final class ThresholdCheck {
     if (info == null) {
       return;
     }
-    Optional<List<Double>> bounds = BucketBounds.of(s.ref, info);
+    Optional<List<Double>> bounds = bounds(s.ref, info);
     if (bounds.isEmpty() || bounds.get().isEmpty()) {
       return;
     }
@@ -216,5 +219,18 @@ final class ThresholdCheck {
         + "]))"
         + cmp
         + BucketBounds.num(phi);
+  }
+
+  /** The bounds the histogram of {@code info} has: seen on targets, else from the catalog. */
+  private static Optional<List<Double>> bounds(Reference ref, MetricInfo info) {
+    if (!info.bounds().isEmpty()) {
+      return Optional.of(info.bounds());
+    }
+    if (info.hit() == null) {
+      return Optional.empty();
+    }
+    ReleaseLine v = ref.releases(info.hit().engine()).last();
+    Optional<MetricEntry> e = info.hit().entryIn(v);
+    return BucketBounds.catalogBounds(e.orElse(info.hit().latest()), v);
   }
 }

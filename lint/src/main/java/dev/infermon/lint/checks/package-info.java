@@ -1,7 +1,8 @@
 /**
  * The query checks: metric names, labels, functions and thresholds against a {@link
  * dev.infermon.lint.checks.Reference} (the catalog alone, or endpoints scraped live, or what is
- * stored). {@link dev.infermon.lint.checks.Linter} runs them on one expression. Stateless and
- * thread-safe; the per-query scope lives for one check.
+ * stored), and an SLO's latency threshold against the engines' bucket bounds ({@link
+ * dev.infermon.lint.checks.SloCheck}). {@link dev.infermon.lint.checks.Linter} runs them on one
+ * expression. Stateless and thread-safe; the per-query scope lives for one check.
  */
 package dev.infermon.lint.checks;

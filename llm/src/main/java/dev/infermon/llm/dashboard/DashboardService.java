@@ -2,7 +2,7 @@ package dev.infermon.llm.dashboard;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.inventory.Inventory;
-import dev.infermon.llm.inventory.StoredInventory;
+import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.QueryException;
@@ -28,11 +28,12 @@ import java.util.function.LongSupplier;
  * the queries through the {@link QueryBackend} (embedded or remote) and explains every empty panel.
  *
  * <p>Speed (docs/rationale.md, "Dashboard speed"): the inventory is read once per requested time
- * and shared for {@link #INVENTORY_MAX_AGE_MS} ({@link InventoryCache}); the distinct queries of
- * one request run once each (panels often share one, e.g. the same rate), in parallel on a bounded
- * pool shared by all requests, and a request joins an identical query (same text and range) that
- * another request is running; with an {@code immutableBefore} bound from the storage, range results
- * of final steps are kept ({@link RangeCache}) and only the tail is evaluated again.
+ * and shared for {@link InventoryService#MAX_AGE_MS} (the process's one {@link InventoryService},
+ * over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request run once each (panels
+ * often share one, e.g. the same rate), in parallel on a bounded pool shared by all requests, and a
+ * request joins an identical query (same text and range) that another request is running; with an
+ * {@code immutableBefore} bound from the storage, range results of final steps are kept ({@link
+ * RangeCache}) and only the tail is evaluated again.
  *
  * <p>Threading: thread-safe when the backend is. The pool's threads are daemons that end when idle,
  * so the service needs no closing; the engine's own limits (timeout, samples) apply to each query
@@ -41,9 +42,6 @@ import java.util.function.LongSupplier;
 public final class DashboardService {
   /** How far back the inventory looks for a target's series. */
   public static final long INVENTORY_WINDOW_MS = 10 * 60_000;
-
-  /** How long one inventory read is reused for the same requested time: the staleness bound. */
-  public static final long INVENTORY_MAX_AGE_MS = 10_000;
 
   /**
    * How far inside the storage's appendable window a step must be to be cached: covers an appender
@@ -68,8 +66,7 @@ public final class DashboardService {
   private final Catalog catalog;
   private final PromqlCompiler compiler;
   private final ReasonFinder reasons;
-  private final StoredInventory inventory;
-  private final InventoryCache inventories;
+  private final InventoryService inventories;
   private final RangeCache ranges; // null: no results cache
   private final ThreadPoolExecutor pool;
   private final ConcurrentHashMap<RunKey, CompletableFuture<QueryResult>> inflight =
@@ -81,36 +78,32 @@ public final class DashboardService {
   }
 
   /**
+   * With its own inventory service.
+   *
    * @param immutableBefore no sample older than this can be added to the storage any more (for the
    *     embedded TSDB, {@code Tsdb::appendableMinTime}); range results of steps before it minus
    *     {@link #APPENDER_MARGIN_MS} are cached. Null: no results cache.
    */
   public DashboardService(QueryBackend backend, Catalog catalog, LongSupplier immutableBefore) {
-    this(
-        backend,
-        catalog,
-        immutableBefore,
-        System::nanoTime,
-        TimeUnit.MILLISECONDS.toNanos(INVENTORY_MAX_AGE_MS));
+    this(backend, inventoryOf(backend, catalog), immutableBefore);
   }
 
-  DashboardService(
-      QueryBackend backend,
-      Catalog catalog,
-      LongSupplier immutableBefore,
-      LongSupplier nanoClock,
-      long inventoryMaxAgeNanos) {
-    if (backend == null || catalog == null) {
-      throw new IllegalArgumentException("backend and catalog are required");
+  /**
+   * Over the process's shared inventory service, which must read the same {@code backend}; the
+   * catalog is the inventory's.
+   *
+   * @param immutableBefore as above; null: no results cache
+   */
+  public DashboardService(
+      QueryBackend backend, InventoryService inventories, LongSupplier immutableBefore) {
+    if (backend == null || inventories == null) {
+      throw new IllegalArgumentException("backend and inventories are required");
     }
     this.backend = backend;
-    this.catalog = catalog;
+    this.catalog = inventories.catalog();
     this.compiler = new PromqlCompiler(catalog);
     this.reasons = new ReasonFinder(catalog);
-    this.inventory = new StoredInventory(catalog);
-    this.inventories =
-        new InventoryCache(
-            t -> inventory.read(backend, t, INVENTORY_WINDOW_MS), nanoClock, inventoryMaxAgeNanos);
+    this.inventories = inventories;
     this.ranges =
         immutableBefore == null
             ? null
@@ -145,11 +138,18 @@ public final class DashboardService {
   }
 
   /**
-   * The fleet as stored at {@code timeMs}, read at most {@link #INVENTORY_MAX_AGE_MS} ago (shared
-   * with other requests for the same time).
+   * The fleet as stored at {@code timeMs} over {@link #INVENTORY_WINDOW_MS}, read at most {@link
+   * InventoryService#MAX_AGE_MS} ago (shared with other requests for the same time).
    */
   public Inventory inventory(long timeMs) {
-    return inventories.get(timeMs);
+    return inventories.inventory(timeMs, INVENTORY_WINDOW_MS);
+  }
+
+  private static InventoryService inventoryOf(QueryBackend backend, Catalog catalog) {
+    if (backend == null || catalog == null) {
+      throw new IllegalArgumentException("backend and catalog are required");
+    }
+    return new InventoryService(catalog, backend);
   }
 
   /**

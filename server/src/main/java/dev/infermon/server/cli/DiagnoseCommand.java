@@ -3,21 +3,22 @@ package dev.infermon.server.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.infermon.config.scrape.HttpClientConfig;
-import dev.infermon.lint.diagnosis.Diagnoser;
-import dev.infermon.lint.diagnosis.Diagnosis;
-import dev.infermon.lint.diagnosis.DiagnosisJson;
-import dev.infermon.lint.diagnosis.Evidence;
-import dev.infermon.lint.diagnosis.Finding;
-import dev.infermon.lint.diagnosis.Thresholds;
-import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.diagnosis.Diagnosis;
+import dev.infermon.llm.diagnosis.DiagnosisJson;
+import dev.infermon.llm.diagnosis.DiagnosisRequest;
+import dev.infermon.llm.diagnosis.DiagnosisService;
+import dev.infermon.llm.diagnosis.Evidence;
+import dev.infermon.llm.diagnosis.Finding;
 import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
 import dev.infermon.server.Main;
+import dev.infermon.server.runtime.LlmLayer;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,8 +27,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code infermon diagnose}: walks the causal chain per model and pod over a window of what a
  * running infermon (or any Prometheus-compatible API) stores and prints the states it finds with
- * their evidence (docs/diagnosis.md). Exit status 0 when nothing looks wrong, 1 when a state was
- * found, 2 for usage errors or an unreachable API.
+ * their evidence (docs/diagnosis.md), through the LLM layer's {@link DiagnosisService} (which
+ * decides the step). Exit status 0 when nothing looks wrong, 1 when a state was found, 2 for usage
+ * errors or an unreachable API.
  */
 @Command(
     name = "diagnose",
@@ -50,7 +52,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
   @Option(
       names = "--window",
-      defaultValue = "30m",
+      defaultValue = DiagnosisService.DEFAULT_WINDOW,
       paramLabel = "DURATION",
       description = "How far back to look (default: ${DEFAULT-VALUE}).")
   String window;
@@ -79,16 +81,18 @@ public final class DiagnoseCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    long endMs = end == null ? System.currentTimeMillis() : end.toEpochMilli();
-    long step = Math.max(15_000L, windowMs / 120 / 1000 * 1000);
+    DiagnosisRequest request =
+        new DiagnosisRequest(
+            OptionalLong.empty(),
+            end == null ? OptionalLong.empty() : OptionalLong.of(end.toEpochMilli()),
+            OptionalLong.of(windowMs),
+            OptionalLong.empty());
     Diagnosis d;
     try {
       RemoteQueryBackend backend =
           new RemoteQueryBackend(
               url, Duration.ofSeconds(60), HttpClientConfig.DEFAULT, "infermon/" + Main.version());
-      d =
-          new Diagnoser(Catalog.builtIn(), backend, Thresholds.DEFAULT)
-              .diagnose(endMs - windowMs, endMs, step);
+      d = LlmLayer.over(backend).diagnosis().diagnose(request);
     } catch (RuntimeException e) {
       err.println("infermon diagnose: " + e.getMessage());
       err.flush();

@@ -1,19 +1,15 @@
 package dev.infermon.server.cli;
 
 import dev.infermon.config.app.LlmConfig;
-import dev.infermon.llm.catalog.Catalog;
-import dev.infermon.llm.export.AlertPack;
-import dev.infermon.llm.export.AlertRule;
-import dev.infermon.llm.export.GrafanaDashboard;
-import dev.infermon.llm.export.RuleFiles;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.server.runtime.LlmLayer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,8 +19,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code infermon export grafana|rules|prometheusrule [--engines vllm,sglang,dcgm] [-o FILE]}:
  * writes the LLM dashboard as Grafana JSON, or the default alert pack (generated from the engine
- * catalog for the given engines) as a Prometheus rule file or a PrometheusRule resource. Exit
- * status 0, or 2 on a usage error (unknown engine, unwritable file).
+ * catalog for the given engines) as a Prometheus rule file or a PrometheusRule resource, through
+ * the LLM layer's {@link ExportService}. Exit status 0, or 2 on a usage error (unknown engine,
+ * unwritable file).
  */
 @Command(
     name = "export",
@@ -49,9 +46,8 @@ public final class ExportCommand implements Callable<Integer> {
   @Option(
       names = "--engines",
       split = ",",
-      defaultValue = "vllm,sglang,dcgm",
-      description = "Engines to cover (default: ${DEFAULT-VALUE}).")
-  List<String> engines;
+      description = "Engines to cover (default: every engine of the catalog).")
+  List<String> engines = new ArrayList<>();
 
   @Option(
       names = {"-o", "--output"},
@@ -60,7 +56,7 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--name",
-      defaultValue = "infermon-llm",
+      defaultValue = ExportService.DEFAULT_NAME,
       description = "metadata.name of the PrometheusRule (default: ${DEFAULT-VALUE}).")
   String name;
 
@@ -70,18 +66,18 @@ public final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    Set<String> chosen = new LinkedHashSet<>(engines);
+    ExportService exports = new LlmLayer().exports();
     String text;
     try {
-      Catalog catalog = Catalog.builtIn();
-      if (what == What.grafana) {
-        text = GrafanaDashboard.json(catalog, chosen);
-      } else {
-        List<AlertRule> rules = AlertPack.rules(catalog, chosen, LlmConfig.Alerts.DEFAULT);
-        text =
-            what == What.rules
-                ? RuleFiles.prometheusRuleFile(AlertPack.GROUP, rules)
-                : RuleFiles.prometheusRule(name, namespace, AlertPack.GROUP, rules);
+      switch (what) {
+        case grafana:
+          text = exports.grafana(engines);
+          break;
+        case rules:
+          text = exports.rules(engines, LlmConfig.Alerts.DEFAULT);
+          break;
+        default:
+          text = exports.prometheusRule(name, namespace, engines, LlmConfig.Alerts.DEFAULT);
       }
     } catch (IllegalArgumentException e) {
       err.println("infermon export: " + e.getMessage());

@@ -6,23 +6,17 @@ import dev.infermon.config.app.LlmConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.lint.Finding;
 import dev.infermon.lint.LintOptions;
+import dev.infermon.lint.LintService;
 import dev.infermon.lint.Location;
-import dev.infermon.lint.checks.Reference;
 import dev.infermon.lint.report.JsonReport;
 import dev.infermon.lint.report.SarifReport;
 import dev.infermon.lint.report.TextReport;
 import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
-import dev.infermon.lint.run.LintRun;
-import dev.infermon.lint.slo.SloCheck;
-import dev.infermon.llm.catalog.Catalog;
-import dev.infermon.llm.inventory.Inventory;
-import dev.infermon.llm.inventory.LiveScrape;
-import dev.infermon.llm.inventory.StoredInventory;
-import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
 import dev.infermon.server.Main;
+import dev.infermon.server.runtime.LlmLayer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -32,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,8 +35,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code infermon lint}: checks rule files, Grafana dashboards and expressions against what the
- * endpoints expose (docs/lint.md). Exit status 1 when an error was found, 0 otherwise, 2 for a
- * usage error (picocli's), so CI pipelines can gate on it.
+ * endpoints expose (docs/lint.md), through lint's {@link LintService}. Exit status 1 when an error
+ * was found, 0 otherwise, 2 for a usage error (picocli's), so CI pipelines can gate on it.
  */
 @Command(
     name = "lint",
@@ -85,14 +80,14 @@ public final class LintCommand implements Callable<Integer> {
 
   @Option(
       names = "--window",
-      defaultValue = "1h",
+      defaultValue = LintService.DEFAULT_WINDOW,
       paramLabel = "DURATION",
       description = "With --url: the series seen in this window count (default: ${DEFAULT-VALUE}).")
   String window;
 
   @Option(
       names = "--scrape-interval",
-      defaultValue = "15s",
+      defaultValue = LintOptions.DEFAULT_SCRAPE_INTERVAL,
       paramLabel = "DURATION",
       description =
           "Rate windows shorter than four of these are flagged (default: ${DEFAULT-VALUE}).")
@@ -133,10 +128,10 @@ public final class LintCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    Catalog catalog = Catalog.builtIn();
-    Reference ref;
+    LlmLayer layer = new LlmLayer();
+    LintService.Checker checker;
     try {
-      ref = reference(catalog, windowMs);
+      checker = checker(layer, windowMs);
     } catch (IOException | RuntimeException e) {
       err.println("infermon lint: cannot read the endpoints: " + e.getMessage());
       err.flush();
@@ -150,11 +145,11 @@ public final class LintCommand implements Callable<Integer> {
       inputs.add(
           LintInput.expr(exprs.size() == 1 ? "<expr>" : "<expr " + (i + 1) + ">", exprs.get(i)));
     }
-    LintResult r = new LintRun(ref, options).run(inputs);
+    LintResult r = checker.lint(inputs, options);
     if (config != null) {
       List<Finding> all = new ArrayList<>(r.findings());
       try {
-        all.addAll(sloFindings(catalog));
+        all.addAll(sloFindings(layer.lint()));
       } catch (ConfigException e) {
         err.println(e.getMessage());
         err.flush();
@@ -176,40 +171,32 @@ public final class LintCommand implements Callable<Integer> {
     return r.hasErrors() ? 1 : 0;
   }
 
-  private Reference reference(Catalog catalog, long windowMs)
+  /** The reference the flags ask for, read now: live endpoints, a stored API, or the catalog. */
+  private LintService.Checker checker(LlmLayer layer, long windowMs)
       throws IOException, InterruptedException {
     if (!endpoints.isEmpty() && url != null) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "give --endpoint or --url, not both");
     }
     if (!endpoints.isEmpty()) {
-      LiveScrape scrape = new LiveScrape(catalog, Duration.ofSeconds(10));
-      List<TargetInventory> targets = new ArrayList<>();
-      for (URI u : endpoints) {
-        targets.add(scrape.scrape(u));
-      }
-      return Reference.of(catalog, new Inventory(targets), Reference.Mode.LIVE);
+      return layer.lint().live(endpoints);
     }
     if (url != null) {
-      RemoteQueryBackend backend =
+      layer.bind(
           new RemoteQueryBackend(
-              url, Duration.ofSeconds(30), HttpClientConfig.DEFAULT, "infermon/" + Main.version());
-      long now = System.currentTimeMillis();
-      return Reference.of(
-          catalog,
-          new StoredInventory(catalog).read(backend, now, windowMs),
-          Reference.Mode.STORED);
+              url, Duration.ofSeconds(30), HttpClientConfig.DEFAULT, "infermon/" + Main.version()),
+          null);
+      return layer.lint().stored(OptionalLong.of(windowMs));
     }
-    return Reference.catalogOnly(catalog);
+    return layer.lint().catalogOnly();
   }
 
-  private List<Finding> sloFindings(Catalog catalog) throws IOException, ConfigException {
+  private List<Finding> sloFindings(LintService lint) throws IOException, ConfigException {
     List<Finding> out = new ArrayList<>();
     List<LlmConfig.Slo> slos = ConfigLoader.create().load(config).llm().slos();
     List<String> lines = Files.readAllLines(config, StandardCharsets.UTF_8);
     for (LlmConfig.Slo slo : slos) {
-      out.addAll(
-          SloCheck.check(slo, catalog, Location.at(config.toString(), lineOf(lines, slo), 0)));
+      out.addAll(lint.checkSlo(slo, Location.at(config.toString(), lineOf(lines, slo), 0)));
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package dev.infermon.server.runtime;
 
 import dev.infermon.config.Config;
+import dev.infermon.llm.export.ExportService;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.notifier.Alert;
 import dev.infermon.notifier.Notifier;
@@ -42,6 +43,7 @@ final class Alerting implements AutoCloseable {
   private final AlertingSettings settings;
   private final NotifierMetrics metrics;
   private final RuleManager rules;
+  private final ExportService exports;
   private volatile Notifier notifier;
   private Config applied;
 
@@ -51,9 +53,11 @@ final class Alerting implements AutoCloseable {
       QueryFunction query,
       Storage storage,
       Config cfg,
-      String externalUrl) {
+      String externalUrl,
+      ExportService exports) {
     this.settings = settings;
     this.metrics = metrics;
+    this.exports = exports;
     RuleManagerOptions opts =
         RuleManagerOptions.defaults(query, storage, storage, this::send)
             .withExternal(cfg.global().externalLabels(), externalUrl)
@@ -70,6 +74,7 @@ final class Alerting implements AutoCloseable {
    * @param storage where recording rules and {@code ALERTS} go, and whence {@code ALERTS_FOR_STATE}
    *     is restored
    * @param externalUrl the URL alerts link back to ({@code generatorURL})
+   * @param exports the LLM layer's exports: the default alert pack and the SLO rules
    * @throws dev.infermon.rules.rulefmt.RuleFileException when a rule file does not load
    */
   static Alerting start(
@@ -78,9 +83,10 @@ final class Alerting implements AutoCloseable {
       NotifierMetrics metrics,
       QueryFunction query,
       Storage storage,
-      String externalUrl) {
-    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm());
-    Alerting a = new Alerting(settings, metrics, query, storage, cfg, externalUrl);
+      String externalUrl,
+      ExportService exports) {
+    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm(), exports);
+    Alerting a = new Alerting(settings, metrics, query, storage, cfg, externalUrl, exports);
     a.notifier = a.newNotifier(cfg);
     a.rules.update(files);
     a.applied = cfg;
@@ -94,7 +100,7 @@ final class Alerting implements AutoCloseable {
    *     changes then
    */
   synchronized void apply(Config cfg) {
-    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm());
+    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm(), exports);
     if (!cfg.alerting().equals(applied.alerting())
         || !cfg.global().externalLabels().equals(applied.global().externalLabels())) {
       Notifier old = notifier;

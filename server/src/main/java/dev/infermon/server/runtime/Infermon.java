@@ -9,8 +9,6 @@ import dev.infermon.config.app.WebConfig;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.config.yaml.Problem;
 import dev.infermon.discovery.DiscoveryManager;
-import dev.infermon.llm.catalog.Catalog;
-import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
@@ -57,7 +55,7 @@ public final class Infermon implements AutoCloseable {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final AtomicReference<Config> config = new AtomicReference<>();
   private final AtomicReference<QueryBackend> queries = new AtomicReference<>();
-  private final AtomicReference<DashboardService> dashboard = new AtomicReference<>();
+  private final LlmLayer llm = new LlmLayer();
   private final AtomicReference<Appendable> appendable = new AtomicReference<>();
   private final AtomicReference<Tsdb> tsdb = new AtomicReference<>();
   private final AtomicReference<ScrapeManager> scrape = new AtomicReference<>();
@@ -170,14 +168,11 @@ public final class Infermon implements AutoCloseable {
 
     appendable.set(rs.storage());
     queries.set(backend);
-    // the LLM dashboard speaks PromQL through the same backend: embedded or remote alike
+    // the LLM layer speaks PromQL through the same backend: embedded or remote alike
     // with the embedded TSDB it can tell which steps are final: their range results are cached
-    dashboard.set(
-        backend == null
-            ? null
-            : inner instanceof EmbeddedQueryBackend
-                ? new DashboardService(backend, Catalog.builtIn(), db::appendableMinTime)
-                : new DashboardService(backend, Catalog.builtIn()));
+    if (backend != null) {
+      llm.bind(backend, inner instanceof EmbeddedQueryBackend ? db::appendableMinTime : null);
+    }
     log.info("infermon is ready");
   }
 
@@ -201,7 +196,7 @@ public final class Infermon implements AutoCloseable {
   }
 
   private WebServices services(String version) {
-    return WebServices.builder()
+    return llm.serve(WebServices.builder())
         .queries(queries::get)
         .appendable(appendable::get)
         .targets(new TargetsAdapter(scrape::get))
@@ -211,7 +206,6 @@ public final class Infermon implements AutoCloseable {
         .buildInfo(BuildInfo.forInfermon(version))
         .reloader(this::reload)
         .registry(registry)
-        .dashboard(dashboard::get)
         .llm(() -> config.get().llm())
         .build();
   }
@@ -246,7 +240,9 @@ public final class Infermon implements AutoCloseable {
       }
       return;
     }
-    alerting.set(Alerting.start(cfg, settings.alerting(), metrics, query, storage, externalUrl()));
+    alerting.set(
+        Alerting.start(
+            cfg, settings.alerting(), metrics, query, storage, externalUrl(), llm.exports()));
   }
 
   /** Where alerts link back to: the listen address, or the host name when bound to all. */
@@ -337,7 +333,7 @@ public final class Infermon implements AutoCloseable {
     }
     closed = true;
     log.info("shutting down");
-    dashboard.set(null);
+    llm.unbind();
     queries.set(null);
     appendable.set(null);
     if (discovery != null) {

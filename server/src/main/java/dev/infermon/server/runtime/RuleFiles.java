@@ -1,10 +1,7 @@
 package dev.infermon.server.runtime;
 
 import dev.infermon.config.app.LlmConfig;
-import dev.infermon.lint.slo.BurnWindow;
-import dev.infermon.lint.slo.SloRules;
-import dev.infermon.llm.catalog.Catalog;
-import dev.infermon.llm.export.AlertPack;
+import dev.infermon.llm.export.ExportService;
 import dev.infermon.rules.rulefmt.RuleError;
 import dev.infermon.rules.rulefmt.RuleFile;
 import dev.infermon.rules.rulefmt.RuleFileException;
@@ -16,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -27,10 +23,10 @@ import org.slf4j.LoggerFactory;
  * The rule files a configuration names: {@code rule_files} globs expanded as Go's {@code
  * filepath.Glob} (a pattern that matches nothing is no error, as in Prometheus; it is logged), each
  * file parsed strictly, then the default LLM alert pack unless {@code llm.alerts.enabled} is false,
- * then the SLO rules when {@code llm.slos} is not empty. The pack is the llm module's, generated
- * from the engine catalog for every engine it knows (each rule unions the engines, so an absent
- * engine adds nothing); the SLO rules are the lint module's ({@link SloRules}, docs/slo.md), the
- * same file {@code /api/v1/llm/slo} reads the recorded series of. Stateless.
+ * then the SLO rules when {@code llm.slos} is not empty. Both are the llm module's exports ({@link
+ * ExportService}): the pack generated from the engine catalog for every engine it knows (each rule
+ * unions the engines, so an absent engine adds nothing), the SLO rules (docs/slo.md) the same file
+ * {@code /api/v1/llm/slo} reads the recorded series of. Stateless.
  */
 final class RuleFiles {
   private static final Logger log = LoggerFactory.getLogger(RuleFiles.class);
@@ -48,7 +44,7 @@ final class RuleFiles {
    *
    * @throws RuleFileException listing the problems of every file that does not load
    */
-  static List<RuleFile> load(List<String> patterns, LlmConfig llm) {
+  static List<RuleFile> load(List<String> patterns, LlmConfig llm, ExportService exports) {
     List<RuleFile> out = new ArrayList<>();
     List<RuleError> errors = new ArrayList<>();
     for (String pattern : patterns) {
@@ -67,17 +63,11 @@ final class RuleFiles {
     if (!errors.isEmpty()) {
       throw new RuleFileException(errors);
     }
-    Catalog catalog = Catalog.builtIn();
     if (llm.alerts().enabled()) {
-      out.add(
-          RuleFileParser.parse(
-              DEFAULT_PACK_FILE,
-              AlertPack.ruleFile(catalog, new LinkedHashSet<>(Catalog.ENGINES), llm.alerts())));
+      out.add(RuleFileParser.parse(DEFAULT_PACK_FILE, exports.rules(List.of(), llm.alerts())));
     }
     if (!llm.slos().isEmpty()) {
-      out.add(
-          RuleFileParser.parse(
-              SLO_RULES_FILE, SloRules.yaml(llm.slos(), catalog, BurnWindow.DEFAULT)));
+      out.add(RuleFileParser.parse(SLO_RULES_FILE, exports.sloRules(llm.slos())));
     }
     return out;
   }

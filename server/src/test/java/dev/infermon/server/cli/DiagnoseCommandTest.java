@@ -2,10 +2,10 @@ package dev.infermon.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.infermon.lint.diagnosis.Diagnosis;
-import dev.infermon.lint.diagnosis.Evidence;
-import dev.infermon.lint.diagnosis.Finding;
-import dev.infermon.lint.diagnosis.State;
+import dev.infermon.llm.diagnosis.Diagnosis;
+import dev.infermon.llm.diagnosis.Evidence;
+import dev.infermon.llm.diagnosis.Finding;
+import dev.infermon.llm.diagnosis.State;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

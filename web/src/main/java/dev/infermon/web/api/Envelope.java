@@ -1,39 +1,64 @@
 package dev.infermon.web.api;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.infermon.web.http.Exchange;
+import java.io.IOException;
 import java.util.List;
 
 /**
- * Writes Prometheus's response envelope: {@code {"status":"success","data":...,"warnings":[...],
- * "infos":[...]}} or {@code {"status":"error","errorType":"...","error":"..."}}; empty warnings and
- * infos are left out, as Go's {@code omitempty} does. Stateless.
+ * The one response envelope of the web module's JSON APIs, Prometheus's, so one client reads the
+ * Prometheus HTTP API and the LLM API alike: {@code
+ * {"status":"success","data":...,"warnings":[...], "infos":[...]}} or {@code
+ * {"status":"error","errorType":"...","error":"..."}}; empty warnings and infos are left out, as
+ * Go's {@code omitempty} does. Errors come here through {@link ApiErrors}. Stateless.
  */
-final class Envelope {
-  static final String JSON = "application/json";
+public final class Envelope {
+  public static final String JSON = "application/json";
 
   private Envelope() {}
 
-  static void success(Exchange ex, Json.IoAction data) {
+  /** A piece of JSON writing: the {@code data} of a success. */
+  @FunctionalInterface
+  public interface Body {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  /** 200 with {@code data}. */
+  public static void success(Exchange ex, Body data) {
     success(ex, data, List.of(), List.of());
   }
 
-  static void success(Exchange ex, Json.IoAction data, List<String> warnings, List<String> infos) {
-    byte[] body =
-        new Json()
-            .write(
-                g -> {
-                  g.writeStartObject();
-                  g.writeStringField("status", "success");
-                  g.writeFieldName("data");
-                  data.run(g);
-                  annotations(g, warnings, infos);
-                  g.writeEndObject();
-                })
-            .bytes();
-    ex.respond(200, JSON, body);
+  /** 200 with {@code data} and the query's annotations. */
+  public static void success(Exchange ex, Body data, List<String> warnings, List<String> infos) {
+    ex.respond(200, JSON, success(data, warnings, infos));
   }
 
-  static void error(Exchange ex, ApiException e) {
+  /** The success envelope of {@code data}, as bytes. */
+  public static byte[] success(Body data) {
+    return success(data, List.of(), List.of());
+  }
+
+  private static byte[] success(Body data, List<String> warnings, List<String> infos) {
+    return new Json()
+        .write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField("status", "success");
+              g.writeFieldName("data");
+              data.write(g);
+              annotations(g, warnings, infos);
+              g.writeEndObject();
+            })
+        .bytes();
+  }
+
+  /** The error envelope of {@code e}, with the HTTP status of its type. */
+  public static void error(Exchange ex, ApiException e) {
+    error(ex, e.type().httpStatus(), e);
+  }
+
+  /** The error envelope of {@code e} with another status (413 for a body over the limit). */
+  static void error(Exchange ex, int status, ApiException e) {
     byte[] body =
         new Json()
             .write(
@@ -45,12 +70,11 @@ final class Envelope {
                   g.writeEndObject();
                 })
             .bytes();
-    ex.respond(e.type().httpStatus(), JSON, body);
+    ex.respond(status, JSON, body);
   }
 
-  private static void annotations(
-      com.fasterxml.jackson.core.JsonGenerator g, List<String> warnings, List<String> infos)
-      throws java.io.IOException {
+  private static void annotations(JsonGenerator g, List<String> warnings, List<String> infos)
+      throws IOException {
     if (!warnings.isEmpty()) {
       g.writeFieldName("warnings");
       Json.strings(g, warnings);

@@ -2,6 +2,7 @@ package dev.infermon.web.api;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.infermon.model.labels.Labels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,10 +13,13 @@ import java.util.Map;
 /**
  * A JSON document under construction: Jackson's streaming generator with the few Prometheus
  * conventions on top (label sets as objects, timestamps as seconds, values as Go-formatted
- * strings). One per response; not thread-safe. Output is UTF-8.
+ * strings). One per response; not thread-safe. Output is UTF-8. Doubles written as JSON numbers
+ * take their shortest round-trip form (Schubfach), as Go writes them; the LLM API writes every
+ * point of a dashboard that way.
  */
 final class Json {
-  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build();
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
   private final JsonGenerator g;
@@ -29,9 +33,9 @@ final class Json {
   }
 
   /** Writes through {@code body}; I/O errors of the in-memory buffer cannot happen. */
-  Json write(IoAction body) {
+  Json write(Envelope.Body body) {
     try {
-      body.run(g);
+      body.write(g);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -45,12 +49,6 @@ final class Json {
       throw new UncheckedIOException(e);
     }
     return out.toByteArray();
-  }
-
-  /** A piece of JSON writing. */
-  @FunctionalInterface
-  interface IoAction {
-    void run(JsonGenerator g) throws IOException;
   }
 
   static void labels(JsonGenerator g, Labels labels) throws IOException {

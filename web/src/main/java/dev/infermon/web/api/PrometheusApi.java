@@ -2,7 +2,6 @@ package dev.infermon.web.api;
 
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.web.BuildInfo;
-import dev.infermon.web.http.BodyTooLargeException;
 import dev.infermon.web.http.Route;
 import dev.infermon.web.http.Router;
 import dev.infermon.web.retrieval.RulesRetriever;
@@ -17,10 +16,10 @@ import java.util.function.Supplier;
  * is ready every endpoint answers 503 {@code Service Unavailable}, as Prometheus's do during WAL
  * replay.
  *
- * <p>Error mapping ({@link QueryErrors}, shared with the LLM API): parse errors and invalid
- * parameters are {@code bad_data} (400); evaluation failures {@code execution} (422, too many
- * samples included); a timeout {@code timeout} (503); a cancellation {@code canceled}; storage
- * failures {@code internal} (500).
+ * <p>Error mapping ({@link ApiErrors}, the web module's one, shared with the LLM API): parse errors
+ * and invalid parameters are {@code bad_data} (400); evaluation failures {@code execution} (422,
+ * too many samples included); a timeout {@code timeout} (503); a cancellation {@code canceled};
+ * storage failures {@code internal} (500).
  */
 public final class PrometheusApi {
 
@@ -85,35 +84,15 @@ public final class PrometheusApi {
     r.add(p + "/status/flags", api(status::flags), "GET");
   }
 
+  /** Prometheus's plain-text 503 before the storage is ready, then the shared error mapping. */
   private Route api(Route handler) {
+    Route guarded = ApiErrors.guard(handler);
     return ex -> {
       if (!backends.ready()) {
         ex.respondText(503, "Service Unavailable");
         return;
       }
-      try {
-        handler.handle(ex);
-      } catch (ApiException e) {
-        Envelope.error(ex, e);
-      } catch (BodyTooLargeException e) {
-        ex.respond(
-            413, Envelope.JSON, errorBody(new ApiException(ErrorType.BAD_DATA, e.getMessage())));
-      } catch (RuntimeException e) {
-        Envelope.error(ex, QueryErrors.toApi(e));
-      }
+      guarded.handle(ex);
     };
-  }
-
-  private static byte[] errorBody(ApiException e) {
-    return new Json()
-        .write(
-            g -> {
-              g.writeStartObject();
-              g.writeStringField("status", "error");
-              g.writeStringField("errorType", e.type().apiName());
-              g.writeStringField("error", e.getMessage());
-              g.writeEndObject();
-            })
-        .bytes();
   }
 }

@@ -4,17 +4,13 @@ import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.PanelResult;
-import dev.infermon.llm.export.AlertPack;
-import dev.infermon.llm.export.AlertRule;
-import dev.infermon.llm.export.GrafanaDashboard;
-import dev.infermon.llm.export.RuleFiles;
+import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.web.api.ApiException;
+import dev.infermon.web.api.Envelope;
 import dev.infermon.web.api.ErrorType;
-import dev.infermon.web.api.QueryErrors;
 import dev.infermon.web.http.BodyTooLargeException;
 import dev.infermon.web.http.Exchange;
-import dev.infermon.web.http.Route;
 import dev.infermon.web.http.Router;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,12 +23,14 @@ import java.util.function.Supplier;
 
 /**
  * {@code /api/v1/llm/*}: the LLM dashboard, the inventory, the catalog's names and the exports
- * (docs/http-api.md). Dashboard and inventory need the storage: until the {@link DashboardService}
- * is bound they answer 503 as the rest of the API does; the catalog and the exports do not.
+ * (docs/http-api.md), adapters over the llm module's {@link DashboardService} and {@link
+ * ExportService}. Dashboard and inventory need the storage: until the {@link DashboardService} is
+ * bound they answer 503 {@code unavailable}; the catalog and the exports do not.
  *
- * <p>Errors use Prometheus's envelope: a bad parameter is {@code bad_data} (400) naming it; a
- * failing inventory query maps as {@code /api/v1/query} maps it. A panel whose query fails is not
- * an error: the panel carries a {@code QUERY_ERROR} reason.
+ * <p>Errors use the web module's one envelope and mapping ({@link LlmRoutes}): a bad parameter is
+ * {@code bad_data} (400) naming it; a failing inventory query maps as {@code /api/v1/query} maps it
+ * (a timeout is 503 {@code timeout}). A panel whose query fails is not an error: the panel carries
+ * a {@code QUERY_ERROR} reason.
  *
  * <p>Threading: thread-safe; every request reads the suppliers afresh, so a reloaded {@code llm}
  * section applies to the next request.
@@ -42,37 +40,43 @@ public final class LlmApi {
   static final String YAML = "application/yaml; charset=utf-8";
 
   private final Supplier<DashboardService> dashboard;
+  private final ExportService exports;
   private final Supplier<LlmConfig> config;
   private final LongSupplier nowMs;
-  private volatile Catalog builtIn;
 
   /**
    * @param dashboard the dashboard service, null while the storage is not ready
+   * @param exports the exports and the catalog; null when not served (503)
    * @param config the {@code llm} section in force
    * @param nowMs the clock ({@code end} and {@code time} default to now)
    */
   public LlmApi(
-      Supplier<DashboardService> dashboard, Supplier<LlmConfig> config, LongSupplier nowMs) {
+      Supplier<DashboardService> dashboard,
+      ExportService exports,
+      Supplier<LlmConfig> config,
+      LongSupplier nowMs) {
     this.dashboard = dashboard;
+    this.exports = exports;
     this.config = config;
     this.nowMs = nowMs;
   }
 
   /** Adds the endpoints to {@code r}. */
   public void register(Router r) {
-    r.add(PREFIX + "/dashboard", api(this::dashboard), "GET", "POST");
-    r.add(PREFIX + "/dashboard/panel", api(this::panel), "GET", "POST");
-    r.add(PREFIX + "/dashboard/panels", api(this::specs), "GET");
-    r.add(PREFIX + "/inventory", api(this::inventory), "GET");
-    r.add(PREFIX + "/catalog/names", api(this::catalogNames), "GET");
-    r.add(PREFIX + "/export/grafana", api(this::grafana), "GET");
-    r.add(PREFIX + "/export/rules", api(this::rules), "GET");
-    r.add(PREFIX + "/export/prometheusrule", api(this::prometheusRule), "GET");
+    r.add(PREFIX + "/dashboard", LlmRoutes.api(this::dashboard), "GET", "POST");
+    r.add(PREFIX + "/dashboard/panel", LlmRoutes.api(this::panel), "GET", "POST");
+    r.add(PREFIX + "/dashboard/panels", LlmRoutes.api(this::specs), "GET");
+    r.add(PREFIX + "/inventory", LlmRoutes.api(this::inventory), "GET");
+    r.add(PREFIX + "/catalog/names", LlmRoutes.api(this::catalogNames), "GET");
+    r.add(PREFIX + "/export/grafana", LlmRoutes.api(this::grafana), "GET");
+    r.add(PREFIX + "/export/rules", LlmRoutes.api(this::rules), "GET");
+    r.add(PREFIX + "/export/prometheusrule", LlmRoutes.api(this::prometheusRule), "GET");
   }
 
   private void dashboard(Exchange ex) throws IOException, BodyTooLargeException {
     DashboardService s = service();
-    DashboardParams p = DashboardParams.parse(source(ex), nowMs.getAsLong(), defaultQuantile());
+    DashboardParams p =
+        DashboardParams.parse(LlmRoutes.source(ex), nowMs.getAsLong(), defaultQuantile());
     List<PanelResult> panels = p.request().panels().isEmpty() ? List.of() : s.render(p.request());
     ok(ex, g -> LlmJson.dashboard(g, p, quantiles(), panels));
   }
@@ -80,14 +84,17 @@ public final class LlmApi {
   /** The panel specs of a level, without running anything: what a client lays out first. */
   private void specs(Exchange ex) throws IOException, BodyTooLargeException {
     List<String> ids =
-        DashboardParams.parse(source(ex), nowMs.getAsLong(), defaultQuantile()).request().panels();
+        DashboardParams.parse(LlmRoutes.source(ex), nowMs.getAsLong(), defaultQuantile())
+            .request()
+            .panels();
     ok(ex, g -> LlmJson.specs(g, ids, quantiles()));
   }
 
   /** One panel, unwrapped: the UI loads each panel with its own request. */
   private void panel(Exchange ex) throws IOException, BodyTooLargeException {
     DashboardService s = service();
-    DashboardParams p = DashboardParams.parse(source(ex), nowMs.getAsLong(), defaultQuantile());
+    DashboardParams p =
+        DashboardParams.parse(LlmRoutes.source(ex), nowMs.getAsLong(), defaultQuantile());
     Set<String> ids = new LinkedHashSet<>(p.request().panels());
     if (ex.params("id").isEmpty() && ex.params("panels").isEmpty()) {
       throw ApiException.invalidParam("id", "a panel id is required");
@@ -114,51 +121,26 @@ public final class LlmApi {
   }
 
   private void grafana(Exchange ex) throws IOException, BodyTooLargeException {
-    Set<String> engines = engines(ex);
-    String json = export(() -> GrafanaDashboard.json(catalog(), engines));
-    ex.respond(200, LlmJson.JSON, json.getBytes(StandardCharsets.UTF_8));
+    String json = exports().grafana(engines(ex));
+    ex.respond(200, Envelope.JSON, json.getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The default pack with the thresholds in force ({@code llm.alerts}). */
   private void rules(Exchange ex) throws IOException, BodyTooLargeException {
-    List<AlertRule> rules = alertRules(ex);
-    String yaml = RuleFiles.prometheusRuleFile(AlertPack.GROUP, rules);
+    String yaml = exports().rules(engines(ex), config.get().alerts());
     ex.respond(200, YAML, yaml.getBytes(StandardCharsets.UTF_8));
   }
 
   private void prometheusRule(Exchange ex) throws IOException, BodyTooLargeException {
-    List<AlertRule> rules = alertRules(ex);
-    String name = ex.param("name").isEmpty() ? "infermon-llm" : ex.param("name");
-    String namespace = ex.param("namespace");
     String yaml =
-        export(
-            () -> {
-              try {
-                return RuleFiles.prometheusRule(name, namespace, AlertPack.GROUP, rules);
-              } catch (IllegalArgumentException e) {
-                throw ApiException.invalidParam("name", e.getMessage());
-              }
-            });
+        exports()
+            .prometheusRule(
+                ex.param("name"), ex.param("namespace"), engines(ex), config.get().alerts());
     ex.respond(200, YAML, yaml.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The default pack with the thresholds in force ({@code llm.alerts}). */
-  private List<AlertRule> alertRules(Exchange ex) throws IOException, BodyTooLargeException {
-    Set<String> engines = engines(ex);
-    return export(() -> AlertPack.rules(catalog(), engines, config.get().alerts()));
-  }
-
-  private static <T> T export(Supplier<T> s) {
-    try {
-      return s.get();
-    } catch (ApiException e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      throw ApiException.invalidParam("engines", e.getMessage());
-    }
-  }
-
-  /** {@code engines} (repeated or comma-separated), by default every engine of the catalog. */
-  private Set<String> engines(Exchange ex) throws IOException, BodyTooLargeException {
+  /** {@code engines}, repeated or comma-separated; none: the service's default. */
+  private static Set<String> engines(Exchange ex) throws IOException, BodyTooLargeException {
     Set<String> out = new LinkedHashSet<>();
     for (String v : ex.params("engines")) {
       for (String e : v.split(",")) {
@@ -167,32 +149,26 @@ public final class LlmApi {
         }
       }
     }
-    if (out.isEmpty()) {
-      catalog().engines().forEach(e -> out.add(e.engine()));
-    }
     return out;
   }
 
   private DashboardService service() {
-    DashboardService s = dashboard.get();
-    if (s == null) {
-      throw new NotReady();
-    }
-    return s;
+    return LlmRoutes.ready(dashboard);
   }
 
-  /** The catalog in use, or the built-in one while the storage is not ready. */
+  private ExportService exports() {
+    if (exports == null) {
+      throw new ApiException(ErrorType.UNAVAILABLE, "the LLM exports are not served here");
+    }
+    return exports;
+  }
+
+  /** The catalog in use: the exports', else the dashboard's; unavailable when neither is served. */
   private Catalog catalog() {
-    DashboardService s = dashboard.get();
-    if (s != null) {
-      return s.catalog();
+    if (exports != null) {
+      return exports.catalog();
     }
-    Catalog c = builtIn;
-    if (c == null) {
-      c = Catalog.builtIn();
-      builtIn = c;
-    }
-    return c;
+    return service().catalog();
   }
 
   /** {@code llm.quantiles} that a dashboard request accepts, in order. */
@@ -215,77 +191,7 @@ public final class LlmApi {
     return qs.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
   }
 
-  private static DashboardParams.Source source(Exchange ex) {
-    return name -> {
-      try {
-        return ex.params(name);
-      } catch (IOException | BodyTooLargeException e) {
-        throw new BodyUnreadable(e);
-      }
-    };
-  }
-
-  private static void ok(Exchange ex, LlmJson.Body data) {
-    ex.respond(200, LlmJson.JSON, LlmJson.success(data));
-  }
-
-  private Route api(Route handler) {
-    return ex -> {
-      try {
-        handler.handle(ex);
-      } catch (NotReady e) {
-        // as the Prometheus endpoints during WAL replay: plain text
-        ex.respondText(503, "Service Unavailable");
-      } catch (ApiException e) {
-        respondError(ex, e);
-      } catch (BodyUnreadable e) {
-        if (e.getCause() instanceof BodyTooLargeException) {
-          ex.respond(
-              413,
-              LlmJson.JSON,
-              LlmJson.error(new ApiException(ErrorType.BAD_DATA, e.getCause().getMessage())));
-        } else {
-          throw (IOException) e.getCause();
-        }
-      } catch (BodyTooLargeException e) {
-        ex.respond(
-            413, LlmJson.JSON, LlmJson.error(new ApiException(ErrorType.BAD_DATA, e.getMessage())));
-      } catch (RuntimeException e) {
-        respondError(ex, translate(e));
-      }
-    };
-  }
-
-  private static void respondError(Exchange ex, ApiException e) {
-    ex.respond(e.type().httpStatus(), LlmJson.JSON, LlmJson.error(e));
-  }
-
-  /**
-   * The query backend's named errors as {@code /api/v1/query} reports them; here a parameter the
-   * dashboard code rejects ({@link IllegalArgumentException}) is the caller's bad data too.
-   */
-  static ApiException translate(RuntimeException e) {
-    if (e instanceof IllegalArgumentException) {
-      return new ApiException(ErrorType.BAD_DATA, e.getMessage());
-    }
-    return QueryErrors.toApi(e);
-  }
-
-  /** The storage is not ready yet (no dashboard service bound). */
-  private static final class NotReady extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    NotReady() {
-      super("the storage is not ready", null, false, false);
-    }
-  }
-
-  /** Carries a body read failure out of a parameter lookup. */
-  private static final class BodyUnreadable extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    BodyUnreadable(Exception cause) {
-      super(cause);
-    }
+  private static void ok(Exchange ex, Envelope.Body data) {
+    Envelope.success(ex, data);
   }
 }

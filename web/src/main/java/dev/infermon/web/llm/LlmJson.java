@@ -1,8 +1,6 @@
 package dev.infermon.web.llm;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
@@ -14,11 +12,8 @@ import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.TargetInventory;
-import dev.infermon.web.api.ApiException;
 import dev.infermon.web.api.GoFloat;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -27,61 +22,17 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The JSON of {@code /api/v1/llm/*}, inside Prometheus's envelope ({@code {"status":"success",
- * "data":...}} or {@code {"status":"error","errorType":...,"error":...}}), so one client handles
- * both APIs. Conventions as the Prometheus API where they fit: label sets are objects, {@code
- * "NaN"} and {@code "+Inf"} values are strings; series are compact (start and step in milliseconds
- * on the UI's grid, then one value per step, finite ones as numbers, null for a gap: a timestamp
- * per point made 40 % of a full dashboard's bytes), and enum values are lower case except reason
- * kinds and statuses, which are the Java names the docs use ({@code NOT_EXPOSED}, {@code EMPTY}).
- * Stateless.
+ * The JSON of {@code /api/v1/llm/*}: the {@code data} inside the web module's one envelope ({@code
+ * Envelope}, Prometheus's {@code {"status":"success","data":...}} or {@code
+ * {"status":"error","errorType":...,"error":...}}), so one client handles both APIs. Conventions as
+ * the Prometheus API where they fit: label sets are objects, {@code "NaN"} and {@code "+Inf"}
+ * values are strings; series are compact (start and step in milliseconds on the UI's grid, then one
+ * value per step, finite ones as numbers, null for a gap: a timestamp per point made 40 % of a full
+ * dashboard's bytes), and enum values are lower case except reason kinds and statuses, which are
+ * the Java names the docs use ({@code NOT_EXPOSED}, {@code EMPTY}). Stateless.
  */
 final class LlmJson {
-  static final String JSON = "application/json";
-  private static final JsonFactory FACTORY =
-      JsonFactory.builder().enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER).build();
-
   private LlmJson() {}
-
-  /** A piece of JSON writing. */
-  @FunctionalInterface
-  interface Body {
-    void write(JsonGenerator g) throws IOException;
-  }
-
-  /** {@code {"status":"success","data":<body>}} as bytes. */
-  static byte[] success(Body data) {
-    return bytes(
-        g -> {
-          g.writeStartObject();
-          g.writeStringField("status", "success");
-          g.writeFieldName("data");
-          data.write(g);
-          g.writeEndObject();
-        });
-  }
-
-  /** Prometheus's error envelope for {@code e}. */
-  static byte[] error(ApiException e) {
-    return bytes(
-        g -> {
-          g.writeStartObject();
-          g.writeStringField("status", "error");
-          g.writeStringField("errorType", e.type().apiName());
-          g.writeStringField("error", e.getMessage());
-          g.writeEndObject();
-        });
-  }
-
-  private static byte[] bytes(Body body) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-    try (JsonGenerator g = FACTORY.createGenerator(out)) {
-      body.write(g);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // an in-memory buffer does not fail
-    }
-    return out.toByteArray();
-  }
 
   /** The dashboard: the window and quantile used, the quantiles offered, and the panels. */
   static void dashboard(
@@ -339,5 +290,41 @@ final class LlmJson {
       g.writeString(v);
     }
     g.writeEndArray();
+  }
+
+  /**
+   * A tree of maps, lists, strings, numbers and booleans (a diagnosis, a lint report); NaN and ±Inf
+   * as strings.
+   */
+  static void tree(JsonGenerator g, Object v) throws IOException {
+    if (v == null) {
+      g.writeNull();
+    } else if (v instanceof Map) {
+      g.writeStartObject();
+      for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+        g.writeFieldName(String.valueOf(e.getKey()));
+        tree(g, e.getValue());
+      }
+      g.writeEndObject();
+    } else if (v instanceof List) {
+      g.writeStartArray();
+      for (Object o : (List<?>) v) {
+        tree(g, o);
+      }
+      g.writeEndArray();
+    } else if (v instanceof Double || v instanceof Float) {
+      double d = ((Number) v).doubleValue();
+      if (Double.isFinite(d)) {
+        g.writeNumber(d);
+      } else {
+        g.writeString(GoFloat.format(d));
+      }
+    } else if (v instanceof Number) {
+      g.writeNumber(((Number) v).longValue());
+    } else if (v instanceof Boolean) {
+      g.writeBoolean((Boolean) v);
+    } else {
+      g.writeString(String.valueOf(v));
+    }
   }
 }

@@ -9,6 +9,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.llm.export.ExportService;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
@@ -52,7 +53,13 @@ class LlmApiTest {
   static void start() throws Exception {
     server =
         TestServer.start(
-            dir, EngineOptions.DEFAULTS, o -> o, b -> b.dashboard(dashboard::get).llm(llm::get));
+            dir,
+            EngineOptions.DEFAULTS,
+            o -> o,
+            b ->
+                b.dashboard(dashboard::get)
+                    .exports(new ExportService(Catalog.builtIn()))
+                    .llm(llm::get));
     FleetConfig config =
         FleetConfig.builder()
             .vllmPods(2)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.web.api.Envelope;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class LlmJsonTest {
             List.of(new PanelResult.QueryData("{{model_name}}", "up", List.of(s), List.of())),
             PanelResult.Status.OK,
             List.of());
-    byte[] bytes = LlmJson.success(g -> LlmJson.panelResult(g, r, stepMs));
+    byte[] bytes = Envelope.success(g -> LlmJson.panelResult(g, r, stepMs));
     return JSON.readTree(bytes).path("data").path("queries").get(0).path("series").get(0);
   }
 

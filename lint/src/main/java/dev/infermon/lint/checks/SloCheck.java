@@ -1,0 +1,96 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.lint.CheckId;
+import dev.infermon.lint.Finding;
+import dev.infermon.lint.Location;
+import dev.infermon.lint.Severity;
+import dev.infermon.llm.catalog.BucketBounds;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.slo.SliSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Checks an SLO's latency threshold against the bucket bounds of each engine's histogram (the
+ * catalog's bounds in the engine's newest release): "95% within 2.5 s" is measured exactly only
+ * when 2.5 is a bound; otherwise the share is interpolated. With {@code engine} set, a threshold
+ * that is not a bound is an error; without, it is an error when no engine has it as a bound and a
+ * warning for the engines that lack it (their rules are left out). Stateless.
+ */
+public final class SloCheck {
+  private SloCheck() {}
+
+  /** The findings of one SLO, located at {@code at}. */
+  public static List<Finding> check(LlmConfig.Slo slo, Catalog catalog, Location at) {
+    List<Finding> out = new ArrayList<>();
+    if (slo.sli().equals("success")) {
+      return out;
+    }
+    List<String> misses = new ArrayList<>();
+    int exact = 0;
+    int measured = 0;
+    for (EngineCatalog e : SliSource.candidates(slo, catalog)) {
+      Optional<SliSource> src = SliSource.of(e, slo.sli());
+      if (src.isEmpty()) {
+        continue;
+      }
+      measured++;
+      Optional<BucketBounds.Placement> p = src.get().placement(slo);
+      if (p.isEmpty() || p.get().onBound()) {
+        exact++;
+        continue;
+      }
+      List<String> near = new ArrayList<>();
+      p.get().suggestions().forEach(b -> near.add(BucketBounds.num(b) + "s"));
+      misses.add(
+          e.title()
+              + "'s "
+              + e.variants().get(0).prefix()
+              + src.get().family()
+              + " (nearest bounds: "
+              + String.join(", ", near)
+              + ")");
+    }
+    String threshold = BucketBounds.num(SliSource.seconds(slo)) + "s";
+    if (measured == 0) {
+      out.add(
+          Finding.of(
+              CheckId.SLO_THRESHOLD_NOT_BUCKET,
+              at,
+              "SLO "
+                  + slo.name()
+                  + ": no engine"
+                  + scope(slo)
+                  + " measures the SLI "
+                  + slo.sli()
+                  + ".",
+              "choose another SLI or engine",
+              slo.name()));
+    } else if (!misses.isEmpty()) {
+      boolean fatal = exact == 0 || !slo.engine().isEmpty();
+      out.add(
+          new Finding(
+              CheckId.SLO_THRESHOLD_NOT_BUCKET,
+              fatal ? Severity.ERROR : Severity.WARNING,
+              at,
+              "SLO "
+                  + slo.name()
+                  + ": the threshold "
+                  + threshold
+                  + " is not a bucket bound of "
+                  + String.join("; ", misses)
+                  + ": the share of requests within it would be interpolated"
+                  + (fatal ? "." : "; those engines get no rules."),
+              "use a bucket bound as the threshold",
+              threshold));
+    }
+    return out;
+  }
+
+  private static String scope(LlmConfig.Slo slo) {
+    return slo.engine().isEmpty() ? "" : " of " + slo.engine();
+  }
+}

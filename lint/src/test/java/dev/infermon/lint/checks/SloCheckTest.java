@@ -1,0 +1,49 @@
+package dev.infermon.lint.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.lint.Finding;
+import dev.infermon.lint.Location;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.slo.SliSource;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** An SLO threshold against the engines' bucket bounds (catalog, newest release). */
+class SloCheckTest {
+  @ParameterizedTest(name = "{0} {1} {2}ms → {3} {4}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // sli | engine | threshold ms | severity (none) | message part
+        "ttft | vllm   | 2500 | none    | ''",
+        "ttft | vllm   | 2000 | error   | nearest bounds: 2.5s, 1s",
+        "ttft | ''     | 2500 | warning | SGLang's sglang:time_to_first_token_seconds (nearest bounds: 2s, 4s)",
+        "ttft | sglang | 2500 | error   | nearest bounds: 2s, 4s",
+        "ttft | ''     | 3000 | error   | vLLM's vllm:time_to_first_token_seconds (nearest bounds: 2.5s, 5s)",
+        "tpot | vllm   | 100  | none    | ''",
+        "tpot | sglang | 100  | error   | no engine of sglang measures the SLI tpot",
+        "itl  | sglang | 100  | none    | ''",
+        "e2e  | vllm   | 60000 | none   | ''",
+        "success | '' | 0    | none    | ''",
+      })
+  void thresholdAgainstBuckets(
+      String sli, String engine, long ms, String severity, String message) {
+    LlmConfig.Slo slo =
+        new LlmConfig.Slo(
+            "s", "m", sli, engine, Duration.ofMillis(ms), 0.95, LlmConfig.Slo.DEFAULT_WINDOW);
+    List<Finding> f = SloCheck.check(slo, Catalog.builtIn(), Location.at("infermon.yml", 3, 7));
+    if (severity.equals("none")) {
+      assertThat(f).isEmpty();
+      assertThat(SliSource.exact(slo, Catalog.builtIn())).isNotEmpty();
+    } else {
+      assertThat(f).hasSize(1);
+      assertThat(f.get(0).severity().label()).isEqualTo(severity);
+      assertThat(f.get(0).message()).contains(message);
+      assertThat(f.get(0).location().line()).isEqualTo(3);
+    }
+  }
+}

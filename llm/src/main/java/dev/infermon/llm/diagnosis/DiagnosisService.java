@@ -1,0 +1,90 @@
+package dev.infermon.llm.diagnosis;
+
+import dev.infermon.llm.BadParameterException;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.parser.PromqlParser;
+import java.util.function.LongSupplier;
+
+/**
+ * Diagnosis over a window, the front door of this package: {@code infermon diagnose} and {@code
+ * /api/v1/llm/diagnosis} both come here, so the window, the step and the thresholds are decided in
+ * one place. A request leaves out what it likes ({@link DiagnosisRequest}); the end defaults to
+ * now, the window to {@link #DEFAULT_WINDOW}, the step to {@link #step(long)}; {@link
+ * Thresholds#DEFAULT} judge the states. The inventory comes from the process's shared {@link
+ * InventoryService}.
+ *
+ * <p>Errors: {@link BadParameterException} for a window that is empty or a step that is not
+ * positive; the backend's {@code QueryException}s as they come (a timeout is a {@code
+ * QueryTimeoutException}).
+ *
+ * <p>Threading: thread-safe when the backend is; each call holds its own state.
+ */
+public final class DiagnosisService {
+  /** How far back a diagnosis looks when not told: as a PromQL duration, for the CLI's default. */
+  public static final String DEFAULT_WINDOW = "30m";
+
+  static final long DEFAULT_WINDOW_MS = PromqlParser.parseDuration(DEFAULT_WINDOW);
+
+  /** The finest step: one scrape interval of the usual 15 s. */
+  static final long MIN_STEP_MS = 15_000;
+
+  /** About this many points per series over the window, whatever its length. */
+  static final long POINTS = 120;
+
+  private final Diagnoser diagnoser;
+  private final LongSupplier nowMs;
+
+  /** With its own inventory service, the wall clock and the default thresholds. */
+  public DiagnosisService(QueryBackend backend, Catalog catalog) {
+    this(backend, new InventoryService(catalog, backend));
+  }
+
+  /** Over the process's shared inventory service, which must read the same {@code backend}. */
+  public DiagnosisService(QueryBackend backend, InventoryService inventories) {
+    this(backend, inventories, Thresholds.DEFAULT, System::currentTimeMillis);
+  }
+
+  DiagnosisService(
+      QueryBackend backend,
+      InventoryService inventories,
+      Thresholds thresholds,
+      LongSupplier nowMs) {
+    this.diagnoser = new Diagnoser(inventories, backend, thresholds);
+    this.nowMs = nowMs;
+  }
+
+  /**
+   * Diagnoses the window {@code r} names.
+   *
+   * @throws BadParameterException {@code end} when the window is empty, {@code step} when the step
+   *     is not positive
+   */
+  public Diagnosis diagnose(DiagnosisRequest r) {
+    long end = r.endMs().orElseGet(nowMs);
+    long start =
+        r.startMs().isPresent()
+            ? r.startMs().getAsLong()
+            : end - r.windowMs().orElse(DEFAULT_WINDOW_MS);
+    if (end <= start) {
+      throw new BadParameterException("end", "end timestamp must not be before start time");
+    }
+    long step = r.stepMs().orElse(step(end - start));
+    if (step <= 0) {
+      throw new BadParameterException(
+          "step",
+          "zero or negative query resolution step widths are not accepted. Try a positive"
+              + " integer");
+    }
+    return diagnoser.diagnose(start, end, step);
+  }
+
+  /**
+   * The step for a window: {@link #POINTS} points over it in whole seconds, never finer than {@link
+   * #MIN_STEP_MS} (a step shorter than the scrape interval only repeats samples).
+   */
+  public static long step(long windowMs) {
+    return Math.max(MIN_STEP_MS, windowMs / POINTS / 1000 * 1000);
+  }
+}

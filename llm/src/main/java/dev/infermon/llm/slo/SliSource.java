@@ -1,0 +1,150 @@
+package dev.infermon.llm.slo;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.BucketBounds;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where one engine measures an SLI, from the catalog's signal mapping: the histogram of a latency
+ * SLI, or the finished and failed request counters of the success SLI. Spellings are the engine's
+ * default prefix and, for SGLang, the gateway's {@code sglang_}; Ray-wrapped vLLM names are not
+ * covered. The SLO lint check (lint's {@code SloCheck}) judges thresholds with the same sources and
+ * placements the rules are generated from. Immutable.
+ *
+ * @param engine the engine
+ * @param family the latency histogram (latency SLIs), without prefix
+ * @param entry the histogram's catalog entry (latency SLIs)
+ * @param total the counter of all finished requests and its matchers (success SLI)
+ * @param failed the counter of failed requests and its matchers (success SLI)
+ */
+public record SliSource(
+    EngineCatalog engine,
+    String family,
+    MetricEntry entry,
+    SignalSource total,
+    SignalSource failed) {
+  /**
+   * The engines whose rules can measure {@code slo} exactly: the success SLI wherever the counters
+   * exist; a latency SLI where the threshold is a bucket bound (or the bounds are not fixed).
+   */
+  public static List<SliSource> exact(LlmConfig.Slo slo, Catalog catalog) {
+    List<SliSource> out = new ArrayList<>();
+    for (EngineCatalog e : candidates(slo, catalog)) {
+      Optional<SliSource> src = of(e, slo.sli());
+      if (src.isEmpty()) {
+        continue;
+      }
+      if (slo.sli().equals("success")
+          || src.get().placement(slo).map(p -> p.onBound()).orElse(true)) {
+        out.add(src.get());
+      }
+    }
+    return out;
+  }
+
+  /** The engines {@code slo} is about: its {@code engine}, else every inference engine. */
+  public static List<EngineCatalog> candidates(LlmConfig.Slo slo, Catalog catalog) {
+    List<EngineCatalog> out = new ArrayList<>();
+    for (EngineCatalog e : catalog.engines()) {
+      if (slo.engine().isEmpty() ? !e.engine().equals("dcgm") : e.engine().equals(slo.engine())) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where the latency threshold of {@code slo} falls among this histogram's bounds in the engine's
+   * newest release; empty when the bounds are not fixed.
+   */
+  public Optional<BucketBounds.Placement> placement(LlmConfig.Slo slo) {
+    return BucketBounds.catalogBounds(entry, engine.newest())
+        .filter(b -> !b.isEmpty())
+        .map(b -> BucketBounds.place(seconds(slo), b));
+  }
+
+  /** The latency threshold of {@code slo} in seconds. */
+  public static double seconds(LlmConfig.Slo slo) {
+    return slo.threshold().toNanos() / 1e9;
+  }
+
+  /** The source of {@code sli} for {@code engine}, if the engine measures it. */
+  public static Optional<SliSource> of(EngineCatalog engine, String sli) {
+    if (sli.equals("success")) {
+      List<SignalSource> total = engine.sources(Signal.REQUESTS_FINISHED);
+      List<SignalSource> failed = engine.sources(Signal.REQUESTS_FAILED);
+      if (total.isEmpty() || failed.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new SliSource(engine, null, null, total.get(0), failed.get(0)));
+    }
+    Signal s = signal(sli);
+    List<SignalSource> sources = engine.sources(s);
+    if (sources.isEmpty()) {
+      return Optional.empty();
+    }
+    String family = sources.get(0).metrics().get(0);
+    List<MetricEntry> entries = engine.entries(family);
+    if (entries.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new SliSource(engine, family, entries.get(entries.size() - 1), null, null));
+  }
+
+  static Signal signal(String sli) {
+    switch (sli) {
+      case "ttft":
+        return Signal.TTFT;
+      case "tpot":
+        return Signal.TPOT;
+      case "itl":
+        return Signal.ITL;
+      case "e2e":
+        return Signal.E2E_LATENCY;
+      default:
+        throw new IllegalArgumentException("not a latency SLI: \"" + sli + "\"");
+    }
+  }
+
+  /** The prefixes the rules cover. */
+  List<String> prefixes() {
+    List<String> out = new ArrayList<>();
+    for (NameVariant v : engine.variants()) {
+      if (!v.prefix().startsWith("ray_")) {
+        out.add(v.prefix());
+      }
+    }
+    return out;
+  }
+
+  /** The sample names of {@code metric} + {@code suffix} under every covered prefix. */
+  List<String> names(String metric, String suffix) {
+    List<String> out = new ArrayList<>();
+    for (String p : prefixes()) {
+      out.add(p + metric + suffix);
+    }
+    return out;
+  }
+
+  /** The matchers a signal source adds ({@code finished_reason=~"abort|error"}). */
+  static List<String> matchers(SignalSource src) {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, String> m : src.match().entrySet()) {
+      out.add(m.getKey() + (m.getValue().isEmpty() ? "=" : "=~") + quote(m.getValue()));
+    }
+    return out;
+  }
+
+  static String quote(String v) {
+    return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}

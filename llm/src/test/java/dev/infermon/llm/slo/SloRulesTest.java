@@ -1,0 +1,74 @@
+package dev.infermon.llm.slo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.config.ConfigLoader;
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.rules.rulefmt.RuleFile;
+import dev.infermon.rules.rulefmt.RuleFileParser;
+import dev.infermon.rules.testing.RuleUnitFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The SLO rules generated from {@code slo/infermon.yml} equal the reviewed golden file {@code
+ * slo/slo.rules.yml} (regenerate with {@code -Dinfermon.lint.regenerate=true}), load as a rule
+ * file, and pass the promtool-format unit tests beside it under infermon's runner and, where
+ * installed, the real {@code promtool test rules}: a fast burn pages, a slow burn tickets, no burn
+ * stays quiet.
+ */
+class SloRulesTest {
+  static final Path DIR = Path.of("src/test/resources/slo");
+
+  static List<LlmConfig.Slo> slos() throws Exception {
+    return ConfigLoader.create()
+        .parse(Files.readString(DIR.resolve("infermon.yml")), "infermon.yml")
+        .llm()
+        .slos();
+  }
+
+  static String generated() throws Exception {
+    return SloRules.yaml(slos(), Catalog.builtIn(), BurnWindow.DEFAULT);
+  }
+
+  @Test
+  void generatedRulesEqualTheGoldenFile() throws Exception {
+    Path golden = DIR.resolve("slo.rules.yml");
+    if (Boolean.getBoolean("infermon.lint.regenerate")) {
+      Files.writeString(golden, generated(), StandardCharsets.UTF_8);
+    }
+    assertThat(generated()).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void generatedRulesLoadAsARuleFile() throws Exception {
+    RuleFile rf = RuleFileParser.parse("slo.rules.yml", generated());
+    assertThat(rf.groups()).hasSize(2);
+    // 7 windows recorded + the objective + 4 alerts, per SLO
+    assertThat(rf.groups().get(0).rules()).hasSize(12);
+    assertThat(rf.groups().get(1).rules()).hasSize(12);
+  }
+
+  static List<Path> unitTests() throws IOException {
+    return RuleUnitFiles.in(DIR);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unitTests")
+  void burnsBehaveUnderInfermon(Path file) {
+    RuleUnitFiles.assertPassesUnderInfermon(file);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unitTests")
+  void burnsBehaveUnderPromtool(Path file) throws Exception {
+    RuleUnitFiles.assertPassesUnderPromtool(file);
+  }
+}

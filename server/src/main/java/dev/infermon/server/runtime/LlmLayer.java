@@ -1,0 +1,99 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.lint.LintService;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.diagnosis.DiagnosisService;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.llm.slo.SloService;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.web.WebServices;
+import java.util.function.LongSupplier;
+
+/**
+ * The LLM layer of one process, built in this one place: the catalog (loaded once), the exports and
+ * a lint service without a store from the start (they need no storage); once a query backend is
+ * bound, one {@link InventoryService} and over it the dashboard, diagnosis, SLO and stored-lint
+ * services, so every part reads the same inventory cache. {@code serve} binds its embedded or
+ * remote backend when the storage is ready; {@code infermon lint} and {@code infermon diagnose}
+ * bind the remote API they are pointed at.
+ *
+ * <p>Threading: {@link #bind} and {@link #unbind} from the lifecycle's thread; the accessors from
+ * any thread (the bound services are published together).
+ */
+public final class LlmLayer {
+  private final Catalog catalog = Catalog.builtIn();
+  private final ExportService exports = new ExportService(catalog);
+  private final LintService storeless = new LintService(catalog);
+  private volatile Bound bound;
+
+  /** The services of a backend, built together. */
+  private record Bound(
+      DashboardService dashboard, DiagnosisService diagnosis, SloService slo, LintService lint) {}
+
+  /** A layer over {@code backend} without a results cache: the CLI's, over a remote API. */
+  public static LlmLayer over(QueryBackend backend) {
+    LlmLayer l = new LlmLayer();
+    l.bind(backend, null);
+    return l;
+  }
+
+  /**
+   * Builds the storage's services over {@code backend}.
+   *
+   * @param immutableBefore for the embedded TSDB, {@code Tsdb::appendableMinTime} (the dashboard
+   *     caches final steps); null for a backend that cannot tell (remote)
+   */
+  public void bind(QueryBackend backend, LongSupplier immutableBefore) {
+    InventoryService inventories = new InventoryService(catalog, backend);
+    bound =
+        new Bound(
+            new DashboardService(backend, inventories, immutableBefore),
+            new DiagnosisService(backend, inventories),
+            new SloService(backend),
+            new LintService(inventories));
+  }
+
+  /** The storage is going away: its services answer "not ready" from now on. */
+  public void unbind() {
+    bound = null;
+  }
+
+  /** Hands the services to the HTTP server, late-bound as the storage is. */
+  public WebServices.Builder serve(WebServices.Builder b) {
+    return b.dashboard(this::dashboard)
+        .diagnosis(this::diagnosis)
+        .slo(this::slo)
+        .lint(this::lint)
+        .exports(exports);
+  }
+
+  public ExportService exports() {
+    return exports;
+  }
+
+  /** Lint over the stored inventory once bound; before, the catalog and live endpoints only. */
+  public LintService lint() {
+    Bound b = bound;
+    return b == null ? storeless : b.lint();
+  }
+
+  /** Null while no backend is bound. */
+  public DashboardService dashboard() {
+    Bound b = bound;
+    return b == null ? null : b.dashboard();
+  }
+
+  /** Null while no backend is bound. */
+  public DiagnosisService diagnosis() {
+    Bound b = bound;
+    return b == null ? null : b.diagnosis();
+  }
+
+  /** Null while no backend is bound. */
+  public SloService slo() {
+    Bound b = bound;
+    return b == null ? null : b.slo();
+  }
+}

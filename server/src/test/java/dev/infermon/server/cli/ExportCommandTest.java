@@ -1,0 +1,54 @@
+package dev.infermon.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code infermon export}: each row is a command line, its exit code, and what its standard output
+ * or error must and must not hold. The defaults (every engine of the catalog, the resource's name)
+ * are the export service's.
+ */
+class ExportCommandTest {
+  static Stream<Arguments> rows() {
+    return Stream.of(
+        // what, exit code, the output (or error) contains, and does not contain
+        Arguments.of("export rules", 0, "name: infermon-llm\n", "\nkind:"),
+        Arguments.of("export rules", 0, "vllm:", "<none>"),
+        Arguments.of("export rules", 0, "sglang:", "<none>"),
+        Arguments.of("export rules --engines vllm", 0, "vllm:", "sglang:"),
+        Arguments.of("export rules --engines sglang", 0, "sglang:", "vllm:"),
+        Arguments.of("export grafana", 0, "\"uid\" : \"infermon-llm\"", "<none>"),
+        Arguments.of("export grafana --engines vllm", 0, "vllm:", "sglang:"),
+        Arguments.of("export grafana --engines dcgm,vllm", 0, "DCGM_FI_DEV", "sglang:"),
+        Arguments.of("export prometheusrule", 0, "kind: PrometheusRule", "namespace:"),
+        Arguments.of("export prometheusrule", 0, "  name: infermon-llm\n", "<none>"),
+        Arguments.of(
+            "export prometheusrule --name llm --namespace monitoring",
+            0,
+            "  name: llm\n  namespace: monitoring\n",
+            "  name: infermon-llm\n  namespace"),
+        Arguments.of(
+            "export rules --engines tgi",
+            2,
+            "infermon export: unknown engine: \"tgi\" (known: vllm, sglang, dcgm)",
+            "<none>"),
+        Arguments.of(
+            "export prometheusrule --name Not_A_Name",
+            2,
+            "infermon export: not a Kubernetes object name: \"Not_A_Name\"",
+            "<none>"));
+  }
+
+  @ParameterizedTest(name = "{0} → {1}: {2}")
+  @MethodSource("rows")
+  void exportWritesTheFileOrSaysWhyNot(String args, int code, String holds, String lacks) {
+    LintCommandTest.Run r = LintCommandTest.run(args.split(" "));
+    assertThat(r.code()).as(r.err()).isEqualTo(code);
+    String text = code == 0 ? r.out() : r.err();
+    assertThat(text).contains(holds).doesNotContain(lacks);
+  }
+}
