@@ -154,7 +154,7 @@ public final class ReplayServer implements AutoCloseable {
       sb.append(",\"url\":").append(Json.str(url(t)));
       sb.append(",\"job\":").append(Json.str(t.job()));
       sb.append(",\"capture\":").append(Json.str(t.capture().name()));
-      sb.append(",\"format\":").append(Json.str(t.capture().contentType()));
+      sb.append(",\"content_type\":").append(Json.str(t.capture().contentType()));
       sb.append(",\"engine\":").append(Json.str(t.capture().engine()));
       sb.append(",\"samples\":").append(t.capture().samples());
       sb.append(",\"advancing_samples\":").append(t.capture().advancingSamples());
