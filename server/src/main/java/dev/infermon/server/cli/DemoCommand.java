@@ -114,7 +114,13 @@ public final class DemoCommand implements Callable<Integer> {
     List<ReplayTarget> replay = List.of();
     if (replayOptions.given()) {
       ReplayOptions.refuseFleetFlags(spec, "fleetOptions", Set.of());
-      replay = replayOptions.load(spec, err);
+      try {
+        replay = replayOptions.load(spec, err);
+      } catch (ReplayOptions.BadCapture e) {
+        err.println("infermon demo: " + e.getMessage());
+        err.flush();
+        return 1;
+      }
     }
     try {
       options =

@@ -5,6 +5,7 @@ import dev.infermon.simulator.replay.ReplayFleet;
 import dev.infermon.simulator.replay.ReplayTarget;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,13 +50,24 @@ final class ReplayOptions {
     return !specs.isEmpty();
   }
 
+  /** A capture that cannot be replayed: a missing or unreadable file, or not an exposition page. */
+  static final class BadCapture extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    BadCapture(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /**
    * Reads every capture, and says once on {@code err} how many cut lines each lost.
    *
-   * @throws CommandLine.ParameterException for a missing file, a file that is not an exposition
-   *     page (naming the line), a bad {@code label=value}, or two targets with one name
+   * @throws CommandLine.ParameterException for a bad {@code label=value} or two targets with one
+   *     name (usage errors)
+   * @throws BadCapture for a missing or unreadable file, or one that is not an exposition page
+   *     (naming the line)
    */
-  List<ReplayTarget> load(CommandSpec spec, PrintWriter err) {
+  List<ReplayTarget> load(CommandSpec spec, PrintWriter err) throws BadCapture {
     CommandLine cl = spec.commandLine();
     if (uptime.isNegative() || uptime.isZero()) {
       throw new CommandLine.ParameterException(cl, "--replay-uptime must be positive: " + uptime);
@@ -65,11 +77,14 @@ final class ReplayOptions {
       ReplayTarget t;
       try {
         t = ReplayTarget.fromSpec(s, uptime);
-      } catch (IllegalArgumentException | CaptureException e) {
+      } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(cl, e.getMessage(), e);
+      } catch (CaptureException e) {
+        throw new BadCapture(e.getMessage(), e);
+      } catch (NoSuchFileException e) {
+        throw new BadCapture("no such capture file: " + e.getFile(), e);
       } catch (IOException e) {
-        throw new CommandLine.ParameterException(
-            cl, "cannot read capture " + s + ": " + e.getMessage(), e);
+        throw new BadCapture("cannot read capture " + s + ": " + e.getMessage(), e);
       }
       List<Integer> dropped = t.capture().droppedLines();
       if (!dropped.isEmpty()) {

@@ -199,9 +199,15 @@ public final class SimulateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    ReplayFleet fleet =
-        ReplayFleet.of(
-            replayOptions.load(spec, spec.commandLine().getErr()), Clock.systemUTC().millis());
+    PrintWriter err = spec.commandLine().getErr();
+    ReplayFleet fleet;
+    try {
+      fleet = ReplayFleet.of(replayOptions.load(spec, err), Clock.systemUTC().millis());
+    } catch (ReplayOptions.BadCapture e) {
+      err.println("infermon simulate: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
     if (printPrometheusConfig || printFileSd) {
       if (port == 0) {
         throw new CommandLine.ParameterException(

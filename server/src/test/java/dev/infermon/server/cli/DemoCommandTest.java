@@ -243,7 +243,7 @@ class DemoCommandTest {
     assertThat(fleetFlag.exitCode()).isEqualTo(2);
     assertThat(fleetFlag.err()).contains("--sglang-pods shapes the simulated fleet");
     Run missing = demo("--replay", dir.resolve("none.txt").toString());
-    assertThat(missing.exitCode()).isEqualTo(2);
+    assertThat(missing.exitCode()).isEqualTo(1);
     assertThat(missing.err()).contains("no such capture file: " + dir.resolve("none.txt"));
     assertThat(missing.demo()).isNull();
   }

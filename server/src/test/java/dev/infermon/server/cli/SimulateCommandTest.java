@@ -199,32 +199,48 @@ class SimulateCommandTest {
     Path html = dir.resolve("index.html");
     Files.writeString(html, "# HELP x y\n<html>\n");
     Object[][] rows = {
-      {new String[] {"--replay", dir.resolve("missing.txt").toString()}, "no such capture file: "},
-      {new String[] {"--replay", html.toString()}, html + ":2:1: not an exposition page"},
-      {new String[] {"--replay", vllm + ",podx"}, "bad label \"podx\" in --replay"},
-      {new String[] {"--replay", vllm + ",__address__=x"}, "label \"__address__\" is reserved"},
-      {new String[] {"--replay", vllm + ",1pod=x"}, "not a label name: \"1pod\""},
+      // exit 1: the file cannot be replayed
       {
+        1,
+        new String[] {"--replay", dir.resolve("missing.txt").toString()},
+        "infermon simulate: no such capture file: " + dir.resolve("missing.txt")
+      },
+      {
+        1,
+        new String[] {"--replay", html.toString()},
+        "infermon simulate: " + html + ":2:1: not an exposition page: "
+      },
+      // exit 2: usage errors
+      {2, new String[] {"--replay", vllm + ",podx"}, "bad label \"podx\" in --replay"},
+      {2, new String[] {"--replay", vllm + ",__address__=x"}, "label \"__address__\" is reserved"},
+      {2, new String[] {"--replay", vllm + ",1pod=x"}, "not a label name: \"1pod\""},
+      {
+        2,
         new String[] {"--replay", vllm.toString(), "--replay", vllm.toString()},
         "two replayed targets are named \"vllm-0-4-3\""
       },
       {
+        2,
         new String[] {"--replay", vllm.toString(), "--vllm-pods", "2"},
         "--vllm-pods shapes the simulated fleet"
       },
       {
+        2,
         new String[] {"--replay", vllm.toString(), "--replay-uptime", "0s"},
         "--replay-uptime must be positive"
       },
     };
     for (Object[] row : rows) {
-      String[] args = (String[]) row[0];
+      String[] args = (String[]) row[1];
       String[] all = java.util.Arrays.copyOf(args, args.length + 2);
       all[args.length] = "--listen";
       all[args.length + 1] = "127.0.0.1:0";
       String[] r = run(all);
-      assertThat(r[0]).as(String.join(" ", args)).isEqualTo("2");
-      assertThat(r[2]).as(String.join(" ", args)).contains((String) row[1]);
+      assertThat(r[0]).as(String.join(" ", args)).isEqualTo(row[0].toString());
+      assertThat(r[2]).as(String.join(" ", args)).contains((String) row[2]);
+      if ((int) row[0] == 1) {
+        assertThat(r[2]).as("no usage text for a bad file").doesNotContain("Usage:");
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.infermon.simulator.replay;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
@@ -91,7 +92,8 @@ public record ReplayTarget(
    * labels as {@link #of} applies them. Labels are split at commas, so neither the path nor a value
    * may contain one.
    *
-   * @throws IllegalArgumentException for a missing file or a part that is not {@code label=value}
+   * @throws IllegalArgumentException for a part that is not {@code label=value}
+   * @throws NoSuchFileException when there is no such file
    * @throws IOException when the file cannot be read
    * @throws CaptureException when it is not an exposition page
    */
@@ -118,7 +120,7 @@ public record ReplayTarget(
       overrides.put(label, parts[i].substring(eq + 1));
     }
     if (!Files.isRegularFile(file)) {
-      throw new IllegalArgumentException("no such capture file: " + file);
+      throw new NoSuchFileException(file.toString(), null, "no such capture file");
     }
     return of(file, Capture.read(file), overrides, uptime);
   }
