@@ -92,7 +92,7 @@ class ArchitectureTest {
         .whereLayer("discovery")
         .mayOnlyBeAccessedByLayers("scrape", "server")
         .whereLayer("textparse")
-        .mayOnlyBeAccessedByLayers("scrape", "llm", "lint", "server")
+        .mayOnlyBeAccessedByLayers("scrape", "simulator", "llm", "lint", "server")
         .whereLayer("config")
         .mayOnlyBeAccessedByLayers(
             "discovery", "scrape", "rules", "notifier", "remote", "web", "llm", "lint", "server")

@@ -9,6 +9,7 @@
  * <p>Entry points: {@link dev.infermon.simulator.FleetConfig} (what to simulate), {@link
  * dev.infermon.simulator.Fleet} (simulated time, pages, scenarios; thread-safe), {@link
  * dev.infermon.simulator.Ticker} (wall-clock time) and {@link
- * dev.infermon.simulator.http.FleetServer}.
+ * dev.infermon.simulator.http.FleetServer}. Real captures are replayed as live targets by {@code
+ * replay} and {@link dev.infermon.simulator.http.ReplayServer}.
  */
 package dev.infermon.simulator;

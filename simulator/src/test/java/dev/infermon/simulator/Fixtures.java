@@ -6,6 +6,7 @@ import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.sglang.SglangMetrics;
 import dev.infermon.simulator.sglang.SglangPage;
+import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmPage;
 import dev.infermon.simulator.vllm.VllmRelease;
@@ -21,8 +22,14 @@ final class Fixtures {
 
   private Fixtures() {}
 
-  /** A real capture copied from ../shared/fixtures into src/test/resources/fixtures. */
+  /**
+   * A real capture (test resources {@code captures/}, listed by {@link Captures}), or a file of
+   * {@code fixtures/} (what was transcribed from one).
+   */
   static String capture(String name) {
+    if (!name.equals("vllm-v1-current-families.txt")) {
+      return Captures.get(name).text();
+    }
     try (InputStream in = Fixtures.class.getResourceAsStream("/fixtures/" + name)) {
       if (in == null) {
         throw new IllegalStateException("missing test resource fixtures/" + name);

@@ -4,12 +4,14 @@ import dev.infermon.config.ConfigException;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.replay.ReplayTarget;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -17,10 +19,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code infermon demo}: a simulated vLLM/SGLang fleet on 127.0.0.1 and infermon scraping it, with
- * the last hours backfilled so every panel has data at once. Takes {@code serve}'s main flags (they
- * are handed to {@code serve}'s own parser, so they mean exactly the same) and the fleet's size and
- * scenario.
+ * {@code infermon demo}: a simulated vLLM/SGLang fleet (or, with {@code --replay}, real captures)
+ * on 127.0.0.1 and infermon scraping it, with the last hours backfilled so every panel has data at
+ * once. Takes {@code serve}'s main flags (they are handed to {@code serve}'s own parser, so they
+ * mean exactly the same) and the fleet's size and scenario.
  */
 @Command(
     name = "demo",
@@ -28,8 +30,9 @@ import picocli.CommandLine.Option;
     description = {
       "Runs a simulated LLM inference fleet (vLLM, SGLang, prefill/decode pairs, dcgm-exporter)"
           + " on 127.0.0.1 and infermon scraping it, with the last hours of history backfilled"
-          + " so every panel has data at once. Prints the URLs of the UI and the API. Ctrl-C"
-          + " stops everything and removes the temporary data."
+          + " so every panel has data at once. With --replay it serves real /metrics captures"
+          + " instead, to show what infermon would show for that endpoint. Prints the URLs of"
+          + " the UI and the API. Ctrl-C stops everything and removes the temporary data."
     })
 public final class DemoCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -101,13 +104,27 @@ public final class DemoCommand implements Callable<Integer> {
 
   @CommandLine.Mixin FleetOptions fleetOptions = new FleetOptions();
 
+  @CommandLine.Mixin ReplayOptions replayOptions = new ReplayOptions();
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Demo.Options options;
+    List<ReplayTarget> replay = List.of();
+    if (replayOptions.given()) {
+      ReplayOptions.refuseFleetFlags(spec, "fleetOptions", Set.of());
+      try {
+        replay = replayOptions.load(spec, err);
+      } catch (ReplayOptions.BadCapture e) {
+        err.println("infermon demo: " + e.getMessage());
+        err.flush();
+        return 1;
+      }
+    }
     try {
-      options = new Demo.Options(fleet(), backfill, scrapeInterval);
+      options =
+          new Demo.Options(replay.isEmpty() ? fleet() : null, replay, backfill, scrapeInterval);
       serveSettings(Path.of("infermon-demo.yml"), Path.of(".")); // flags checked before any work
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);

@@ -6,12 +6,17 @@ import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
+import dev.infermon.simulator.http.ReplayServer;
+import dev.infermon.simulator.replay.ReplayFleet;
+import dev.infermon.simulator.replay.ReplayTarget;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,15 +28,17 @@ import picocli.CommandLine.Option;
 /**
  * {@code infermon simulate}: serves a simulated inference fleet on 127.0.0.1 until interrupted, so
  * that infermon or a real Prometheus can scrape it; or prints the fleet's scrape configuration.
+ * With {@code --replay} it serves real captures instead ({@link ReplayOptions}).
  */
 @Command(
     name = "simulate",
     mixinStandardHelpOptions = true,
     description =
         "Serve a simulated LLM inference fleet on 127.0.0.1: vLLM and SGLang pods driven by a"
-            + " queueing model, prefill/decode pairs, and one dcgm-exporter per node. Each target"
-            + " gets its own port (control port + 1 + i); the control port answers"
-            + " GET /-/inventory and POST /-/scenario?name=...&pod=... . Runs until Ctrl-C.")
+            + " queueing model, prefill/decode pairs, and one dcgm-exporter per node; or, with"
+            + " --replay, real /metrics captures as live targets. Each target gets its own port"
+            + " (control port + 1 + i); the control port answers GET /-/inventory (and, for the"
+            + " simulated fleet, POST /-/scenario?name=...&pod=...). Runs until Ctrl-C.")
 public final class SimulateCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -116,20 +123,35 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Stop after this long (tests).")
   Duration runFor;
 
+  @CommandLine.Mixin ReplayOptions replayOptions = new ReplayOptions();
+
+  /** Flags of the simulated fleet that a replay does not take (besides {@link FleetOptions}). */
+  private static final Set<String> FLEET_ONLY =
+      Set.of(
+          "--legacy-vllm-pods",
+          "--legacy-release",
+          "--data-parallel-pods",
+          "--sglang-tp",
+          "--sglang-gateway-pods",
+          "--gpus-per-node",
+          "--namespace",
+          "--single-port",
+          "--warmup",
+          "--no-sm-fields");
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
+    if (replayOptions.given()) {
+      return replay(out);
+    }
     FleetConfig config;
     String host;
     int port;
     try {
       config = config();
-      int colon = listen.lastIndexOf(':');
-      if (colon <= 0) {
-        throw new IllegalArgumentException("--listen must be host:port, got \"" + listen + "\"");
-      }
-      host = listen.substring(0, colon);
-      port = Integer.parseInt(listen.substring(colon + 1));
+      host = host();
+      port = port();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
     }
@@ -156,26 +178,106 @@ public final class SimulateCommand implements Callable<Integer> {
       return 0;
     }
     fleet.advanceTo(now);
-    CountDownLatch stop = new CountDownLatch(1);
     Ticker ticker = Ticker.start(fleet, Clock.systemUTC(), 250);
     try (ticker;
         FleetServer server =
             FleetServer.start(fleet, new FleetServer.Options(host, port, !singlePort))) {
-      Thread hook = new Thread(stop::countDown, "simulate-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
       printInventory(out, fleet, server);
+      awaitStop();
+    }
+    return 0;
+  }
+
+  /** {@code --replay}: serves the captures, or prints their scrape configuration. */
+  private int replay(PrintWriter out) throws IOException, InterruptedException {
+    ReplayOptions.refuseFleetFlags(spec, "fleetOptions", FLEET_ONLY);
+    String host;
+    int port;
+    try {
+      host = host();
+      port = port();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    ReplayFleet fleet;
+    try {
+      fleet = ReplayFleet.of(replayOptions.load(spec, err), Clock.systemUTC().millis());
+    } catch (ReplayOptions.BadCapture e) {
+      err.println("infermon simulate: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    if (printPrometheusConfig || printFileSd) {
+      if (port == 0) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "printing a config needs a fixed --listen port, not 0");
+      }
+      List<InventoryFormats.Target> targets =
+          ReplayServer.scrapeTargets(
+              fleet, t -> host + ":" + (port + 1 + fleet.targets().indexOf(t)));
+      out.print(
+          printFileSd
+              ? InventoryFormats.fileSd(targets)
+              : InventoryFormats.prometheusYaml(targets, scrapeInterval));
+      out.flush();
+      return 0;
+    }
+    try (ReplayServer server =
+        ReplayServer.start(fleet, new ReplayServer.Options(host, port), Clock.systemUTC())) {
+      out.printf(
+          "infermon simulate: %d replayed capture%s (uptime %s); control"
+              + " http://%s:%d/-/inventory%n",
+          fleet.targets().size(),
+          fleet.targets().size() == 1 ? "" : "s",
+          ReplayOptions.human(replayOptions.uptime),
+          host,
+          server.controlPort());
+      for (ReplayTarget t : fleet.targets()) {
+        out.printf("%-48s %-40s %s%n", t.name(), server.url(t), ReplayOptions.describe(t));
+      }
+      out.println("Ctrl-C to stop.");
+      out.flush();
+      awaitStop();
+    }
+    return 0;
+  }
+
+  /** Waits for Ctrl-C (or {@code --run-for}). */
+  private void awaitStop() throws InterruptedException {
+    CountDownLatch stop = new CountDownLatch(1);
+    Thread hook = new Thread(stop::countDown, "simulate-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
       if (runFor != null) {
         stop.await(runFor.toMillis(), TimeUnit.MILLISECONDS);
       } else {
         stop.await();
       }
+    } finally {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException alreadyShuttingDown) {
         // the JVM is exiting because of Ctrl-C: the hook has run
       }
     }
-    return 0;
+  }
+
+  private String host() {
+    int colon = listen.lastIndexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("--listen must be host:port, got \"" + listen + "\"");
+    }
+    return listen.substring(0, colon);
+  }
+
+  private int port() {
+    host();
+    try {
+      return Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--listen must be host:port, got \"" + listen + "\"", e);
+    }
   }
 
   private int port(Fleet fleet, PodInfo p, int controlPort) {

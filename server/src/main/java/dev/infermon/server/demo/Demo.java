@@ -6,30 +6,29 @@ import dev.infermon.server.runtime.Infermon;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.PodInfo;
-import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
-import dev.infermon.simulator.http.InventoryFormats;
+import dev.infermon.simulator.http.ReplayServer;
+import dev.infermon.simulator.replay.ReplayTarget;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running demo: a simulated fleet served on 127.0.0.1 (free ports), infermon on the embedded
- * engine scraping it through a generated configuration (job {@code inference} for the engines,
- * {@code dcgm} for the GPU exporters, each target with its inventory labels), and the last hours of
- * the fleet backfilled before the live scrapes start, so every panel has data at once. A ticker
- * then keeps the fleet following the wall clock.
+ * The running demo: a simulated fleet, or replayed real captures, served on 127.0.0.1 (free ports),
+ * infermon on the embedded engine scraping it through a generated configuration (job {@code
+ * inference} for the engines, {@code dcgm} for the GPU exporters, each target with its labels), and
+ * the last hours of its pages backfilled before the live scrapes start, so every panel has data at
+ * once. A simulated fleet then follows the wall clock (a ticker); a replayed capture equals itself
+ * at the start of the history and advances from there.
  *
  * <p>Owns a temporary directory (the generated configuration, and the TSDB unless a path was
  * given), deleted by {@link #close()}. Threading: {@code close} may be called from any thread (a
@@ -38,18 +37,24 @@ import org.slf4j.LoggerFactory;
 public final class Demo implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Demo.class);
 
-  /** Simulated time run before the backfill starts, so queues and caches are warm. */
-  static final Duration WARMUP = Duration.ofMinutes(10);
-
-  /** How the demo is run. */
-  public record Options(FleetConfig fleet, Duration backfill, Duration scrapeInterval) {
+  /**
+   * How the demo is run.
+   *
+   * @param fleet the simulated fleet (unused when {@code replay} is not empty)
+   * @param replay captures to replay instead of the simulated fleet
+   */
+  public record Options(
+      FleetConfig fleet, List<ReplayTarget> replay, Duration backfill, Duration scrapeInterval) {
     /**
      * Validates.
      *
      * @throws IllegalArgumentException for a negative backfill or an interval under one second
      */
     public Options {
-      Objects.requireNonNull(fleet, "fleet");
+      replay = List.copyOf(replay);
+      if (replay.isEmpty()) {
+        Objects.requireNonNull(fleet, "fleet");
+      }
       if (backfill == null || backfill.isNegative()) {
         throw new IllegalArgumentException("--backfill must not be negative: " + backfill);
       }
@@ -57,6 +62,11 @@ public final class Demo implements AutoCloseable {
         throw new IllegalArgumentException(
             "scrape interval must be at least 1s: " + scrapeInterval);
       }
+    }
+
+    /** A simulated fleet. */
+    public Options(FleetConfig fleet, Duration backfill, Duration scrapeInterval) {
+      this(fleet, List.of(), backfill, scrapeInterval);
     }
   }
 
@@ -71,26 +81,22 @@ public final class Demo implements AutoCloseable {
     ServeSettings of(Path configFile, Path workDir);
   }
 
-  private final Fleet fleet;
-  private final FleetServer fleetServer;
+  private final DemoTargets targets;
   private final Path workDir;
   private final long backfillMillis;
   private final long startupMillis;
   private Infermon infermon;
-  private Ticker ticker;
   private boolean closed;
 
-  private Demo(
-      Fleet fleet, FleetServer server, Path workDir, long backfillMillis, long startupMillis) {
-    this.fleet = fleet;
-    this.fleetServer = server;
+  private Demo(DemoTargets targets, Path workDir, long backfillMillis, long startupMillis) {
+    this.targets = targets;
     this.workDir = workDir;
     this.backfillMillis = backfillMillis;
     this.startupMillis = startupMillis;
   }
 
   /**
-   * Starts the fleet, backfills its history, starts infermon and the live scrapes. On failure,
+   * Starts the targets, backfills their history, starts infermon and the live scrapes. On failure,
    * whatever started is stopped and the temporary directory removed.
    *
    * @param progress where backfill progress is printed
@@ -102,31 +108,26 @@ public final class Demo implements AutoCloseable {
     long t0 = System.nanoTime();
     long now = System.currentTimeMillis();
     long backfillStart = now - opts.backfill().toMillis();
-    Fleet fleet = Fleet.create(opts.fleet(), backfillStart - WARMUP.toMillis());
-    fleet.advanceTo(backfillStart);
     Path workDir = Files.createTempDirectory("infermon-demo-");
-    FleetServer server = null;
+    DemoTargets targets = null;
     Demo demo = null;
     try {
-      server = FleetServer.start(fleet, new FleetServer.Options("127.0.0.1", 0, true));
+      targets =
+          opts.replay().isEmpty()
+              ? SimulatedTargets.start(opts.fleet(), backfillStart)
+              : ReplayedTargets.start(opts.replay(), backfillStart);
       Path config = workDir.resolve("infermon-demo.yml");
-      FleetServer fs = server;
-      Files.writeString(
-          config,
-          InventoryFormats.prometheusYaml(
-              fleet.inventory(),
-              fs::hostPort,
-              fs::metricsPath,
-              (int) opts.scrapeInterval().toSeconds()));
+      Files.writeString(config, targets.prometheusYaml((int) opts.scrapeInterval().toSeconds()));
       ServeSettings serve = settings.of(config, workDir);
       var scrapeConfigs = ConfigLoader.create().withEnv(serve.env()).load(config).scrapeConfigs();
       long[] backfillTook = {0};
       progress.printf(
-          "infermon demo: %d simulated targets; backfilling %s of history every %ds...%n",
-          fleet.inventory().size(),
+          "infermon demo: %s; backfilling %s of history every %ds...%n",
+          targets.describe(),
           FleetBackfill.human(opts.backfill().toMillis()),
           opts.scrapeInterval().toSeconds());
       progress.flush();
+      DemoTargets ts = targets;
       Infermon m =
           Infermon.start(
               serve,
@@ -134,23 +135,21 @@ public final class Demo implements AutoCloseable {
               storage -> {
                 long b0 = System.nanoTime();
                 FleetBackfill b =
-                    new FleetBackfill(
-                        fleet, fs, scrapeConfigs, storage, opts.scrapeInterval(), progress);
+                    new FleetBackfill(ts, scrapeConfigs, storage, opts.scrapeInterval(), progress);
                 long pages = b.run(now, System::currentTimeMillis);
                 backfillTook[0] = (System.nanoTime() - b0) / 1_000_000;
                 log.info("backfilled {} pages in {} ms", pages, backfillTook[0]);
               });
-      demo =
-          new Demo(fleet, server, workDir, backfillTook[0], (System.nanoTime() - t0) / 1_000_000);
+      demo = new Demo(targets, workDir, backfillTook[0], (System.nanoTime() - t0) / 1_000_000);
       demo.infermon = m;
-      demo.ticker = Ticker.start(fleet, Clock.systemUTC(), 250);
+      targets.goLive();
       return demo;
     } catch (ConfigException | IOException | RuntimeException | Error e) {
       if (demo != null) {
         demo.close();
       } else {
-        if (server != null) {
-          server.close();
+        if (targets != null) {
+          targets.close();
         }
         deleteRecursively(workDir);
       }
@@ -163,14 +162,24 @@ public final class Demo implements AutoCloseable {
     return infermon;
   }
 
-  /** The simulated fleet. */
+  /** The simulated fleet, or null when the demo replays captures. */
   public Fleet fleet() {
-    return fleet;
+    return targets instanceof SimulatedTargets ? ((SimulatedTargets) targets).fleet() : null;
   }
 
-  /** The fleet's HTTP server (control port, target URLs). */
+  /** The simulated fleet's HTTP server, or null when the demo replays captures. */
   public FleetServer fleetServer() {
-    return fleetServer;
+    return targets instanceof SimulatedTargets ? ((SimulatedTargets) targets).server() : null;
+  }
+
+  /** The replayed captures' HTTP server, or null when the demo simulates a fleet. */
+  public ReplayServer replayServer() {
+    return targets instanceof ReplayedTargets ? ((ReplayedTargets) targets).server() : null;
+  }
+
+  /** The targets' control port ({@code /-/inventory}). */
+  public int targetsControlPort() {
+    return targets.controlPort();
   }
 
   /** The demo's temporary directory. */
@@ -202,27 +211,17 @@ public final class Demo implements AutoCloseable {
     out.printf("  UI:        %s/%n", base);
     out.printf("  API:       %s/api/v1/query?query=up%n", base);
     out.printf("  targets:   %s/api/v1/targets%n", base);
-    out.printf(
-        "  fleet:     http://127.0.0.1:%d/-/inventory  (POST /-/scenario?name=saturated to change"
-            + " the scenario)%n",
-        fleetServer.controlPort());
+    out.println(targets.controlLine());
     out.println();
-    for (PodInfo p : fleet.inventory()) {
-      StringBuilder labels = new StringBuilder();
-      for (Map.Entry<String, String> e : p.targetLabels().entrySet()) {
-        labels.append(labels.length() == 0 ? "" : ",").append(e.getKey()).append('=');
-        labels.append(e.getValue());
-      }
-      out.printf("  %-44s %-32s %s%n", p.name(), fleetServer.url(p), labels);
-    }
+    targets.printTargets(out);
     out.println();
     out.println("Ctrl-C to stop.");
     out.flush();
   }
 
   /**
-   * Stops infermon (rules, scrapes, web, TSDB), the ticker and the fleet, then deletes the
-   * temporary directory. Idempotent.
+   * Stops infermon (rules, scrapes, web, TSDB) and the targets, then deletes the temporary
+   * directory. Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -233,10 +232,7 @@ public final class Demo implements AutoCloseable {
     if (infermon != null) {
       infermon.close();
     }
-    if (ticker != null) {
-      ticker.close();
-    }
-    fleetServer.close();
+    targets.close();
     deleteRecursively(workDir);
   }
 

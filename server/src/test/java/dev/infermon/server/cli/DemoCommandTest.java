@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.infermon.server.Main;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.testing.Captures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -18,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -28,6 +30,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -179,6 +182,70 @@ class DemoCommandTest {
       left = newThreads(before);
     }
     assertThat(left).as("threads left behind").isEmpty();
+  }
+
+  @Test
+  void replaysCapturesWithTheirHistoryAndServesThemLive(@TempDir Path dir) throws Exception {
+    Path vllm = dir.resolve("vllm-0.4.3.txt");
+    Files.write(vllm, Captures.get("vllm-0.4.3.txt").bytes());
+    Path gpu = dir.resolve("lke.prom");
+    Files.write(gpu, Captures.get("lke-rtx4000ada-pod-attributed-xid.prom").bytes());
+    long started = System.currentTimeMillis();
+    Run run =
+        demo(
+            "--web.listen-address=127.0.0.1:0",
+            "--backfill=20m",
+            "--scrape-interval=5s",
+            "--replay",
+            vllm + ",pod=opt-0,namespace=default,workload_name=opt",
+            "--replay",
+            gpu.toString());
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Demo d = run.demo();
+    int replayPort = d.targetsControlPort();
+    try {
+      assertThat(d.fleet()).isNull();
+      assertThat(run.out())
+          .contains("infermon demo: 2 replayed captures; backfilling 20m of history")
+          .contains("captures:  http://127.0.0.1:" + replayPort + "/-/inventory")
+          .contains("job=inference,namespace=default,pod=opt-0,backend=vllm,workload_name=opt")
+          .contains("job=dcgm,namespace=replay,pod=lke,backend=dcgm");
+      double now = System.currentTimeMillis() / 1000.0;
+      String up = query(d, "up", now);
+      assertThat(count(up, "\"1\"]")).as(up).isEqualTo(2);
+
+      double inside = started / 1000.0 - 10 * 60;
+      String rate = query(d, "rate(vllm:prompt_tokens_total{pod=\"opt-0\"}[5m])", inside);
+      assertThat(rate).contains("\"namespace\":\"default\"").contains("\"workload_name\":\"opt\"");
+      assertThat(rate).doesNotContain("\"0\"]"); // 5 prompt tokens per hour, not zero
+      String energy = query(d, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", inside);
+      assertThat(energy).contains("\"exported_pod\":\"cuda-75454ffb9f-8ljq7\"");
+      String inventory = get(d, "/api/v1/llm/inventory");
+      assertThat(inventory).contains("\"pod\":\"opt-0\"").contains("\"vllm\"");
+
+      long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+      while (count(get(d, "/api/v1/targets"), "\"health\":\"up\"") < 2) {
+        assertThat(System.nanoTime()).as("live scrapes of every capture").isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    } finally {
+      d.close();
+    }
+    assertThat(Files.exists(d.workDir())).as("temporary directory removed").isFalse();
+    assertThat(listening(replayPort)).as("replay port closed").isFalse();
+  }
+
+  @Test
+  void replayWithFleetFlagsIsAUsageError(@TempDir Path dir) throws Exception {
+    Path vllm = dir.resolve("vllm-0.4.3.txt");
+    Files.write(vllm, Captures.get("vllm-0.4.3.txt").bytes());
+    Run fleetFlag = demo("--replay", vllm.toString(), "--sglang-pods=1");
+    assertThat(fleetFlag.exitCode()).isEqualTo(2);
+    assertThat(fleetFlag.err()).contains("--sglang-pods shapes the simulated fleet");
+    Run missing = demo("--replay", dir.resolve("none.txt").toString());
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.err()).contains("no such capture file: " + dir.resolve("none.txt"));
+    assertThat(missing.demo()).isNull();
   }
 
   @Test

@@ -2,12 +2,31 @@ package dev.infermon.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infermon.simulator.testing.Captures;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code infermon simulate}: flags become a fleet, configs print, the fleet serves and stops. */
+/**
+ * {@code infermon simulate}: flags become a fleet, configs print, the fleet serves and stops; with
+ * {@code --replay}, captures serve at the printed URLs with their labels, and bad replays are usage
+ * errors naming the file, line or label.
+ */
 class SimulateCommandTest {
   private static String[] run(String... args) {
     CommandLine cl = new CommandLine(new SimulateCommand());
@@ -84,5 +103,144 @@ class SimulateCommandTest {
     String[] duration = run("--warmup", "soon", "--print-file-sd");
     assertThat(duration[0]).isEqualTo("2");
     assertThat(duration[2]).contains("not a duration: \"soon\"");
+  }
+
+  /** A capture written where the command can read it. */
+  private static Path capture(Path dir, String name) throws Exception {
+    Captures.Entry e = Captures.get(name);
+    Path file = dir.resolve(e.fileName());
+    Files.write(file, e.bytes());
+    return file;
+  }
+
+  @Test
+  void printsThePrometheusConfigOfReplayedCaptures(@TempDir Path dir) throws Exception {
+    Path vllm = capture(dir, "vllm-0.4.3.txt");
+    Path dcgm = capture(dir, "lke-rtx4000ada-pod-attributed-xid.prom");
+    String[] r =
+        run(
+            "--replay",
+            vllm + ",pod=opt-0,workload_name=opt,namespace=team-a",
+            "--replay",
+            dcgm.toString(),
+            "--listen",
+            "127.0.0.1:19700",
+            "--print-prometheus-config");
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[1])
+        .contains(
+            "  - job_name: inference\n    metrics_path: /metrics\n    static_configs:\n"
+                + "      - targets: ['127.0.0.1:19701']\n        labels:\n"
+                + "          namespace: \"team-a\"\n          pod: \"opt-0\"\n"
+                + "          backend: \"vllm\"\n          workload_name: \"opt\"\n")
+        .contains(
+            "  - job_name: dcgm\n    metrics_path: /metrics\n    static_configs:\n"
+                + "      - targets: ['127.0.0.1:19702']\n        labels:\n"
+                + "          namespace: \"replay\"\n"
+                + "          pod: \"lke-rtx4000ada-pod-attributed-xid\"\n"
+                + "          backend: \"dcgm\"\n");
+  }
+
+  @Test
+  void servesAReplayedCaptureAtThePrintedUrlAndReportsItsCutLines(@TempDir Path dir)
+      throws Exception {
+    Path vllm = capture(dir, "vllm-0.4.3.txt");
+    Path cut = capture(dir, "03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = new CommandLine(new SimulateCommand());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    ExecutorService exec = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> code =
+          exec.submit(
+              () ->
+                  cl.execute(
+                      "--replay",
+                      vllm + ",pod=opt-0",
+                      "--replay",
+                      cut.toString(),
+                      "--listen",
+                      "127.0.0.1:0",
+                      "--run-for",
+                      "20s"));
+      Pattern url = Pattern.compile("opt-0\\s+(http://127.0.0.1:\\d+/metrics)\\s+(\\S+)");
+      long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+      Matcher m = url.matcher("");
+      while (!(m = url.matcher(out.toString())).find()) {
+        assertThat(System.nanoTime()).as("the printed inventory").isLessThan(deadline);
+        Thread.sleep(50);
+      }
+      assertThat(m.group(2)).isEqualTo("job=inference,namespace=replay,pod=opt-0,backend=vllm");
+      HttpResponse<String> page =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(m.group(1))).build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(page.statusCode()).isEqualTo(200);
+      assertThat(page.headers().firstValue("Content-Type"))
+          .hasValue("text/plain; version=0.0.4; charset=utf-8");
+      assertThat(page.body())
+          .contains("vllm:prompt_tokens_total{model_name=\"facebook/opt-125m\"}");
+      assertThat(out.toString()).contains("infermon simulate: 2 replayed captures (uptime 1h)");
+      assertThat(err.toString())
+          .contains("infermon simulate: " + cut + ": dropped 1 cut line at its end (from line 12)");
+      code.cancel(true);
+    } finally {
+      exec.shutdownNow();
+      assertThat(exec.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+    }
+  }
+
+  @Test
+  void replayErrorsAreUsageErrorsThatSayWhatAndWhere(@TempDir Path dir) throws Exception {
+    Path vllm = capture(dir, "vllm-0.4.3.txt");
+    Path html = dir.resolve("index.html");
+    Files.writeString(html, "# HELP x y\n<html>\n");
+    Object[][] rows = {
+      // exit 1: the file cannot be replayed
+      {
+        1,
+        new String[] {"--replay", dir.resolve("missing.txt").toString()},
+        "infermon simulate: no such capture file: " + dir.resolve("missing.txt")
+      },
+      {
+        1,
+        new String[] {"--replay", html.toString()},
+        "infermon simulate: " + html + ":2:1: not an exposition page: "
+      },
+      // exit 2: usage errors
+      {2, new String[] {"--replay", vllm + ",podx"}, "bad label \"podx\" in --replay"},
+      {2, new String[] {"--replay", vllm + ",__address__=x"}, "label \"__address__\" is reserved"},
+      {2, new String[] {"--replay", vllm + ",1pod=x"}, "not a label name: \"1pod\""},
+      {
+        2,
+        new String[] {"--replay", vllm.toString(), "--replay", vllm.toString()},
+        "two replayed targets are named \"vllm-0-4-3\""
+      },
+      {
+        2,
+        new String[] {"--replay", vllm.toString(), "--vllm-pods", "2"},
+        "--vllm-pods shapes the simulated fleet"
+      },
+      {
+        2,
+        new String[] {"--replay", vllm.toString(), "--replay-uptime", "0s"},
+        "--replay-uptime must be positive"
+      },
+    };
+    for (Object[] row : rows) {
+      String[] args = (String[]) row[1];
+      String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+      all[args.length] = "--listen";
+      all[args.length + 1] = "127.0.0.1:0";
+      String[] r = run(all);
+      assertThat(r[0]).as(String.join(" ", args)).isEqualTo(row[0].toString());
+      assertThat(r[2]).as(String.join(" ", args)).contains((String) row[2]);
+      if ((int) row[0] == 1) {
+        assertThat(r[2]).as("no usage text for a bad file").doesNotContain("Usage:");
+      }
+    }
   }
 }

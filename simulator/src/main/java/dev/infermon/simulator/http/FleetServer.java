@@ -198,8 +198,8 @@ public final class FleetServer implements AutoCloseable {
     send(ex, 200, CONTENT_TYPE, page.get());
   }
 
-  private static void send(HttpExchange ex, int status, String type, String body)
-      throws IOException {
+  /** Answers with {@code body}, gzipped when the client accepts it (ReplayServer's too). */
+  static void send(HttpExchange ex, int status, String type, String body) throws IOException {
     try (ex) {
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       String accept = ex.getRequestHeaders().getFirst("Accept-Encoding");

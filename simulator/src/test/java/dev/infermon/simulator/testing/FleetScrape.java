@@ -1,19 +1,11 @@
 package dev.infermon.simulator.testing;
 
-import dev.infermon.model.labels.Labels;
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.storage.Appendable;
 import dev.infermon.storage.Appender;
-import dev.infermon.textparse.Conformance;
-import dev.infermon.textparse.Entry;
 import dev.infermon.textparse.Format;
-import dev.infermon.textparse.Parser;
-import dev.infermon.textparse.ParserFactory;
-import dev.infermon.textparse.ParserOptions;
-import dev.infermon.textparse.Parsers;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,10 +23,6 @@ import java.util.function.Function;
 public final class FleetScrape {
   /** The scrape interval. */
   public static final Duration STEP = Duration.ofSeconds(15);
-
-  private static final ParserFactory TEXT =
-      Parsers.forFormat(
-          Format.TEXT, ParserOptions.builder().conformance(Conformance.LENIENT).build());
 
   private final Appendable storage;
   private final boolean honorLabels;
@@ -93,43 +81,15 @@ public final class FleetScrape {
       for (PodInfo info : fleet.inventory()) {
         Map<String, String> target = targets.apply(info);
         String page = snap.pages().get(info.name());
-        Labels.Builder up = Labels.builder().set("__name__", "up");
-        target.forEach(up::set);
-        app.append(0, up.build(), snap.timeMillis(), page == null ? 0 : 1);
+        PageAppender.up(app, target, snap.timeMillis(), page == null ? 0 : 1);
         if (page != null) {
-          appendPage(app, page, target, snap.timeMillis());
+          PageAppender.append(app, page, Format.TEXT, target, snap.timeMillis(), honorLabels);
         }
       }
       app.commit();
     } catch (Exception e) {
       app.rollback();
       throw new IllegalStateException("cannot load a simulated page: " + e.getMessage(), e);
-    }
-  }
-
-  private void appendPage(Appender app, String page, Map<String, String> target, long t)
-      throws Exception {
-    Parser p = TEXT.parse(page.getBytes(StandardCharsets.UTF_8));
-    for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
-      if (e != Entry.SERIES) {
-        continue;
-      }
-      Labels scraped = p.labels();
-      Labels.Builder b = Labels.builder();
-      if (honorLabels) {
-        target.forEach(b::set);
-      }
-      for (int i = 0; i < scraped.size(); i++) {
-        String name = scraped.name(i);
-        if (!honorLabels && target.containsKey(name)) {
-          name = "exported_" + name;
-        }
-        b.set(name, scraped.value(i));
-      }
-      if (!honorLabels) {
-        target.forEach(b::set);
-      }
-      app.append(0, b.build(), t, p.value());
     }
   }
 }
