@@ -1,5 +1,6 @@
 /**
- * Value types shared by every infermon module: label sets, matchers, metric metadata and sample
- * values. This module has no dependencies; everything here is immutable and thread-safe.
+ * Value types shared by every infermon module: label sets, matchers, relabeling, metric metadata,
+ * sample values and Go-compatible text formatting. This module has no dependencies; everything here
+ * is immutable or stateless, and thread-safe.
  */
 package dev.infermon.model;

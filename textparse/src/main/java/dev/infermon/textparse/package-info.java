@@ -7,7 +7,8 @@
  * dev.infermon.textparse.Parser}s read one page each. {@link dev.infermon.textparse.ParserOptions}
  * holds the limits and the {@link dev.infermon.textparse.Conformance} per format; {@link
  * dev.infermon.textparse.ParseException} is the only error bad input can cause; a {@link
- * dev.infermon.textparse.SymbolTable} shared across the parses of one target keeps Strings free.
+ * dev.infermon.textparse.SymbolTable} shared across consecutive parses on one thread keeps Strings
+ * free.
  *
  * <p>Parsers are single-threaded; factories, options and returned values are immutable.
  */
