@@ -34,7 +34,12 @@ public final class EmbeddedQueryBackend implements QueryBackend {
 
   @Override
   public QueryResult instantQuery(String query, long timeMs) {
-    return engine.instantQuery(storage, parse(query), timeMs);
+    Expr e = parse(query);
+    try {
+      return engine.instantQuery(storage, e, timeMs);
+    } catch (IllegalArgumentException iae) {
+      throw new BadQueryException(iae.getMessage());
+    }
   }
 
   @Override
