@@ -23,6 +23,7 @@ import dev.infermon.promql.value.Value;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.Queryable;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -71,7 +72,16 @@ public final class Engine {
   /** As {@link #instantQuery(Queryable, Expr, long)}, cancelable by setting {@code canceled}. */
   public QueryResult instantQuery(
       Queryable storage, Expr expr, long timeMs, AtomicBoolean canceled) {
-    long deadline = deadline();
+    return instantQuery(storage, expr, timeMs, canceled, options.timeout());
+  }
+
+  /**
+   * As {@link #instantQuery(Queryable, Expr, long, AtomicBoolean)}, in at most {@code timeout} or
+   * the engine's own timeout, whichever is shorter.
+   */
+  public QueryResult instantQuery(
+      Queryable storage, Expr expr, long timeMs, AtomicBoolean canceled, Duration timeout) {
+    long deadline = deadline(timeout);
     return Nesting.call(depth(expr), () -> instant(storage, expr, timeMs, canceled, deadline));
   }
 
@@ -119,6 +129,21 @@ public final class Engine {
   /** As {@link #rangeQuery(Queryable, Expr, long, long, long)}, cancelable. */
   public QueryResult rangeQuery(
       Queryable storage, Expr expr, long start, long end, long step, AtomicBoolean canceled) {
+    return rangeQuery(storage, expr, start, end, step, canceled, options.timeout());
+  }
+
+  /**
+   * As {@link #rangeQuery(Queryable, Expr, long, long, long, AtomicBoolean)}, in at most {@code
+   * timeout} or the engine's own timeout, whichever is shorter.
+   */
+  public QueryResult rangeQuery(
+      Queryable storage,
+      Expr expr,
+      long start,
+      long end,
+      long step,
+      AtomicBoolean canceled,
+      Duration timeout) {
     if (step <= 0) {
       throw new IllegalArgumentException(
           "zero or negative query resolution step widths are not accepted. Try a positive"
@@ -140,7 +165,7 @@ public final class Engine {
               + expr.type().documentedName()
               + "\" for range query, must be Scalar or instant Vector");
     }
-    long deadline = deadline();
+    long deadline = deadline(timeout);
     return Nesting.call(
         depth(expr), () -> range(storage, expr, start, end, step, canceled, deadline));
   }
@@ -169,8 +194,9 @@ public final class Engine {
     }
   }
 
-  private long deadline() {
-    return System.nanoTime() + options.timeout().toNanos();
+  private long deadline(Duration timeout) {
+    Duration d = timeout.compareTo(options.timeout()) < 0 ? timeout : options.timeout();
+    return System.nanoTime() + d.toNanos();
   }
 
   /**
