@@ -38,10 +38,20 @@ public final class JettyHandler extends Handler.Abstract {
   private final long maxBodyBytes;
   private final Counter requests;
   private final Histogram duration;
+  private final Map<String, String> headers;
 
+  /**
+   * @param headers added to every response (a web configuration file's {@code
+   *     http_server_config.headers}); a handler's own header of the same name wins
+   */
   public JettyHandler(
-      Router router, Authenticator auth, long maxBodyBytes, PrometheusRegistry registry) {
+      Router router,
+      Authenticator auth,
+      long maxBodyBytes,
+      PrometheusRegistry registry,
+      Map<String, String> headers) {
     this.router = router;
+    this.headers = Map.copyOf(headers);
     this.auth = auth;
     this.maxBodyBytes = maxBodyBytes;
     this.requests =
@@ -107,6 +117,9 @@ public final class JettyHandler extends Handler.Abstract {
     }
     response.setStatus(ex.status());
     response.getHeaders().put("Content-Type", ex.contentType());
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      response.getHeaders().put(h.getKey(), h.getValue());
+    }
     for (Map.Entry<String, String> h : ex.responseHeaders().entrySet()) {
       response.getHeaders().put(h.getKey(), h.getValue());
     }
