@@ -81,7 +81,7 @@ public final class WebServer implements AutoCloseable {
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");
     if (options.remoteWriteReceiver()) {
-      router.add(
+      router.addChangingState(
           "/api/v1/write",
           new RemoteWriteHandler(
               services.appendable, options.remoteWriteMaxBodyBytes(), services.registry),
@@ -218,7 +218,7 @@ public final class WebServer implements AutoCloseable {
         },
         "GET",
         "HEAD");
-    router.add("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
+    router.addChangingState("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
   }
 
   private static void reload(Exchange ex, WebOptions options, WebServices services) {

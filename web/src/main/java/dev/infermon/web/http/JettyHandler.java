@@ -42,7 +42,7 @@ public final class JettyHandler extends Handler.Abstract {
 
   /**
    * @param headers added to every response (a web configuration file's {@code
-   *     http_server_config.headers}); a handler's own header of the same name wins
+   *     http_server_config.headers}); they win over a handler's own header of the same name
    */
   public JettyHandler(
       Router router,
@@ -70,6 +70,10 @@ public final class JettyHandler extends Handler.Abstract {
             .classicOnly()
             .classicUpperBounds(0.005, 0.025, 0.1, 0.25, 1, 2.5, 10, 30, 60, 120)
             .register(registry);
+  }
+
+  private static String crossSite(Exchange ex) {
+    return CrossSiteGuard.refusal(ex.header("Sec-Fetch-Site"), ex.header("Origin"), ex.origin());
   }
 
   /** Prometheus's error envelope with type {@code internal}, for a failure no handler caught. */
@@ -101,6 +105,8 @@ public final class JettyHandler extends Handler.Abstract {
         ex.responseHeader("WWW-Authenticate", "Basic realm=\"infermon\"");
       }
       ex.respondText(401, "Unauthorized\n");
+    } else if (match.changesState() && crossSite(ex) != null) {
+      ex.respondText(403, crossSite(ex) + "\n");
     } else {
       try {
         match.route().handle(ex);
@@ -117,10 +123,10 @@ public final class JettyHandler extends Handler.Abstract {
     }
     response.setStatus(ex.status());
     response.getHeaders().put("Content-Type", ex.contentType());
-    for (Map.Entry<String, String> h : headers.entrySet()) {
+    for (Map.Entry<String, String> h : ex.responseHeaders().entrySet()) {
       response.getHeaders().put(h.getKey(), h.getValue());
     }
-    for (Map.Entry<String, String> h : ex.responseHeaders().entrySet()) {
+    for (Map.Entry<String, String> h : headers.entrySet()) {
       response.getHeaders().put(h.getKey(), h.getValue());
     }
     byte[] body = ex.responseBody();
