@@ -11,10 +11,12 @@ import dev.infermon.promql.value.QueryResult;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.SeriesSet;
 import dev.infermon.storage.Storage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The {@link QueryBackend} over this process's own storage and engine. Thread-safe (the engine and
@@ -34,14 +36,30 @@ public final class EmbeddedQueryBackend implements QueryBackend {
 
   @Override
   public QueryResult instantQuery(String query, long timeMs) {
-    return engine.instantQuery(storage, parse(query), timeMs);
+    return instantQuery(query, timeMs, engine.options().timeout());
   }
 
   @Override
   public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    return rangeQuery(query, startMs, endMs, stepMs, engine.options().timeout());
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs, Duration timeout) {
     Expr e = parse(query);
     try {
-      return engine.rangeQuery(storage, e, startMs, endMs, stepMs);
+      return engine.instantQuery(storage, e, timeMs, new AtomicBoolean(), timeout);
+    } catch (IllegalArgumentException iae) {
+      throw new BadQueryException(iae.getMessage());
+    }
+  }
+
+  @Override
+  public QueryResult rangeQuery(
+      String query, long startMs, long endMs, long stepMs, Duration timeout) {
+    Expr e = parse(query);
+    try {
+      return engine.rangeQuery(storage, e, startMs, endMs, stepMs, new AtomicBoolean(), timeout);
     } catch (IllegalArgumentException iae) {
       throw new BadQueryException(iae.getMessage());
     }

@@ -3,6 +3,7 @@ package dev.infermon.promql;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.value.QueryResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -25,6 +26,24 @@ public interface QueryBackend {
 
   /** Evaluates a PromQL expression at {@code start, start+step, ..., end}; a matrix result. */
   QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs);
+
+  /**
+   * As {@link #instantQuery(String, long)}, in at most {@code timeout} (or the backend's own limit
+   * when that is shorter): what the HTTP API's query gate left of a query's timeout after its wait
+   * for a slot. The default ignores it, for a backend bounded otherwise (a remote one by its HTTP
+   * client's timeout).
+   *
+   * @throws QueryTimeoutException when evaluation runs out of time
+   */
+  default QueryResult instantQuery(String query, long timeMs, Duration timeout) {
+    return instantQuery(query, timeMs);
+  }
+
+  /** As {@link #rangeQuery(String, long, long, long)}, in at most {@code timeout}. */
+  default QueryResult rangeQuery(
+      String query, long startMs, long endMs, long stepMs, Duration timeout) {
+    return rangeQuery(query, startMs, endMs, stepMs);
+  }
 
   /**
    * Label sets of the series that match any of the selectors ({@code match[]}) and have samples in

@@ -35,14 +35,20 @@ abstract sealed class Rule permits RecordingRule, AlertingRule {
    */
   abstract List<Sample> eval(long ts, long queryOffsetMs, EvalContext ctx, int limit);
 
-  void ok() {
+  /** Marks the rule healthy; true when its last evaluation had failed. */
+  boolean ok() {
+    boolean recovered = health.equals("err");
     health = "ok";
     lastError = "";
+    return recovered;
   }
 
-  void failed(String error) {
+  /** Marks the rule failed; true when the error differs from the last evaluation's. */
+  boolean failed(String error) {
+    boolean changed = !health.equals("err") || !lastError.equals(error);
     health = "err";
     lastError = error;
+    return changed;
   }
 
   void evaluated(long startMs, long nanos) {

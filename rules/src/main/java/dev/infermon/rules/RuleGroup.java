@@ -114,7 +114,11 @@ public final class RuleGroup {
     return XxHash64.hash(b.toByteArray());
   }
 
-  /** Evaluates every rule in order at {@code ts} (ms), writing results and sending alerts. */
+  /**
+   * Evaluates every rule in order at {@code ts} (ms), writing results and sending alerts. A rule
+   * that fails, whatever it throws short of the JVM failing (a stack overflow included), fails
+   * alone: its health is {@code err} with the reason, and the rules after it still run.
+   */
   public void eval(long ts) {
     long groupStart = System.nanoTime();
     for (int i = 0; i < rules.size(); i++) {
@@ -123,6 +127,11 @@ public final class RuleGroup {
       long wallStart = opts.clock().getAsLong();
       try {
         evalRule(i, rule, ts);
+      } catch (Throwable t) {
+        if (isFatal(t)) {
+          throw t;
+        }
+        failed(rule, "evaluating rule failed", t);
       } finally {
         rule.evaluated(wallStart, System.nanoTime() - start);
       }
@@ -132,19 +141,49 @@ public final class RuleGroup {
     lastEvaluationMs = opts.clock().getAsLong();
   }
 
+  /** The JVM itself failing (out of memory, an internal error): nothing a group can go on from. */
+  static boolean isFatal(Throwable t) {
+    return t instanceof VirtualMachineError && !(t instanceof StackOverflowError);
+  }
+
+  /** Records a rule's failure, logging it when the error is not the one of its last evaluation. */
+  private void failed(Rule rule, String what, Throwable t) {
+    String error = errorText(t);
+    if (rule.failed(error)) {
+      log.warn("{}: group={} rule={} err={}", what, name, rule.name, error);
+    }
+  }
+
+  /** The text of a rule's error: the exception's message, or what it is when it has none. */
+  static String errorText(Throwable t) {
+    if (t instanceof StackOverflowError) {
+      return "evaluation exhausted the thread's stack (expression nested too deeply)";
+    }
+    return t.getMessage() == null ? t.toString() : t.getMessage();
+  }
+
   private void evalRule(int i, Rule rule, long ts) {
     List<Sample> vector;
     try {
       vector = rule.eval(ts, queryOffsetMs, opts.evalContext(), limit);
     } catch (RuntimeException e) {
-      rule.failed(e.getMessage() == null ? e.toString() : e.getMessage());
-      log.warn("Evaluating rule failed: group={} rule={} err={}", name, rule.name, e.getMessage());
+      failed(rule, "evaluating rule failed", e);
       return;
     }
-    rule.ok();
     if (rule instanceof AlertingRule) {
       send((AlertingRule) rule, ts);
     }
+    String appendError = write(i, vector, ts);
+    if (appendError != null) {
+      rule.failed(appendError);
+    } else if (rule.ok()) {
+      log.info("Rule evaluates again: group={} rule={}", name, rule.name);
+    }
+  }
+
+  /** Writes a rule's output and staleness markers; returns the storage's error, if any. */
+  private String write(int i, List<Sample> vector, long ts) {
+    String error = null;
     Appender app = opts.appendable().appender();
     Set<Labels> returned = new HashSet<>();
     for (Sample s : vector) {
@@ -152,7 +191,7 @@ public final class RuleGroup {
         app.append(0, s.labels(), s.timestampMs(), s.value());
         returned.add(s.labels());
       } catch (StorageException e) {
-        rule.failed(e.getMessage());
+        error = e.getMessage();
         if (!(e instanceof OutOfOrderSampleException
             || e instanceof DuplicateSampleException
             || e instanceof OutOfBoundsException)) {
@@ -169,9 +208,10 @@ public final class RuleGroup {
       app.commit();
       seriesInPreviousEval.set(i, returned);
     } catch (StorageException e) {
-      rule.failed(e.getMessage());
+      error = e.getMessage();
       log.warn("Rule sample appending failed: {}", e.getMessage());
     }
+    return error;
   }
 
   private static void appendStale(Appender app, Labels l, long t) {

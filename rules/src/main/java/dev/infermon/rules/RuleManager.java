@@ -181,8 +181,13 @@ public final class RuleManager implements AutoCloseable {
             group.restoreForState(opts.clock().getAsLong());
             shouldRestore = false;
           }
-        } catch (RuntimeException e) {
-          log.error("Rule group {} failed: {}", group.key(), e.toString());
+        } catch (Throwable t) {
+          // Whatever went wrong, the group is scheduled again: a failure that escaped its rules
+          // must not stop it for good (a scheduled task that throws is never run again).
+          if (RuleGroup.isFatal(t)) {
+            throw t;
+          }
+          log.error("Rule group {} failed: {}", group.key(), RuleGroup.errorText(t));
         }
         long intervalNanos = group.intervalMs() * 1_000_000L;
         long missed = (nowNanos() - evalTsNanos) / intervalNanos - 1;

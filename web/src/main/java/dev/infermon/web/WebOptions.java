@@ -1,8 +1,11 @@
 package dev.infermon.web;
 
 import dev.infermon.config.app.WebConfig;
+import dev.infermon.config.app.WebConfigFile;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,6 +24,8 @@ import java.util.Optional;
  * @param lifecycleApi {@code --web.enable-lifecycle}: whether {@code POST /-/reload} is allowed
  * @param auth who may call the API and UI; {@code /-/healthy} and {@code /-/ready} stay open
  * @param tls certificate and key files; empty for plain HTTP
+ * @param headers added to every response (a web configuration file's {@code
+ *     http_server_config.headers})
  */
 public record WebOptions(
     String listenAddress,
@@ -31,13 +36,49 @@ public record WebOptions(
     boolean remoteWriteReceiver,
     boolean lifecycleApi,
     WebConfig.Auth auth,
-    Optional<TlsFiles> tls) {
+    Optional<TlsFiles> tls,
+    Map<String, String> headers) {
 
-  /** PEM files of the server certificate (chain) and its private key. */
-  public record TlsFiles(Path certFile, Path keyFile) {
+  /**
+   * PEM files of the server certificate (chain) and its private key, and how TLS is negotiated.
+   *
+   * @param clientAuth whether client certificates are asked for and verified
+   * @param clientCaFile the CAs client certificates must chain to; required unless {@code
+   *     clientAuth} is NONE
+   * @param protocols TLS versions as the JDK names them; empty for Jetty's defaults
+   * @param cipherSuites cipher suites; empty for the JDK's defaults
+   * @param preferServerCipherSuites the server's order of {@code cipherSuites} wins
+   */
+  public record TlsFiles(
+      Path certFile,
+      Path keyFile,
+      WebConfigFile.ClientAuth clientAuth,
+      Optional<Path> clientCaFile,
+      List<String> protocols,
+      List<String> cipherSuites,
+      boolean preferServerCipherSuites) {
     public TlsFiles {
       Objects.requireNonNull(certFile, "certFile");
       Objects.requireNonNull(keyFile, "keyFile");
+      Objects.requireNonNull(clientAuth, "clientAuth");
+      Objects.requireNonNull(clientCaFile, "clientCaFile");
+      protocols = List.copyOf(protocols);
+      cipherSuites = List.copyOf(cipherSuites);
+      if (clientAuth != WebConfigFile.ClientAuth.NONE && clientCaFile.isEmpty()) {
+        throw new IllegalArgumentException("client certificates need a client CA file");
+      }
+    }
+
+    /** A certificate and key with the JDK's and Jetty's defaults, no client certificates. */
+    public TlsFiles(Path certFile, Path keyFile) {
+      this(
+          certFile,
+          keyFile,
+          WebConfigFile.ClientAuth.NONE,
+          Optional.empty(),
+          List.of(),
+          List.of(),
+          false);
     }
   }
 
@@ -46,6 +87,7 @@ public record WebOptions(
     Objects.requireNonNull(queryTimeout, "queryTimeout");
     Objects.requireNonNull(auth, "auth");
     Objects.requireNonNull(tls, "tls");
+    headers = Map.copyOf(headers);
     if (maxRequestBodyBytes <= 0 || remoteWriteMaxBodyBytes <= 0) {
       throw new IllegalArgumentException(
           "body limits must be positive: " + maxRequestBodyBytes + ", " + remoteWriteMaxBodyBytes);
@@ -70,7 +112,8 @@ public record WebOptions(
         false,
         false,
         WebConfig.Auth.NONE,
-        Optional.empty());
+        Optional.empty(),
+        Map.of());
   }
 
   public WebOptions withRemoteWriteReceiver(boolean on) {
@@ -83,7 +126,8 @@ public record WebOptions(
         on,
         lifecycleApi,
         auth,
-        tls);
+        tls,
+        headers);
   }
 
   public WebOptions withLifecycleApi(boolean on) {
@@ -96,7 +140,8 @@ public record WebOptions(
         remoteWriteReceiver,
         on,
         auth,
-        tls);
+        tls,
+        headers);
   }
 
   public WebOptions withAuth(WebConfig.Auth a) {
@@ -109,7 +154,8 @@ public record WebOptions(
         remoteWriteReceiver,
         lifecycleApi,
         a,
-        tls);
+        tls,
+        headers);
   }
 
   public WebOptions withTls(Optional<TlsFiles> t) {
@@ -122,7 +168,23 @@ public record WebOptions(
         remoteWriteReceiver,
         lifecycleApi,
         auth,
-        t);
+        t,
+        headers);
+  }
+
+  /** Headers added to every response ({@code http_server_config.headers}). */
+  public WebOptions withHeaders(Map<String, String> h) {
+    return new WebOptions(
+        listenAddress,
+        maxRequestBodyBytes,
+        remoteWriteMaxBodyBytes,
+        maxConcurrentQueries,
+        queryTimeout,
+        remoteWriteReceiver,
+        lifecycleApi,
+        auth,
+        tls,
+        h);
   }
 
   public WebOptions withLimits(
@@ -136,6 +198,7 @@ public record WebOptions(
         remoteWriteReceiver,
         lifecycleApi,
         auth,
-        tls);
+        tls,
+        headers);
   }
 }

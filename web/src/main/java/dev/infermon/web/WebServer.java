@@ -81,7 +81,7 @@ public final class WebServer implements AutoCloseable {
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");
     if (options.remoteWriteReceiver()) {
-      router.add(
+      router.addChangingState(
           "/api/v1/write",
           new RemoteWriteHandler(
               services.appendable, options.remoteWriteMaxBodyBytes(), services.registry),
@@ -128,6 +128,7 @@ public final class WebServer implements AutoCloseable {
       SslContextFactory.Server ssl = new SslContextFactory.Server();
       ssl.setKeyStore(ks);
       ssl.setKeyStorePassword(new String(PemKeyStore.PASSWORD));
+      negotiation(ssl, files);
       SecureRequestCustomizer src = new SecureRequestCustomizer();
       // Clients reach the server by IP as often as by name; the certificate is the operator's.
       src.setSniHostCheck(false);
@@ -146,7 +147,8 @@ public final class WebServer implements AutoCloseable {
             router,
             Authenticator.of(options.auth()),
             options.maxRequestBodyBytes(),
-            services.registry));
+            services.registry,
+            options.headers()));
     server.setStopTimeout(5_000);
     try {
       server.start();
@@ -165,6 +167,33 @@ public final class WebServer implements AutoCloseable {
         address.getHostString().isEmpty() ? "0.0.0.0" : address.getHostString(),
         connector.getLocalPort());
     return new WebServer(server, connector, api, tls);
+  }
+
+  /** Client certificates, TLS versions and cipher suites, as a web configuration file asks. */
+  private static void negotiation(SslContextFactory.Server ssl, WebOptions.TlsFiles files)
+      throws IOException {
+    if (files.clientCaFile().isPresent()) {
+      ssl.setTrustStore(PemKeyStore.trustStore(files.clientCaFile().get()));
+    }
+    switch (files.clientAuth()) {
+      case REQUIRE_AND_VERIFY:
+        ssl.setNeedClientAuth(true);
+        break;
+      case VERIFY_IF_GIVEN:
+        ssl.setWantClientAuth(true);
+        break;
+      default:
+        break;
+    }
+    if (!files.protocols().isEmpty()) {
+      ssl.setIncludeProtocols(files.protocols().toArray(new String[0]));
+      // Jetty excludes SSL and TLS 1.0/1.1 by default; the file's versions are the operator's.
+      ssl.setExcludeProtocols();
+    }
+    if (!files.cipherSuites().isEmpty()) {
+      ssl.setIncludeCipherSuites(files.cipherSuites().toArray(new String[0]));
+    }
+    ssl.setUseCipherSuitesOrder(files.preferServerCipherSuites());
   }
 
   private static void stopQuietly(Server server) {
@@ -189,7 +218,7 @@ public final class WebServer implements AutoCloseable {
         },
         "GET",
         "HEAD");
-    router.add("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
+    router.addChangingState("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
   }
 
   private static void reload(Exchange ex, WebOptions options, WebServices services) {

@@ -118,6 +118,44 @@ class LimitsTest {
     }
   }
 
+  /**
+   * The timeout covers the wait for a slot: a query that waited half its timeout for the one slot
+   * gets only the other half to evaluate, not a whole further timeout.
+   */
+  @Test
+  void theTimeoutCoversTheWaitForASlot() throws Exception {
+    Duration timeout = Duration.ofSeconds(4);
+    EngineOptions engine = EngineOptions.DEFAULTS.withTimeout(timeout);
+    try (TestServer s =
+        TestServer.start(dir, engine, o -> o.withLimits(1 << 20, 1 << 20, 1, timeout))) {
+      loadSeries(s, 4, 480);
+      CompletableFuture<HttpResponse<String>> first = heavy(s);
+      // The first holds the slot until its 4 s run out; the second waits for it about 2 s.
+      Thread.sleep(2_000);
+      long start = System.nanoTime();
+      HttpResponse<String> second = s.get(PATHOLOGICAL);
+      long tookMs = (System.nanoTime() - start) / 1_000_000;
+      assertThat(second.statusCode()).isEqualTo(503);
+      assertThat(second.body())
+          .startsWith(
+              "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out in");
+      // About 4 s in all; with a whole further timeout after its wait it took 6 s and more.
+      assertThat(tookMs).as("wait and evaluation within one timeout").isLessThan(5_200);
+      assertThat(first.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
+    }
+  }
+
+  private static CompletableFuture<HttpResponse<String>> heavy(TestServer s) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return s.get(PATHOLOGICAL);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
   @Test
   void formBodiesOverTheLimitAre413() throws Exception {
     try (TestServer s =

@@ -4,9 +4,11 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.BinaryExpr;
 import dev.infermon.promql.parser.BinaryOp;
+import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ValueType;
 import dev.infermon.promql.parser.VectorMatching;
 import dev.infermon.promql.parser.VectorMatching.Cardinality;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,12 +26,38 @@ import java.util.Set;
 final class BinaryOperations {
   private BinaryOperations() {}
 
-  static List<EvalSeries> eval(Evaluator ev, BinaryExpr e) {
-    ValueType lt = e.lhs().type();
-    ValueType rt = e.rhs().type();
+  /**
+   * Evaluates a chain of binary operators down its left side with a loop ({@code a + b + c + ...}
+   * costs one level of stack however long it is): the leftmost operand first, then each operator
+   * upwards with its right operand, in the order recursion would take.
+   */
+  static List<EvalSeries> eval(Evaluator ev, BinaryExpr top) {
+    ArrayDeque<BinaryExpr> spine = new ArrayDeque<>();
+    Expr e = top;
+    while (e instanceof BinaryExpr) {
+      spine.push((BinaryExpr) e);
+      e = ((BinaryExpr) e).lhs();
+    }
+    // What vector/vector operators count from: the samples held before their left operand, which
+    // for every operator of the spine is before the leftmost operand.
+    int before = ev.ctx.currentSamples;
+    ValueType lt = e.type();
+    List<EvalSeries> lhs = ev.eval(e);
+    while (!spine.isEmpty()) {
+      BinaryExpr b = spine.pop();
+      ValueType rt = b.rhs().type();
+      lhs = apply(ev, b, lt, lhs, rt, before);
+      lt = lt == ValueType.SCALAR && rt == ValueType.SCALAR ? ValueType.SCALAR : ValueType.VECTOR;
+    }
+    return lhs;
+  }
+
+  /** One operator, its left operand evaluated (of type {@code lt}), its right one not yet. */
+  private static List<EvalSeries> apply(
+      Evaluator ev, BinaryExpr e, ValueType lt, List<EvalSeries> lhs, ValueType rt, int before) {
     BinaryOp op = e.op();
     if (lt == ValueType.SCALAR && rt == ValueType.SCALAR) {
-      double[] l = ev.scalarValues(e.lhs());
+      double[] l = ev.scalarValues(lhs);
       double[] r = ev.scalarValues(e.rhs());
       EvalSeries s = new EvalSeries(Labels.EMPTY, ev.numSteps);
       for (int i = 0; i < ev.numSteps; i++) {
@@ -40,16 +68,15 @@ final class BinaryOperations {
       return out;
     }
     if (lt == ValueType.VECTOR && rt == ValueType.SCALAR) {
-      List<EvalSeries> v = ev.eval(e.lhs());
-      return vectorScalar(ev, op, v, ev.scalarValues(e.rhs()), false, e.returnBool());
+      return vectorScalar(ev, op, lhs, ev.scalarValues(e.rhs()), false, e.returnBool());
     }
     if (lt == ValueType.SCALAR && rt == ValueType.VECTOR) {
-      double[] s = ev.scalarValues(e.lhs());
+      double[] s = ev.scalarValues(lhs);
       List<EvalSeries> v = ev.eval(e.rhs());
       return vectorScalar(ev, op, v, s, true, e.returnBool());
     }
     VectorMatching matching = e.matching() != null ? e.matching() : VectorMatching.defaultFor(op);
-    return vectorVector(ev, e, matching);
+    return vectorVector(ev, e, matching, lhs, before);
   }
 
   static double scalarOp(BinaryOp op, double l, double r) {
@@ -166,10 +193,7 @@ final class BinaryOperations {
   }
 
   private static List<EvalSeries> vectorVector(
-      Evaluator ev, BinaryExpr e, VectorMatching matching) {
-    QueryContext ctx = ev.ctx;
-    int before = ctx.currentSamples;
-    List<EvalSeries> lhs = ev.eval(e.lhs());
+      Evaluator ev, BinaryExpr e, VectorMatching matching, List<EvalSeries> lhs, int before) {
     List<EvalSeries> rhs = ev.eval(e.rhs());
     // Signature ordinals, shared by both sides.
     Set<String> names = new HashSet<>(matching.matchingLabels());

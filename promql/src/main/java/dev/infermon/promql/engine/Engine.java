@@ -8,6 +8,7 @@ import dev.infermon.promql.TooManyPointsException;
 import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.parser.Call;
 import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.Nesting;
 import dev.infermon.promql.parser.StringLiteral;
 import dev.infermon.promql.parser.SubqueryExpr;
 import dev.infermon.promql.parser.ValueType;
@@ -22,6 +23,8 @@ import dev.infermon.promql.value.Value;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.Queryable;
+import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,14 +35,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * samples.
  *
  * <p>Threading: an engine is immutable and thread-safe; each query runs on the caller's thread with
- * its own querier, which is closed before the method returns. A query can be canceled from another
- * thread through the {@link AtomicBoolean} passed in.
+ * its own querier, which is closed before the method returns, except a query nested deeper than
+ * {@link Nesting} allows on any thread: it runs on a thread of its own with a stack sized to it,
+ * and the caller waits. A query can be canceled from another thread through the {@link
+ * AtomicBoolean} passed in.
  *
  * <p>Errors: {@link IllegalArgumentException} for a malformed request (negative step, end before
- * start, a range query of a non-vector expression); {@link TooManyPointsException} beyond 11,000
- * steps; {@link QueryTimeoutException}, {@link QueryCanceledException}, {@link
- * TooManySamplesException}, or {@link QueryException} with Prometheus's message when evaluation
- * fails. Storage failures propagate as {@link dev.infermon.storage.StorageException}.
+ * start, a range query of a non-vector expression, a tree nested deeper than {@link
+ * Nesting#MAX_DEPTH}); {@link TooManyPointsException} beyond 11,000 steps; {@link
+ * QueryTimeoutException}, {@link QueryCanceledException}, {@link TooManySamplesException}, or
+ * {@link QueryException} with Prometheus's message when evaluation fails. Storage failures
+ * propagate as {@link dev.infermon.storage.StorageException}.
  */
 public final class Engine {
   /** Prometheus's limit on points per series in a range query. */
@@ -66,9 +72,24 @@ public final class Engine {
   /** As {@link #instantQuery(Queryable, Expr, long)}, cancelable by setting {@code canceled}. */
   public QueryResult instantQuery(
       Queryable storage, Expr expr, long timeMs, AtomicBoolean canceled) {
+    return instantQuery(storage, expr, timeMs, canceled, options.timeout());
+  }
+
+  /**
+   * As {@link #instantQuery(Queryable, Expr, long, AtomicBoolean)}, in at most {@code timeout} or
+   * the engine's own timeout, whichever is shorter.
+   */
+  public QueryResult instantQuery(
+      Queryable storage, Expr expr, long timeMs, AtomicBoolean canceled, Duration timeout) {
+    long deadline = deadline(timeout);
+    return Nesting.call(depth(expr), () -> instant(storage, expr, timeMs, canceled, deadline));
+  }
+
+  private QueryResult instant(
+      Queryable storage, Expr expr, long timeMs, AtomicBoolean canceled, long deadline) {
     Expr prepared = Preprocessor.preprocess(expr, timeMs, timeMs);
     try (Querier querier = storage.querier()) {
-      QueryContext ctx = context(querier, timeMs, timeMs, canceled);
+      QueryContext ctx = new QueryContext(querier, options, timeMs, timeMs, deadline, canceled);
       if (expr.type() == ValueType.STRING) {
         return new QueryResult(
             new StringValue(timeMs, stringValue(prepared)), ctx.annotations.build());
@@ -108,6 +129,21 @@ public final class Engine {
   /** As {@link #rangeQuery(Queryable, Expr, long, long, long)}, cancelable. */
   public QueryResult rangeQuery(
       Queryable storage, Expr expr, long start, long end, long step, AtomicBoolean canceled) {
+    return rangeQuery(storage, expr, start, end, step, canceled, options.timeout());
+  }
+
+  /**
+   * As {@link #rangeQuery(Queryable, Expr, long, long, long, AtomicBoolean)}, in at most {@code
+   * timeout} or the engine's own timeout, whichever is shorter.
+   */
+  public QueryResult rangeQuery(
+      Queryable storage,
+      Expr expr,
+      long start,
+      long end,
+      long step,
+      AtomicBoolean canceled,
+      Duration timeout) {
     if (step <= 0) {
       throw new IllegalArgumentException(
           "zero or negative query resolution step widths are not accepted. Try a positive"
@@ -129,9 +165,22 @@ public final class Engine {
               + expr.type().documentedName()
               + "\" for range query, must be Scalar or instant Vector");
     }
+    long deadline = deadline(timeout);
+    return Nesting.call(
+        depth(expr), () -> range(storage, expr, start, end, step, canceled, deadline));
+  }
+
+  private QueryResult range(
+      Queryable storage,
+      Expr expr,
+      long start,
+      long end,
+      long step,
+      AtomicBoolean canceled,
+      long deadline) {
     Expr prepared = Preprocessor.preprocess(expr, start, end);
     try (Querier querier = storage.querier()) {
-      QueryContext ctx = context(querier, start, end, canceled);
+      QueryContext ctx = new QueryContext(querier, options, start, end, deadline, canceled);
       ctx.queryStep = step;
       if (start != end && containsSort(expr)) {
         ctx.annotations.add(
@@ -145,9 +194,23 @@ public final class Engine {
     }
   }
 
-  private QueryContext context(Querier querier, long start, long end, AtomicBoolean canceled) {
-    long deadline = System.nanoTime() + options.timeout().toNanos();
-    return new QueryContext(querier, options, start, end, deadline, canceled);
+  private long deadline(Duration timeout) {
+    Duration d = timeout.compareTo(options.timeout()) < 0 ? timeout : options.timeout();
+    return System.nanoTime() + d.toNanos();
+  }
+
+  /**
+   * The levels evaluation recurses for {@code expr}.
+   *
+   * @throws IllegalArgumentException for a tree deeper than {@link Nesting#MAX_DEPTH}
+   */
+  private static int depth(Expr expr) {
+    int d = Nesting.depth(expr);
+    if (d > Nesting.MAX_DEPTH) {
+      throw new IllegalArgumentException(
+          "expression nested too deeply (" + d + " levels, at most " + Nesting.MAX_DEPTH + ")");
+    }
+    return d;
   }
 
   /** Applies delayed name removal and checks for collisions it creates. */
@@ -179,20 +242,17 @@ public final class Engine {
     return new Matrix(out);
   }
 
-  /** Whether a sorting function appears outside subqueries. */
-  private static boolean containsSort(Expr e) {
-    if (e instanceof Call) {
-      Call c = (Call) e;
-      if (Functions.SORTING.contains(c.function().name())) {
+  /** Whether a sorting function appears outside subqueries. Walks with a stack of its own. */
+  private static boolean containsSort(Expr root) {
+    ArrayDeque<Expr> todo = new ArrayDeque<>();
+    todo.push(root);
+    while (!todo.isEmpty()) {
+      Expr e = todo.pop();
+      if (e instanceof Call && Functions.SORTING.contains(((Call) e).function().name())) {
         return true;
       }
-    }
-    if (e instanceof SubqueryExpr) {
-      return false;
-    }
-    for (Expr child : Children.of(e)) {
-      if (containsSort(child)) {
-        return true;
+      if (!(e instanceof SubqueryExpr)) {
+        Children.of(e).forEach(todo::push);
       }
     }
     return false;

@@ -113,7 +113,11 @@ final class Evaluator {
 
   /** The value of a scalar-typed expression at every step (NaN where it has no point). */
   double[] scalarValues(Expr e) {
-    List<EvalSeries> m = eval(e);
+    return scalarValues(eval(e));
+  }
+
+  /** The values of an evaluated scalar at every step (NaN where it has no point). */
+  double[] scalarValues(List<EvalSeries> m) {
     double[] out = new double[numSteps];
     java.util.Arrays.fill(out, Double.NaN);
     if (!m.isEmpty()) {

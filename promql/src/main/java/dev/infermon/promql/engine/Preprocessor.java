@@ -14,6 +14,7 @@ import dev.infermon.promql.parser.SubqueryExpr;
 import dev.infermon.promql.parser.UnaryExpr;
 import dev.infermon.promql.parser.ValueType;
 import dev.infermon.promql.parser.VectorSelector;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -64,6 +65,31 @@ final class Preprocessor {
     return e;
   }
 
+  /** A chain {@code a + b + c + ...} is walked down its left side with a loop. */
+  private static Result binaryChain(BinaryExpr top, long start, long end) {
+    ArrayDeque<BinaryExpr> spine = new ArrayDeque<>();
+    Expr e = top;
+    while (e instanceof BinaryExpr) {
+      spine.push((BinaryExpr) e);
+      e = ((BinaryExpr) e).lhs();
+    }
+    Result l = walk(e, start, end);
+    while (!spine.isEmpty()) {
+      BinaryExpr b = spine.pop();
+      Result r = walk(b.rhs(), start, end);
+      if (l.invariant && r.invariant) {
+        l =
+            new Result(
+                new BinaryExpr(b.op(), l.expr, r.expr, b.matching(), b.returnBool()), true, true);
+        continue;
+      }
+      Expr lhs = l.shouldWrap ? new StepInvariantExpr(l.expr) : l.expr;
+      Expr rhs = r.shouldWrap ? new StepInvariantExpr(r.expr) : r.expr;
+      l = new Result(new BinaryExpr(b.op(), lhs, rhs, b.matching(), b.returnBool()), false, false);
+    }
+    return l;
+  }
+
   private static Result walk(Expr e, long start, long end) {
     if (e instanceof VectorSelector) {
       VectorSelector vs = (VectorSelector) e;
@@ -82,17 +108,7 @@ final class Preprocessor {
           inner.shouldWrap);
     }
     if (e instanceof BinaryExpr) {
-      BinaryExpr b = (BinaryExpr) e;
-      Result l = walk(b.lhs(), start, end);
-      Result r = walk(b.rhs(), start, end);
-      if (l.invariant && r.invariant) {
-        return new Result(
-            new BinaryExpr(b.op(), l.expr, r.expr, b.matching(), b.returnBool()), true, true);
-      }
-      Expr lhs = l.shouldWrap ? new StepInvariantExpr(l.expr) : l.expr;
-      Expr rhs = r.shouldWrap ? new StepInvariantExpr(r.expr) : r.expr;
-      return new Result(
-          new BinaryExpr(b.op(), lhs, rhs, b.matching(), b.returnBool()), false, false);
+      return binaryChain((BinaryExpr) e, start, end);
     }
     if (e instanceof Call) {
       Call c = (Call) e;

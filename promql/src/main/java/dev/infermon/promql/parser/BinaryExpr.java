@@ -8,10 +8,9 @@ package dev.infermon.promql.parser;
  */
 public record BinaryExpr(
     BinaryOp op, Expr lhs, Expr rhs, VectorMatching matching, boolean returnBool) implements Expr {
+  /** Scalar when every operand is, else vector. Asked without recursion ({@link ExprTypes}). */
   @Override
   public ValueType type() {
-    return lhs.type() == ValueType.SCALAR && rhs.type() == ValueType.SCALAR
-        ? ValueType.SCALAR
-        : ValueType.VECTOR;
+    return ExprTypes.of(this);
   }
 }

@@ -17,17 +17,24 @@ final class ExprParser {
 
   /** An expression whose binary operators all bind at least as tightly as {@code minPrecedence}. */
   static Expr expression(TokenStream ts, int minPrecedence) {
-    Expr lhs = unary(ts);
-    while (true) {
-      Token t = ts.peek();
-      BinaryOp op = t.kind().binaryOp();
-      if (op == null || op.precedence() < minPrecedence) {
-        return lhs;
+    // Every nesting (parentheses, arguments, right operands, unary operands) passes through here;
+    // a left-associative chain "a + b + c" stays in this loop, one level whatever its length.
+    ts.enter();
+    try {
+      Expr lhs = unary(ts);
+      while (true) {
+        Token t = ts.peek();
+        BinaryOp op = t.kind().binaryOp();
+        if (op == null || op.precedence() < minPrecedence) {
+          return lhs;
+        }
+        ts.next();
+        Modifiers mods = binaryModifiers(ts);
+        Expr rhs = expression(ts, op.rightAssociative() ? op.precedence() : op.precedence() + 1);
+        lhs = binary(ts, op, lhs, rhs, mods, t);
       }
-      ts.next();
-      Modifiers mods = binaryModifiers(ts);
-      Expr rhs = expression(ts, op.rightAssociative() ? op.precedence() : op.precedence() + 1);
-      lhs = binary(ts, op, lhs, rhs, mods, t);
+    } finally {
+      ts.leave();
     }
   }
 

@@ -4,6 +4,6 @@ package dev.infermon.promql.parser;
 public record ParenExpr(Expr expr) implements Expr {
   @Override
   public ValueType type() {
-    return expr.type();
+    return ExprTypes.of(this);
   }
 }

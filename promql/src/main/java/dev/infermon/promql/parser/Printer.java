@@ -4,6 +4,7 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.MatchType;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.text.GoFloat;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,9 +25,13 @@ public final class Printer {
 
   /** The canonical PromQL text of {@code expr}. */
   public static String print(Expr expr) {
-    StringBuilder sb = new StringBuilder();
-    write(sb, expr);
-    return sb.toString();
+    return Nesting.call(
+        Nesting.depth(expr),
+        () -> {
+          StringBuilder sb = new StringBuilder();
+          write(sb, expr);
+          return sb.toString();
+        });
   }
 
   private static void write(StringBuilder sb, Expr e) {
@@ -89,9 +94,23 @@ public final class Printer {
     sb.append(')');
   }
 
-  private static void binary(StringBuilder sb, BinaryExpr b) {
+  /** A chain {@code a + b + c + ...} is printed down its left side with a loop. */
+  private static void binary(StringBuilder sb, BinaryExpr top) {
+    ArrayDeque<BinaryExpr> spine = new ArrayDeque<>();
+    BinaryExpr b = top;
+    spine.push(b);
+    while (b.lhs() instanceof BinaryExpr && !needsParensLeft(b.op(), b.lhs())) {
+      b = (BinaryExpr) b.lhs();
+      spine.push(b);
+    }
+    operand(sb, b.lhs(), needsParensLeft(b.op(), b.lhs()));
+    while (!spine.isEmpty()) {
+      operatorAndRight(sb, spine.pop());
+    }
+  }
+
+  private static void operatorAndRight(StringBuilder sb, BinaryExpr b) {
     BinaryOp op = b.op();
-    operand(sb, b.lhs(), needsParensLeft(op, b.lhs()));
     sb.append(' ').append(op.symbol());
     if (b.returnBool()) {
       sb.append(" bool");

@@ -12,6 +12,9 @@ import java.util.List;
  * modifiers, {@code anchored}/{@code smoothed} ranges, aligned subqueries) is rejected with an
  * error; experimental functions are accepted unless {@link Options#experimentalFunctions()} is off.
  *
+ * <p>Nesting is bounded by {@link Nesting#MAX_DEPTH}, not by the caller's stack: a parse deeper
+ * than {@link Nesting} lets the caller's thread go runs again on a thread of its own.
+ *
  * <p>Stateless and thread-safe: every call parses on its own.
  */
 public final class PromqlParser {
@@ -48,15 +51,21 @@ public final class PromqlParser {
    */
   public static Expr parse(String input, Options options) {
     try {
-      return parseChecked(input, options);
-    } catch (StackOverflowError e) {
-      // Nesting deep enough to exhaust the stack is bad input, not a crash.
-      throw new ParseException(input, 0, 0, "expression is nested too deeply");
+      return parseChecked(input, options, Nesting.INLINE_DEPTH);
+    } catch (TokenStream.TooDeepException | StackOverflowError shallowThread) {
+      // Deeper than the caller's thread may go: again (a parse has no side effects), on a stack
+      // sized for the input, as every level of nesting takes at least one character.
+      int bound = Math.min(input.length(), Nesting.MAX_DEPTH) + 1;
+      try {
+        return Nesting.onOwnStack(bound, () -> parseChecked(input, options, Nesting.MAX_DEPTH));
+      } catch (TokenStream.TooDeepException e) {
+        throw new ParseException(input, e.pos, e.pos, Nesting.tooDeep(Nesting.MAX_DEPTH + 1));
+      }
     }
   }
 
-  private static Expr parseChecked(String input, Options options) {
-    TokenStream ts = new TokenStream(input, options);
+  private static Expr parseChecked(String input, Options options, int maxDepth) {
+    TokenStream ts = new TokenStream(input, options, maxDepth);
     if (ts.at(TokenKind.EOF)) {
       throw ts.fail(0, 0, "no expression found in input");
     }
@@ -80,7 +89,7 @@ public final class PromqlParser {
    * @throws ParseException if the input is not a selector
    */
   public static List<Matcher> parseMetricSelector(String input) {
-    TokenStream ts = new TokenStream(input, Options.DEFAULT);
+    TokenStream ts = new TokenStream(input, Options.DEFAULT, Nesting.INLINE_DEPTH);
     Token t = ts.peek();
     if (t.kind() != TokenKind.LEFT_BRACE && !t.kind().isMetricIdentifier()) {
       throw ts.unexpected(t);

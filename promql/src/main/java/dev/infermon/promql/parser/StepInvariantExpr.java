@@ -8,6 +8,6 @@ package dev.infermon.promql.parser;
 public record StepInvariantExpr(Expr expr) implements Expr {
   @Override
   public ValueType type() {
-    return expr.type();
+    return ExprTypes.of(this);
   }
 }

@@ -24,10 +24,44 @@ final class TokenStream {
   /** How many aggregations are open: a syntax error inside one is "... in aggregation". */
   int aggregationDepth;
 
-  TokenStream(String input, PromqlParser.Options options) {
+  /** How many expressions are open, and how many may be ({@link Nesting}). */
+  private int depth;
+
+  private final int maxDepth;
+
+  TokenStream(String input, PromqlParser.Options options, int maxDepth) {
     this.input = input;
     this.options = options;
     this.lexer = new Lexer(input);
+    this.maxDepth = maxDepth;
+  }
+
+  /**
+   * Opens a nested expression.
+   *
+   * @throws TooDeepException when more than the allowed number are open
+   */
+  void enter() {
+    if (++depth > maxDepth) {
+      throw new TooDeepException(depth, peek().pos());
+    }
+  }
+
+  void leave() {
+    depth--;
+  }
+
+  /** A parse nests deeper than its thread allows: thrown up to {@link PromqlParser}, not out. */
+  static final class TooDeepException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Where the nesting went one level too deep. */
+    final int pos;
+
+    TooDeepException(int depth, int pos) {
+      super("nested deeper than " + (depth - 1), null, false, false);
+      this.pos = pos;
+    }
   }
 
   Token peek() {

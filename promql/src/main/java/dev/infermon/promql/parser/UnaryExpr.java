@@ -10,6 +10,6 @@ public record UnaryExpr(BinaryOp op, Expr expr) implements Expr {
 
   @Override
   public ValueType type() {
-    return expr.type();
+    return ExprTypes.of(this);
   }
 }

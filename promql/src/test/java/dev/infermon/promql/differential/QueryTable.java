@@ -52,6 +52,7 @@ final class QueryTable {
     t.subqueries();
     t.atModifier();
     t.errors();
+    t.deep();
     return List.copyOf(t.out);
   }
 
@@ -450,5 +451,27 @@ final class QueryTable {
     q(c, "rate({__name__=~\"vllm:(prompt|generation)_tokens_total\"}[5m])");
     q(c, "label_replace(" + RUNNING + ", \"pod\", \"x\", \"\", \"\")");
     q(c, "sum by (pod) (" + RUNNING + ") + on (pod) group_left " + COUNTER);
+  }
+
+  /**
+   * Chains of 300 terms and nesting 1,500 deep. Prometheus's time grows with the square of a
+   * chain's length, so longer chains over this data's 146 steps take it tens of seconds on a busy
+   * machine; DeepExpressionsTest runs 1,500 to 20,000 terms on infermon alone.
+   */
+  private void deep() {
+    String c = "deep";
+    int terms = 300;
+    int depth = 1500;
+    q(c, chain("sum(" + COUNTER + ")", " + ", terms));
+    q(c, chain(RUNNING, " or ", terms));
+    q(c, chain(RUNNING, " and ", terms));
+    q(c, chain("1", " - ", terms) + " * " + KV);
+    q(c, "(".repeat(depth) + "rate(" + COUNTER + "[5m])" + ")".repeat(depth));
+    q(c, "abs(".repeat(depth) + RUNNING + ")".repeat(depth));
+    q(c, "-".repeat(depth + 1) + WAITING);
+  }
+
+  private static String chain(String operand, String op, int n) {
+    return operand + (op + operand).repeat(n - 1);
   }
 }

@@ -69,7 +69,11 @@ class ParseErrorsTest {
         row("foo[5s s 5s]", "unexpected character: 's', expected ':'", 7),
         row("foo[5m:1m:]", "unexpected colon ':'", 9),
         row("foo[5m::1m]", "aligned subqueries (\"::\") are not supported", 6),
-        row("(".repeat(100_000) + "1" + ")".repeat(100_000), "expression is nested too deeply", 0),
+        // Nesting.MAX_DEPTH levels at most: the outermost expression plus 99,999 parentheses.
+        row(
+            "(".repeat(100_000) + "1" + ")".repeat(100_000),
+            "expression nested too deeply (more than 100000 levels)",
+            100_000),
         row("foo[[5m]", "unexpected character in duration expression: '['", 4),
         row("foo]", "unexpected right bracket ']'", 3),
         row("foo[\"5m\"]", "unexpected character in duration expression: '\"'", 4),

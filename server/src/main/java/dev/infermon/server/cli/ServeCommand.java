@@ -72,6 +72,14 @@ public final class ServeCommand implements Callable<Integer> {
   String retentionSize;
 
   @Option(
+      names = "--web.config.file",
+      paramLabel = "FILE",
+      description =
+          "Prometheus's web configuration file: TLS, basic-auth users and response headers"
+              + " (docs/configuration.md).")
+  Path webConfigFile;
+
+  @Option(
       names = "--web.enable-remote-write-receiver",
       description = "Accept remote-write requests on /api/v1/write.")
   boolean remoteWriteReceiver;
@@ -207,7 +215,8 @@ public final class ServeCommand implements Callable<Integer> {
             duration("--rules.alert.for-outage-tolerance", forOutageTolerance),
             duration("--rules.alert.for-grace-period", forGracePeriod),
             duration("--rules.alert.resend-delay", resendDelay),
-            notificationQueueCapacity));
+            notificationQueueCapacity),
+        Optional.ofNullable(webConfigFile));
   }
 
   /** Every flag and its value, as {@code /api/v1/status/flags} shows them (no secrets here). */
@@ -215,6 +224,7 @@ public final class ServeCommand implements Callable<Integer> {
     Map<String, String> m = new TreeMap<>();
     m.put("config.file", String.valueOf(configFile));
     m.put("web.listen-address", listenAddress == null ? "" : listenAddress);
+    m.put("web.config.file", webConfigFile == null ? "" : webConfigFile.toString());
     m.put("storage.tsdb.path", tsdbPath == null ? "" : tsdbPath.toString());
     m.put("storage.tsdb.retention.time", retentionTime == null ? "" : retentionTime);
     m.put("storage.tsdb.retention.size", retentionSize == null ? "" : retentionSize);

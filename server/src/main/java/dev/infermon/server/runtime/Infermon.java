@@ -5,7 +5,7 @@ import dev.infermon.config.ConfigException;
 import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.ConfigResult;
 import dev.infermon.config.app.StorageConfig;
-import dev.infermon.config.app.WebConfig;
+import dev.infermon.config.app.WebConfigFile;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.config.yaml.Problem;
 import dev.infermon.discovery.DiscoveryManager;
@@ -22,7 +22,6 @@ import dev.infermon.storage.Storage;
 import dev.infermon.tsdb.Tsdb;
 import dev.infermon.tsdb.TsdbOptions;
 import dev.infermon.web.BuildInfo;
-import dev.infermon.web.WebOptions;
 import dev.infermon.web.WebServer;
 import dev.infermon.web.WebServices;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -62,6 +61,7 @@ public final class Infermon implements AutoCloseable {
   private final AtomicReference<RemoteStorage> remote = new AtomicReference<>();
   private final AtomicReference<Alerting> alerting = new AtomicReference<>();
   private BeforeScrape beforeScrape = BeforeScrape.NONE;
+  private Optional<WebConfigFile> webFile = Optional.empty();
   private final CountDownLatch stopped = new CountDownLatch(1);
   private WebServer web;
   private DiscoveryManager discovery;
@@ -91,7 +91,10 @@ public final class Infermon implements AutoCloseable {
    */
   public static Infermon start(ServeSettings settings, String version, BeforeScrape beforeScrape)
       throws ConfigException, IOException {
-    Infermon m = new Infermon(settings, load(settings));
+    Config cfg = load(settings);
+    Optional<WebConfigFile> webFile = WebSetup.load(settings, cfg);
+    Infermon m = new Infermon(settings, cfg);
+    m.webFile = webFile;
     m.beforeScrape = beforeScrape;
     try {
       m.startComponents(version);
@@ -133,7 +136,7 @@ public final class Infermon implements AutoCloseable {
             () -> alerting.get() == null ? -1 : alerting.get().queueLength(),
             () -> settings.alerting().notificationQueueCapacity());
 
-    web = WebServer.start(webOptions(cfg), services(version));
+    web = WebServer.start(WebSetup.options(cfg, settings, webFile), services(version));
 
     Path dir = settings.tsdbPath().orElse(Path.of(cfg.storage().tsdb().path()));
     TsdbOptions topts =
@@ -174,25 +177,6 @@ public final class Infermon implements AutoCloseable {
       llm.bind(backend, inner instanceof EmbeddedQueryBackend ? db::appendableMinTime : null);
     }
     log.info("infermon is ready");
-  }
-
-  private WebOptions webOptions(Config cfg) {
-    WebConfig w = cfg.web();
-    Optional<WebOptions.TlsFiles> tls =
-        w.tls().certFile().isEmpty()
-            ? Optional.empty()
-            : Optional.of(
-                new WebOptions.TlsFiles(Path.of(w.tls().certFile()), Path.of(w.tls().keyFile())));
-    return new WebOptions(
-        settings.listenAddress().orElse(w.listenAddress()),
-        w.maxRequestBodySize().bytes(),
-        w.remoteWriteMaxBodySize().bytes(),
-        settings.queryMaxConcurrency().orElse(w.maxConcurrentQueries()),
-        settings.queryTimeout(),
-        settings.remoteWriteReceiver(),
-        settings.lifecycleApi(),
-        w.auth(),
-        tls);
   }
 
   private WebServices services(String version) {

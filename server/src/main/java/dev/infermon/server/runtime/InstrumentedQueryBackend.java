@@ -12,6 +12,7 @@ import dev.infermon.promql.value.Vector;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -70,6 +71,17 @@ final class InstrumentedQueryBackend implements QueryBackend {
   @Override
   public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
     return timed("range", () -> delegate.rangeQuery(query, startMs, endMs, stepMs));
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs, Duration timeout) {
+    return timed("instant", () -> delegate.instantQuery(query, timeMs, timeout));
+  }
+
+  @Override
+  public QueryResult rangeQuery(
+      String query, long startMs, long endMs, long stepMs, Duration timeout) {
+    return timed("range", () -> delegate.rangeQuery(query, startMs, endMs, stepMs, timeout));
   }
 
   private QueryResult timed(String type, Supplier<QueryResult> q) {

@@ -34,7 +34,8 @@ public record ServeSettings(
     Duration lookbackDelta,
     Map<String, String> env,
     Map<String, String> flagValues,
-    AlertingSettings alerting) {
+    AlertingSettings alerting,
+    Optional<Path> webConfigFile) {
   public ServeSettings {
     Objects.requireNonNull(configFile, "configFile");
     Objects.requireNonNull(listenAddress, "listenAddress");
@@ -45,6 +46,7 @@ public record ServeSettings(
     Objects.requireNonNull(queryMaxConcurrency, "queryMaxConcurrency");
     Objects.requireNonNull(lookbackDelta, "lookbackDelta");
     Objects.requireNonNull(alerting, "alerting");
+    Objects.requireNonNull(webConfigFile, "webConfigFile");
     env = Map.copyOf(env);
     flagValues = Map.copyOf(flagValues);
     if (queryMaxSamples <= 0) {
@@ -84,6 +86,7 @@ public record ServeSettings(
         lookbackDelta,
         env,
         flagValues,
-        AlertingSettings.DEFAULTS);
+        AlertingSettings.DEFAULTS,
+        Optional.empty());
   }
 }

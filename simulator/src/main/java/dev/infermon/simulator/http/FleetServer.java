@@ -148,9 +148,36 @@ public final class FleetServer implements AutoCloseable {
     send(ex, 200, "application/json", inventoryJson());
   }
 
+  /**
+   * Why a browser request from another site to change the scenario is refused (null: it is not), by
+   * the rule of infermon's web server: {@code Sec-Fetch-Site} must be {@code same-origin} or {@code
+   * none}, else {@code Origin}, when sent, must be this server's; clients that are no browser send
+   * neither.
+   */
+  static String crossSite(HttpExchange ex) {
+    String site = ex.getRequestHeaders().getFirst("Sec-Fetch-Site");
+    if (site != null) {
+      String s = site.trim().toLowerCase(java.util.Locale.ROOT);
+      return s.equals("same-origin") || s.equals("none")
+          ? null
+          : "cross-site request refused (Sec-Fetch-Site: " + site + ")";
+    }
+    String origin = ex.getRequestHeaders().getFirst("Origin");
+    String own = "http://" + ex.getRequestHeaders().getFirst("Host");
+    if (origin != null && !origin.trim().equalsIgnoreCase(own)) {
+      return "cross-site request refused (Origin: " + origin + ")";
+    }
+    return null;
+  }
+
   private void scenario(HttpExchange ex) throws IOException {
     if (!ex.getRequestMethod().equals("POST")) {
       send(ex, 405, "text/plain", "use POST /-/scenario?name=...&pod=...\n");
+      return;
+    }
+    String refused = crossSite(ex);
+    if (refused != null) {
+      send(ex, 403, "text/plain", refused + "\n");
       return;
     }
     Map<String, String> q = query(ex.getRequestURI().getRawQuery());

@@ -49,13 +49,38 @@ class FleetServerTest {
     return client.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
   }
 
-  private HttpResponse<String> post(String path) throws Exception {
-    HttpRequest r =
+  private HttpResponse<String> post(String path, String... headers) throws Exception {
+    HttpRequest.Builder r =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.controlPort() + path))
             .timeout(Duration.ofSeconds(10))
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build();
-    return client.send(r, HttpResponse.BodyHandlers.ofString());
+            .POST(HttpRequest.BodyPublishers.noBody());
+    if (headers.length > 0) {
+      r.headers(headers);
+    }
+    return client.send(r.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * A page elsewhere cannot switch scenarios through a visitor's browser; curl and same-origin can.
+   */
+  @Test
+  void crossSiteBrowserRequestsCannotChangeTheScenario() throws Exception {
+    String self = "http://127.0.0.1:" + server.controlPort();
+    for (String[] h :
+        new String[][] {
+          {"Sec-Fetch-Site", "cross-site"},
+          {"Sec-Fetch-Site", "same-site"},
+          {"Origin", "http://evil.example"},
+          {"Origin", "null"}
+        }) {
+      HttpResponse<String> r = post("/-/scenario?name=saturated", h);
+      assertThat(r.statusCode()).as(String.join(": ", h)).isEqualTo(403);
+      assertThat(r.body()).startsWith("cross-site request refused");
+    }
+    assertThat(fleet.pods()).noneMatch(p -> p.scenario() == Scenario.SATURATED);
+    assertThat(post("/-/scenario?name=saturated", "Origin", self).statusCode()).isEqualTo(200);
+    assertThat(post("/-/scenario?name=healthy", "Sec-Fetch-Site", "same-origin").statusCode())
+        .isEqualTo(200);
   }
 
   @Test

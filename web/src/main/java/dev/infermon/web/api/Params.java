@@ -27,7 +27,10 @@ public final class Params {
   private static final String MAX_TIME_FORMATTED = "292277025-08-18T07:12:54.999999999Z";
 
   /**
-   * A time: Unix seconds as a decimal (rounded to milliseconds) or RFC 3339.
+   * A time: Unix seconds as a decimal (rounded to milliseconds) or RFC 3339, between Prometheus's
+   * {@code minTime} and {@code maxTime} (the range its API uses for "no bound"). Prometheus 2.42
+   * turns a float beyond int64 seconds into a wrapped-around time ({@code time=1e300} answers at
+   * 0); infermon refuses every time outside that range, as newer Prometheus does.
    *
    * @throws IllegalArgumentException with Prometheus's message {@code cannot parse "x" to a valid
    *     timestamp}
@@ -35,15 +38,16 @@ public final class Params {
   public static long time(String s) {
     if (DECIMAL.matcher(s).matches()) {
       double t = Double.parseDouble(s);
-      if (Double.isFinite(t)) {
+      if (Double.isFinite(t) && t >= MIN_TIME / 1000.0 && t <= MAX_TIME / 1000.0) {
         double whole = t < 0 ? Math.ceil(t) : Math.floor(t);
         double fraction = Math.round((t - whole) * 1000) / 1000.0;
-        return (long) whole * 1000 + Math.round(fraction * 1000);
+        return inRange(s, (long) whole * 1000 + Math.round(fraction * 1000));
       }
+      throw unparsable(s);
     }
     try {
       OffsetDateTime odt = OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-      return odt.toInstant().toEpochMilli();
+      return inRange(s, odt.toInstant().toEpochMilli());
     } catch (DateTimeParseException | ArithmeticException e) {
       // fall through to the boundary times, then to the error
     }
@@ -53,7 +57,18 @@ public final class Params {
     if (s.equals(MAX_TIME_FORMATTED)) {
       return MAX_TIME;
     }
-    throw new IllegalArgumentException("cannot parse \"" + s + "\" to a valid timestamp");
+    throw unparsable(s);
+  }
+
+  private static long inRange(String s, long ms) {
+    if (ms < MIN_TIME || ms > MAX_TIME) {
+      throw unparsable(s);
+    }
+    return ms;
+  }
+
+  private static IllegalArgumentException unparsable(String s) {
+    return new IllegalArgumentException("cannot parse \"" + s + "\" to a valid timestamp");
   }
 
   /**

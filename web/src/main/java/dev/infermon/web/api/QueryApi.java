@@ -46,11 +46,11 @@ final class QueryApi {
 
   void instant(Exchange ex) throws IOException, BodyTooLargeException {
     long time = timeParam(ex, "time", nowMs.getAsLong());
-    long wait = queueWait(ex);
+    long wait = timeout(ex);
     String query = ex.param("query");
     parse(query, true);
     QueryBackend backend = backends.queries();
-    QueryResult r = gate.run(wait, () -> backend.instantQuery(query, time));
+    QueryResult r = gate.run(wait, left -> backend.instantQuery(query, time, left));
     respond(ex, r);
   }
 
@@ -70,11 +70,11 @@ final class QueryApi {
     if ((end - start) / step > MAX_POINTS) {
       throw new ApiException(ErrorType.BAD_DATA, TOO_MANY_POINTS);
     }
-    long wait = queueWait(ex);
+    long wait = timeout(ex);
     String query = ex.param("query");
     parse(query, false);
     QueryBackend backend = backends.queries();
-    QueryResult r = gate.run(wait, () -> backend.rangeQuery(query, start, end, step));
+    QueryResult r = gate.run(wait, left -> backend.rangeQuery(query, start, end, step, left));
     respond(ex, r);
   }
 
@@ -98,7 +98,10 @@ final class QueryApi {
     }
   }
 
-  private long queueWait(Exchange ex) throws IOException, BodyTooLargeException {
+  /**
+   * {@code --query.timeout}, or the request's {@code timeout} when shorter: wait and evaluation.
+   */
+  private long timeout(Exchange ex) throws IOException, BodyTooLargeException {
     String to = ex.param("timeout");
     if (to.isEmpty()) {
       return queryTimeoutMs;

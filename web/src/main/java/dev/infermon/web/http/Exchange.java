@@ -52,6 +52,11 @@ public final class Exchange {
     return request.getHeaders().get(name);
   }
 
+  /** This server's origin as the request reached it: {@code scheme://host[:port]}. */
+  public String origin() {
+    return request.getHttpURI().getScheme() + "://" + request.getHttpURI().getAuthority();
+  }
+
   /** The variable part of a route such as {@code /api/v1/label/<name>/values}. */
   public String pathParam() {
     return pathParam;

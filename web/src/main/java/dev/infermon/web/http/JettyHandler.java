@@ -1,9 +1,14 @@
 package dev.infermon.web.http;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.infermon.web.auth.Authenticator;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class JettyHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(JettyHandler.class);
+  private static final JsonFactory JSON = new JsonFactory();
 
   /** Open without credentials, so that Kubernetes probes need none; they reveal nothing. */
   private static final Set<String> OPEN_PATHS = Set.of("/-/healthy", "/-/ready");
@@ -32,10 +38,20 @@ public final class JettyHandler extends Handler.Abstract {
   private final long maxBodyBytes;
   private final Counter requests;
   private final Histogram duration;
+  private final Map<String, String> headers;
 
+  /**
+   * @param headers added to every response (a web configuration file's {@code
+   *     http_server_config.headers}); they win over a handler's own header of the same name
+   */
   public JettyHandler(
-      Router router, Authenticator auth, long maxBodyBytes, PrometheusRegistry registry) {
+      Router router,
+      Authenticator auth,
+      long maxBodyBytes,
+      PrometheusRegistry registry,
+      Map<String, String> headers) {
     this.router = router;
+    this.headers = Map.copyOf(headers);
     this.auth = auth;
     this.maxBodyBytes = maxBodyBytes;
     this.requests =
@@ -56,6 +72,29 @@ public final class JettyHandler extends Handler.Abstract {
             .register(registry);
   }
 
+  private static String crossSite(Exchange ex) {
+    return CrossSiteGuard.refusal(ex.header("Sec-Fetch-Site"), ex.header("Origin"), ex.origin());
+  }
+
+  /** Prometheus's error envelope with type {@code internal}, for a failure no handler caught. */
+  static byte[] internalError(Throwable t) {
+    String message =
+        t instanceof StackOverflowError
+            ? "the request exhausted its thread's stack"
+            : t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("status", "error");
+      g.writeStringField("errorType", "internal");
+      g.writeStringField("error", message);
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return out.toByteArray();
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
@@ -66,19 +105,28 @@ public final class JettyHandler extends Handler.Abstract {
         ex.responseHeader("WWW-Authenticate", "Basic realm=\"infermon\"");
       }
       ex.respondText(401, "Unauthorized\n");
+    } else if (match.changesState() && crossSite(ex) != null) {
+      ex.respondText(403, crossSite(ex) + "\n");
     } else {
       try {
         match.route().handle(ex);
       } catch (BodyTooLargeException e) {
         ex.respondText(413, e.getMessage() + "\n");
-      } catch (Exception e) {
-        log.error("{} {} failed", ex.method(), ex.path(), e);
-        ex.respondText(500, "internal server error\n");
+      } catch (Throwable t) {
+        // Errors too (a stack overflow is one): never Jetty's HTML page, the process goes on.
+        if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+          throw (Error) t;
+        }
+        log.error("{} {} failed", ex.method(), ex.path(), t);
+        ex.respond(500, "application/json", internalError(t));
       }
     }
     response.setStatus(ex.status());
     response.getHeaders().put("Content-Type", ex.contentType());
     for (Map.Entry<String, String> h : ex.responseHeaders().entrySet()) {
+      response.getHeaders().put(h.getKey(), h.getValue());
+    }
+    for (Map.Entry<String, String> h : headers.entrySet()) {
       response.getHeaders().put(h.getKey(), h.getValue());
     }
     byte[] body = ex.responseBody();

@@ -20,8 +20,13 @@ public final class Router {
   private record Pattern(
       String template, String prefix, String suffix, Map<String, Route> byMethod) {}
 
-  /** The route for a request and the path template used as the {@code handler} metric label. */
-  public record Match(Route route, String handler) {}
+  /**
+   * The route for a request and the path template used as the {@code handler} metric label; {@code
+   * changesState} for the routes {@link #addChangingState} added.
+   */
+  public record Match(Route route, String handler, boolean changesState) {}
+
+  private final java.util.Set<String> changingState = new java.util.HashSet<>();
 
   /** Adds a route for each of {@code methods}. */
   public Router add(String path, Route route, String... methods) {
@@ -46,6 +51,15 @@ public final class Router {
     return this;
   }
 
+  /**
+   * Adds a route that changes state ({@code /-/reload}, remote write): browser requests to it from
+   * other sites are refused ({@link CrossSiteGuard}).
+   */
+  public Router addChangingState(String path, Route route, String... methods) {
+    changingState.add(path);
+    return add(path, route, methods);
+  }
+
   /** Finds the route for {@code exchange}, setting its path parameter. */
   public Match match(Exchange exchange) {
     String path = exchange.path();
@@ -68,15 +82,15 @@ public final class Router {
       }
     }
     if (byMethod == null) {
-      return new Match(ex -> ex.respondText(404, "404 page not found\n"), "other");
+      return new Match(ex -> ex.respondText(404, "404 page not found\n"), "other", false);
     }
     Route r = byMethod.get(method);
     if (r == null && method.equals("HEAD")) {
       r = byMethod.get("GET");
     }
     if (r == null) {
-      return new Match(ex -> ex.respondText(405, "Method Not Allowed\n"), template);
+      return new Match(ex -> ex.respondText(405, "Method Not Allowed\n"), template, false);
     }
-    return new Match(r, template);
+    return new Match(r, template, changingState.contains(template));
   }
 }

@@ -129,6 +129,13 @@ public final class LlmLintApi {
   private static OptionalLong optional(Exchange ex, String name, ToLongFunction<String> parse)
       throws IOException, BodyTooLargeException {
     String v = ex.param(name);
-    return v.isEmpty() ? OptionalLong.empty() : OptionalLong.of(parse.applyAsLong(v));
+    if (v.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(parse.applyAsLong(v));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidParam(name, e.getMessage());
+    }
   }
 }

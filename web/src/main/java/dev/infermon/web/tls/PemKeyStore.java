@@ -56,6 +56,28 @@ public final class PemKeyStore {
     }
   }
 
+  /**
+   * A trust store of every certificate in a PEM file: the CAs that client certificates must chain
+   * to ({@code client_ca_file}).
+   *
+   * @throws IOException when the file cannot be read
+   * @throws IllegalArgumentException naming the file when it holds no usable certificate
+   */
+  public static KeyStore trustStore(Path caFile) throws IOException {
+    List<Certificate> cas = certificates(caFile);
+    try {
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      ks.load(null, null);
+      for (int i = 0; i < cas.size(); i++) {
+        ks.setCertificateEntry("ca-" + i, cas.get(i));
+      }
+      return ks;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "client CA file " + caFile + " is not usable: " + e.getMessage(), e);
+    }
+  }
+
   static List<Certificate> certificates(Path file) throws IOException {
     String pem = Files.readString(file, StandardCharsets.US_ASCII);
     List<Certificate> out = new ArrayList<>();

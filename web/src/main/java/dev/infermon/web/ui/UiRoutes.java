@@ -6,11 +6,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
@@ -37,6 +40,11 @@ public final class UiRoutes {
 
   static final String BASE = "dev/infermon/web/ui/";
   private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
+
+  /** A {@code <script>} without {@code src}: its text is what the policy's hash covers. */
+  private static final Pattern INLINE_SCRIPT =
+      Pattern.compile("<script>(.*?)</script>", Pattern.DOTALL);
+
   private static final Pattern ASSET = Pattern.compile("[a-z][a-z0-9-]*\\.(js|css|svg|html)");
   private static final Map<String, String> VENDOR =
       Map.of("uPlot.esm.js", "dist/uPlot.esm.js", "uPlot.min.css", "dist/uPlot.min.css");
@@ -142,6 +150,11 @@ public final class UiRoutes {
     ex.responseHeader("Cache-Control", immutable ? "public, max-age=86400" : "no-cache");
     ex.responseHeader("X-Content-Type-Options", "nosniff");
     ex.responseHeader("Vary", "Accept-Encoding");
+    if (a.contentType().startsWith("text/html")) {
+      // No framing (clickjacking), and scripts only from infermon itself.
+      ex.responseHeader("X-Frame-Options", "DENY");
+      ex.responseHeader("Content-Security-Policy", policy(a.body()));
+    }
     String ifNoneMatch = ex.header("If-None-Match");
     if (ifNoneMatch != null && ifNoneMatch.contains(a.etag())) {
       ex.respond(304, a.contentType(), new byte[0]);
@@ -153,6 +166,33 @@ public final class UiRoutes {
       ex.respond(200, a.contentType(), a.gzip());
     } else {
       ex.respond(200, a.contentType(), a.body());
+    }
+  }
+
+  /**
+   * The page's Content-Security-Policy: everything from infermon's own origin, scripts only from
+   * its files plus the page's own inline scripts by hash (the theme is set before first paint), no
+   * inline event handlers, no plugins, no framing. Inline styles stay allowed: the UI and uPlot
+   * position and colour elements with {@code style} attributes.
+   */
+  static String policy(byte[] html) {
+    StringBuilder scripts = new StringBuilder("'self'");
+    Matcher m = INLINE_SCRIPT.matcher(new String(html, StandardCharsets.UTF_8));
+    while (m.find()) {
+      scripts.append(" 'sha256-").append(sha256Base64(m.group(1))).append('\'');
+    }
+    return "default-src 'self'; script-src "
+        + scripts
+        + "; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self';"
+        + " object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+  }
+
+  private static String sha256Base64(String text) {
+    try {
+      MessageDigest md = MessageDigest.getInstance("SHA-256");
+      return Base64.getEncoder().encodeToString(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JVM", e);
     }
   }
 

@@ -26,7 +26,7 @@ function toLocalInput(ms) {
 export function mount(main) {
   main.innerHTML = `
   <h1>Dashboard</h1>
-  <form class="toolbar" id="dash-toolbar" onsubmit="return false">
+  <form class="toolbar" id="dash-toolbar">
     ${Object.keys(st.FILTERS).map((f) => `<label>${f}<select id="filter-${f}" data-filter="${f}"><option value="">all</option></select></label>`).join('')}
     <label>quantile<select id="quantile">${st.QUANTILES.map((q) => `<option value="${q}">p${+q * 100}</option>`).join('')}</select></label>
     <div><span class="muted" style="font-size:12px;display:block">time range</span><span class="seg" role="group" aria-label="Time range" id="ranges">
@@ -257,6 +257,8 @@ export function mount(main) {
     reload();
   }
 
+  // A listener, not an onsubmit attribute: the page's Content-Security-Policy runs no inline handlers.
+  main.querySelector('#dash-toolbar').addEventListener('submit', (e) => e.preventDefault());
   main.querySelector('#dash-toolbar').addEventListener('change', (e) => {
     const t = e.target;
     if (t.dataset.filter) st.update({ [t.dataset.filter]: t.value });

@@ -119,6 +119,30 @@ class ApiTest {
             400,
             "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"time\\\": Invalid time value for 'time': cannot parse \\\"x\\\" to a valid timestamp\"}"),
         new Case(
+            "/api/v1/query?query=time()&time=1e300",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"time\\\": Invalid time value for 'time': cannot parse \\\"1e300\\\" to a valid timestamp\"}"),
+        new Case(
+            "/api/v1/query_range?query=up&start=1&end=1e300&step=1e296",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"end\\\": cannot parse \\\"1e300\\\" to a valid timestamp\"}"),
+        new Case(
+            "/api/v1/query_range?query=up&start=-1e300&end=1&step=1",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"start\\\": cannot parse \\\"-1e300\\\" to a valid timestamp\"}"),
+        new Case(
+            "/api/v1/series?match%5B%5D=up&start=1e19",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"start\\\": Invalid time value for 'start': cannot parse \\\"1e19\\\" to a valid timestamp\"}"),
+        new Case(
+            "/api/v1/labels?end=-1e19",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"end\\\": Invalid time value for 'end': cannot parse \\\"-1e19\\\" to a valid timestamp\"}"),
+        new Case(
+            "/api/v1/label/job/values?start=9223372036854775.807",
+            400,
+            "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"start\\\": Invalid time value for 'start': cannot parse \\\"9223372036854775.807\\\" to a valid timestamp\"}"),
+        new Case(
             "/api/v1/query?query=up&timeout=x",
             400,
             "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"invalid parameter \\\"timeout\\\": cannot parse \\\"x\\\" to a valid duration\"}"),

@@ -21,13 +21,31 @@ class ParamsTest {
     "2015-07-01T22:10:51+02:00, 1435781451000",
     "-292273086-05-16T16:47:06Z, -9223309901257974000",
     "292277025-08-18T07:12:54.999999999Z, 9223309901257974999",
+    "9223309901257974, 9223309901257974000",
+    "-9223309901257974, -9223309901257974000",
   })
   void timesAsPrometheusParsesThem(String s, long ms) {
     assertThat(Params.time(s)).isEqualTo(ms);
   }
 
   @ParameterizedTest
-  @CsvSource({"x", "1d", "0x10", "NaN", "2015-07-01"})
+  @CsvSource({
+    "x",
+    "1d",
+    "0x10",
+    "NaN",
+    "2015-07-01",
+    // Beyond Prometheus's minTime/maxTime: 2.42 answers these at a wrapped-around time.
+    "1e300",
+    "-1e300",
+    "9223372036854775.807",
+    "9223309901257976",
+    "-9223309901257976",
+    "1e19",
+    "292277025-08-18T07:12:55Z",
+    "292278000-01-01T00:00:00Z",
+    "-292273086-05-16T16:47:05Z"
+  })
   void badTimesNameTheValue(String s) {
     assertThatThrownBy(() -> Params.time(s))
         .hasMessage("cannot parse \"" + s + "\" to a valid timestamp");

@@ -235,6 +235,9 @@ class LlmApiTest {
           "invalid parameter \"start\": cannot parse \"yesterday\" to a valid timestamp"
         },
         new String[] {
+          "end=1e300", "invalid parameter \"end\": cannot parse \"1e300\" to a valid timestamp"
+        },
+        new String[] {
           "start=100&end=50",
           "invalid parameter \"end\": end timestamp must not be before start time"
         },

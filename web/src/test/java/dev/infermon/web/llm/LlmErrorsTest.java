@@ -171,13 +171,13 @@ class LlmErrorsTest {
             "/api/v1/llm/diagnosis?end=x",
             400,
             "bad_data",
-            "cannot parse \"x\" to a valid timestamp"),
+            "invalid parameter \"end\": cannot parse \"x\" to a valid timestamp"),
         row(
             When.READY,
             "/api/v1/llm/slo?time=x",
             400,
             "bad_data",
-            "cannot parse \"x\" to a valid timestamp"),
+            "invalid parameter \"time\": cannot parse \"x\" to a valid timestamp"),
         row(When.READY, "/api/v1/llm/export/grafana?engines=tgi", 400, "bad_data", unknownEngine),
         row(When.READY, "/api/v1/llm/export/rules?engines=tgi", 400, "bad_data", unknownEngine),
         row(

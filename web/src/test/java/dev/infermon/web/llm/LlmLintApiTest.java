@@ -133,6 +133,23 @@ class LlmLintApiTest {
   }
 
   @Test
+  void outOfRangeTimesAreBadDataNamingTheParameter() throws Exception {
+    for (String[] c :
+        new String[][] {
+          {"/api/v1/llm/diagnosis?end=1e300", "end"},
+          {"/api/v1/llm/diagnosis?start=-1e300&end=1", "start"},
+          {"/api/v1/llm/slo?time=1e19", "time"}
+        }) {
+      HttpResponse<String> r = server.get(c[0]);
+      assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+      JsonNode body = JSON.readTree(r.body());
+      assertThat(body.get("errorType").asText()).isEqualTo("bad_data");
+      assertThat(body.get("error").asText())
+          .startsWith("invalid parameter \"" + c[1] + "\": cannot parse");
+    }
+  }
+
+  @Test
   void diagnosisOfAQuietPodFindsNothing() throws Exception {
     JsonNode d = data(server.get("/api/v1/llm/diagnosis?window=10m"));
     assertThat(d.get("findings")).isEmpty();

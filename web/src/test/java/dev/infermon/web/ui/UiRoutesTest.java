@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -70,6 +72,61 @@ class UiRoutesTest {
     assertThat(r.statusCode()).isEqualTo(status);
     assertThat(r.headers().firstValue("Content-Type"))
         .hasValueSatisfying(ct -> assertThat(ct).startsWith(type));
+  }
+
+  /**
+   * Pages may not be framed and run scripts only from infermon's own origin: the shell's one inline
+   * script by its hash, no inline event handlers (the browser tests in it-ui run the UI under it).
+   */
+  @Test
+  void pagesCarryAFramingBanAndAContentSecurityPolicy() throws Exception {
+    for (String page : new String[] {"/", "/dashboard", "/explore"}) {
+      HttpResponse<byte[]> r = get(page);
+      assertThat(r.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+      String csp = r.headers().firstValue("Content-Security-Policy").orElseThrow();
+      assertThat(csp)
+          .contains("default-src 'self'")
+          .contains("frame-ancestors 'none'")
+          .contains("object-src 'none'")
+          .doesNotContain("'unsafe-eval'");
+      String html = new String(r.body(), StandardCharsets.UTF_8);
+      Matcher m = Pattern.compile("<script>(.*?)</script>", Pattern.DOTALL).matcher(html);
+      assertThat(m.find()).as("the shell has its inline theme script").isTrue();
+      String hash =
+          Base64.getEncoder()
+              .encodeToString(
+                  MessageDigest.getInstance("SHA-256")
+                      .digest(m.group(1).getBytes(StandardCharsets.UTF_8)));
+      String scripts =
+          csp.substring(csp.indexOf("script-src"), csp.indexOf(';', csp.indexOf("script-src")));
+      assertThat(scripts).isEqualTo("script-src 'self' 'sha256-" + hash + "'");
+    }
+    assertThat(get("/ui/app.js").headers().firstValue("Content-Security-Policy")).isEmpty();
+  }
+
+  /** The UI's scripts add no inline event handler, which the policy would not run. */
+  @Test
+  void noInlineEventHandlers() throws Exception {
+    for (String f :
+        new String[] {
+          "app",
+          "dashboard",
+          "explore",
+          "alerts",
+          "targets",
+          "diagnosis",
+          "chart",
+          "heatmap",
+          "panels",
+          "podtable",
+          "lint",
+          "api",
+          "state",
+          "format"
+        }) {
+      String js = new String(get("/ui/" + f + ".js").body(), StandardCharsets.UTF_8);
+      assertThat(js).as(f + ".js").doesNotContainPattern("<[a-z][^>]* on[a-z]+=\"");
+    }
   }
 
   @Test
