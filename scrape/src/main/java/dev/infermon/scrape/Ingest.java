@@ -54,6 +54,9 @@ final class Ingest {
       int outOfBounds,
       String error) {}
 
+  /** The longest line the parser takes (its own bound); Prometheus has no line limit. */
+  private static final int MAX_LINE_BYTES = 1 << 30;
+
   private final PoolSettings settings;
   private final Labels targetLabels;
   private final ScrapeCache cache;
@@ -97,11 +100,18 @@ final class Ingest {
     // Scrapes check the grammar only, as Prometheus's scrape parsers do: a target whose
     // OpenMetrics page bends a family rule (vLLM's Rust front end serves OpenMetrics only) must
     // still be scraped. `infermon check metrics` is where the strict rules apply.
-    ParserOptions.Builder b = ParserOptions.builder().conformance(Conformance.LENIENT);
-    if (settings.bodySizeLimit() > 0) {
-      b.maxBodyBytes(settings.bodySizeLimit());
-    }
-    this.parserOptions = b.build();
+    // Nor does the parser apply ceilings of its own: an unset limit is no limit, as in Prometheus,
+    // and configured label limits are checked after relabeling (checkLimits), where Prometheus
+    // checks them and with its messages.
+    this.parserOptions =
+        ParserOptions.builder()
+            .conformance(Conformance.LENIENT)
+            .maxBodyBytes(Bodies.limit(settings.bodySizeLimit()))
+            .maxLineBytes(MAX_LINE_BYTES)
+            .maxLabels(Integer.MAX_VALUE)
+            .maxLabelNameBytes(Integer.MAX_VALUE)
+            .maxLabelValueBytes(Integer.MAX_VALUE)
+            .build();
   }
 
   /**

@@ -99,6 +99,26 @@ class Http1ScraperTest {
     assertThat(server.connections()).isEqualTo(3);
   }
 
+  /** Prometheus's default: no body_size_limit is no limit (it once meant 64 MiB here). */
+  @Test
+  void anUnsetBodySizeLimitIsNoLimit() throws Exception {
+    byte[] page =
+        ("# padding\n".repeat((65 << 20) / 10) + "m 1\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] gz = TestTargets.gzip(page); // ~200 KB on the wire
+    RawHttpServer server =
+        server(
+            (r, out) ->
+                keep(
+                    out,
+                    RawHttpServer.response(
+                        "HTTP/1.1 200 OK\nContent-Encoding: gzip\nContent-Length: " + gz.length,
+                        gz)));
+    Scraper s = new HttpScrapers(CFG, Runnable::run).create(target(server), CFG);
+    closing.add(s::close);
+    assertThat(CFG.bodySizeLimit().bytes()).isZero();
+    assertThat(s.fetch(TIMEOUT).length()).isEqualTo(page.length);
+  }
+
   private static Target target(RawHttpServer server) {
     String address = "127.0.0.1:" + server.port();
     return TargetBuilder.build(
