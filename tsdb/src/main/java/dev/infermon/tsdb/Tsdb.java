@@ -3,6 +3,7 @@ package dev.infermon.tsdb;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
+import dev.infermon.model.util.LongSet;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
