@@ -14,8 +14,8 @@ import java.time.Duration;
  * flag wins); none in remote and agent mode, which keep no local samples (docs/deployment.md).
  *
  * <p>Reload: the retention ({@code storage.tsdb.retention}) applies from the next compaction pass;
- * {@code storage.mode}, {@code storage.tsdb.path} and {@code storage.remote} are fixed at start and
- * refused.
+ * {@code storage.mode}, {@code storage.tsdb.path} and, in remote mode, {@code storage.remote} are
+ * fixed at start and refused.
  */
 final class StorageComponent implements Component {
   private final ServeSettings settings;
@@ -61,7 +61,7 @@ final class StorageComponent implements Component {
     if (!path(current).equals(path(next))) {
       throw new Refused("storage.tsdb.path", "the data directory is locked at start");
     }
-    if (!c.remote().equals(n.remote())) {
+    if (c.mode() == StorageConfig.Mode.REMOTE && !c.remote().equals(n.remote())) {
       throw new Refused("storage.remote", "the remote query backend is built at start");
     }
     Duration time = retentionTime(next);

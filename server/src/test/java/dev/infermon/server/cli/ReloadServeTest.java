@@ -127,6 +127,15 @@ class ReloadServeTest {
             "storage: storage.mode cannot change while infermon runs",
             (t, m) -> assertThat(t.text(m, "/api/v1/status/config")).contains("mode: embedded")),
         new Row(
+            "storage.remote is read in remote mode only: a change to it is taken",
+            "{}\n",
+            "storage:\n  remote:\n    timeout: 1m\n",
+            true,
+            NOTHING,
+            200,
+            "",
+            NOTHING),
+        new Row(
             "storage.tsdb.retention applies",
             "{}\n",
             "storage:\n  tsdb:\n    retention:\n      time: 1h\n",
