@@ -12,7 +12,18 @@ import java.util.zip.GZIPInputStream;
  * held whole. Stateless.
  */
 final class Bodies {
+  /**
+   * The body size limit when {@code body_size_limit} is unset (0 means no limit, as in Prometheus):
+   * the largest page a Java array holds.
+   */
+  static final int NO_LIMIT = Integer.MAX_VALUE - 16;
+
   private Bodies() {}
+
+  /** The limit a fetcher applies for a configured {@code body_size_limit} in bytes (0: none). */
+  static long limit(long configured) {
+    return configured > 0 ? configured : NO_LIMIT;
+  }
 
   /**
    * The page of a received body {@code raw[0, length)}.

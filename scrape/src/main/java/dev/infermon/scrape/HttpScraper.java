@@ -1,5 +1,6 @@
 package dev.infermon.scrape;
 
+import dev.infermon.model.text.GoFloat;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -116,9 +117,11 @@ final class HttpScraper implements Scraper {
     return new ScrapeFailure(cause.getClass().getSimpleName() + (m == null ? "" : ": " + m), cause);
   }
 
-  /** Go's {@code strconv.FormatFloat(seconds, 'f', -1, 64)}: {@code 10}, {@code 0.5}. */
+  /**
+   * Prometheus's {@code strconv.FormatFloat(d.Seconds(), 'f', -1, 64)}: {@code 10}, {@code 0.5}.
+   */
   static String seconds(Duration d) {
-    return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
+    return GoFloat.formatF(d.toNanos() / 1e9);
   }
 
   static String status(int code) {

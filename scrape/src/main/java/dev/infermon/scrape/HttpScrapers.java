@@ -5,7 +5,6 @@ import dev.infermon.config.http.RequestAuth;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.config.scrape.TlsConfig;
-import dev.infermon.textparse.ParserOptions;
 import java.net.http.HttpClient;
 import java.util.concurrent.Executor;
 
@@ -40,10 +39,7 @@ final class HttpScrapers implements ScrapePool.ScraperFactory {
 
   @Override
   public Scraper create(Target t, ScrapeConfig c) {
-    long limit =
-        c.bodySizeLimit().bytes() > 0
-            ? c.bodySizeLimit().bytes()
-            : ParserOptions.DEFAULT_MAX_BODY_BYTES;
+    long limit = Bodies.limit(c.bodySizeLimit().bytes());
     RequestAuth auth = new RequestAuth(c.httpClient());
     boolean gzip = c.enableCompression();
     if (t.url().startsWith("http://")) {

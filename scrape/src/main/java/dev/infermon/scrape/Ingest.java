@@ -21,11 +21,24 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Parses one page and appends its samples: Prometheus's {@code scrapeLoop.append}. Looks each
- * series up in the {@link ScrapeCache} by its bytes and builds labels only on a miss (honor_labels,
- * target labels, metric_relabel_configs, label limits), applies honor_timestamps and sample_limit,
- * counts out-of-order and duplicate samples without failing, and, when the page was good, writes
- * staleness markers for series that were in the previous scrape and are not in this one.
+ * Parses one page and appends its samples: Prometheus's {@code scrapeLoop.append}. The page goes
+ * through named stages, the second half of the design's fetch → decompress → parse → relabel →
+ * limits → append (the first half is the {@link Scraper}'s: {@link Http1Scraper} or {@link
+ * HttpScraper}, then {@link Bodies}):
+ *
+ * <ol>
+ *   <li>{@link #parser parse}: the parser for the page's Content-Type, lenient as Prometheus's
+ *       scrape parsers; HELP, TYPE and UNIT lines go to {@link #metadata}, and a family's metadata
+ *       to storage before its first series ({@link #recordMetadata});
+ *   <li>per series ({@link #series}): the {@link ScrapeCache} by the series' bytes, and only on a
+ *       miss {@link #relabel} (honor_labels, target labels, metric_relabel_configs; a dropped
+ *       series is remembered as dropped) and {@link #checkLimits the label limits};
+ *   <li>{@link #overSampleLimit sample_limit}, then {@link #append}: honor_timestamps, the storage
+ *       append (out-of-order and duplicate samples are counted, not fatal), the cache entry, and
+ *       staleness tracking;
+ *   <li>when the page was good, {@link #markStale}: staleness markers for series that were in the
+ *       previous scrape and are not in this one.
+ * </ol>
  *
  * <p>A limit or a parse error fails the whole page: {@link Result#error()} is set and the caller
  * rolls the transaction back. Not thread-safe: one per scrape loop.
@@ -40,6 +53,9 @@ final class Ingest {
       int duplicate,
       int outOfBounds,
       String error) {}
+
+  /** The longest line the parser takes (its own bound); Prometheus has no line limit. */
+  private static final int MAX_LINE_BYTES = 1 << 30;
 
   private final PoolSettings settings;
   private final Labels targetLabels;
@@ -62,6 +78,20 @@ final class Ingest {
   private String[] lineNames = new String[0];
   private Object[] lineValues = new Object[0];
   private int lineIndex;
+  // The page being appended, shared by the stages: the family whose metadata lines came last and
+  // await its first series (null when none), the counts of the Result, and the first error.
+  private String family;
+  private MetricType familyType;
+  private String familyHelp;
+  private String familyUnit;
+  private int total;
+  private int added;
+  private int seriesAdded;
+  private int outOfOrder;
+  private int duplicate;
+  private int outOfBounds;
+  private boolean sampleLimitHit;
+  private String error;
 
   Ingest(PoolSettings settings, Labels targetLabels, ScrapeCache cache) {
     this.settings = settings;
@@ -70,11 +100,18 @@ final class Ingest {
     // Scrapes check the grammar only, as Prometheus's scrape parsers do: a target whose
     // OpenMetrics page bends a family rule (vLLM's Rust front end serves OpenMetrics only) must
     // still be scraped. `infermon check metrics` is where the strict rules apply.
-    ParserOptions.Builder b = ParserOptions.builder().conformance(Conformance.LENIENT);
-    if (settings.bodySizeLimit() > 0) {
-      b.maxBodyBytes(settings.bodySizeLimit());
-    }
-    this.parserOptions = b.build();
+    // Nor does the parser apply ceilings of its own: an unset limit is no limit, as in Prometheus,
+    // and configured label limits are checked after relabeling (checkLimits), where Prometheus
+    // checks them and with its messages.
+    this.parserOptions =
+        ParserOptions.builder()
+            .conformance(Conformance.LENIENT)
+            .maxBodyBytes(Bodies.limit(settings.bodySizeLimit()))
+            .maxLineBytes(MAX_LINE_BYTES)
+            .maxLabels(Integer.MAX_VALUE)
+            .maxLabelNameBytes(Integer.MAX_VALUE)
+            .maxLabelValueBytes(Integer.MAX_VALUE)
+            .build();
   }
 
   /**
@@ -93,111 +130,17 @@ final class Ingest {
 
   private Result appendPage(
       Appender app, byte[] body, int length, String contentType, long defaultTime) {
-    cache.iterStart();
-    familyIndex = 0;
-    lineIndex = 0;
-    int total = 0;
-    int added = 0;
-    int seriesAdded = 0;
-    int outOfOrder = 0;
-    int duplicate = 0;
-    int outOfBounds = 0;
-    String error = null;
-    boolean sampleLimitHit = false;
+    startPage();
     if (length > 0) {
-      Parser p =
-          Parsers.forContentType(contentType, parserOptions).parse(body, 0, length, SYMBOLS.get());
-      String family = null;
-      MetricType type = MetricType.UNKNOWN;
-      String help = "";
-      String unit = "";
+      Parser p = parser(body, length, contentType);
       try {
         for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
-          switch (e) {
-            case TYPE:
-            case HELP:
-            case UNIT:
-              int j = metadataLine(p, e);
-              if (!lineNames[j].equals(family)) {
-                family = lineNames[j];
-                type = MetricType.UNKNOWN;
-                help = "";
-                unit = "";
-              }
-              if (e == Entry.TYPE) {
-                type = (MetricType) lineValues[j];
-              } else if (e == Entry.HELP) {
-                help = (String) lineValues[j];
-              } else {
-                unit = (String) lineValues[j];
-              }
-              continue;
-            case SERIES:
-              break;
-            default:
-              continue;
-          }
-          total++;
-          if (family != null) {
-            recordMetadata(app, family, type, help, unit);
-            family = null;
-          }
-          boolean explicitTime = p.hasTimestamp() && settings.honorTimestamps();
-          long t = explicitTime ? p.timestamp() : defaultTime;
-          SeriesKey key =
-              cache.probe(p.seriesBuffer(), p.seriesOffset(), p.seriesLength(), p.seriesHash());
-          ScrapeCache.Entry ce = cache.get(key);
-          Labels lset;
-          long ref;
-          if (ce != null) {
-            lset = ce.labels;
-            ref = ce.ref;
-          } else {
-            if (cache.isDropped(key)) {
-              continue;
-            }
-            lset = mutate(p.labels());
-            if (lset == null || lset.isEmpty()) {
-              cache.addDropped(key);
-              continue;
-            }
-            String limitError = checkLimits(lset);
-            if (limitError != null) {
-              error = limitError;
+          if (e == Entry.SERIES) {
+            if (!series(app, p, defaultTime)) {
               break;
             }
-            ref = 0;
-          }
-          if (settings.sampleLimit() > 0 && added >= settings.sampleLimit()) {
-            sampleLimitHit = true;
-            added++;
-            continue; // keep counting, as Prometheus does, for the report
-          }
-          boolean appended = false;
-          try {
-            ref = app.append(ref, lset, t, p.value());
-            appended = true;
-          } catch (OutOfOrderSampleException ex) {
-            outOfOrder++;
-          } catch (DuplicateSampleException ex) {
-            duplicate++;
-          } catch (OutOfBoundsException ex) {
-            outOfBounds++;
-          }
-          if (ce == null) {
-            // Keep the storage's label set rather than a second copy per series.
-            ce = cache.add(key, appended ? app.storedLabels(ref, lset) : lset, ref);
-            if (appended) {
-              seriesAdded++;
-            }
-          } else {
-            ce.ref = ref;
-          }
-          if (appended) {
-            added++;
-          }
-          if (!explicitTime) {
-            cache.trackStaleness(ce);
+          } else if (e == Entry.TYPE || e == Entry.HELP || e == Entry.UNIT) {
+            metadata(p, e);
           }
         }
       } catch (ParseException e) {
@@ -207,21 +150,173 @@ final class Ingest {
     if (error == null && sampleLimitHit) {
       error = "sample limit exceeded";
     }
-    if (error != null) {
-      return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, error);
+    if (error == null) {
+      markStale(app, defaultTime);
+      cache.iterDone(length > 0);
     }
+    return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, error);
+  }
+
+  private void startPage() {
+    cache.iterStart();
+    familyIndex = 0;
+    lineIndex = 0;
+    family = null;
+    total = 0;
+    added = 0;
+    seriesAdded = 0;
+    outOfOrder = 0;
+    duplicate = 0;
+    outOfBounds = 0;
+    sampleLimitHit = false;
+    error = null;
+  }
+
+  /** The parse stage: the page's parser, by its Content-Type, on this thread's symbol table. */
+  private Parser parser(byte[] body, int length, String contentType) {
+    return Parsers.forContentType(contentType, parserOptions).parse(body, 0, length, SYMBOLS.get());
+  }
+
+  /** A HELP, TYPE or UNIT line: the family's metadata so far, stored with its first series. */
+  private void metadata(Parser p, Entry e) {
+    int j = metadataLine(p, e);
+    if (!lineNames[j].equals(family)) {
+      family = lineNames[j];
+      familyType = MetricType.UNKNOWN;
+      familyHelp = "";
+      familyUnit = "";
+    }
+    if (e == Entry.TYPE) {
+      familyType = (MetricType) lineValues[j];
+    } else if (e == Entry.HELP) {
+      familyHelp = (String) lineValues[j];
+    } else {
+      familyUnit = (String) lineValues[j];
+    }
+  }
+
+  /**
+   * One series line through the per-series stages: labels (cached, or relabeled and checked),
+   * sample limit, append.
+   *
+   * @return false when the page failed ({@link #error} set): stop reading it
+   */
+  private boolean series(Appender app, Parser p, long defaultTime) {
+    total++;
+    if (family != null) {
+      recordMetadata(app, family, familyType, familyHelp, familyUnit);
+      family = null;
+    }
+    boolean explicitTime = p.hasTimestamp() && settings.honorTimestamps();
+    long t = explicitTime ? p.timestamp() : defaultTime;
+    SeriesKey key =
+        cache.probe(p.seriesBuffer(), p.seriesOffset(), p.seriesLength(), p.seriesHash());
+    ScrapeCache.Entry ce = cache.get(key);
+    Labels lset;
+    if (ce != null) {
+      lset = ce.labels;
+    } else {
+      if (cache.isDropped(key)) {
+        return true;
+      }
+      lset = relabel(key, p.labels());
+      if (lset == null) {
+        return true;
+      }
+      error = checkLimits(lset);
+      if (error != null) {
+        return false;
+      }
+    }
+    if (overSampleLimit()) {
+      return true;
+    }
+    append(app, key, ce, lset, t, p.value(), explicitTime);
+    return true;
+  }
+
+  /**
+   * The relabel stage of a series the cache does not know: {@link #mutate}; a series it drops (or
+   * leaves without labels) is remembered as dropped, and null returned.
+   */
+  private Labels relabel(SeriesKey key, Labels scraped) {
+    Labels lset = mutate(scraped);
+    if (lset == null || lset.isEmpty()) {
+      cache.addDropped(key);
+      return null;
+    }
+    return lset;
+  }
+
+  /**
+   * Prometheus's sample_limit: once reached nothing more is appended, but samples are still counted
+   * for the report (the page then fails).
+   */
+  private boolean overSampleLimit() {
+    if (settings.sampleLimit() > 0 && added >= settings.sampleLimit()) {
+      sampleLimitHit = true;
+      added++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The append stage: the sample to storage (rejections counted by reason), then the series into
+   * the cache, with the storage's own label set and reference, and tracked for staleness unless its
+   * timestamp came from the page.
+   *
+   * @param ce the series' cache entry, null on a miss
+   */
+  private void append(
+      Appender app,
+      SeriesKey key,
+      ScrapeCache.Entry ce,
+      Labels lset,
+      long t,
+      double v,
+      boolean explicitTime) {
+    long ref = ce == null ? 0 : ce.ref;
+    boolean appended = false;
+    try {
+      ref = app.append(ref, lset, t, v);
+      appended = true;
+    } catch (OutOfOrderSampleException ex) {
+      outOfOrder++;
+    } catch (DuplicateSampleException ex) {
+      duplicate++;
+    } catch (OutOfBoundsException ex) {
+      outOfBounds++;
+    }
+    if (ce == null) {
+      // Keep the storage's label set rather than a second copy per series.
+      ce = cache.add(key, appended ? app.storedLabels(ref, lset) : lset, ref);
+      if (appended) {
+        seriesAdded++;
+      }
+    } else {
+      ce.ref = ref;
+    }
+    if (appended) {
+      added++;
+    }
+    if (!explicitTime) {
+      cache.trackStaleness(ce);
+    }
+  }
+
+  /** Staleness markers for the series of the previous scrape that this page did not have. */
+  private void markStale(Appender app, long t) {
     cache.forEachStale(
         l -> {
           try {
-            app.append(0, l, defaultTime, StaleNaN.VALUE);
+            app.append(0, l, t, StaleNaN.VALUE);
           } catch (OutOfOrderSampleException
               | DuplicateSampleException
               | OutOfBoundsException ignored) {
             // The series already has a newer sample: nothing to mark.
           }
         });
-    cache.iterDone(length > 0);
-    return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, null);
   }
 
   /**

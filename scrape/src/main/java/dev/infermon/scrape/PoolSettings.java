@@ -7,9 +7,11 @@ import java.util.List;
 /**
  * What a scrape loop needs from its scrape config, resolved once per pool. Immutable.
  *
- * @param bodySizeLimit the largest decompressed body accepted, in bytes; 0 means the parser's
- *     default ceiling
- * @param sampleLimit the most samples per scrape after metric relabeling; 0 means no limit
+ * <p>Every limit is Prometheus's: 0 (the default) means no limit.
+ *
+ * @param bodySizeLimit the largest decompressed body accepted, in bytes
+ * @param sampleLimit the most samples per scrape after metric relabeling
+ * @param labelLimit the most labels per series after metric relabeling
  */
 record PoolSettings(
     String jobName,

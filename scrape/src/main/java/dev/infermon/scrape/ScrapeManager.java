@@ -96,12 +96,7 @@ public final class ScrapeManager
    * @throws IllegalArgumentException if two configs share a job name or a TLS setting is invalid
    */
   public synchronized void applyConfig(List<ScrapeConfig> configs) {
-    Map<String, ScrapeConfig> byName = new TreeMap<>();
-    for (ScrapeConfig c : configs) {
-      if (byName.put(c.jobName(), c) != null) {
-        throw new IllegalArgumentException("duplicate scrape config job name: " + c.jobName());
-      }
-    }
+    Map<String, ScrapeConfig> byName = byJobName(configs);
     List<String> names = new ArrayList<>(pools.keySet());
     for (String name : names) {
       ScrapeConfig c = byName.get(name);
@@ -122,6 +117,26 @@ public final class ScrapeManager
         np.sync(lastSets.getOrDefault(c.jobName(), List.of()));
       }
     }
+  }
+
+  /**
+   * What {@link #applyConfig} checks before it changes anything, for a caller that must know first
+   * (a reload that touches other components too).
+   *
+   * @throws IllegalArgumentException if two configs share a job name
+   */
+  public static void checkJobNames(List<ScrapeConfig> configs) {
+    byJobName(configs);
+  }
+
+  private static Map<String, ScrapeConfig> byJobName(List<ScrapeConfig> configs) {
+    Map<String, ScrapeConfig> byName = new TreeMap<>();
+    for (ScrapeConfig c : configs) {
+      if (byName.put(c.jobName(), c) != null) {
+        throw new IllegalArgumentException("duplicate scrape config job name: " + c.jobName());
+      }
+    }
+    return byName;
   }
 
   private ScrapePool newPool(ScrapeConfig c) {

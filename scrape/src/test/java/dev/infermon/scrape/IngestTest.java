@@ -183,7 +183,60 @@ class IngestTest {
             "label_value_length_limit: 3",
             "m{a=\"abcdef\"} 1\n",
             "label_value_length_limit exceeded (metric: m, label name: a, value: \"abcdef\","
-                + " length: 6, limit: 3)"));
+                + " length: 6, limit: 3)"),
+        // Configured limits are the ones reported, past any ceiling of the parser's own.
+        new LimitCase(
+            "label_limit: 100",
+            manyLabels(130),
+            "label_limit exceeded (metric: m, number of labels: 132, limit: 100)"),
+        new LimitCase(
+            "label_name_length_limit: 1100",
+            "m{" + "n".repeat(1200) + "=\"1\"} 1\n",
+            "label_name_length_limit exceeded (metric: m, label name: "
+                + "n".repeat(50)
+                + ", length: 1200, limit: 1100)"),
+        new LimitCase(
+            "label_value_length_limit: 20000",
+            "m{a=\"" + "v".repeat(20_001) + "\"} 1\n",
+            "label_value_length_limit exceeded (metric: m, label name: a, value: \""
+                + "v".repeat(50)
+                + "\", length: 20001, limit: 20000)"));
+  }
+
+  /** A series {@code m} with {@code n} labels of its own. */
+  private static String manyLabels(int n) {
+    StringBuilder sb = new StringBuilder("m{");
+    for (int i = 0; i < n; i++) {
+      sb.append(i == 0 ? "" : ",").append("l").append(i).append("=\"").append(i).append('"');
+    }
+    return sb.append("} 1\n").toString();
+  }
+
+  /** A page that Prometheus ingests when no limit is configured (0, the default, means none). */
+  record UnlimitedCase(String name, String page) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<UnlimitedCase> unlimitedCases() {
+    return Stream.of(
+        new UnlimitedCase("130 labels on a series", manyLabels(130)),
+        new UnlimitedCase("a 2 KiB label name", "m{" + "n".repeat(2048) + "=\"1\"} 1\n"),
+        new UnlimitedCase("a 20 KiB label value", "m{a=\"" + "v".repeat(20 << 10) + "\"} 1\n"),
+        new UnlimitedCase("a 200 KiB line", "m{a=\"" + "v".repeat(200 << 10) + "\"} 1\n"),
+        new UnlimitedCase("a 65 MiB page", "# padding\n".repeat((65 << 20) / 10) + "m 1\n"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unlimitedCases")
+  void unsetLimitsAreOff(UnlimitedCase c) {
+    Ingest.Result r =
+        run(ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j")), c.page(), 1000);
+    assertThat(r.error()).isNull();
+    assertThat(r.added()).isEqualTo(1);
+    assertThat(storage.metric("m")).hasSize(1);
   }
 
   @ParameterizedTest(name = "{0}")

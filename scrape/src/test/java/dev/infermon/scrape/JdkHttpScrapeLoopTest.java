@@ -13,7 +13,7 @@ class JdkHttpScrapeLoopTest extends ScrapeLoopHttpTest {
     return new HttpScraper(
         HttpClients.create(cfg.httpClient(), null),
         t.url(),
-        cfg.bodySizeLimit().bytes(),
+        Bodies.limit(cfg.bodySizeLimit().bytes()),
         cfg.enableCompression(),
         new dev.infermon.config.http.RequestAuth(cfg.httpClient()));
   }

@@ -1,6 +1,7 @@
 package dev.infermon.textparse;
 
 import dev.infermon.model.metadata.MetricType;
+import dev.infermon.model.util.LongSet;
 import java.util.HashSet;
 import java.util.Set;
 

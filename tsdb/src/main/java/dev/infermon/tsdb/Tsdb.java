@@ -3,6 +3,7 @@ package dev.infermon.tsdb;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
+import dev.infermon.model.util.LongSet;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -173,6 +175,23 @@ public final class Tsdb implements Storage {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+  }
+
+  /**
+   * Changes the retention from the next compaction pass on (a configuration reload); validated as
+   * {@link TsdbOptions} validates it. The compaction ranges, which the retention time caps, stay
+   * those the database was opened with.
+   *
+   * @throws IllegalArgumentException when a value is negative
+   */
+  public void setRetention(Duration time, long bytes) {
+    if (time.isNegative()) {
+      throw new IllegalArgumentException("retentionTime must not be negative: " + time);
+    }
+    if (bytes < 0) {
+      throw new IllegalArgumentException("retentionBytes must not be negative: " + bytes);
+    }
+    compactor.setRetention(time.toMillis(), bytes);
   }
 
   /**

@@ -51,6 +51,9 @@ final class TsdbCompactor {
   private final AtomicLong blockCompactions = new AtomicLong();
   private final AtomicLong failedCompactions = new AtomicLong();
   private final AtomicLong retentionDeleted = new AtomicLong();
+  // Replaced on a configuration reload (Tsdb.setRetention), read by the compaction thread.
+  private volatile long retentionMs;
+  private volatile long retentionBytes;
 
   TsdbCompactor(
       Path dir,
@@ -68,6 +71,14 @@ final class TsdbCompactor {
     this.blocks = blocks;
     this.readers = readers;
     this.planner = new CompactionPlanner(options.compactionRanges());
+    this.retentionMs = options.retentionTime().toMillis();
+    this.retentionBytes = options.retentionBytes();
+  }
+
+  /** The retention the next pass applies; the compaction ranges stay those of the open. */
+  void setRetention(long timeMs, long bytes) {
+    retentionMs = timeMs;
+    retentionBytes = bytes;
   }
 
   CompactionStats stats() {
@@ -217,11 +228,7 @@ final class TsdbCompactor {
       candidates.add(new Retention.Candidate(b.meta(), b.size()));
     }
     Set<String> doomed =
-        Retention.deletable(
-            candidates,
-            options.retentionTime().toMillis(),
-            options.retentionBytes(),
-            FileUtil.size(walDir));
+        Retention.deletable(candidates, retentionMs, retentionBytes, FileUtil.size(walDir));
     if (doomed.isEmpty()) {
       return;
     }

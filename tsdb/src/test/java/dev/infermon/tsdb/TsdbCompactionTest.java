@@ -130,6 +130,26 @@ class TsdbCompactionTest {
     }
   }
 
+  /** A reload: the retention set on an open database applies from the next pass on. */
+  @Test
+  void retentionSetWhileOpenAppliesFromTheNextPass() throws Exception {
+    try (Tsdb db = Tsdb.open(dir, options())) {
+      append(db, 0, 100_000);
+      db.compact();
+      assertThat(db.blocks().get(0).minTime()).as("no retention: all kept").isZero();
+      db.setRetention(Duration.ofSeconds(30), 0);
+      db.compact();
+      List<BlockMeta> blocks = db.blocks();
+      long newest = blocks.get(blocks.size() - 1).maxTime();
+      assertThat(blocks).allMatch(b -> newest - b.maxTime() < 30_000);
+      assertThat(blocks.get(0).minTime()).isPositive();
+      assertThat(db.compactionStats().retentionDeletedBlocks()).isPositive();
+      assertThatThrownBy(() -> db.setRetention(Duration.ofSeconds(-1), 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("-1");
+    }
+  }
+
   @Test
   void sizeRetentionKeepsBlocksAndLogUnderTheLimit() throws Exception {
     long limit;

@@ -44,13 +44,23 @@ public final class WebServer implements AutoCloseable {
   private final ServerConnector connector;
   private final PrometheusApi api;
   private final boolean tls;
+  private final JettyHandler handler;
+  private final RemoteWriteHandler remoteWrite; // null without the receiver
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private WebServer(Server server, ServerConnector connector, PrometheusApi api, boolean tls) {
+  private WebServer(
+      Server server,
+      ServerConnector connector,
+      PrometheusApi api,
+      boolean tls,
+      JettyHandler handler,
+      RemoteWriteHandler remoteWrite) {
     this.server = server;
     this.connector = connector;
     this.api = api;
     this.tls = tls;
+    this.handler = handler;
+    this.remoteWrite = remoteWrite;
   }
 
   /**
@@ -80,12 +90,12 @@ public final class WebServer implements AutoCloseable {
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");
+    RemoteWriteHandler remoteWrite = null;
     if (options.remoteWriteReceiver()) {
-      router.addChangingState(
-          "/api/v1/write",
+      remoteWrite =
           new RemoteWriteHandler(
-              services.appendable, options.remoteWriteMaxBodyBytes(), services.registry),
-          "POST");
+              services.appendable, options.remoteWriteMaxBodyBytes(), services.registry);
+      router.addChangingState("/api/v1/write", remoteWrite, "POST");
     } else {
       router.add(
           "/api/v1/write",
@@ -142,13 +152,14 @@ public final class WebServer implements AutoCloseable {
     // A query may compute for the whole timeout without touching the connection.
     connector.setIdleTimeout(Math.max(60_000, options.queryTimeout().toMillis() + 30_000));
     server.addConnector(connector);
-    server.setHandler(
+    JettyHandler handler =
         new JettyHandler(
             router,
             Authenticator.of(options.auth()),
             options.maxRequestBodyBytes(),
             services.registry,
-            options.headers()));
+            options.headers());
+    server.setHandler(handler);
     server.setStopTimeout(5_000);
     try {
       server.start();
@@ -166,7 +177,7 @@ public final class WebServer implements AutoCloseable {
         tls ? "https" : "http",
         address.getHostString().isEmpty() ? "0.0.0.0" : address.getHostString(),
         connector.getLocalPort());
-    return new WebServer(server, connector, api, tls);
+    return new WebServer(server, connector, api, tls, handler, remoteWrite);
   }
 
   /** Client certificates, TLS versions and cipher suites, as a web configuration file asks. */
@@ -275,6 +286,19 @@ public final class WebServer implements AutoCloseable {
       throw new IllegalArgumentException("invalid port in listen address \"" + s + "\"");
     }
     return InetSocketAddress.createUnresolved(host, port);
+  }
+
+  /**
+   * Applies what of {@code options} can change while serving, from the next request on: {@code
+   * auth} (a removed token or user is refused at once) and the request body limits. The listen
+   * address, TLS and the query concurrency stay those of {@link #start}; the caller refuses changes
+   * to them.
+   */
+  public void reconfigure(WebOptions options) {
+    handler.reconfigure(Authenticator.of(options.auth()), options.maxRequestBodyBytes());
+    if (remoteWrite != null) {
+      remoteWrite.maxBodyBytes(options.remoteWriteMaxBodyBytes());
+    }
   }
 
   /** The port bound (useful with port 0). */

@@ -75,6 +75,21 @@ class AuthTlsTest {
       HttpResponse<String> challenge = s.get(q);
       assertThat(challenge.headers().firstValue("WWW-Authenticate"))
           .contains("Basic realm=\"infermon\"");
+
+      // A reload: the removed token and user are refused from the next request on, even the
+      // user whose password check was cached.
+      s.server.reconfigure(
+          WebOptions.defaults("127.0.0.1:0")
+              .withAuth(
+                  new WebConfig.Auth(
+                      List.of(Secret.of("rotated-token")),
+                      Map.of("ops", Secret.of("sha256:" + sha)))));
+      assertThat(status(s, q, "Bearer grafana-token")).isEqualTo(401);
+      assertThat(status(s, q, "Bearer rotated-token")).isEqualTo(200);
+      assertThat(status(s, q, basic("admin", "hunter2"))).isEqualTo(401);
+      assertThat(status(s, q, basic("ops", "s3cret"))).isEqualTo(200);
+      s.server.reconfigure(WebOptions.defaults("127.0.0.1:0"));
+      assertThat(status(s, q, null)).as("auth removed").isEqualTo(200);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.infermon.config.yaml;
 import dev.infermon.config.value.ByteSize;
 import dev.infermon.config.value.PromDuration;
 import dev.infermon.config.value.Secret;
+import dev.infermon.model.text.Suggest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

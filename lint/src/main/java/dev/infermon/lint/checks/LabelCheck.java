@@ -2,6 +2,7 @@ package dev.infermon.lint.checks;
 
 import dev.infermon.lint.CheckId;
 import dev.infermon.model.labels.Matcher;
+import dev.infermon.model.text.Suggest;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.Set;
 import java.util.TreeSet;

@@ -9,6 +9,7 @@ import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.model.text.Suggest;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

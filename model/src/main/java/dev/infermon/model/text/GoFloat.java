@@ -6,11 +6,12 @@ import java.math.RoundingMode;
 
 /**
  * Go's shortest-digit float formatting ({@code strconv.FormatFloat(v, fmt, -1, 64)}), which
- * Prometheus uses in sample values, label values it creates ({@code count_values}, {@code le}),
- * printed expressions and messages. "Shortest" is the fewest significant digits that read back as
- * the same double. Java 17's {@link Double#toString} is usually but not always that (JDK-4511638:
- * {@code 1e23} prints as {@code 9.999999999999999E22}), so its digits are checked and, when long,
- * shortened by search. Stateless.
+ * Prometheus uses in sample values (the HTTP API's, see the web module's {@code JsonNumbers}),
+ * label values it creates ({@code count_values}, {@code le}), printed expressions, messages and the
+ * scrape timeout header. The product's one Go float formatter. "Shortest" is the fewest significant
+ * digits that read back as the same double. Java 17's {@link Double#toString} is usually but not
+ * always that (JDK-4511638: {@code 1e23} prints as {@code 9.999999999999999E22}), so its digits are
+ * checked and, when long, shortened by search. Stateless.
  */
 public final class GoFloat {
   private GoFloat() {}
@@ -49,6 +50,9 @@ public final class GoFloat {
     String special = special(v);
     if (special != null) {
       return special;
+    }
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v); // counts and most gauges: no search for digits
     }
     return shortest(v).toPlainString();
   }

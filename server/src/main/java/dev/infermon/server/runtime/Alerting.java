@@ -18,8 +18,6 @@ import dev.infermon.storage.Storage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Rules and notifications of a running infermon: the {@link RuleManager} evaluating {@code
@@ -27,16 +25,15 @@ import org.slf4j.LoggerFactory;
  * the Alertmanagers of the {@code alerting} section. Rules' {@link Notification}s become the
  * notifier's {@link Alert}s field by field.
  *
- * <p>{@link #apply(Config)} reloads: the rule files are read again (a file that does not load
+ * <p>{@link #prepare(Config)} reloads: the rule files are read again (a file that does not load
  * refuses the whole reload and the running rules stay), and the notifier is rebuilt when the {@code
- * alerting} section or the external labels changed.
+ * alerting} section changed. The external labels and the default evaluation interval are fixed at
+ * start (the reload refuses a change).
  *
- * <p>Threading: {@code apply} and {@code close} are synchronized; {@link #status()} and the sending
- * path may be called from any thread.
+ * <p>Threading: {@code prepare}, its change and {@code close} are synchronized; {@link #status()}
+ * and the sending path may be called from any thread.
  */
 final class Alerting implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(Alerting.class);
-
   /** Rule groups evaluate on this many threads; groups are few and evaluations short. */
   private static final int RULE_THREADS = 2;
 
@@ -94,33 +91,41 @@ final class Alerting implements AutoCloseable {
   }
 
   /**
-   * Applies a reloaded configuration.
+   * Prepares a reloaded configuration: reads the rule files and, when the {@code alerting} section
+   * changed, checks the new notifier's settings. Applying swaps in the new rules and notifier.
    *
-   * @throws dev.infermon.rules.rulefmt.RuleFileException when a rule file does not load; nothing
-   *     changes then
+   * @throws dev.infermon.rules.rulefmt.RuleFileException when a rule file does not load
+   * @throws Component.Refused when {@code global.external_labels} changed: the rules' templates and
+   *     series take them at start
    */
-  synchronized void apply(Config cfg) {
-    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm(), exports);
-    if (!cfg.alerting().equals(applied.alerting())
-        || !cfg.global().externalLabels().equals(applied.global().externalLabels())) {
-      Notifier old = notifier;
-      notifier = newNotifier(cfg);
-      old.close();
+  synchronized Component.Change prepare(Config cfg) throws Component.Refused {
+    if (!cfg.global().externalLabels().equals(applied.global().externalLabels())) {
+      throw new Component.Refused(
+          "global.external_labels", "the rules' templates and series take them at start");
     }
-    if (!cfg.global().externalLabels().equals(applied.global().externalLabels())
-        || !cfg.global().evaluationInterval().equals(applied.global().evaluationInterval())) {
-      log.warn(
-          "global.external_labels and evaluation_interval reach the rules at the next restart");
+    List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm(), exports);
+    boolean notify = !cfg.alerting().equals(applied.alerting());
+    NotifierOptions opts = notify ? notifierOptions(cfg) : null;
+    return () -> apply(cfg, files, opts);
+  }
+
+  private synchronized void apply(Config cfg, List<RuleFile> files, NotifierOptions opts) {
+    if (opts != null) {
+      Notifier old = notifier;
+      notifier = new Notifier(opts, NotifierConfigs.sets(cfg.alerting()), metrics);
+      old.close();
     }
     rules.update(files);
     applied = cfg;
   }
 
   private Notifier newNotifier(Config cfg) {
-    NotifierOptions opts =
-        NotifierConfigs.options(cfg.alerting(), cfg.global().externalLabels())
-            .withQueueCapacity(settings.notificationQueueCapacity());
-    return new Notifier(opts, NotifierConfigs.sets(cfg.alerting()), metrics);
+    return new Notifier(notifierOptions(cfg), NotifierConfigs.sets(cfg.alerting()), metrics);
+  }
+
+  private NotifierOptions notifierOptions(Config cfg) {
+    return NotifierConfigs.options(cfg.alerting(), cfg.global().externalLabels())
+        .withQueueCapacity(settings.notificationQueueCapacity());
   }
 
   /** The rules' alerts, as Alertmanager's API v2 takes them. */

@@ -56,9 +56,4 @@ final class GoTime {
     }
     return sb.toString();
   }
-
-  /** {@code strconv.FormatFloat(v, 'e', -1, 64)}: {@code 1e+00}, {@code 1.5e-07}. */
-  static String expFloat(double v) {
-    return dev.infermon.model.text.GoFloat.formatE(v);
-  }
 }

@@ -62,8 +62,8 @@ final class Json {
   /** {@code [ts, "value"]} of a vector or matrix, the timestamp as a raw number. */
   static void point(JsonGenerator g, long timestampMs, double value) throws IOException {
     g.writeStartArray();
-    g.writeNumber(GoFloat.timestamp(timestampMs));
-    g.writeString(GoFloat.point(value));
+    g.writeNumber(JsonNumbers.timestamp(timestampMs));
+    g.writeString(JsonNumbers.point(value));
     g.writeEndArray();
   }
 

@@ -1,6 +1,7 @@
 package dev.infermon.web.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.infermon.model.text.GoFloat;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ParseException;
@@ -164,13 +165,13 @@ final class QueryApi {
     if (v instanceof Scalar) {
       Scalar s = (Scalar) v;
       g.writeStartArray();
-      g.writeNumber(GoFloat.format(s.timestampMs() / 1000.0));
-      g.writeString(GoFloat.format(s.value()));
+      g.writeNumber(GoFloat.formatF(s.timestampMs() / 1000.0));
+      g.writeString(GoFloat.formatF(s.value()));
       g.writeEndArray();
     } else if (v instanceof StringValue) {
       StringValue s = (StringValue) v;
       g.writeStartArray();
-      g.writeNumber(GoFloat.format(s.timestampMs() / 1000.0));
+      g.writeNumber(GoFloat.formatF(s.timestampMs() / 1000.0));
       g.writeString(s.value());
       g.writeEndArray();
     } else if (v instanceof Vector) {

@@ -1,6 +1,7 @@
 package dev.infermon.web.api;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.infermon.model.text.GoFloat;
 import dev.infermon.web.BuildInfo;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.retrieval.ActiveTarget;
@@ -249,7 +250,7 @@ final class StatusApi {
     Json.labels(g, a.annotations());
     g.writeStringField("state", a.state());
     g.writeStringField("activeAt", GoTime.rfc3339Nano(java.util.Optional.of(a.activeAt())));
-    g.writeStringField("value", GoTime.expFloat(a.value()));
+    g.writeStringField("value", GoFloat.formatE(a.value()));
     g.writeEndObject();
   }
 }

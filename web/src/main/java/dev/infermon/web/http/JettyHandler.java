@@ -34,8 +34,9 @@ public final class JettyHandler extends Handler.Abstract {
   private static final Set<String> OPEN_PATHS = Set.of("/-/healthy", "/-/ready");
 
   private final Router router;
-  private final Authenticator auth;
-  private final long maxBodyBytes;
+  // Replaced on a configuration reload (reconfigure): read once per request.
+  private volatile Authenticator auth;
+  private volatile long maxBodyBytes;
   private final Counter requests;
   private final Histogram duration;
   private final Map<String, String> headers;
@@ -95,9 +96,19 @@ public final class JettyHandler extends Handler.Abstract {
     return out.toByteArray();
   }
 
+  /**
+   * Who may call from the next request on (a removed token fails at once), and the largest request
+   * body; requests already past the check are not affected.
+   */
+  public void reconfigure(Authenticator auth, long maxBodyBytes) {
+    this.auth = auth;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     long start = System.nanoTime();
+    Authenticator auth = this.auth;
     Exchange ex = new Exchange(request, maxBodyBytes);
     Router.Match match = router.match(ex);
     if (!OPEN_PATHS.contains(ex.path()) && !auth.allows(ex.header("Authorization"))) {

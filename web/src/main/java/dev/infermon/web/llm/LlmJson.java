@@ -12,7 +12,8 @@ import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.TargetInventory;
-import dev.infermon.web.api.GoFloat;
+import dev.infermon.model.text.GoFloat;
+import dev.infermon.web.api.JsonNumbers;
 import java.io.IOException;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,11 +48,11 @@ final class LlmJson {
     }
     g.writeEndArray();
     g.writeFieldName("start");
-    g.writeNumber(GoFloat.timestamp(p.request().startMs()));
+    g.writeNumber(JsonNumbers.timestamp(p.request().startMs()));
     g.writeFieldName("end");
-    g.writeNumber(GoFloat.timestamp(p.request().endMs()));
+    g.writeNumber(JsonNumbers.timestamp(p.request().endMs()));
     g.writeFieldName("step");
-    g.writeNumber(GoFloat.timestamp(p.request().stepMs()));
+    g.writeNumber(JsonNumbers.timestamp(p.request().stepMs()));
     g.writeStringField("window", p.request().window());
     g.writeArrayFieldStart("panels");
     for (PanelResult r : panels) {
@@ -203,7 +204,7 @@ final class LlmJson {
         g.writeNumber(x);
       }
     } else {
-      g.writeString(GoFloat.point(x));
+      g.writeString(JsonNumbers.point(x));
     }
   }
 
@@ -211,7 +212,7 @@ final class LlmJson {
   static void inventory(JsonGenerator g, long timeMs, Inventory inv) throws IOException {
     g.writeStartObject();
     g.writeFieldName("time");
-    g.writeNumber(GoFloat.timestamp(timeMs));
+    g.writeNumber(JsonNumbers.timestamp(timeMs));
     strings(g, "engines", List.copyOf(inv.engines()));
     g.writeArrayFieldStart("targets");
     for (TargetInventory t : inv.targets()) {
@@ -317,7 +318,7 @@ final class LlmJson {
       if (Double.isFinite(d)) {
         g.writeNumber(d);
       } else {
-        g.writeString(GoFloat.format(d));
+        g.writeString(GoFloat.formatF(d));
       }
     } else if (v instanceof Number) {
       g.writeNumber(((Number) v).longValue());

@@ -30,7 +30,7 @@ public final class RemoteWriteHandler implements Route {
   private static final Logger log = LoggerFactory.getLogger(RemoteWriteHandler.class);
 
   private final Supplier<Appendable> storage;
-  private final long maxBodyBytes;
+  private volatile long maxBodyBytes; // replaced on a configuration reload
   private final Counter samples;
   private final Counter rejected;
 
@@ -57,8 +57,14 @@ public final class RemoteWriteHandler implements Route {
             .register(registry);
   }
 
+  /** The largest body accepted from the next request on. */
+  public void maxBodyBytes(long maxBodyBytes) {
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
   @Override
   public void handle(Exchange ex) throws IOException, BodyTooLargeException {
+    long maxBodyBytes = this.maxBodyBytes;
     Appendable target = storage.get();
     if (target == null) {
       ex.respondText(503, "Service Unavailable");

@@ -1,33 +1,41 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * How {@link Http1Scraper} reads responses, one table: each case is the exact bytes a raw-socket
- * server on 127.0.0.1 answers every request with, and either the page and how many connections
- * three scrapes take (1: the connection was reused), or the error a scrape fails with.
+ * How {@link Http1Client} reads responses, one table: each case is the exact bytes a raw-socket
+ * server on 127.0.0.1 answers every request with, and either the page (a gzipped body is inflated
+ * here: the client hands bodies over as received) and how many connections three fetches take (1:
+ * the connection was reused), the status of a response without a page, or the error a fetch fails
+ * with.
  */
 class Http1ResponseTest {
   private static final String PAGE = "a_total 1\nb_total{x=\"1\"} 2\n";
   private static final int LIMIT = 4096;
 
   private RawHttpServer server;
-  private Http1Scraper scraper;
+  private Http1Client client;
 
   @AfterEach
   void close() {
-    if (scraper != null) {
-      scraper.close();
+    if (client != null) {
+      client.close();
     }
     if (server != null) {
       server.close();
@@ -36,17 +44,27 @@ class Http1ResponseTest {
 
   /**
    * A response; {@code closes}: the server closes the connection after it (else it waits for the
-   * next request); {@code page} and {@code connections} for a good one, {@code error} for a bad
-   * one.
+   * next request); {@code page} and {@code connections} for a good one, {@code status} for one
+   * without a page, {@code error} for a bad one.
    */
   record Case(
-      String name, byte[] response, boolean closes, String page, int connections, String error) {
+      String name,
+      byte[] response,
+      boolean closes,
+      String page,
+      int connections,
+      int status,
+      String error) {
     static Case ok(String name, byte[] response, boolean closes, int connections) {
-      return new Case(name, response, closes, PAGE, connections, null);
+      return new Case(name, response, closes, PAGE, connections, 200, null);
+    }
+
+    static Case status(String name, byte[] response, int status) {
+      return new Case(name, response, true, null, 0, status, null);
     }
 
     static Case bad(String name, byte[] response, String error) {
-      return new Case(name, response, true, null, 0, error);
+      return new Case(name, response, true, null, 0, 0, error);
     }
 
     @Override
@@ -88,7 +106,7 @@ class Http1ResponseTest {
     String half1 = PAGE.substring(0, 10);
     String half2 = PAGE.substring(10, 12);
     String half3 = PAGE.substring(12);
-    byte[] z = TestTargets.gzip(PAGE.getBytes(StandardCharsets.US_ASCII));
+    byte[] z = gzip(PAGE.getBytes(StandardCharsets.US_ASCII));
     String bigHeader = "X-Big: " + "v".repeat(1000) + "\n";
     return Stream.of(
         Case.ok("Content-Length", RawHttpServer.ok(PAGE), false, 1),
@@ -210,10 +228,9 @@ class Http1ResponseTest {
             "too many interim responses",
             r("HTTP/1.1 100 Continue\n\n".repeat(6) + "HTTP/1.1 200 OK\nContent-Length: 0", ""),
             "too many 1xx informational responses"),
-        Case.bad(
-            "204",
-            r("HTTP/1.1 204 No Content", ""),
-            "server returned HTTP status " + HttpScraper.status(204)),
+        Case.status("204: no body, no page", r("HTTP/1.1 204 No Content", ""), 204),
+        Case.status(
+            "404 with an error page", r("HTTP/1.1 404 Not Found\nContent-Length: 4", "nope"), 404),
         Case.bad(
             "declared length over the limit",
             r("HTTP/1.1 200 OK\nContent-Length: 999999999", ""),
@@ -239,18 +256,45 @@ class Http1ResponseTest {
               out.write(c.response());
               return !c.closes();
             });
-    // Without compression the raw body's cap is the limit itself.
-    scraper = new Http1Scraper(server.url("/m"), LIMIT, false, true, Map::of, null);
+    client = Http1Client.create(server.url("/m"), "infermon", "*/*", false, true, LIMIT, Map::of);
     if (c.error() != null) {
-      assertThatThrownBy(() -> scraper.fetch(Duration.ofSeconds(2)))
-          .isInstanceOf(Scraper.ScrapeFailure.class)
+      assertThatThrownBy(() -> client.fetch(Duration.ofSeconds(2)))
+          .isInstanceOf(Http1Exception.class)
           .hasMessageContaining(c.error());
       return;
     }
+    if (c.page() == null) {
+      Http1Client.Response r = client.fetch(Duration.ofSeconds(2));
+      assertThat(r.status()).isEqualTo(c.status());
+      assertThat(r.body()).isNull();
+      return;
+    }
     for (int i = 0; i < 3; i++) {
-      Scraper.Page p = scraper.fetch(Duration.ofSeconds(2));
-      assertThat(new String(p.body(), 0, p.length(), StandardCharsets.UTF_8)).isEqualTo(c.page());
+      assertThat(page(client.fetch(Duration.ofSeconds(2)))).isEqualTo(c.page());
     }
     assertThat(server.connections()).isEqualTo(c.connections());
+  }
+
+  /** The page of a 200, inflated when gzipped. */
+  static String page(Http1Client.Response r) throws IOException {
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.httpsLocation()).isNull();
+    byte[] b = Arrays.copyOf(r.body(), r.length());
+    if (r.contentEncoding().equals("gzip")) {
+      try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(b))) {
+        b = in.readAllBytes();
+      }
+    }
+    return new String(b, StandardCharsets.UTF_8);
+  }
+
+  static byte[] gzip(byte[] b) {
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    try (GZIPOutputStream z = new GZIPOutputStream(bo)) {
+      z.write(b);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bo.toByteArray();
   }
 }

@@ -1,6 +1,6 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
-import dev.infermon.scrape.Scraper.ScrapeFailure;
+import dev.infermon.model.text.GoFloat;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -8,8 +8,8 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Encodes {@link Http1Scraper}'s GET requests: Prometheus 2.42's headers ({@code Host}, {@code
- * User-Agent}, {@code Accept}, {@code Accept-Encoding: gzip} when compression is on, {@code
+ * Encodes {@link Http1Client}'s GET requests: a scrape's headers ({@code Host}, {@code User-Agent},
+ * {@code Accept}, {@code Accept-Encoding: gzip} when compression is on, {@code
  * X-Prometheus-Scrape-Timeout-Seconds}) then the fetch's auth and configured headers. The request
  * line and fixed headers of a {@link Hop} are encoded once; a fetch copies them and adds the rest,
  * ASCII without temporary strings or arrays.
@@ -21,17 +21,24 @@ final class Http1Request {
   private static final byte[] CRLF = {'\r', '\n'};
   private static final byte[] COLON = {':', ' '};
 
+  private final String userAgent;
+  private final String accept;
   private final boolean compression;
   private byte[] bytes = new byte[512];
   private Duration lastTimeout;
   private byte[] timeoutValue;
 
-  Http1Request(boolean compression) {
+  Http1Request(String userAgent, String accept, boolean compression) {
+    this.userAgent = userAgent;
+    this.accept = accept;
     this.compression = compression;
   }
 
-  Hop hop(String url) throws ScrapeFailure {
-    return Hop.of(url, compression);
+  /**
+   * @throws Http1Exception when the URL is not an absolute {@code http://} URL
+   */
+  Hop hop(String url) throws Http1Exception {
+    return Hop.of(url, this);
   }
 
   byte[] bytes() {
@@ -43,11 +50,11 @@ final class Http1Request {
    *
    * @param extra the auth and configured headers of this fetch; one named as ours replaces it
    * @return the request's length
-   * @throws ScrapeFailure when a header name or value is invalid (the value is never shown)
+   * @throws Http1Exception when a header name or value is invalid (the value is never shown)
    */
-  int encode(Hop hop, Duration timeout, Map<String, String> extra) throws ScrapeFailure {
+  int encode(Hop hop, Duration timeout, Map<String, String> extra) throws Http1Exception {
     if (!timeout.equals(lastTimeout)) {
-      timeoutValue = HttpScraper.seconds(timeout).getBytes(StandardCharsets.US_ASCII);
+      timeoutValue = timeoutSeconds(timeout).getBytes(StandardCharsets.US_ASCII);
       lastTimeout = timeout;
     }
     int n = put(0, hop.requestLine);
@@ -69,20 +76,25 @@ final class Http1Request {
     return put(n, CRLF);
   }
 
+  /** Prometheus's {@code strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)}: {@code 0.5}. */
+  static String timeoutSeconds(Duration timeout) {
+    return GoFloat.formatF(timeout.toNanos() / 1e9);
+  }
+
   private String[] fixedHeaders(Hop hop) {
     String t = new String(timeoutValue, StandardCharsets.US_ASCII);
     return compression
         ? new String[] {
           "Host", hop.authority,
-          "User-Agent", HttpScraper.USER_AGENT,
-          "Accept", HttpScraper.ACCEPT_HEADER,
+          "User-Agent", userAgent,
+          "Accept", accept,
           "Accept-Encoding", "gzip",
           "X-Prometheus-Scrape-Timeout-Seconds", t
         }
         : new String[] {
           "Host", hop.authority,
-          "User-Agent", HttpScraper.USER_AGENT,
-          "Accept", HttpScraper.ACCEPT_HEADER,
+          "User-Agent", userAgent,
+          "Accept", accept,
           "X-Prometheus-Scrape-Timeout-Seconds", t
         };
   }
@@ -113,20 +125,20 @@ final class Http1Request {
    * Appends {@code name: value}; refuses a name that is not a token or a value that would end the
    * line (header injection), naming the header but never its value (it may be a secret).
    */
-  private int header(int n, String name, String value) throws ScrapeFailure {
+  private int header(int n, String name, String value) throws Http1Exception {
     if (name.isEmpty()) {
-      throw new ScrapeFailure("invalid header field name \"\"");
+      throw new Http1Exception("invalid header field name \"\"");
     }
     for (int i = 0; i < name.length(); i++) {
       char ch = name.charAt(i);
       if (ch <= ' ' || ch >= 127 || ch == ':') {
-        throw new ScrapeFailure("invalid header field name \"" + name + "\"");
+        throw new Http1Exception("invalid header field name \"" + name + "\"");
       }
     }
     for (int i = 0; i < value.length(); i++) {
       char ch = value.charAt(i);
       if (ch == '\r' || ch == '\n' || ch == 0) {
-        throw new ScrapeFailure("invalid header field value for \"" + name + "\"");
+        throw new Http1Exception("invalid header field value for \"" + name + "\"");
       }
     }
     n = putText(n, name);
@@ -170,7 +182,7 @@ final class Http1Request {
     final byte[]
         fixed; // Host .. "X-Prometheus-Scrape-Timeout-Seconds: ", the value comes per fetch
 
-    private Hop(URI uri, String host, int port, String authority, String target, boolean gzip) {
+    private Hop(URI uri, String host, int port, String authority, String target, Http1Request r) {
       this.uri = uri;
       this.host = host;
       this.port = port;
@@ -180,27 +192,24 @@ final class Http1Request {
           ("Host: "
                   + authority
                   + "\r\nUser-Agent: "
-                  + HttpScraper.USER_AGENT
+                  + r.userAgent
                   + "\r\nAccept: "
-                  + HttpScraper.ACCEPT_HEADER
-                  + (gzip ? "\r\nAccept-Encoding: gzip" : "")
+                  + r.accept
+                  + (r.compression ? "\r\nAccept-Encoding: gzip" : "")
                   + "\r\nX-Prometheus-Scrape-Timeout-Seconds: ")
               .getBytes(StandardCharsets.UTF_8);
     }
 
-    /**
-     * @throws ScrapeFailure when the URL is not an absolute {@code http://} URL
-     */
-    static Hop of(String url, boolean gzip) throws ScrapeFailure {
+    static Hop of(String url, Http1Request r) throws Http1Exception {
       URI u;
       try {
         u = new URI(url);
       } catch (java.net.URISyntaxException e) {
-        throw new ScrapeFailure("invalid target URL: " + e.getMessage());
+        throw new Http1Exception("invalid target URL: " + e.getMessage());
       }
       String host = u.getHost();
       if (host == null || !"http".equalsIgnoreCase(u.getScheme())) {
-        throw new ScrapeFailure("invalid target URL: " + url);
+        throw new Http1Exception("invalid target URL: " + url);
       }
       int port = u.getPort() < 0 ? 80 : u.getPort();
       String authority = u.getRawAuthority();
@@ -212,7 +221,7 @@ final class Http1Request {
       String target = u.getRawQuery() == null ? path : path + "?" + u.getRawQuery();
       String socketHost =
           host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-      return new Hop(u, socketHost, port, authority, target, gzip);
+      return new Hop(u, socketHost, port, authority, target, r);
     }
   }
 }

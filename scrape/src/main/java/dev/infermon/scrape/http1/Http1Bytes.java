@@ -1,4 +1,4 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
 import java.nio.charset.StandardCharsets;
 

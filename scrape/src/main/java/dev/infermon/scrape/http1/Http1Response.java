@@ -1,13 +1,12 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
-import static dev.infermon.scrape.Http1Bytes.ascii;
-import static dev.infermon.scrape.Http1Bytes.digit;
-import static dev.infermon.scrape.Http1Bytes.latin1;
-import static dev.infermon.scrape.Http1Bytes.name;
-import static dev.infermon.scrape.Http1Bytes.printable;
-import static dev.infermon.scrape.Http1Bytes.same;
+import static dev.infermon.scrape.http1.Http1Bytes.ascii;
+import static dev.infermon.scrape.http1.Http1Bytes.digit;
+import static dev.infermon.scrape.http1.Http1Bytes.latin1;
+import static dev.infermon.scrape.http1.Http1Bytes.name;
+import static dev.infermon.scrape.http1.Http1Bytes.printable;
+import static dev.infermon.scrape.http1.Http1Bytes.same;
 
-import dev.infermon.scrape.Scraper.ScrapeFailure;
 import java.io.EOFException;
 import java.io.IOException;
 
@@ -19,11 +18,11 @@ import java.io.IOException;
  * chunked (extensions and trailers skipped) or up to the end of the stream.
  *
  * <p>Errors: a malformed or oversized head, a malformed chunk or a body over the limit throw {@link
- * ScrapeFailure} naming what was wrong; socket errors, the deadline ({@link
+ * Http1Exception} naming what was wrong; socket errors, the deadline ({@link
  * java.net.SocketTimeoutException}) and a stream ending early ({@link EOFException}) throw {@link
  * IOException}. After any of them the connection must be closed.
  *
- * <p>Buffer ownership: the body goes into this thread's {@link PageBuffers#raw} array, which {@link
+ * <p>Buffer ownership: the body goes into this thread's {@link BodyBuffers} array, which {@link
  * #body()} returns until the thread's next fetch. Threading: one instance per scraper, reused fetch
  * after fetch by one thread at a time.
  */
@@ -50,7 +49,7 @@ final class Http1Response {
   private byte[] body;
 
   /** Reads the final response's head, skipping interim (1xx) ones. */
-  void readHead(Http1Connection c, long deadline) throws IOException, ScrapeFailure {
+  void readHead(Http1Connection c, long deadline) throws IOException, Http1Exception {
     headBytes = 0;
     complete = false;
     for (int interim = 0; ; interim++) {
@@ -59,12 +58,12 @@ final class Http1Response {
         return;
       }
       if (interim == MAX_INTERIM) {
-        throw new ScrapeFailure("too many 1xx informational responses");
+        throw new Http1Exception("too many 1xx informational responses");
       }
     }
   }
 
-  private void readOneHead(Http1Connection c, long deadline) throws IOException, ScrapeFailure {
+  private void readOneHead(Http1Connection c, long deadline) throws IOException, Http1Exception {
     int end = line(c, deadline, true);
     parseStatusLine(c.buf, c.pos, end);
     c.pos = next(c, end);
@@ -88,7 +87,7 @@ final class Http1Response {
 
   /** The end of the next line, counted against the head's bytes when {@code head}. */
   private int line(Http1Connection c, long deadline, boolean head)
-      throws IOException, ScrapeFailure {
+      throws IOException, Http1Exception {
     int end;
     try {
       end = c.lineEnd(deadline, head ? MAX_HEAD_BYTES - headBytes : MAX_HEAD_BYTES);
@@ -99,7 +98,7 @@ final class Http1Response {
               : c.received ? "connection closed in the response head" : "connection closed");
     }
     if (end < 0) {
-      throw head ? headTooLarge() : new ScrapeFailure("malformed chunked body: line too long");
+      throw head ? headTooLarge() : new Http1Exception("malformed chunked body: line too long");
     }
     if (head) {
       headBytes += next(c, end) - c.pos;
@@ -107,8 +106,8 @@ final class Http1Response {
     return end;
   }
 
-  private static ScrapeFailure headTooLarge() {
-    return new ScrapeFailure(
+  private static Http1Exception headTooLarge() {
+    return new Http1Exception(
         "response headers larger than " + (MAX_HEAD_BYTES >> 10) + " KiB (malformed response?)");
   }
 
@@ -116,7 +115,7 @@ final class Http1Response {
     return c.next(end);
   }
 
-  private void parseStatusLine(byte[] b, int from, int end) throws ScrapeFailure {
+  private void parseStatusLine(byte[] b, int from, int end) throws Http1Exception {
     int n = end - from;
     // "HTTP/1.1 200" at least, then nothing or a space and the reason (ignored: our own table
     // names the status, as before).
@@ -128,13 +127,13 @@ final class Http1Response {
         || !digit(b[from + 10])
         || !digit(b[from + 11])
         || (n > 12 && b[from + 12] != ' ')) {
-      throw new ScrapeFailure("malformed HTTP status line \"" + printable(b, from, end) + "\"");
+      throw new Http1Exception("malformed HTTP status line \"" + printable(b, from, end) + "\"");
     }
     http10 = b[from + 7] == '0';
     status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
   }
 
-  private void header(byte[] b, int from, int end) throws ScrapeFailure {
+  private void header(byte[] b, int from, int end) throws Http1Exception {
     if (b[from] == ' ' || b[from] == '\t') {
       return; // obsolete line folding: a continuation of a header none of ours would fold
     }
@@ -147,7 +146,8 @@ final class Http1Response {
       colon++;
     }
     if (colon == end || colon == from) {
-      throw new ScrapeFailure("malformed HTTP response header \"" + printable(b, from, end) + "\"");
+      throw new Http1Exception(
+          "malformed HTTP response header \"" + printable(b, from, end) + "\"");
     }
     int v = colon + 1;
     while (v < end && (b[v] == ' ' || b[v] == '\t')) {
@@ -177,7 +177,7 @@ final class Http1Response {
         if (name(b, from, "content-length")) {
           long len = contentLength(b, v, ve);
           if (contentLength != NONE && contentLength != len) {
-            throw new ScrapeFailure("conflicting Content-Length headers");
+            throw new Http1Exception("conflicting Content-Length headers");
           }
           contentLength = len;
         }
@@ -191,7 +191,7 @@ final class Http1Response {
         if (name(b, from, "transfer-encoding")) {
           if (ve - v != 7 || !name(b, v, "chunked")) {
             // Go's client supports no other transfer coding either.
-            throw new ScrapeFailure(
+            throw new Http1Exception(
                 "unsupported Transfer-Encoding \"" + printable(b, v, ve) + "\"");
           }
           chunked = true;
@@ -224,7 +224,7 @@ final class Http1Response {
     }
   }
 
-  private static long contentLength(byte[] b, int from, int end) throws ScrapeFailure {
+  private static long contentLength(byte[] b, int from, int end) throws Http1Exception {
     long n = 0;
     if (from == end || end - from > 18) {
       throw badContentLength(b, from, end);
@@ -238,8 +238,8 @@ final class Http1Response {
     return n;
   }
 
-  private static ScrapeFailure badContentLength(byte[] b, int from, int end) {
-    return new ScrapeFailure("malformed Content-Length \"" + printable(b, from, end) + "\"");
+  private static Http1Exception badContentLength(byte[] b, int from, int end) {
+    return new Http1Exception("malformed Content-Length \"" + printable(b, from, end) + "\"");
   }
 
   /** Whether a body follows the head (RFC 9112 6.3: none after 204 and 304). */
@@ -261,34 +261,34 @@ final class Http1Response {
   }
 
   /**
-   * Reads the body into this thread's {@link PageBuffers#raw} array, refusing more than {@code cap}
+   * Reads the body into this thread's {@link BodyBuffers} array, refusing more than {@code cap}
    * bytes (a declared length over it fails before any body byte is read).
    *
    * @param sizeHint the array size to start from when the length is not declared
    * @return the body's length; the bytes are {@link #body()}{@code [0, length)}
    */
   int readBody(Http1Connection c, long deadline, int cap, int sizeHint)
-      throws IOException, ScrapeFailure {
+      throws IOException, Http1Exception {
     if (!hasBody()) {
-      body = PageBuffers.raw(1024);
+      body = BodyBuffers.take(1024);
       complete = true;
       return 0;
     }
     if (chunked) {
-      body = PageBuffers.raw(Math.max(1024, Math.min(cap, sizeHint)));
+      body = BodyBuffers.take(Math.max(1024, Math.min(cap, sizeHint)));
       return readChunked(c, deadline, cap);
     }
     if (contentLength != NONE) {
       if (contentLength > cap) {
-        throw new ScrapeFailure("body size limit exceeded");
+        throw new Http1Exception("body size limit exceeded");
       }
       int len = (int) contentLength;
-      body = PageBuffers.raw(Math.max(1024, len));
+      body = BodyBuffers.take(Math.max(1024, len));
       readFully(c, deadline, 0, len);
       complete = true;
       return len;
     }
-    body = PageBuffers.raw(Math.max(1024, Math.min(cap, sizeHint)));
+    body = BodyBuffers.take(Math.max(1024, Math.min(cap, sizeHint)));
     return readToEnd(c, deadline, cap); // never complete: the end of the stream ends the body
   }
 
@@ -332,7 +332,7 @@ final class Http1Response {
   }
 
   private int readToEnd(Http1Connection c, long deadline, int cap)
-      throws IOException, ScrapeFailure {
+      throws IOException, Http1Exception {
     int n = 0;
     while (true) {
       // The thread's array may be larger than this target's limit: read no further than one byte
@@ -340,7 +340,7 @@ final class Http1Response {
       int room = (int) Math.min(body.length, cap + 1L);
       if (n == room) {
         if (n > cap) {
-          throw new ScrapeFailure("body size limit exceeded");
+          throw new Http1Exception("body size limit exceeded");
         }
         grow(n, n + 1L, cap + 1L);
         room = (int) Math.min(body.length, cap + 1L);
@@ -352,13 +352,13 @@ final class Http1Response {
       n += r;
     }
     if (n > cap) {
-      throw new ScrapeFailure("body size limit exceeded");
+      throw new Http1Exception("body size limit exceeded");
     }
     return n;
   }
 
   private int readChunked(Http1Connection c, long deadline, int cap)
-      throws IOException, ScrapeFailure {
+      throws IOException, Http1Exception {
     int n = 0;
     while (true) {
       int end = line(c, deadline, false);
@@ -368,14 +368,14 @@ final class Http1Response {
         break;
       }
       if (n + size > cap) {
-        throw new ScrapeFailure("body size limit exceeded");
+        throw new Http1Exception("body size limit exceeded");
       }
       grow(n, n + size, cap);
       readFully(c, deadline, n, (int) size);
       n += (int) size;
       end = line(c, deadline, false);
       if (end != c.pos) {
-        throw new ScrapeFailure("malformed chunked body: no line end after a chunk");
+        throw new Http1Exception("malformed chunked body: no line end after a chunk");
       }
       c.pos = next(c, end);
     }
@@ -391,7 +391,7 @@ final class Http1Response {
     return n;
   }
 
-  private static long chunkSize(byte[] b, int from, int end) throws ScrapeFailure {
+  private static long chunkSize(byte[] b, int from, int end) throws Http1Exception {
     long size = 0;
     int i = from;
     for (; i < end && i - from < 8; i++) { // 8 hex digits reach past any body we accept
@@ -403,7 +403,7 @@ final class Http1Response {
     }
     // Then optional whitespace and extensions (";name=value"), which mean nothing to us.
     if (i == from || (i < end && b[i] != ';' && b[i] != ' ' && b[i] != '\t')) {
-      throw new ScrapeFailure(
+      throw new Http1Exception(
           "malformed chunked body: bad chunk size line \"" + printable(b, from, end) + "\"");
     }
     return size;
@@ -417,6 +417,6 @@ final class Http1Response {
     byte[] b = new byte[(int) Math.min(max, Math.max(want, body.length * 2L))];
     System.arraycopy(body, 0, b, 0, n);
     body = b;
-    PageBuffers.keepRaw(b);
+    BodyBuffers.keep(b);
   }
 }

@@ -1,4 +1,4 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,26 +14,27 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A scripted HTTP/1.1 server on 127.0.0.1 over raw sockets, for what the JDK's HttpServer cannot
- * do: exact response bytes (odd framing, malformed heads, interim responses), connections dropped
- * at chosen points. Each connection gets a thread that reads request heads and lets the {@link
- * Handler} answer. Records every request and counts connections, and connections the client closed.
+ * A scripted HTTP/1.1 server on 127.0.0.1 over raw sockets (public for the scrape package's tests),
+ * for what the JDK's HttpServer cannot do: exact response bytes (odd framing, malformed heads,
+ * interim responses), connections dropped at chosen points. Each connection gets a thread that
+ * reads request heads and lets the {@link Handler} answer. Records every request and counts
+ * connections, and connections the client closed.
  */
-final class RawHttpServer implements AutoCloseable {
+public final class RawHttpServer implements AutoCloseable {
   /** Answers one request; returns whether to wait for another request on the connection. */
   @FunctionalInterface
-  interface Handler {
+  public interface Handler {
     boolean serve(Request r, OutputStream out) throws IOException;
   }
 
   /** A request head: its connection (from 1), its index on that connection (from 1), its text. */
-  record Request(int connection, int index, String head) {
-    String path() {
+  public record Request(int connection, int index, String head) {
+    public String path() {
       return head.substring(head.indexOf(' ') + 1, head.indexOf(' ', head.indexOf(' ') + 1));
     }
 
     /** The first value of a header, or null; the name in any case. */
-    String header(String name) {
+    public String header(String name) {
       for (String line : head.split("\r\n")) {
         int colon = line.indexOf(':');
         if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
@@ -51,7 +52,7 @@ final class RawHttpServer implements AutoCloseable {
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
-  RawHttpServer(Handler handler) {
+  public RawHttpServer(Handler handler) {
     this.handler = handler;
     try {
       server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -64,7 +65,7 @@ final class RawHttpServer implements AutoCloseable {
   }
 
   /** A server answering every request with {@code response}, keeping connections open. */
-  static RawHttpServer answering(byte[] response) {
+  public static RawHttpServer answering(byte[] response) {
     return new RawHttpServer(
         (r, out) -> {
           out.write(response);
@@ -72,24 +73,24 @@ final class RawHttpServer implements AutoCloseable {
         });
   }
 
-  int port() {
+  public int port() {
     return server.getLocalPort();
   }
 
-  String url(String path) {
+  public String url(String path) {
     return "http://127.0.0.1:" + port() + path;
   }
 
-  int connections() {
+  public int connections() {
     return connections.get();
   }
 
   /** Connections on which the client closed its side (read end of stream between requests). */
-  int clientCloses() {
+  public int clientCloses() {
     return clientCloses.get();
   }
 
-  List<Request> requests() {
+  public List<Request> requests() {
     return requests;
   }
 
@@ -152,19 +153,19 @@ final class RawHttpServer implements AutoCloseable {
   }
 
   /** {@code head} (lines joined with CRLF, then an empty line) followed by {@code body}. */
-  static byte[] response(String head, byte[] body) {
+  public static byte[] response(String head, byte[] body) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     b.writeBytes((head.replace("\n", "\r\n") + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
     b.writeBytes(body);
     return b.toByteArray();
   }
 
-  static byte[] response(String head, String body) {
+  public static byte[] response(String head, String body) {
     return response(head, body.getBytes(StandardCharsets.ISO_8859_1));
   }
 
   /** A 200 with {@code body} and its Content-Length. */
-  static byte[] ok(String body) {
+  public static byte[] ok(String body) {
     return response(
         "HTTP/1.1 200 OK\nContent-Type: text/plain; version=0.0.4\nContent-Length: "
             + body.length(),

@@ -1,4 +1,4 @@
-package dev.infermon.scrape;
+package dev.infermon.scrape.http1;
 
 import java.io.Closeable;
 import java.io.EOFException;
@@ -10,7 +10,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 
 /**
- * One plain-HTTP/1.1 connection of a {@link Http1Scraper}: the socket, its small read buffer, and
+ * One plain-HTTP/1.1 connection of an {@link Http1Client}: the socket, its small read buffer, and
  * the deadline logic. Every blocking read first arms {@code SO_TIMEOUT} with the time left before
  * the scrape's deadline, so a slow trickle fails at the deadline without a timer task; the timeout
  * is re-armed only when it moved by more than {@link #TIMEOUT_SLACK_MS} (each call is a system

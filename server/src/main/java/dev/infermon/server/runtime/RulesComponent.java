@@ -1,0 +1,110 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.config.Config;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.rules.EngineQueryFunction;
+import dev.infermon.rules.QueryFunction;
+import dev.infermon.rules.RuleGroupStatus;
+import dev.infermon.tsdb.Tsdb;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rules and the notifier ({@link Alerting}). Rules need a query engine: an engine of their own on
+ * the embedded TSDB, or the remote API in remote mode; agent mode has neither and, as Prometheus's
+ * agent, evaluates no rules.
+ *
+ * <p>Reload: the rule files (and the {@code llm} alert pack) are read again and the notifier is
+ * rebuilt when {@code alerting} changed; {@code global.external_labels} is refused (see {@link
+ * Alerting#prepare}).
+ */
+final class RulesComponent implements Component {
+  private static final Logger log = LoggerFactory.getLogger(RulesComponent.class);
+
+  private final ServeSettings settings;
+  private final AlertingMetrics metrics;
+  private final Supplier<Tsdb> tsdb;
+  private final QueryEngine engine;
+  private final RemoteStorage storage;
+  private final Supplier<String> externalUrl;
+  private final ExportService exports;
+  private volatile Alerting alerting;
+
+  RulesComponent(
+      ServeSettings settings,
+      AlertingMetrics metrics,
+      Supplier<Tsdb> tsdb,
+      QueryEngine engine,
+      RemoteStorage storage,
+      Supplier<String> externalUrl,
+      ExportService exports) {
+    this.settings = settings;
+    this.metrics = metrics;
+    this.tsdb = tsdb;
+    this.engine = engine;
+    this.storage = storage;
+    this.externalUrl = externalUrl;
+    this.exports = exports;
+  }
+
+  @Override
+  public String name() {
+    return "alerting";
+  }
+
+  @Override
+  public void start(Config cfg) {
+    Tsdb db = tsdb.get();
+    QueryFunction query;
+    if (db != null) {
+      query = new EngineQueryFunction(new Engine(engine.options()), db);
+    } else if (engine.inner() != null) {
+      query = new BackendQueryFunction(engine.inner());
+    } else {
+      if (!cfg.ruleFiles().isEmpty()) {
+        log.warn(
+            "storage.mode {} evaluates no rules; rule_files are ignored", cfg.storage().mode());
+      }
+      return;
+    }
+    alerting =
+        Alerting.start(
+            cfg,
+            settings.alerting(),
+            metrics,
+            query,
+            storage.storage(),
+            externalUrl.get(),
+            exports);
+  }
+
+  @Override
+  public void stop() {
+    Alerting a = alerting;
+    alerting = null;
+    if (a != null) {
+      a.close();
+    }
+  }
+
+  @Override
+  public Change prepare(Config current, Config next) throws Refused {
+    Alerting a = alerting;
+    return a == null ? Change.NONE : a.prepare(next);
+  }
+
+  /** Snapshots of every rule group; empty without rules. */
+  List<RuleGroupStatus> status() {
+    Alerting a = alerting;
+    return a == null ? List.of() : a.status();
+  }
+
+  /** Alerts waiting to be sent; -1 without a notifier. */
+  int queueLength() {
+    Alerting a = alerting;
+    return a == null ? -1 : a.queueLength();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.infermon.server.runtime;
+
+import dev.infermon.config.Config;
+import dev.infermon.config.app.StorageConfig;
+import dev.infermon.config.value.ByteSize;
+import dev.infermon.tsdb.Tsdb;
+import dev.infermon.tsdb.TsdbOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The embedded TSDB, by the {@code storage} section and the {@code --storage.tsdb.*} flags (a given
+ * flag wins); none in remote and agent mode, which keep no local samples (docs/deployment.md).
+ *
+ * <p>Reload: the retention ({@code storage.tsdb.retention}) applies from the next compaction pass;
+ * {@code storage.mode}, {@code storage.tsdb.path} and, in remote mode, {@code storage.remote} are
+ * fixed at start and refused.
+ */
+final class StorageComponent implements Component {
+  private final ServeSettings settings;
+  private volatile Tsdb tsdb;
+
+  StorageComponent(ServeSettings settings) {
+    this.settings = settings;
+  }
+
+  @Override
+  public String name() {
+    return "storage";
+  }
+
+  @Override
+  public void start(Config cfg) throws IOException {
+    if (cfg.storage().mode() != StorageConfig.Mode.EMBEDDED) {
+      return;
+    }
+    TsdbOptions opts =
+        TsdbOptions.defaults()
+            .withRetentionTime(retentionTime(cfg))
+            .withRetentionBytes(retentionSize(cfg).bytes());
+    tsdb = Tsdb.open(path(cfg), opts);
+  }
+
+  @Override
+  public void stop() {
+    Tsdb db = tsdb;
+    tsdb = null;
+    if (db != null) {
+      db.close();
+    }
+  }
+
+  @Override
+  public Change prepare(Config current, Config next) throws Refused {
+    StorageConfig c = current.storage();
+    StorageConfig n = next.storage();
+    if (c.mode() != n.mode()) {
+      throw new Refused("storage.mode", "the storage is opened at start");
+    }
+    if (!path(current).equals(path(next))) {
+      throw new Refused("storage.tsdb.path", "the data directory is locked at start");
+    }
+    if (c.mode() == StorageConfig.Mode.REMOTE && !c.remote().equals(n.remote())) {
+      throw new Refused("storage.remote", "the remote query backend is built at start");
+    }
+    Duration time = retentionTime(next);
+    ByteSize size = retentionSize(next);
+    Tsdb db = tsdb;
+    if (db == null
+        || (time.equals(retentionTime(current)) && size.equals(retentionSize(current)))) {
+      return Change.NONE;
+    }
+    return () -> db.setRetention(time, size.bytes());
+  }
+
+  /** The database; null outside embedded mode, before start and after stop. */
+  Tsdb tsdb() {
+    return tsdb;
+  }
+
+  private Path path(Config cfg) {
+    return settings.tsdbPath().orElse(Path.of(cfg.storage().tsdb().path()));
+  }
+
+  private Duration retentionTime(Config cfg) {
+    return settings.retentionTime().orElse(cfg.storage().tsdb().retention().time());
+  }
+
+  private ByteSize retentionSize(Config cfg) {
+    return settings.retentionSize().orElse(cfg.storage().tsdb().retention().size());
+  }
+}
