@@ -7,19 +7,26 @@ import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.ModelProfile;
 import dev.infermon.simulator.Scenario;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Diagnosis on every simulator scenario: a small fleet serving one model (three vLLM pods, one
- * SGLang pod, a vLLM and an SGLang prefill/decode pair, dcgm-exporter) runs 5 minutes healthy,
- * switches to the scenario, runs 12 more, and those 12 minutes are diagnosed through the embedded
- * query backend through {@link DiagnosisService}. Each scenario gives its expected state; {@code
- * healthy} gives none.
+ * Diagnosis on every simulator scenario, as a user meets it when an alert fires: a small fleet
+ * serving one model (three vLLM pods, one SGLang pod, a vLLM and an SGLang prefill/decode pair,
+ * dcgm-exporter) runs 5 minutes healthy, switches to the scenario and runs 20 more, long enough for
+ * every alert's {@code for}; the default alert pack is evaluated every minute by the rules module
+ * over what is stored ({@link PackAlerts}), and at the end {@link DiagnosisService} diagnoses its
+ * default window (the last 30 minutes) through the embedded query backend. Each row says which
+ * alerts fire and which states the diagnosis must name; for every alert that fires there must be a
+ * finding on its model that explains its symptom, with evidence, or says plainly that the symptom
+ * is there and what could not be read.
  */
 class DiagnosisScenariosTest {
   static FleetConfig fleet() {
@@ -34,61 +41,110 @@ class DiagnosisScenariosTest {
         .build();
   }
 
-  static Diagnosis diagnose(Scenario scenario) {
-    ScrapedFleet f = new ScrapedFleet(fleet()).run(Duration.ofMinutes(5));
+  /** What one scenario's run gives: the alerts firing at its end and the diagnosis then. */
+  record Run(Set<PackAlerts.Firing> firing, Diagnosis diagnosis) {}
+
+  static Run run(Scenario scenario) {
+    ScrapedFleet f = new ScrapedFleet(fleet());
+    PackAlerts pack = new PackAlerts(f.storage);
+    // every minute of the fleet's clock, as the rule manager's default interval
+    f.run(Duration.ofMinutes(5), t -> evalEveryMinute(pack, t));
     f.fleet.setScenario(scenario);
-    long switched = f.now();
-    f.run(Duration.ofMinutes(12));
-    long end = f.now();
-    return new DiagnosisService(f.backend, Catalog.builtIn())
-        .diagnose(DiagnosisRequest.between(switched, end, 30_000));
+    f.run(Duration.ofMinutes(20), t -> evalEveryMinute(pack, t));
+    Diagnosis d =
+        new DiagnosisService(f.backend, Catalog.builtIn())
+            .diagnose(
+                new DiagnosisRequest(
+                    OptionalLong.empty(),
+                    OptionalLong.of(f.now()),
+                    OptionalLong.empty(),
+                    OptionalLong.empty()));
+    return new Run(pack.firing(), d);
   }
 
-  static State expected(Scenario s) {
-    switch (s) {
-      case SATURATED:
-        return State.SATURATED;
-      case KV_PRESSURE:
-        return State.KV_PRESSURE;
-      case DEFERRED_BY_CONFIG:
-        return State.DEFERRED_BY_CONFIG;
-      case IDLE_GPU_LONG_QUEUE:
-        return State.IDLE_GPU_LONG_QUEUE;
-      case SLOW_POD:
-        return State.SLOW_POD;
-      case ERROR_SPIKE:
-        return State.ERRORS_RISING;
-      case POD_RESTART:
-        return State.RESTARTED;
-      default:
-        return null;
+  private static void evalEveryMinute(PackAlerts pack, long t) {
+    if ((t - ScrapedFleet.START) % 60_000 == 0) {
+      pack.eval(t);
     }
   }
 
+  static Set<String> words(String s) {
+    return s == null ? Set.of() : new TreeSet<>(Arrays.asList(s.trim().split("\\s+")));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @EnumSource(Scenario.class)
-  void scenarioGivesItsState(Scenario scenario) {
-    Diagnosis d = diagnose(scenario);
-    Set<State> states =
-        d.findings().stream().map(Finding::state).collect(Collectors.toCollection(TreeSet::new));
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # scenario          | alerts firing at the end                                  | states named (at least)
+          healthy             |                                                           |
+          saturated           | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | saturated kv-pressure pd-bottleneck
+          kv-pressure         | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | kv-pressure
+          deferred-by-config  | LLMTimeToFirstTokenHigh                                   | deferred-by-config
+          idle-gpu-long-queue | LLMTimeToFirstTokenHigh                                   | idle-gpu-long-queue
+          long-prompts        | LLMTimeToFirstTokenHigh                                   | prefill-bound
+          slow-pod            |                                                           | slow-pod
+          error-spike         | LLMRequestFailuresHigh                                    | errors-rising
+          pod-restart         |                                                           | restarted
+          """)
+  void everyFiringAlertHasAFinding(String scenario, String alerts, String states) {
+    Run r = run(Scenario.fromCliName(scenario));
+    Diagnosis d = r.diagnosis();
     String all =
         d.findings().stream()
-            .map(f -> f.state().id() + " " + f.pod() + ": " + f.summary())
+            .map(
+                f ->
+                    f.state().id()
+                        + " "
+                        + (f.pod().isEmpty() ? "(model)" : f.pod())
+                        + " "
+                        + f.symptoms().stream().map(Symptom::id).toList()
+                        + ": "
+                        + f.summary())
             .collect(Collectors.joining("\n"));
     // the surefire report keeps what each scenario gave (docs/diagnosis.md quotes it)
-    System.out.println("== " + scenario.cliName() + "\n" + all);
+    System.out.println("== " + scenario + "\nfiring: " + r.firing() + "\n" + all);
     assertThat(d.pods()).isNotEmpty();
-    State want = expected(scenario);
-    if (want == null) {
+    assertThat(r.firing().stream().map(PackAlerts.Firing::alert).collect(Collectors.toSet()))
+        .as("alerts firing")
+        .isEqualTo(words(alerts));
+    for (PackAlerts.Firing a : r.firing()) {
+      Symptom symptom = PackAlerts.SYMPTOMS.get(a.alert());
+      assertThat(d.findings())
+          .as(a + " needs a finding on its model that explains " + symptom.id() + "\n" + all)
+          .anySatisfy(
+              f -> {
+                assertThat(f.model()).isEqualTo(a.model());
+                assertThat(f.namespace()).isEqualTo(a.namespace());
+                assertThat(f.symptoms()).contains(symptom);
+                assertThat(f.evidence()).isNotEmpty();
+                assertThat(f.evidence().get(0).query()).isNotBlank();
+              });
+    }
+    Set<String> named = d.findings().stream().map(f -> f.state().id()).collect(Collectors.toSet());
+    assertThat(named).as(all).containsAll(words(states));
+    if (words(states).isEmpty()) {
       assertThat(d.findings()).as(all).isEmpty();
-    } else {
-      assertThat(states).as(all).contains(want);
-      for (Finding f : d.findings()) {
-        if (f.state() == want) {
-          assertThat(f.evidence()).as(f.summary()).isNotEmpty();
-          assertThat(f.evidence().get(0).query()).isNotBlank();
-        }
+    }
+    for (Finding f : d.findings()) {
+      if (f.state() == State.CAUSE_NOT_FOUND) {
+        assertThat(f.summary()).contains("cause not found");
+        assertThat(f.symptoms()).hasSize(1);
       }
+    }
+  }
+
+  @Test
+  void everyScenarioHasARow() throws Exception {
+    String table =
+        DiagnosisScenariosTest.class
+            .getDeclaredMethod(
+                "everyFiringAlertHasAFinding", String.class, String.class, String.class)
+            .getAnnotation(CsvSource.class)
+            .textBlock();
+    for (Scenario s : Scenario.values()) {
+      assertThat(table).as(s.cliName()).containsPattern("(?m)^" + s.cliName() + "\\s+\\|");
     }
   }
 }
