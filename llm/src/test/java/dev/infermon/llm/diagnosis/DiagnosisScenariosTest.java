@@ -18,15 +18,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Diagnosis on every simulator scenario, as a user meets it when an alert fires: a small fleet
- * serving one model (three vLLM pods, one SGLang pod, a vLLM and an SGLang prefill/decode pair,
- * dcgm-exporter) runs 5 minutes healthy, switches to the scenario and runs 20 more, long enough for
- * every alert's {@code for}; the default alert pack is evaluated every minute by the rules module
- * over what is stored ({@link PackAlerts}), and at the end {@link DiagnosisService} diagnoses its
- * default window (the last 30 minutes) through the embedded query backend. Each row says which
- * alerts fire and which states the diagnosis must name; for every alert that fires there must be a
- * finding on its model that explains its symptom, with evidence, or says plainly that the symptom
- * is there and what could not be read.
+ * Diagnosis on every simulator scenario and every replayed real capture, as a user meets it when an
+ * alert fires. Scenarios: a small fleet serving one model (three vLLM pods, one SGLang pod, a vLLM
+ * and an SGLang prefill/decode pair, dcgm-exporter) runs 5 minutes healthy, switches to the
+ * scenario and runs 20 more, long enough for every alert's {@code for}. Captures: each replayed
+ * alone for 25 minutes ({@link ReplayedCaptures}). The default alert pack is evaluated every minute
+ * by the rules module over what is stored ({@link PackAlerts}), and at the end {@link
+ * DiagnosisService} diagnoses its default window (the last 30 minutes) through the embedded query
+ * backend. Each row says which alerts fire and which states the diagnosis must name (for a capture,
+ * also what it cannot read); for every alert that fires there must be a finding on its model that
+ * explains its symptom, with evidence, or says plainly that the symptom is there and what could not
+ * be read.
  */
 class DiagnosisScenariosTest {
   static FleetConfig fleet() {
@@ -89,7 +91,49 @@ class DiagnosisScenariosTest {
           pod-restart         |                                                           | restarted
           """)
   void everyFiringAlertHasAFinding(String scenario, String alerts, String states) {
-    Run r = run(Scenario.fromCliName(scenario));
+    Diagnosis d = check(scenario, run(Scenario.fromCliName(scenario)), alerts, states);
+    assertThat(d.pods()).isNotEmpty();
+  }
+
+  /**
+   * No capture is a fleet in trouble (the busiest, vLLM 2026-09's ten requests, has a TTFT p95 of
+   * 1.75 s), so none fires an alert and none shows a state; what each shows is which signals its
+   * engine and release leave unread, per pod ({@code model: signals; ...}). {@code *}: not checked
+   * (NIM's unprefixed names are the inventory's to recognise).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # capture                                                          | alerts | states | not measured, per model
+          vllm-0.4.3.txt                                                     |        |        | facebook/opt-125m: waiting by reason, queue time, prefill time, prefix cache, success ratio, GPU activity, GPU memory
+          vllm-0.11.x-idle.txt                                               |        |        | Qwen/Qwen1.5-0.5B-Chat: waiting by reason, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, GPU activity, GPU memory
+          vllm-v0-ray2.32-serve_rayprefix.txt                                |        |        | neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8: waiting by reason, preemptions, queue time, prefill time, prefix cache, success ratio, GPU activity, GPU memory; facebook/opt-125m: requests running, requests waiting, waiting by reason, KV cache usage, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory
+          01_v0.4.1_docs_single_request.prom                                 |        |        | meta-llama/Llama-3.1-8B-Instruct: waiting by reason, preemptions, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          02_v0.5.1_issue13485_tp_labels_TRUNCATED.prom                      |        |        | Qwen-32B: requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom   |        |        |
+          upcloud-l40s-single-gpu-no-pod.prom                                |        |        |
+          lke-rtx4000ada-pod-attributed-xid.prom                             |        |        |
+          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            |        |        | qwen2.5-1.5b: GPU activity, GPU memory
+          vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom             |        |        | Qwen/Qwen3-VL-8B-Instruct: requests running, requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | *
+          """)
+  void everyFiringAlertOnAReplayedCaptureHasAFinding(
+      String capture, String alerts, String states, String notMeasured) {
+    Diagnosis d = check(capture, ReplayedCaptures.run(capture), alerts, states);
+    if ("*".equals(notMeasured)) {
+      return;
+    }
+    String got =
+        d.notMeasured().stream()
+            .map(n -> n.model() + ": " + String.join(", ", n.signals()))
+            .collect(Collectors.joining("; "));
+    assertThat(got).isEqualTo(notMeasured == null ? "" : notMeasured);
+  }
+
+  /** The assertions every row makes; returns the diagnosis for a row's own. */
+  private static Diagnosis check(String row, Run r, String alerts, String states) {
     Diagnosis d = r.diagnosis();
     String all =
         d.findings().stream()
@@ -103,9 +147,8 @@ class DiagnosisScenariosTest {
                         + ": "
                         + f.summary())
             .collect(Collectors.joining("\n"));
-    // the surefire report keeps what each scenario gave (docs/diagnosis.md quotes it)
-    System.out.println("== " + scenario + "\nfiring: " + r.firing() + "\n" + all);
-    assertThat(d.pods()).isNotEmpty();
+    // the surefire report keeps what each row gave (docs/diagnosis.md quotes it)
+    System.out.println("== " + row + "\nfiring: " + r.firing() + "\n" + all);
     assertThat(r.firing().stream().map(PackAlerts.Firing::alert).collect(Collectors.toSet()))
         .as("alerts firing")
         .isEqualTo(words(alerts));
@@ -133,6 +176,7 @@ class DiagnosisScenariosTest {
         assertThat(f.symptoms()).hasSize(1);
       }
     }
+    return d;
   }
 
   @Test
