@@ -141,6 +141,9 @@ final class Symptoms {
       }
     }
     for (Signals.Series m : models.values()) {
+      if (m.model.isEmpty()) {
+        continue;
+      }
       for (Symptom s : seen(m, true)) {
         if (!explained(out, m, s, true)) {
           List<Signals.Series> members = new ArrayList<>();
