@@ -27,9 +27,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The diagnosis page in a real headless Chromium over a running infermon that scrapes a simulated
- * fleet: the diagnosis names its states with evidence or says explicitly that it found no problem,
- * the SLO section shows budgets or how to configure them, and linting a rate over a gauge lists a
- * finding with its severity, location and message. Screenshots go beside the other pages' ({@code
+ * fleet: the diagnosis names its states with evidence or says explicitly that it found no problem
+ * in what it could read, lists per pod the signals it could not read, the SLO section shows budgets
+ * or how to configure them, and linting a rate over a gauge lists a finding with its severity,
+ * location and message. Screenshots go beside the other pages' ({@code
  * web/target/screenshots/diagnosis-*.png}).
  */
 class UiDiagnosisTest {
@@ -43,7 +44,10 @@ class UiDiagnosisTest {
           "errors-rising",
           "gpu-memory-near-full",
           "pd-bottleneck",
-          "restarted");
+          "restarted",
+          "prefill-bound",
+          "decode-bound",
+          "cause-not-found");
 
   static Path dir;
   static Harness harness;
@@ -53,6 +57,18 @@ class UiDiagnosisTest {
   /** How many pods the diagnosis endpoint looks at, once it looks at any. */
   static int pods;
 
+  /** The diagnosis endpoint's answer for the last 15 minutes. */
+  static String diagnosis(String range) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(
+                    URI.create(harness.baseUrl() + "/api/v1/llm/diagnosis?window=" + range))
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
   /**
    * Waits (at most a minute) until the diagnosis sees inference pods: just after start-up the
    * window holds too few samples, and the page then says there is nothing to diagnose.
@@ -60,15 +76,7 @@ class UiDiagnosisTest {
   static int awaitDiagnosedPods() throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
-      String body =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(
-                          URI.create(harness.baseUrl() + "/api/v1/llm/diagnosis?window=15m"))
-                      .timeout(Duration.ofSeconds(30))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String body = diagnosis("15m");
       // "pods":["ns/pod (model)", ...]: names hold no quotes
       Matcher m = Pattern.compile("\"pods\":\\[([^\\]]*)]").matcher(body);
       if (m.find() && !m.group(1).isEmpty()) {
@@ -130,7 +138,7 @@ class UiDiagnosisTest {
     List<WebElement> found = browser.driver.findElements(By.cssSelector(".diag-finding"));
     if (found.isEmpty()) {
       assertThat(browser.driver.findElement(By.id("diagnosis-none")).getText())
-          .contains("No problem found")
+          .contains("No problem found in what could be read")
           .contains(pods + " pod(s) checked");
     } else {
       for (WebElement f : found) {
@@ -138,8 +146,21 @@ class UiDiagnosisTest {
         assertThat(f.findElements(By.cssSelector("table.evidence tbody tr"))).isNotEmpty();
         assertThat(f.findElement(By.cssSelector("a[href^='/dashboard?level=causal']")).getText())
             .startsWith("Causal chain");
+        if (f.getAttribute("data-state").equals("cause-not-found")) {
+          assertThat(f.getText()).contains("cause not found");
+          assertThat(f.findElements(By.cssSelector(".diag-symptoms .chip"))).hasSize(1);
+        }
       }
     }
+    // SGLang pods expose no waiting by reason and no process start time: the page lists, per pod,
+    // what could not be read, as many pods as the API names (the page may diagnose a later window)
+    Matcher unread = Pattern.compile("\"notMeasured\":\\[(.+)]").matcher(diagnosis("15m"));
+    assertThat(unread.find()).as("the API reports signals not measured").isTrue();
+    List<WebElement> rows = browser.driver.findElements(By.cssSelector("tr.unmeasured-pod"));
+    assertThat(rows).isNotEmpty();
+    assertThat(browser.driver.findElement(By.id("diagnosis-unmeasured")).getText())
+        .contains("Not measured, so never judged")
+        .contains("waiting by reason");
     // the harness configures no llm.slos: the page says how to
     assertThat(browser.driver.findElements(By.cssSelector("#slo-result .error"))).isEmpty();
     if (browser.driver.findElements(By.cssSelector("tr.slo")).isEmpty()) {
@@ -231,7 +252,14 @@ class UiDiagnosisTest {
             + " \"value\": 0.99, \"time\": 1780000630.0, \"note\": \"max over the window\", \"query\": \"max(x)\"},"
             + " {\"signal\": \"preemptions/s\", \"series\": \"\", \"value\": \"NaN\", \"time\": 1780000630.0}]},"
             + " {\"state\": \"pd-bottleneck\", \"model\": \"llama\", \"namespace\": \"\", \"pod\": \"\","
-            + " \"summary\": \"decode holds the queue\", \"evidence\": []}]}";
+            + " \"summary\": \"decode holds the queue\", \"evidence\": []},"
+            + " {\"state\": \"cause-not-found\", \"model\": \"llama\", \"namespace\": \"inference\","
+            + " \"pod\": \"vllm-llama-1\", \"summary\": \"TTFT p95 is up to 4.1 s on pod inference/vllm-llama-1;"
+            + " cause not found: could not read queue time, prefix cache\", \"symptoms\": [\"ttft-high\"],"
+            + " \"notRead\": [\"queue time\", \"prefix cache\"], \"evidence\": [{\"signal\": \"TTFT p95 (s)\","
+            + " \"series\": \"\", \"value\": 4.1, \"time\": 1780000630.0, \"query\": \"q\"}]}],"
+            + " \"notMeasured\": [{\"model\": \"llama\", \"namespace\": \"inference\", \"pod\": \"vllm-llama-1\","
+            + " \"signals\": [\"queue time\", \"GPU memory\"]}]}";
     Object r =
         browser.driver.executeAsyncScript(
             "const done = arguments[arguments.length - 1];"
@@ -243,16 +271,24 @@ class UiDiagnosisTest {
                 + "  states: [...div.querySelectorAll('.diag-finding')].map(f => f.dataset.state),"
                 + "  rows: [...div.querySelectorAll('.diag-finding')].map(f => f.querySelectorAll('table.evidence tbody tr').length),"
                 + "  values: [...div.querySelectorAll('table.evidence td.num:nth-child(3)')].map(td => td.textContent),"
-                + "  links: [...div.querySelectorAll('.diag-finding > a')].map(a => a.getAttribute('href'))}));"
+                + "  links: [...div.querySelectorAll('.diag-finding > a')].map(a => a.getAttribute('href')),"
+                + "  symptoms: [...div.querySelectorAll('.diag-symptoms .chip')].map(c => c.textContent),"
+                + "  notRead: [...div.querySelectorAll('.diag-notread .chip')].map(c => c.textContent),"
+                + "  unmeasured: [...div.querySelectorAll('tr.unmeasured-pod')].map(r => r.dataset.pod + ': '"
+                + "   + [...r.querySelectorAll('.chip')].map(c => c.textContent).join(', '))}));"
                 + "}, e => done('ERROR ' + e));",
             data);
     assertThat(String.valueOf(r))
         .isEqualTo(
-            "{\"groups\":[\"llama|\",\"llama|vllm-llama-0\"],"
-                + "\"states\":[\"pd-bottleneck\",\"kv-pressure\"],"
-                + "\"rows\":[0,2],"
-                + "\"values\":[\"0.99\",\"NaN\"],"
+            "{\"groups\":[\"llama|\",\"llama|vllm-llama-0\",\"llama|vllm-llama-1\"],"
+                + "\"states\":[\"pd-bottleneck\",\"kv-pressure\",\"cause-not-found\"],"
+                + "\"rows\":[0,2,1],"
+                + "\"values\":[\"0.99\",\"NaN\",\"4.1\"],"
                 + "\"links\":[\"/dashboard?level=causal&model=llama&range=6h\","
-                + "\"/dashboard?level=causal&model=llama&namespace=inference&range=6h\"]}");
+                + "\"/dashboard?level=causal&model=llama&namespace=inference&range=6h\","
+                + "\"/dashboard?level=causal&model=llama&namespace=inference&range=6h\"],"
+                + "\"symptoms\":[\"TTFT high\"],"
+                + "\"notRead\":[\"queue time\",\"prefix cache\"],"
+                + "\"unmeasured\":[\"vllm-llama-1: queue time, GPU memory\"]}");
   }
 }

@@ -22,6 +22,12 @@ public enum Scenario {
   IDLE_GPU_LONG_QUEUE("idle-gpu-long-queue", new ScenarioEffects(1, 1, 1, 2, 1, 0, 0, 0)),
   /** One pod's GPU runs three times slower (a throttled card): its latency stands out. */
   SLOW_POD("slow-pod", new ScenarioEffects(1, 1, 3, 0, 1, 0, 0, 0)),
+  /**
+   * Prompts sixteen times longer and never sharing a cached prefix (retrieval with fresh
+   * documents), at 0.15x the requests: the queue stays short while prefill makes the first token
+   * slow.
+   */
+  LONG_PROMPTS("long-prompts", new ScenarioEffects(0.15, 1, 1, 0, 1, 0, 0, 0, 16, false)),
   /** A fifth of the requests fail. */
   ERROR_SPIKE("error-spike", new ScenarioEffects(1, 1, 1, 0, 1, 0.2, 0, 0)),
   /**

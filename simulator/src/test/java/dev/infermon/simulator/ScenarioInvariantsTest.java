@@ -137,6 +137,15 @@ class ScenarioInvariantsTest {
   }
 
   @Test
+  void longPromptsSlowTheFirstTokenWithoutAQueue() {
+    Run r = run(Scenario.LONG_PROMPTS, 20);
+    assertThat(r.waiting()).allMatch(w -> w < 5);
+    assertThat(r.kv()).allMatch(kv -> kv < 0.9);
+    assertThat(r.pod().metrics(0).preemptions()).isZero();
+    assertThat(r.ttftP95After()).isGreaterThan(2.0).isGreaterThan(r.ttftP95Before() * 3);
+  }
+
+  @Test
   void errorSpikeFailsAboutAFifthOfTheRequests() {
     Run r = run(Scenario.ERROR_SPIKE, 30);
     double errors = r.pod().metrics(0).finished("error");

@@ -21,10 +21,12 @@ import java.util.Optional;
  * Walks the causal chain per model and pod over a window, through PromQL only (so it works against
  * the embedded engine or a remote Prometheus): the catalog's canonical signals compiled for the
  * engines the store holds (requests running and waiting, waiting by reason, KV usage, preemptions,
- * TTFT and ITL, success, GPU activity and memory), read as range queries, then judged by {@link
- * Rules}. The inventory (which engines, which families) comes from the shared {@link
- * InventoryService}, over the window diagnosed. Stateless apart from its settings; thread-safe when
- * the backend is. Reached through {@link DiagnosisService}, which decides the window and step.
+ * TTFT, ITL, queue and prefill time, prompt length, prefix-cache hits, speculative-decoding
+ * acceptance, success and finish reasons, GPU activity and memory), read as range queries, plus the
+ * alert pack's symptoms per model, then judged by {@link Rules}. The inventory (which engines,
+ * which families) comes from the shared {@link InventoryService}, over the window diagnosed.
+ * Stateless; thread-safe when the backend is. Reached through {@link DiagnosisService}, which
+ * decides the window and step.
  */
 final class Diagnoser {
   /** The labels a pod's series are grouped by. */
@@ -32,23 +34,21 @@ final class Diagnoser {
 
   private final InventoryService inventories;
   private final QueryBackend backend;
-  private final Thresholds thresholds;
 
-  Diagnoser(InventoryService inventories, QueryBackend backend, Thresholds thresholds) {
-    if (inventories == null || backend == null || thresholds == null) {
-      throw new IllegalArgumentException("inventories, backend and thresholds are required");
+  Diagnoser(InventoryService inventories, QueryBackend backend) {
+    if (inventories == null || backend == null) {
+      throw new IllegalArgumentException("inventories and backend are required");
     }
     this.inventories = inventories;
     this.backend = backend;
-    this.thresholds = thresholds;
   }
 
   /**
-   * Diagnoses {@code [startMs, endMs]} at {@code stepMs} resolution.
+   * Diagnoses {@code [startMs, endMs]} at {@code stepMs} resolution, judged by {@code thresholds}.
    *
    * @throws IllegalArgumentException when the window is empty or the step not positive
    */
-  Diagnosis diagnose(long startMs, long endMs, long stepMs) {
+  Diagnosis diagnose(long startMs, long endMs, long stepMs, Thresholds thresholds) {
     if (endMs <= startMs || stepMs <= 0) {
       throw new IllegalArgumentException(
           "bad window: start " + startMs + ", end " + endMs + ", step " + stepMs);
@@ -58,33 +58,89 @@ final class Diagnoser {
     PromqlCompiler compiler = new PromqlCompiler(inventories.catalog());
     // rate windows of at least four 15 s scrapes, and never shorter than the step
     String rate = duration(Math.max(120_000L, stepMs));
+    Presence presence = Presence.of(inv.families());
+    double q = thresholds.alerts().ttftQuantile();
     PromqlCompiler.Options o =
-        new PromqlCompiler.Options(Filters.NONE, Map.of(), 0.95, rate, Presence.of(inv.families()));
+        new PromqlCompiler.Options(Filters.NONE, Map.of(), q, rate, presence);
     Map<String, Signals.Series> data = new LinkedHashMap<>();
-    Signals s = new Signals(w, data);
-    s.put("running", query(compiler, new Measure.Level(Signal.REQUESTS_RUNNING), o, w), false);
-    s.put("waiting", query(compiler, new Measure.Level(Signal.REQUESTS_WAITING), o, w), false);
-    s.putByReason(query(compiler, new Measure.Level(Signal.REQUESTS_WAITING_BY_REASON), o, w));
-    s.put("kv", query(compiler, new Measure.Level(Signal.KV_USAGE), o, w), false);
-    s.put("preemptions", query(compiler, new Measure.Rate(Signal.PREEMPTIONS), o, w), false);
-    s.put("ttft_p95", query(compiler, new Measure.Quantile(Signal.TTFT, 0.95), o, w), false);
-    s.put("itl_mean", query(compiler, new Measure.Mean(Signal.ITL), o, w), false);
-    s.put("success", query(compiler, new Measure.SuccessRate(), o, w), false);
-    s.put("finished", query(compiler, new Measure.Rate(Signal.REQUESTS_FINISHED), o, w), false);
-    s.put("sm_active", query(compiler, new Measure.Gpu(Signal.GPU_SM_ACTIVE), o, w), false);
-    s.put("tensor_active", query(compiler, new Measure.Gpu(Signal.GPU_TENSOR_ACTIVE), o, w), false);
-    s.put("gpu_util", query(compiler, new Measure.Gpu(Signal.GPU_UTIL), o, w), false);
+    Map<String, Signals.Series> models = new LinkedHashMap<>();
+    Signals s = new Signals(w, data, models);
+    for (Map.Entry<String, Measure> m : podMeasures(q).entrySet()) {
+      s.put(m.getKey(), query(compiler, m.getValue(), GROUP, o, w), false);
+    }
+    s.putBy("reason", "waiting_", query(compiler, WAITING_BY_REASON, GROUP, o, w));
+    s.putBy("finished_reason", "finished_", query(compiler, BY_FINISH_REASON, GROUP, o, w));
     s.put("gpu_memory", raw(GPU_MEMORY, w), true);
     s.put("restarts", raw(restarts(rate), w), true);
     s.put("down", raw("1 - min by (namespace, pod) (up)", w), true);
+    // the symptoms as the alert pack computes them: per namespace and model, over its 5m rates
+    PromqlCompiler.Options alertOptions =
+        new PromqlCompiler.Options(Filters.NONE, Map.of(), q, ALERT_RATE, presence);
+    for (Map.Entry<String, Measure> m : modelMeasures(q).entrySet()) {
+      s.putModel(m.getKey(), query(compiler, m.getValue(), BY_MODEL, alertOptions, w));
+    }
     List<String> pods = new ArrayList<>();
     for (Signals.Series p : data.values()) {
       if (!p.model.isEmpty()) {
         pods.add(p.namespace + "/" + p.pod + " (" + p.model + ")");
       }
     }
-    List<Finding> findings = new Rules(thresholds, w, data).findings();
-    return new Diagnosis(startMs, endMs, pods, findings);
+    List<Finding> findings = new Rules(thresholds, w, data, models).findings();
+    return new Diagnosis(startMs, endMs, pods, findings, Readings.notMeasured(data));
+  }
+
+  /** How the alert pack groups its alerts. */
+  static final List<String> BY_MODEL = List.of("namespace", "model_name");
+
+  /** The alert pack's rate window (export.AlertPack). */
+  static final String ALERT_RATE = "5m";
+
+  private static final Measure WAITING_BY_REASON =
+      new Measure.Level(Signal.REQUESTS_WAITING_BY_REASON);
+  private static final Measure BY_FINISH_REASON =
+      new Measure.Rate(Signal.REQUESTS_BY_FINISH_REASON);
+
+  /** What is read per pod, by {@link Signals} key; {@code q} the alert pack's TTFT quantile. */
+  static Map<String, Measure> podMeasures(double q) {
+    Map<String, Measure> m = new LinkedHashMap<>();
+    m.put("running", new Measure.Level(Signal.REQUESTS_RUNNING));
+    m.put("waiting", new Measure.Level(Signal.REQUESTS_WAITING));
+    m.put("kv", new Measure.Level(Signal.KV_USAGE));
+    m.put("preemptions", new Measure.Rate(Signal.PREEMPTIONS));
+    m.put("ttft", new Measure.Quantile(Signal.TTFT, q));
+    m.put("ttft_mean", new Measure.Mean(Signal.TTFT));
+    m.put("itl_mean", new Measure.Mean(Signal.ITL));
+    m.put("queue_time", new Measure.Mean(Signal.QUEUE_TIME));
+    m.put("prefill_time", new Measure.Mean(Signal.PREFILL_TIME));
+    m.put("prompt_len", new Measure.Mean(Signal.PROMPT_LENGTH));
+    m.put(
+        "prefix_hit",
+        new Measure.Ratio(
+            new Measure.Rate(Signal.PREFIX_CACHE_HITS),
+            new Measure.Rate(Signal.PREFIX_CACHE_QUERIES)));
+    m.put(
+        "spec_accept",
+        new Measure.Ratio(
+            new Measure.Rate(Signal.SPEC_ACCEPTED_TOKENS),
+            new Measure.Rate(Signal.SPEC_DRAFT_TOKENS)));
+    m.put("spec_accept_gauge", new Measure.Level(Signal.SPEC_ACCEPTANCE));
+    m.put("success", new Measure.SuccessRate());
+    m.put("finished", new Measure.Rate(Signal.REQUESTS_FINISHED));
+    m.put("failed", new Measure.Rate(Signal.REQUESTS_FAILED));
+    m.put("sm_active", new Measure.Gpu(Signal.GPU_SM_ACTIVE));
+    m.put("tensor_active", new Measure.Gpu(Signal.GPU_TENSOR_ACTIVE));
+    m.put("gpu_util", new Measure.Gpu(Signal.GPU_UTIL));
+    return m;
+  }
+
+  /** What is read per model, as the alert pack reads it, by {@link Signals} key. */
+  static Map<String, Measure> modelMeasures(double q) {
+    Map<String, Measure> m = new LinkedHashMap<>();
+    m.put("m_ttft", new Measure.Quantile(Signal.TTFT, q));
+    m.put("m_waiting", new Measure.Level(Signal.REQUESTS_WAITING));
+    m.put("m_preemptions", new Measure.Rate(Signal.PREEMPTIONS));
+    m.put("m_success", new Measure.SuccessRate());
+    return m;
   }
 
   /** Used GPU memory over the total, per inference pod the GPU is attributed to. */
@@ -100,8 +156,8 @@ final class Diagnoser {
   }
 
   private Signals.Result query(
-      PromqlCompiler compiler, Measure m, PromqlCompiler.Options o, Window w) {
-    Optional<String> q = compiler.compile(m, GROUP, o);
+      PromqlCompiler compiler, Measure m, List<String> by, PromqlCompiler.Options o, Window w) {
+    Optional<String> q = compiler.compile(m, by, o);
     if (q.isEmpty()) {
       return new Signals.Result("", new Matrix(List.of()));
     }

@@ -3,17 +3,31 @@ package dev.infermon.llm.diagnosis;
 import java.util.List;
 
 /**
- * What diagnosis found over one window: the states with their evidence, and the pods it looked at.
- * No finding means nothing looked wrong. Immutable.
+ * What diagnosis found over one window: the states with their evidence, the pods it looked at and,
+ * per pod, the signals it could not read. No finding means that no state was seen and no symptom
+ * the default alerts watch was there, in what could be read: {@link #notMeasured} says what could
+ * not. Immutable.
  *
  * @param startMs the window's start
  * @param endMs the window's end
  * @param pods the pods examined, as {@code namespace/pod (model)}
  * @param findings the states found, by pod
+ * @param notMeasured per pod, the signals that could not be read (pods that miss none are left out)
  */
-public record Diagnosis(long startMs, long endMs, List<String> pods, List<Finding> findings) {
+public record Diagnosis(
+    long startMs,
+    long endMs,
+    List<String> pods,
+    List<Finding> findings,
+    List<NotMeasured> notMeasured) {
   public Diagnosis {
     pods = List.copyOf(pods);
     findings = List.copyOf(findings);
+    notMeasured = List.copyOf(notMeasured);
+  }
+
+  /** A diagnosis that read every signal of every pod. */
+  public Diagnosis(long startMs, long endMs, List<String> pods, List<Finding> findings) {
+    this(startMs, endMs, pods, findings, List.of());
   }
 }

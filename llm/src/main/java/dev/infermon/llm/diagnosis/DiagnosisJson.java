@@ -39,9 +39,21 @@ public final class DiagnosisJson {
         ev.add(x);
       }
       m.put("evidence", ev);
+      m.put("symptoms", f.symptoms().stream().map(Symptom::id).toList());
+      m.put("notRead", f.notRead());
       findings.add(m);
     }
     out.put("findings", findings);
+    List<Object> unread = new ArrayList<>();
+    for (NotMeasured n : d.notMeasured()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("model", n.model());
+      m.put("namespace", n.namespace());
+      m.put("pod", n.pod());
+      m.put("signals", n.signals());
+      unread.add(m);
+    }
+    out.put("notMeasured", unread);
     return out;
   }
 }

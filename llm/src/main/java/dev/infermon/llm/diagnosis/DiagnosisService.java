@@ -1,19 +1,21 @@
 package dev.infermon.llm.diagnosis;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.BadParameterException;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.parser.PromqlParser;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Diagnosis over a window, the front door of this package: {@code infermon diagnose} and {@code
  * /api/v1/llm/diagnosis} both come here, so the window, the step and the thresholds are decided in
  * one place. A request leaves out what it likes ({@link DiagnosisRequest}); the end defaults to
  * now, the window to {@link #DEFAULT_WINDOW}, the step to {@link #step(long)}; {@link
- * Thresholds#DEFAULT} judge the states. The inventory comes from the process's shared {@link
- * InventoryService}.
+ * Thresholds#DEFAULT}, with the alert pack's thresholds as configured, judge the states and the
+ * symptoms. The inventory comes from the process's shared {@link InventoryService}.
  *
  * <p>Errors: {@link BadParameterException} for a window that is empty or a step that is not
  * positive; the backend's {@code QueryException}s as they come (a timeout is a {@code
@@ -34,6 +36,7 @@ public final class DiagnosisService {
   static final long POINTS = 120;
 
   private final Diagnoser diagnoser;
+  private final Supplier<Thresholds> thresholds;
   private final LongSupplier nowMs;
 
   /** With its own inventory service, the wall clock and the default thresholds. */
@@ -43,15 +46,33 @@ public final class DiagnosisService {
 
   /** Over the process's shared inventory service, which must read the same {@code backend}. */
   public DiagnosisService(QueryBackend backend, InventoryService inventories) {
-    this(backend, inventories, Thresholds.DEFAULT, System::currentTimeMillis);
+    this(backend, inventories, () -> LlmConfig.Alerts.DEFAULT);
+  }
+
+  /**
+   * Over the shared inventory service, with the alert pack's thresholds as {@code alerts} gives
+   * them at each call (the configuration's {@code llm.alerts}, which a reload may change): the
+   * symptoms diagnosis checks are the ones the loaded alerts fire on.
+   */
+  public DiagnosisService(
+      QueryBackend backend, InventoryService inventories, Supplier<LlmConfig.Alerts> alerts) {
+    this(
+        backend,
+        inventories,
+        () -> Thresholds.DEFAULT.withAlerts(alerts.get()),
+        System::currentTimeMillis);
   }
 
   DiagnosisService(
       QueryBackend backend,
       InventoryService inventories,
-      Thresholds thresholds,
+      Supplier<Thresholds> thresholds,
       LongSupplier nowMs) {
-    this.diagnoser = new Diagnoser(inventories, backend, thresholds);
+    if (thresholds == null || nowMs == null) {
+      throw new IllegalArgumentException("thresholds and clock are required");
+    }
+    this.diagnoser = new Diagnoser(inventories, backend);
+    this.thresholds = thresholds;
     this.nowMs = nowMs;
   }
 
@@ -77,7 +98,7 @@ public final class DiagnosisService {
           "zero or negative query resolution step widths are not accepted. Try a positive"
               + " integer");
     }
-    return diagnoser.diagnose(start, end, step);
+    return diagnoser.diagnose(start, end, step, thresholds.get());
   }
 
   /**

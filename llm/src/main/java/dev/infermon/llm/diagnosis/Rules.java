@@ -10,19 +10,31 @@ import java.util.Map;
  * Decides the states from one window's signals, in the causal chain's order: a queue is explained
  * first by KV pressure (KV full, preemptions), then by configuration (deferred requests), then by
  * an idle GPU (batch or KV settings), and only then called plain saturation. Latency outliers,
- * errors, GPU memory, prefill/decode imbalance and restarts are judged independently. Not
+ * errors, GPU memory, prefill/decode imbalance and restarts are judged independently; slow first
+ * tokens and slow streaming that no queue explains go to {@link LatencyRules}; last, {@link
+ * Symptoms} ties the symptoms seen to the findings and reports those left unexplained. Not
  * thread-safe; lives for one diagnosis.
  */
 final class Rules {
   private final Thresholds t;
   private final Window w;
   private final Map<String, Signals.Series> pods;
+  private final Map<String, Signals.Series> models;
+  private final Symptoms symptoms;
+  private final FailureRules failures;
   private final List<Finding> out = new ArrayList<>();
 
-  Rules(Thresholds t, Window w, Map<String, Signals.Series> pods) {
+  Rules(
+      Thresholds t,
+      Window w,
+      Map<String, Signals.Series> pods,
+      Map<String, Signals.Series> models) {
     this.t = t;
     this.w = w;
     this.pods = pods;
+    this.models = models;
+    this.symptoms = new Symptoms(t, w);
+    this.failures = new FailureRules(t, w, symptoms);
   }
 
   List<Finding> findings() {
@@ -31,13 +43,23 @@ final class Rules {
         continue;
       }
       queue(s);
-      errors(s);
+      Finding failing = failures.errorsRising(s);
+      if (failing != null) {
+        out.add(failing);
+      }
       gpuMemory(s);
       restarted(s);
     }
     slowPods();
     prefillDecode();
-    return out;
+    LatencyRules latency = new LatencyRules(t, w, symptoms);
+    List<Finding> chain = List.copyOf(out);
+    for (Signals.Series s : pods.values()) {
+      if (!s.model.isEmpty()) {
+        out.addAll(latency.findings(s, chain));
+      }
+    }
+    return symptoms.explain(out, pods, models);
   }
 
   /** Saturated, KV pressure, deferred by configuration, idle GPU with a long queue. */
@@ -151,7 +173,7 @@ final class Rules {
                 meanWaiting),
             ev(s, "running", "requests running", "max over the window", Window.argMax(running)),
             ev(s, "waiting", "requests waiting", "max over the window", Window.argMax(waiting)),
-            ev(s, "ttft_p95", "TTFT p95 (s)", "max over the window", argMax(s.get("ttft_p95"))));
+            ev(s, "ttft", ttftLabel() + " (s)", "max over the window", argMax(s.get("ttft"))));
       }
     }
   }
@@ -165,30 +187,8 @@ final class Rules {
     return null;
   }
 
-  /** Errors or aborts: the failing share of finished requests. */
-  private void errors(Signals.Series s) {
-    double[] success = s.get("success");
-    if (success == null) {
-      return;
-    }
-    int half = success.length / 2;
-    double first = 1 - Window.mean(success, 0, half);
-    double second = 1 - Window.mean(success, half, success.length);
-    double failing = Double.isNaN(second) ? first : second;
-    if (failing >= t.errorRatio()) {
-      int at = Window.argMax(invert(success));
-      add(
-          s,
-          State.ERRORS_RISING,
-          String.format(
-              Locale.ROOT,
-              "%.1f%% of finished requests fail in the second half of the window (%.1f%% in the"
-                  + " first)",
-              failing * 100,
-              Double.isNaN(first) ? 0 : first * 100),
-          ev(s, "success", "success ratio", "lowest in the window", at),
-          ev(s, "finished", "finished requests per second", "at the same time", at));
-    }
+  private String ttftLabel() {
+    return "TTFT p" + Symptoms.percent(t.alerts().ttftQuantile());
   }
 
   private void gpuMemory(Signals.Series s) {
@@ -242,7 +242,7 @@ final class Rules {
       }
     }
     for (List<Signals.Series> peers : byModel.values()) {
-      for (String signal : List.of("itl_mean", "ttft_p95")) {
+      for (String signal : List.of("itl_mean", "ttft")) {
         Map<Signals.Series, Double> med = new LinkedHashMap<>();
         for (Signals.Series s : peers) {
           double[] v = s.get(signal);
@@ -280,7 +280,7 @@ final class Rules {
                 String.format(
                     Locale.ROOT,
                     "%s median %.3g s is %.1fx the median of its %d peers serving %s (%.3g s)",
-                    signal.equals("itl_mean") ? "mean inter-token latency" : "TTFT p95",
+                    signal.equals("itl_mean") ? "mean inter-token latency" : ttftLabel(),
                     e.getValue(),
                     e.getValue() / peer,
                     others.size(),
@@ -289,7 +289,7 @@ final class Rules {
                 ev(
                     s,
                     signal,
-                    signal.equals("itl_mean") ? "ITL mean (s)" : "TTFT p95 (s)",
+                    signal.equals("itl_mean") ? "ITL mean (s)" : ttftLabel() + " (s)",
                     "max over the window",
                     Window.argMax(s.get(signal))));
           }
@@ -370,14 +370,6 @@ final class Rules {
     return out;
   }
 
-  private static double[] invert(double[] v) {
-    double[] out = new double[v.length];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = -v[i];
-    }
-    return out;
-  }
-
   private static int argMax(double[] v) {
     return v == null ? -1 : Window.argMax(v);
   }
@@ -394,10 +386,6 @@ final class Rules {
 
   /** The evidence of signal {@code name} at index {@code i}, or null when there is no point. */
   private Evidence ev(Signals.Series s, String name, String what, String note, int i) {
-    double[] v = s.get(name);
-    if (v == null || i < 0 || i >= v.length || Double.isNaN(v[i])) {
-      return null;
-    }
-    return new Evidence(what, s.queries.getOrDefault(name, ""), s.series(), v[i], w.time(i), note);
+    return s.evidence(name, what, note, i, w);
   }
 }

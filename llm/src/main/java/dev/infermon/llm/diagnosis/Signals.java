@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Collects the window's signals per pod: each pod's series by signal name, with the query each came
  * from (for evidence). Signals grouped by namespace and pod only (GPU memory, restarts, up) are
- * attached to the pods with those labels. Not thread-safe; lives for one diagnosis.
+ * attached to the pods with those labels; signals grouped as the alert pack groups ({@code
+ * namespace, model_name}) go to one series per model. Not thread-safe; lives for one diagnosis.
  */
 final class Signals {
   /** A range query's text and result. */
@@ -34,6 +35,15 @@ final class Signals {
       return values.get(signal);
     }
 
+    /** The evidence of {@code signal} at point {@code i} of {@code w}, or null without a point. */
+    Evidence evidence(String signal, String what, String note, int i, Window w) {
+      double[] v = values.get(signal);
+      if (v == null || i < 0 || i >= v.length || Double.isNaN(v[i])) {
+        return null;
+      }
+      return new Evidence(what, queries.getOrDefault(signal, ""), series(), v[i], w.time(i), note);
+    }
+
     String series() {
       StringBuilder sb = new StringBuilder("{model_name=\"").append(model).append('"');
       sb.append(", namespace=\"").append(namespace).append('"');
@@ -47,10 +57,34 @@ final class Signals {
 
   private final Window w;
   private final Map<String, Series> pods;
+  private final Map<String, Series> models;
 
-  Signals(Window w, Map<String, Series> pods) {
+  /**
+   * @param pods filled per pod, keyed {@code model|namespace|pod|role}
+   * @param models filled per model, keyed {@code model|namespace}
+   */
+  Signals(Window w, Map<String, Series> pods, Map<String, Series> models) {
     this.w = w;
     this.pods = pods;
+    this.models = models;
+  }
+
+  /** Adds a signal grouped by {@code namespace, model_name}. */
+  void putModel(String signal, Result r) {
+    Map<String, double[]> grid =
+        w.grid(
+            r.matrix(), l -> Diagnoser.val(l, "model_name") + "|" + Diagnoser.val(l, "namespace"));
+    for (Map.Entry<String, double[]> e : grid.entrySet()) {
+      Series s =
+          models.computeIfAbsent(
+              e.getKey(),
+              k -> {
+                String[] p = k.split("\\|", -1);
+                return new Series(p[0], p[1], "", "");
+              });
+      s.values.put(signal, e.getValue());
+      s.queries.put(signal, r.query());
+    }
   }
 
   /** Adds a signal; {@code byPod} for results grouped by namespace and pod only. */
@@ -75,14 +109,17 @@ final class Signals {
     }
   }
 
-  /** Splits waiting-by-reason into {@code waiting_<reason>} signals. */
-  void putByReason(Result r) {
+  /**
+   * Splits a signal by {@code label} into {@code <prefix><value>} signals (waiting by reason into
+   * {@code waiting_deferred}, finished requests by finish reason into {@code finished_abort}).
+   */
+  void putBy(String label, String prefix, Result r) {
     Map<String, double[]> grid =
-        w.grid(r.matrix(), l -> Diagnoser.key(l) + "#" + Diagnoser.val(l, "reason"));
+        w.grid(r.matrix(), l -> Diagnoser.key(l) + "#" + Diagnoser.val(l, label));
     for (Map.Entry<String, double[]> e : grid.entrySet()) {
       int hash = e.getKey().lastIndexOf('#');
       Series s = pod(e.getKey().substring(0, hash));
-      String signal = "waiting_" + e.getKey().substring(hash + 1);
+      String signal = prefix + e.getKey().substring(hash + 1);
       s.values.put(signal, e.getValue());
       s.queries.put(signal, r.query());
     }

@@ -95,6 +95,17 @@ final class Window {
     return best;
   }
 
+  /** The index of the minimum, or -1. */
+  static int argMin(double[] v) {
+    int best = -1;
+    for (int i = 0; i < v.length; i++) {
+      if (!Double.isNaN(v[i]) && (best < 0 || v[i] < v[best])) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
   /** The share of defined points that pass {@code test}. */
   static double share(double[] v, java.util.function.DoublePredicate test) {
     int n = 0;

@@ -7,19 +7,28 @@ import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.ModelProfile;
 import dev.infermon.simulator.Scenario;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Diagnosis on every simulator scenario: a small fleet serving one model (three vLLM pods, one
- * SGLang pod, a vLLM and an SGLang prefill/decode pair, dcgm-exporter) runs 5 minutes healthy,
- * switches to the scenario, runs 12 more, and those 12 minutes are diagnosed through the embedded
- * query backend through {@link DiagnosisService}. Each scenario gives its expected state; {@code
- * healthy} gives none.
+ * Diagnosis on every simulator scenario and every replayed real capture, as a user meets it when an
+ * alert fires. Scenarios: a small fleet serving one model (three vLLM pods, one SGLang pod, a vLLM
+ * and an SGLang prefill/decode pair, dcgm-exporter) runs 5 minutes healthy, switches to the
+ * scenario and runs 20 more, long enough for every alert's {@code for}. Captures: each replayed
+ * alone for 25 minutes ({@link ReplayedCaptures}). The default alert pack is evaluated every minute
+ * by the rules module over what is stored ({@link PackAlerts}), and at the end {@link
+ * DiagnosisService} diagnoses its default window (the last 30 minutes) through the embedded query
+ * backend. Each row says which alerts fire and which states the diagnosis must name (for a capture,
+ * also what it cannot read); for every alert that fires there must be a finding on its model that
+ * explains its symptom, with evidence, or says plainly that the symptom is there and what could not
+ * be read.
  */
 class DiagnosisScenariosTest {
   static FleetConfig fleet() {
@@ -34,61 +43,152 @@ class DiagnosisScenariosTest {
         .build();
   }
 
-  static Diagnosis diagnose(Scenario scenario) {
-    ScrapedFleet f = new ScrapedFleet(fleet()).run(Duration.ofMinutes(5));
+  /** What one scenario's run gives: the alerts firing at its end and the diagnosis then. */
+  record Run(Set<PackAlerts.Firing> firing, Diagnosis diagnosis) {}
+
+  static Run run(Scenario scenario) {
+    ScrapedFleet f = new ScrapedFleet(fleet());
+    PackAlerts pack = new PackAlerts(f.storage);
+    // every minute of the fleet's clock, as the rule manager's default interval
+    f.run(Duration.ofMinutes(5), t -> evalEveryMinute(pack, t));
     f.fleet.setScenario(scenario);
-    long switched = f.now();
-    f.run(Duration.ofMinutes(12));
-    long end = f.now();
-    return new DiagnosisService(f.backend, Catalog.builtIn())
-        .diagnose(DiagnosisRequest.between(switched, end, 30_000));
+    f.run(Duration.ofMinutes(20), t -> evalEveryMinute(pack, t));
+    Diagnosis d =
+        new DiagnosisService(f.backend, Catalog.builtIn())
+            .diagnose(
+                new DiagnosisRequest(
+                    OptionalLong.empty(),
+                    OptionalLong.of(f.now()),
+                    OptionalLong.empty(),
+                    OptionalLong.empty()));
+    return new Run(pack.firing(), d);
   }
 
-  static State expected(Scenario s) {
-    switch (s) {
-      case SATURATED:
-        return State.SATURATED;
-      case KV_PRESSURE:
-        return State.KV_PRESSURE;
-      case DEFERRED_BY_CONFIG:
-        return State.DEFERRED_BY_CONFIG;
-      case IDLE_GPU_LONG_QUEUE:
-        return State.IDLE_GPU_LONG_QUEUE;
-      case SLOW_POD:
-        return State.SLOW_POD;
-      case ERROR_SPIKE:
-        return State.ERRORS_RISING;
-      case POD_RESTART:
-        return State.RESTARTED;
-      default:
-        return null;
+  private static void evalEveryMinute(PackAlerts pack, long t) {
+    if ((t - ScrapedFleet.START) % 60_000 == 0) {
+      pack.eval(t);
     }
   }
 
+  static Set<String> words(String s) {
+    return s == null ? Set.of() : new TreeSet<>(Arrays.asList(s.trim().split("\\s+")));
+  }
+
   @ParameterizedTest(name = "{0}")
-  @EnumSource(Scenario.class)
-  void scenarioGivesItsState(Scenario scenario) {
-    Diagnosis d = diagnose(scenario);
-    Set<State> states =
-        d.findings().stream().map(Finding::state).collect(Collectors.toCollection(TreeSet::new));
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # scenario          | alerts firing at the end                                  | states named (at least)
+          healthy             |                                                           |
+          saturated           | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | saturated kv-pressure pd-bottleneck
+          kv-pressure         | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | kv-pressure
+          deferred-by-config  | LLMTimeToFirstTokenHigh                                   | deferred-by-config
+          idle-gpu-long-queue | LLMTimeToFirstTokenHigh                                   | idle-gpu-long-queue
+          long-prompts        | LLMTimeToFirstTokenHigh                                   | prefill-bound
+          slow-pod            |                                                           | slow-pod
+          error-spike         | LLMRequestFailuresHigh                                    | errors-rising
+          pod-restart         |                                                           | restarted
+          """)
+  void everyFiringAlertHasAFinding(String scenario, String alerts, String states) {
+    Diagnosis d = check(scenario, run(Scenario.fromCliName(scenario)), alerts, states);
+    assertThat(d.pods()).isNotEmpty();
+  }
+
+  /**
+   * No capture is a fleet in trouble (the busiest, vLLM 2026-09's ten requests, has a TTFT p95 of
+   * 1.75 s), so none fires an alert and none shows a state; what each shows is which signals its
+   * engine and release leave unread, per pod ({@code model: signals; ...}). {@code *}: not checked
+   * (NIM's unprefixed names are the inventory's to recognise).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # capture                                                          | alerts | states | not measured, per model
+          vllm-0.4.3.txt                                                     |        |        | facebook/opt-125m: waiting by reason, queue time, prefill time, prefix cache, success ratio, GPU activity, GPU memory
+          vllm-0.11.x-idle.txt                                               |        |        | Qwen/Qwen1.5-0.5B-Chat: waiting by reason, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, GPU activity, GPU memory
+          vllm-v0-ray2.32-serve_rayprefix.txt                                |        |        | neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8: waiting by reason, preemptions, queue time, prefill time, prefix cache, success ratio, GPU activity, GPU memory; facebook/opt-125m: requests running, requests waiting, waiting by reason, KV cache usage, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory
+          01_v0.4.1_docs_single_request.prom                                 |        |        | meta-llama/Llama-3.1-8B-Instruct: waiting by reason, preemptions, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          02_v0.5.1_issue13485_tp_labels_TRUNCATED.prom                      |        |        | Qwen-32B: requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom   |        |        |
+          upcloud-l40s-single-gpu-no-pod.prom                                |        |        |
+          lke-rtx4000ada-pod-attributed-xid.prom                             |        |        |
+          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            |        |        | qwen2.5-1.5b: GPU activity, GPU memory
+          vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom             |        |        | Qwen/Qwen3-VL-8B-Instruct: requests running, requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | *
+          """)
+  void everyFiringAlertOnAReplayedCaptureHasAFinding(
+      String capture, String alerts, String states, String notMeasured) {
+    Diagnosis d = check(capture, ReplayedCaptures.run(capture), alerts, states);
+    if ("*".equals(notMeasured)) {
+      return;
+    }
+    String got =
+        d.notMeasured().stream()
+            .map(n -> n.model() + ": " + String.join(", ", n.signals()))
+            .collect(Collectors.joining("; "));
+    assertThat(got).isEqualTo(notMeasured == null ? "" : notMeasured);
+  }
+
+  /** The assertions every row makes; returns the diagnosis for a row's own. */
+  private static Diagnosis check(String row, Run r, String alerts, String states) {
+    Diagnosis d = r.diagnosis();
     String all =
         d.findings().stream()
-            .map(f -> f.state().id() + " " + f.pod() + ": " + f.summary())
+            .map(
+                f ->
+                    f.state().id()
+                        + " "
+                        + (f.pod().isEmpty() ? "(model)" : f.pod())
+                        + " "
+                        + f.symptoms().stream().map(Symptom::id).toList()
+                        + ": "
+                        + f.summary())
             .collect(Collectors.joining("\n"));
-    // the surefire report keeps what each scenario gave (docs/diagnosis.md quotes it)
-    System.out.println("== " + scenario.cliName() + "\n" + all);
-    assertThat(d.pods()).isNotEmpty();
-    State want = expected(scenario);
-    if (want == null) {
+    // the surefire report keeps what each row gave (docs/diagnosis.md quotes it)
+    System.out.println("== " + row + "\nfiring: " + r.firing() + "\n" + all);
+    assertThat(r.firing().stream().map(PackAlerts.Firing::alert).collect(Collectors.toSet()))
+        .as("alerts firing")
+        .isEqualTo(words(alerts));
+    for (PackAlerts.Firing a : r.firing()) {
+      Symptom symptom = PackAlerts.SYMPTOMS.get(a.alert());
+      assertThat(d.findings())
+          .as(a + " needs a finding on its model that explains " + symptom.id() + "\n" + all)
+          .anySatisfy(
+              f -> {
+                assertThat(f.model()).isEqualTo(a.model());
+                assertThat(f.namespace()).isEqualTo(a.namespace());
+                assertThat(f.symptoms()).contains(symptom);
+                assertThat(f.evidence()).isNotEmpty();
+                assertThat(f.evidence().get(0).query()).isNotBlank();
+              });
+    }
+    Set<String> named = d.findings().stream().map(f -> f.state().id()).collect(Collectors.toSet());
+    assertThat(named).as(all).containsAll(words(states));
+    if (words(states).isEmpty()) {
       assertThat(d.findings()).as(all).isEmpty();
-    } else {
-      assertThat(states).as(all).contains(want);
-      for (Finding f : d.findings()) {
-        if (f.state() == want) {
-          assertThat(f.evidence()).as(f.summary()).isNotEmpty();
-          assertThat(f.evidence().get(0).query()).isNotBlank();
-        }
+    }
+    for (Finding f : d.findings()) {
+      if (f.state() == State.CAUSE_NOT_FOUND) {
+        assertThat(f.summary()).contains("cause not found");
+        assertThat(f.symptoms()).hasSize(1);
       }
+    }
+    return d;
+  }
+
+  @Test
+  void everyScenarioHasARow() throws Exception {
+    String table =
+        DiagnosisScenariosTest.class
+            .getDeclaredMethod(
+                "everyFiringAlertHasAFinding", String.class, String.class, String.class)
+            .getAnnotation(CsvSource.class)
+            .textBlock();
+    for (Scenario s : Scenario.values()) {
+      assertThat(table).as(s.cliName()).containsPattern("(?m)^" + s.cliName() + "\\s+\\|");
     }
   }
 }

@@ -27,7 +27,10 @@ class DiagnosisServiceTest {
     QueryBackend backend =
         new EmbeddedQueryBackend(new MemoryStorage(), new Engine(EngineOptions.DEFAULTS));
     return new DiagnosisService(
-        backend, new InventoryService(Catalog.builtIn(), backend), Thresholds.DEFAULT, () -> NOW);
+        backend,
+        new InventoryService(Catalog.builtIn(), backend),
+        () -> Thresholds.DEFAULT,
+        () -> NOW);
   }
 
   static OptionalLong opt(String s) {

@@ -9,6 +9,7 @@ import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.testing.FleetScrape;
 import dev.infermon.storage.testing.MemoryStorage;
 import java.time.Duration;
+import java.util.function.LongConsumer;
 
 /**
  * A simulated fleet scraped into a {@link MemoryStorage} in simulated time by the simulator's
@@ -32,7 +33,12 @@ final class ScrapedFleet {
 
   /** Steps the fleet for {@code d}, scraping every target at every step. */
   ScrapedFleet run(Duration d) {
-    new FleetScrape(storage, true).run(fleet, d);
+    return run(d, t -> {});
+  }
+
+  /** As {@link #run(Duration)}; {@code afterStep} gets each step's time once it is stored. */
+  ScrapedFleet run(Duration d, LongConsumer afterStep) {
+    new FleetScrape(storage, true).run(fleet, d, snap -> afterStep.accept(snap.timeMillis()));
     return this;
   }
 

@@ -9,6 +9,8 @@ import dev.infermon.llm.diagnosis.DiagnosisRequest;
 import dev.infermon.llm.diagnosis.DiagnosisService;
 import dev.infermon.llm.diagnosis.Evidence;
 import dev.infermon.llm.diagnosis.Finding;
+import dev.infermon.llm.diagnosis.NotMeasured;
+import dev.infermon.llm.diagnosis.Symptom;
 import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
 import dev.infermon.server.Main;
@@ -27,18 +29,22 @@ import picocli.CommandLine.Option;
 /**
  * {@code infermon diagnose}: walks the causal chain per model and pod over a window of what a
  * running infermon (or any Prometheus-compatible API) stores and prints the states it finds with
- * their evidence (docs/diagnosis.md), through the LLM layer's {@link DiagnosisService} (which
- * decides the step). Exit status 0 when nothing looks wrong, 1 when a state was found, 2 for usage
- * errors or an unreachable API.
+ * their evidence, the symptoms of the default alerts no state explains, and what it could not read
+ * (docs/diagnosis.md), through the LLM layer's {@link DiagnosisService} (which decides the step and
+ * uses the default alert thresholds). Exit status 0 when no state and no symptom was found in what
+ * could be read, 1 when one was, 2 for usage errors or an unreachable API.
  */
 @Command(
     name = "diagnose",
     mixinStandardHelpOptions = true,
     description = {
       "Diagnose LLM inference pods over a time window: saturated, KV pressure, deferred by",
-      "configuration, idle GPU with a long queue, a slow pod, errors rising, GPU memory near",
-      "full, prefill/decode bottleneck, restarts; each with its evidence (docs/diagnosis.md).",
-      "Exit status: 0 nothing found, 1 states found, 2 usage error or API unreachable."
+      "configuration, idle GPU with a long queue, prefill-bound, decode-bound, a slow pod, errors",
+      "rising, GPU memory near full, prefill/decode bottleneck, restarts; each with its evidence.",
+      "A symptom of the default alerts that no state explains is reported as cause-not-found",
+      "with the signals that could not be read; so is, per pod, every signal not measured",
+      "(docs/diagnosis.md).",
+      "Exit status: 0 nothing found, 1 states or symptoms found, 2 usage error or API unreachable."
     })
 public final class DiagnoseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -120,7 +126,10 @@ public final class DiagnoseCommand implements Callable<Integer> {
         .append(Instant.ofEpochMilli(d.endMs()))
         .append('\n');
     if (d.findings().isEmpty()) {
-      return sb.append("nothing looks wrong\n").toString();
+      sb.append(
+          d.notMeasured().isEmpty()
+              ? "nothing looks wrong\n"
+              : "nothing looks wrong in what could be read; the signals below were not\n");
     }
     for (Finding f : d.findings()) {
       sb.append('\n')
@@ -132,6 +141,14 @@ public final class DiagnoseCommand implements Callable<Integer> {
           .append("  ")
           .append(f.summary())
           .append('\n');
+      if (!f.symptoms().isEmpty()) {
+        sb.append("  symptoms: ")
+            .append(String.join(", ", f.symptoms().stream().map(Symptom::id).toList()))
+            .append('\n');
+      }
+      if (!f.notRead().isEmpty()) {
+        sb.append("  not read: ").append(String.join(", ", f.notRead())).append('\n');
+      }
       for (Evidence e : f.evidence()) {
         sb.append(
             String.format(
@@ -142,6 +159,20 @@ public final class DiagnoseCommand implements Callable<Integer> {
                 Instant.ofEpochMilli(e.timeMs()),
                 e.note(),
                 e.query()));
+      }
+    }
+    if (!d.notMeasured().isEmpty()) {
+      sb.append("\nnot measured, so never judged:\n");
+      for (NotMeasured n : d.notMeasured()) {
+        sb.append("  ")
+            .append(n.namespace())
+            .append('/')
+            .append(n.pod())
+            .append(" (")
+            .append(n.model())
+            .append("): ")
+            .append(String.join(", ", n.signals()))
+            .append('\n');
       }
     }
     return sb.toString();

@@ -38,7 +38,8 @@ final class FleetOptions {
       names = "--scenario",
       description =
           "Starting scenario: healthy, saturated, kv-pressure, deferred-by-config,"
-              + " idle-gpu-long-queue, slow-pod, error-spike, pod-restart (default: ${DEFAULT-VALUE}).")
+              + " idle-gpu-long-queue, long-prompts, slow-pod, error-spike, pod-restart (default:"
+              + " ${DEFAULT-VALUE}).")
   String scenario = "healthy";
 
   @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")

@@ -12,8 +12,9 @@ import java.util.function.Supplier;
  * dashboard knows which steps are final and caches their range results), and the {@code llm}
  * section the API reads per request (quantiles, SLOs).
  *
- * <p>Reload: the {@code llm} section takes effect from the next request on; its alert pack and SLO
- * rules are the rules' ({@link RulesComponent}).
+ * <p>Reload: the {@code llm} section takes effect from the next request on (the diagnosis's symptom
+ * thresholds, {@code llm.alerts}, too); its alert pack and SLO rules are the rules' ({@link
+ * RulesComponent}).
  */
 final class LlmComponent implements Component {
   private final LlmLayer layer;
@@ -37,9 +38,11 @@ final class LlmComponent implements Component {
     section = cfg.llm();
     Tsdb db = tsdb.get();
     if (engine.backend() != null) {
+      // diagnosis checks the symptoms of the alert pack as loaded: the section in effect
       layer.bind(
           engine.backend(),
-          engine.inner() instanceof EmbeddedQueryBackend ? db::appendableMinTime : null);
+          engine.inner() instanceof EmbeddedQueryBackend ? db::appendableMinTime : null,
+          () -> section.alerts());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.infermon.server.runtime;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.LintService;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
@@ -10,6 +11,7 @@ import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.web.WebServices;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The LLM layer of one process, built in this one place: the catalog (loaded once), the exports and
@@ -39,18 +41,26 @@ public final class LlmLayer {
     return l;
   }
 
+  /** As {@link #bind(QueryBackend, LongSupplier, Supplier)} with the default alert thresholds. */
+  public void bind(QueryBackend backend, LongSupplier immutableBefore) {
+    bind(backend, immutableBefore, () -> LlmConfig.Alerts.DEFAULT);
+  }
+
   /**
    * Builds the storage's services over {@code backend}.
    *
    * @param immutableBefore for the embedded TSDB, {@code Tsdb::appendableMinTime} (the dashboard
    *     caches final steps); null for a backend that cannot tell (remote)
+   * @param alerts the loaded alert pack's thresholds ({@code llm.alerts}, read at each diagnosis):
+   *     the symptoms diagnosis checks are the ones the alerts fire on
    */
-  public void bind(QueryBackend backend, LongSupplier immutableBefore) {
+  public void bind(
+      QueryBackend backend, LongSupplier immutableBefore, Supplier<LlmConfig.Alerts> alerts) {
     InventoryService inventories = new InventoryService(catalog, backend);
     bound =
         new Bound(
             new DashboardService(backend, inventories, immutableBefore),
-            new DiagnosisService(backend, inventories),
+            new DiagnosisService(backend, inventories, alerts),
             new SloService(backend),
             new LintService(inventories));
   }

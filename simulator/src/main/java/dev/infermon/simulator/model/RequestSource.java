@@ -63,11 +63,12 @@ final class RequestSource {
   }
 
   private Request newRequest(double at, int usableBlocks) {
-    double promptDraw = rng.logNormal(workload.promptMedian(), workload.promptSigma());
+    double promptDraw =
+        rng.logNormal(workload.promptMedian() * effects.promptFactor(), workload.promptSigma());
     double outputDraw =
         rng.logNormal(workload.outputMedian() * effects.outputFactor(), workload.outputSigma());
     int maxTokensIndex = rng.nextInt(workload.maxTokensChoiceCount());
-    boolean sharesPrefix = rng.chance(workload.prefixShareProbability());
+    boolean sharesPrefix = rng.chance(workload.prefixShareProbability()) && effects.prefixCaching();
     double prefixShare = rng.uniform(0.2, 0.85);
     boolean failing = rng.chance(effects.errorRate());
     boolean aborts = rng.chance(workload.abortProbability());

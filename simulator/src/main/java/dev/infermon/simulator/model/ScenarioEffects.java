@@ -1,8 +1,9 @@
 package dev.infermon.simulator.model;
 
 /**
- * How a scenario bends one engine: multipliers on load, KV capacity and speed, a cap on the batch,
- * and the shares of failing and deferred requests. {@link #NONE} is the healthy engine.
+ * How a scenario bends one engine: multipliers on load, KV capacity, speed and prompt length, a cap
+ * on the batch, the shares of failing and deferred requests, and whether prompts share cached
+ * prefixes. {@link #NONE} is the healthy engine.
  *
  * @param arrivalFactor multiplier on the arrival rate
  * @param kvCapacityFactor multiplier on the KV blocks the engine may use, in (0, 1]
@@ -12,6 +13,9 @@ package dev.infermon.simulator.model;
  * @param errorRate share of requests the engine fails
  * @param deferredFraction share of requests that need a scarce resource (a LoRA adapter slot)
  * @param deferredBudget how many such requests may run at once
+ * @param promptFactor multiplier on the prompt length median
+ * @param prefixCaching whether prompts may start with a cached prefix (the workload's share);
+ *     false: every prompt is computed in full
  */
 public record ScenarioEffects(
     double arrivalFactor,
@@ -21,21 +25,48 @@ public record ScenarioEffects(
     double outputFactor,
     double errorRate,
     double deferredFraction,
-    int deferredBudget) {
+    int deferredBudget,
+    double promptFactor,
+    boolean prefixCaching) {
 
   /** The healthy engine: no effect. */
   public static final ScenarioEffects NONE = new ScenarioEffects(1, 1, 1, 0, 1, 0, 0, 0);
 
+  /** Prompts as the workload draws them, prefix caching on. */
+  public ScenarioEffects(
+      double arrivalFactor,
+      double kvCapacityFactor,
+      double slowdown,
+      int maxNumSeqsCap,
+      double outputFactor,
+      double errorRate,
+      double deferredFraction,
+      int deferredBudget) {
+    this(
+        arrivalFactor,
+        kvCapacityFactor,
+        slowdown,
+        maxNumSeqsCap,
+        outputFactor,
+        errorRate,
+        deferredFraction,
+        deferredBudget,
+        1,
+        true);
+  }
+
   /** Validates ranges. */
   public ScenarioEffects {
-    if (!(arrivalFactor >= 0) || !(slowdown >= 1) || !(outputFactor > 0)) {
+    if (!(arrivalFactor >= 0) || !(slowdown >= 1) || !(outputFactor > 0) || !(promptFactor > 0)) {
       throw new IllegalArgumentException(
-          "need arrivalFactor >= 0, slowdown >= 1, outputFactor > 0; got "
+          "need arrivalFactor >= 0, slowdown >= 1, outputFactor > 0, promptFactor > 0; got "
               + arrivalFactor
               + ", "
               + slowdown
               + ", "
-              + outputFactor);
+              + outputFactor
+              + ", "
+              + promptFactor);
     }
     if (!(kvCapacityFactor > 0 && kvCapacityFactor <= 1)) {
       throw new IllegalArgumentException(

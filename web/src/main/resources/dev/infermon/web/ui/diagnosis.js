@@ -1,6 +1,7 @@
 // The diagnosis page: per model and pod the states the diagnosis finds in the URL's time window,
-// each with its evidence and a link to the dashboard's causal chain; the SLOs' error budgets; and
-// a lint form for expressions, rule files and dashboards (lint.js).
+// each with the symptoms it explains, its evidence, what it could not read and a link to the
+// dashboard's causal chain; per pod the signals not measured (never shown as fine); the SLOs'
+// error budgets; and a lint form for expressions, rule files and dashboards (lint.js).
 
 import { encode } from './api.js';
 import { esc, fmt, fmtTime } from './format.js';
@@ -18,6 +19,16 @@ const STATES = {
   'gpu-memory-near-full': 'GPU memory near full',
   'pd-bottleneck': 'Prefill/decode bottleneck',
   restarted: 'Restarted',
+  'prefill-bound': 'Prefill-bound',
+  'decode-bound': 'Decode-bound',
+  'cause-not-found': 'Cause not found',
+};
+/** The symptoms of the default alerts (and slow streaming) in the words the page uses. */
+const SYMPTOMS = {
+  'ttft-high': 'TTFT high',
+  'queued-while-preempting': 'Queued while preempting',
+  'failures-high': 'Failures high',
+  'itl-high': 'Inter-token latency high',
 };
 const WINDOWS = ['15m', '1h', '6h', '24h'];
 
@@ -42,6 +53,29 @@ function evidence(ev) {
     </tbody></table>`;
 }
 
+/** Per pod, the signals the diagnosis could not read: listed as such, never as "no problem". */
+function unmeasuredHtml(list) {
+  if (!list || !list.length) return '';
+  return `<section id="diagnosis-unmeasured"><h3>Not measured, so never judged</h3>
+    <table class="data unmeasured"><thead><tr><th scope="col">Pod</th><th scope="col">Model</th><th scope="col">Signals not measured</th></tr></thead><tbody>
+    ${list.map((n) => `<tr class="unmeasured-pod" data-pod="${esc(n.pod)}"><td>${esc(n.namespace + '/' + n.pod)}</td><td>${esc(n.model)}</td>
+      <td>${(n.signals || []).map((s) => `<span class="chip">${esc(s)}</span>`).join('')}</td></tr>`).join('')}
+    </tbody></table></section>`;
+}
+
+function findingHtml(f, p) {
+  const symptoms = (f.symptoms || []).map((s) => `<span class="chip symptom" data-symptom="${esc(s)}">${esc(SYMPTOMS[s] || s)}</span>`).join('');
+  const notRead = (f.notRead || []).length
+    ? `<div class="diag-notread">Could not read: ${f.notRead.map((s) => `<span class="chip">${esc(s)}</span>`).join('')}</div>` : '';
+  return `<article class="diag-finding" data-state="${esc(f.state)}">
+    <header><span class="badge ${f.state === 'cause-not-found' ? 'pending' : 'err'}">${esc(STATES[f.state] || f.state)}</span> <b>${esc(f.summary || '')}</b></header>
+    <div class="muted">${esc(f.description || '')}</div>
+    ${symptoms ? `<div class="diag-symptoms">Explains: ${symptoms}</div>` : ''}${notRead}
+    <details><summary>Evidence (${(f.evidence || []).length})</summary>${evidence(f.evidence)}</details>
+    <a href="${esc(causalLink(f, p))}" data-nav>Causal chain for ${esc(f.model || 'all models')}${f.pod ? ' (pod ' + esc(f.pod) + ')' : ''} →</a>
+  </article>`;
+}
+
 /** The diagnosis's `data` as HTML, grouped by model then pod; `p` the page's URL parameters. */
 export function findingsHtml(data, p) {
   const list = (data.findings || []).slice().sort((a, b) =>
@@ -54,10 +88,12 @@ export function findingsHtml(data, p) {
       <div class="todo">Check that the engines are scraped (Targets) and that their series carry <code>model_name</code>,
       <code>namespace</code> and <code>pod</code>; a window just after start-up may be too short — try a longer one.</div></div>`;
   }
+  const unmeasured = unmeasuredHtml(data.notMeasured);
   if (!list.length) {
-    return `<div class="empty" id="diagnosis-none"><div class="reason">No problem found.</div>
-      <div class="todo">${checked} pod(s) checked from ${span}: no saturation, KV pressure, deferral, idle GPU with a queue,
-      slow pod, rising errors, full GPU memory, prefill/decode bottleneck or restart.</div></div>`;
+    // Only what was read is known to be fine: the signals not measured are listed beside it.
+    return `<div class="empty" id="diagnosis-none"><div class="reason">No problem found in what could be read.</div>
+      <div class="todo">${checked} pod(s) checked from ${span}: no state of the causal chain and no symptom of the
+      default alerts${unmeasured ? '; the signals below could not be read, so their states were not judged' : ''}.</div></div>${unmeasured}`;
   }
   const groups = new Map();
   for (const f of list) {
@@ -70,15 +106,10 @@ export function findingsHtml(data, p) {
     const f0 = fs[0];
     html += `<section class="diag-group" data-model="${esc(f0.model)}" data-pod="${esc(f0.pod || '')}">
       <h3>${esc(f0.model || '(no model)')} <span class="muted">· ${f0.pod ? esc(f0.namespace + '/' + f0.pod) : 'whole model'}</span></h3>
-      ${fs.map((f) => `<article class="diag-finding" data-state="${esc(f.state)}">
-        <header><span class="badge err">${esc(STATES[f.state] || f.state)}</span> <b>${esc(f.summary || '')}</b></header>
-        <div class="muted">${esc(f.description || '')}</div>
-        <details><summary>Evidence (${(f.evidence || []).length})</summary>${evidence(f.evidence)}</details>
-        <a href="${esc(causalLink(f, p))}" data-nav>Causal chain for ${esc(f.model || 'all models')}${f.pod ? ' (pod ' + esc(f.pod) + ')' : ''} →</a>
-      </article>`).join('')}
+      ${fs.map((f) => findingHtml(f, p)).join('')}
     </section>`;
   }
-  return html;
+  return html + unmeasured;
 }
 
 function pct(v) {

@@ -150,10 +150,16 @@ class LlmLintApiTest {
   }
 
   @Test
-  void diagnosisOfAQuietPodFindsNothing() throws Exception {
+  void diagnosisOfAQuietPodFindsNothingAndSaysWhatItCouldNotRead() throws Exception {
     JsonNode d = data(server.get("/api/v1/llm/diagnosis?window=10m"));
     assertThat(d.get("findings")).isEmpty();
     assertThat(d.get("pods").get(0).asText()).isEqualTo("ns/p (m)");
+    // the pod exposes only its running requests: everything else is not measured, not fine
+    JsonNode unread = d.get("notMeasured").get(0);
+    assertThat(unread.get("pod").asText()).isEqualTo("p");
+    assertThat(unread.get("signals").toString())
+        .contains("\"requests waiting\"", "\"TTFT\"", "\"GPU memory\"")
+        .doesNotContain("requests running");
   }
 
   @Test

@@ -1,0 +1,114 @@
+package dev.infermon.llm.diagnosis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Failing requests: the share of finished requests that end in error or abort, and which finish
+ * reasons carry it. Not thread-safe; lives for one diagnosis.
+ */
+final class FailureRules {
+  private final Thresholds t;
+  private final Window w;
+  private final Symptoms symptoms;
+
+  FailureRules(Thresholds t, Window w, Symptoms symptoms) {
+    this.t = t;
+    this.w = w;
+    this.symptoms = symptoms;
+  }
+
+  /**
+   * Errors or aborts: the failing share of finished requests in the window's second half, or the
+   * failures symptom (the share over the alert pack's ratio at the window's end), and the finish
+   * reasons that carry it (vLLM's {@code abort} and {@code error}; SGLang has no finish reason and
+   * counts every failure as aborted).
+   */
+  Finding errorsRising(Signals.Series s) {
+    double[] success = s.get("success");
+    if (success == null) {
+      return null;
+    }
+    int half = success.length / 2;
+    double first = 1 - Window.mean(success, 0, half);
+    double second = 1 - Window.mean(success, half, success.length);
+    double failing = Double.isNaN(second) ? first : second;
+    if (failing < t.errorRatio() && !symptoms.seen(Symptom.FAILURES_HIGH, s, false)) {
+      return null;
+    }
+    int at = Window.argMin(success);
+    List<Evidence> ev = new ArrayList<>();
+    ev.add(s.evidence("success", "success ratio", "lowest in the window", at, w));
+    ev.add(s.evidence("finished", "finished requests per second", "at the same time", at, w));
+    List<String> reasons = new ArrayList<>();
+    boolean byReason = false;
+    for (String reason : List.of("error", "abort")) {
+      String key = "finished_" + reason;
+      if (s.get(key) == null) {
+        continue;
+      }
+      byReason = true;
+      String what = "finished with " + reason + " per second";
+      ev.add(s.evidence(key, what, "at the same time", at, w));
+      double share = share(s.get(key), s.get("finished"), half);
+      if (share > 0) {
+        reasons.add(String.format(Locale.ROOT, "%s %.1f%%", reason, share * 100));
+      }
+    }
+    if (!byReason && s.get("failed") != null) {
+      double share = share(s.get("failed"), s.get("finished"), half);
+      reasons.add(
+          String.format(Locale.ROOT, "aborted %.1f%%, no finish reason exposed", share * 100));
+      ev.add(s.evidence("failed", "aborted requests per second", "at the same time", at, w));
+    }
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%.1f%% of finished requests fail in the second half of the window (%.1f%% in the"
+                + " first)",
+            failing * 100,
+            Double.isNaN(first) ? 0 : first * 100);
+    if (failing < t.errorRatio()) {
+      // found by the symptom: the share crossed the pack's ratio late in the window
+      summary += String.format(Locale.ROOT, ", %.1f%% at its end", (1 - last(success)) * 100);
+    }
+    summary += reasons.isEmpty() ? "" : ": " + String.join(", ", reasons);
+    ev.removeIf(Objects::isNull);
+    return new Finding(
+        State.ERRORS_RISING,
+        s.model,
+        s.namespace,
+        s.pod,
+        summary,
+        ev,
+        List.of(),
+        Readings.notRead(s, List.of(Readings.FINISH_REASONS)));
+  }
+
+  private static double last(double[] v) {
+    for (int i = v.length - 1; i >= 0; i--) {
+      if (!Double.isNaN(v[i])) {
+        return v[i];
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** The mean share {@code part / whole} over the points from {@code from} where whole > 0. */
+  private static double share(double[] part, double[] whole, int from) {
+    if (part == null || whole == null) {
+      return Double.NaN;
+    }
+    double sum = 0;
+    int n = 0;
+    for (int i = from; i < part.length; i++) {
+      if (whole[i] > 0 && !Double.isNaN(part[i])) {
+        sum += part[i] / whole[i];
+        n++;
+      }
+    }
+    return n == 0 ? Double.NaN : sum / n;
+  }
+}
