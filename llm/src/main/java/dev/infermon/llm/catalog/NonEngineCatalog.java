@@ -24,7 +24,8 @@ import java.util.Set;
  */
 public final class NonEngineCatalog {
   /** No routers known (a catalog built from engine data alone). */
-  public static final NonEngineCatalog EMPTY = new NonEngineCatalog(Map.of(), List.of(), List.of());
+  public static final NonEngineCatalog EMPTY =
+      new NonEngineCatalog(Map.of(), List.of(), List.of(), Map.of());
 
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final Set<String> TOP_KEYS =
@@ -46,12 +47,22 @@ public final class NonEngineCatalog {
   private final Map<String, NonEngineMetric> byName;
   private final List<String> judgedPrefixes;
   private final List<Alias> aliases;
+  private final Map<String, String> titles;
 
   private NonEngineCatalog(
-      Map<String, NonEngineMetric> byName, List<String> judgedPrefixes, List<Alias> aliases) {
+      Map<String, NonEngineMetric> byName,
+      List<String> judgedPrefixes,
+      List<Alias> aliases,
+      Map<String, String> titles) {
     this.byName = Map.copyOf(byName);
     this.judgedPrefixes = List.copyOf(judgedPrefixes);
     this.aliases = List.copyOf(aliases);
+    this.titles = Map.copyOf(titles);
+  }
+
+  /** The display name of a component ({@code llm-d router endpoint picker}), else its key. */
+  public String title(String component) {
+    return titles.getOrDefault(component, component);
   }
 
   /**
@@ -163,11 +174,14 @@ public final class NonEngineCatalog {
           file + ": not_an_engine: true is required (these are not engines)");
     }
     Map<String, String> components = new LinkedHashMap<>();
+    Map<String, String> titles = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> cs = root.path("components").properties().iterator();
     while (cs.hasNext()) {
       Map.Entry<String, JsonNode> c = cs.next();
-      keys(file, c.getValue(), Set.of("title", "cite"), "components." + c.getKey());
-      components.put(c.getKey(), required(file, c.getValue(), "cite", "components." + c.getKey()));
+      String at = "components." + c.getKey();
+      keys(file, c.getValue(), Set.of("title", "cite"), at);
+      components.put(c.getKey(), required(file, c.getValue(), "cite", at));
+      titles.put(c.getKey(), required(file, c.getValue(), "title", at));
     }
     List<String> prefixes = new ArrayList<>();
     root.path("judged_prefixes").forEach(p -> prefixes.add(p.asText()));
@@ -187,7 +201,7 @@ public final class NonEngineCatalog {
     for (JsonNode b : root.path("families")) {
       block(file, b, "families[" + i++ + "]", components, byName);
     }
-    return new NonEngineCatalog(byName, prefixes, aliases);
+    return new NonEngineCatalog(byName, prefixes, aliases, titles);
   }
 
   private static void block(
