@@ -37,6 +37,13 @@ import java.util.regex.Pattern;
 final class LabelFlow {
   private static final Pattern LEGEND = Pattern.compile("\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*}}");
 
+  /**
+   * Target labels that only some scrape configurations add (infermon's inference discovery): one is
+   * judged missing only when no other label of the grouping or legend is carried, so that the
+   * series really collapse or share one name.
+   */
+  private static final Set<String> DISCOVERY = Set.of("node", "role", "workload_name", "backend");
+
   /** Functions whose result has no labels of their input. */
   private static final Set<String> NO_LABELS = Set.of("vector", "time", "scalar", "pi");
 
@@ -66,6 +73,9 @@ final class LabelFlow {
         VectorSelector vs = firstSelector(branch);
         if (carried == null || carried.contains(label) || vs == null) {
           continue;
+        }
+        if (DISCOVERY.contains(label) && a.grouping().stream().anyMatch(carried::contains)) {
+          continue; // a label some scrape configuration adds, beside ones that are there
         }
         MetricInfo info = s.info(vs);
         s.report(
@@ -99,18 +109,21 @@ final class LabelFlow {
       sets.add(l);
     }
     Matcher m = LEGEND.matcher(s.query.legend());
-    Set<String> done = new LinkedHashSet<>();
+    List<String> named = new ArrayList<>();
     while (m.find()) {
-      String label = m.group(1);
-      if (label.startsWith("__") || !done.add(label)) {
+      named.add(m.group(1));
+    }
+    Set<String> all = new TreeSet<>();
+    sets.forEach(all::addAll);
+    boolean anyCarried = named.stream().anyMatch(all::contains);
+    Set<String> done = new LinkedHashSet<>();
+    for (String label : named) {
+      if (label.startsWith("__") || !done.add(label) || all.contains(label)) {
         continue;
       }
-      boolean somewhere = sets.stream().anyMatch(x -> x.contains(label));
-      if (somewhere) {
+      if (DISCOVERY.contains(label) && anyCarried) {
         continue;
       }
-      Set<String> all = new TreeSet<>();
-      sets.forEach(all::addAll);
       VectorSelector vs = firstSelector(s.expr);
       String fix = "";
       if (vs != null) {
@@ -132,7 +145,8 @@ final class LabelFlow {
               + label
               + "}}, a label the panel's series do not carry ("
               + own(all)
-              + "): every line gets the same name.",
+              + "): "
+              + (anyCarried ? "it is empty on every line." : "every line gets the same name."),
           fix,
           label);
     }

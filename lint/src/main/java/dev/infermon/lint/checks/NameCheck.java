@@ -44,6 +44,9 @@ final class NameCheck {
           continue;
         }
       }
+      if (info.hit() != null && Alternatives.covered(s, vs, info)) {
+        continue; // one of several spellings or releases of the same quantity, joined with or
+      }
       if (info.created()) {
         created(s, info, at);
       } else if (info.exposed()) {

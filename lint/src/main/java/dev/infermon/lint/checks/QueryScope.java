@@ -104,6 +104,16 @@ final class QueryScope {
     return info(name);
   }
 
+  /** The walk node of a selector (its ancestors), or null. */
+  ExprWalk.Node node(VectorSelector vs) {
+    for (ExprWalk.Node n : nodes) {
+      if (n.expr() == vs) {
+        return n;
+      }
+    }
+    return null;
+  }
+
   /** All selectors of the query, in source order. */
   List<VectorSelector> selectors() {
     List<VectorSelector> s = new ArrayList<>();
