@@ -7,6 +7,7 @@ import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.simulator.testing.Captures;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The dashboards and rule files peer projects publish ({@code ../shared/lint-corpus}, read from
  * there and never copied into the tree; SOURCES.md there says what each is and what is wrong with
- * it), linted against the catalog and against the simulated fleet of {@link CorpusTest}, each
+ * it), linted against the catalog, the simulated fleet of {@link CorpusTest} and the real captures
+ * replayed as one fleet (vLLM 0.4.3, 0.11 and 2026, SGLang 0.4.1, two dcgm-exporters, NIM), each
  * compared with a reviewed golden in {@code src/test/resources/peer-corpus/<file>.<reference>}
  * (line, column, check, severity, subject): every finding in a golden was judged a true positive
  * when it was written, so a new finding is either a real problem to add or a false alarm to fix.
@@ -45,7 +47,9 @@ class PeerCorpusTest {
             "catalog",
             Reference.catalogOnly(Catalog.builtIn()),
             "simulated",
-            SimulatedEndpoints.corpusReference());
+            SimulatedEndpoints.corpusReference(),
+            "captures",
+            SimulatedEndpoints.captureReference(fullCaptures()));
   }
 
   static Stream<Arguments> files() throws IOException {
@@ -56,12 +60,23 @@ class PeerCorpusTest {
     List<Arguments> out = new ArrayList<>();
     try (Stream<Path> s = Files.walk(root)) {
       for (Path p : s.filter(PeerCorpusTest::lintable).sorted().toList()) {
-        for (String ref : List.of("catalog", "simulated")) {
+        for (String ref : List.of("catalog", "simulated", "captures")) {
           out.add(Arguments.of(root.relativize(p).toString(), ref));
         }
       }
     }
     return out.stream();
+  }
+
+  /**
+   * The real captures as one fleet, but the excerpts (a page cut to a few families says nothing of
+   * what its target lacks) and the Ray-prefixed one (a spelling lint judges elsewhere).
+   */
+  static List<Captures.Entry> fullCaptures() {
+    return Captures.all().stream()
+        .filter(c -> !c.path().contains("EXCERPT") && !c.path().contains("TRUNCATED"))
+        .filter(c -> !c.path().contains("rayprefix"))
+        .toList();
   }
 
   private static boolean lintable(Path p) {

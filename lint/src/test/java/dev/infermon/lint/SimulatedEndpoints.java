@@ -13,6 +13,7 @@ import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.testing.FleetScrape;
 import dev.infermon.storage.testing.MemoryStorage;
 import java.io.IOException;
@@ -77,6 +78,29 @@ public final class SimulatedEndpoints {
   public static Reference corpusReference() {
     return Reference.of(
         Catalog.builtIn(), inventory(corpusFleet(), Duration.ofMinutes(10)), Reference.Mode.LIVE);
+  }
+
+  /**
+   * Real captures ({@code ../shared/fixtures}, copied into the simulator's test-jar) as endpoints:
+   * each page inventoried as a live scrape of it would be, one target per capture.
+   */
+  public static Reference captureReference(List<Captures.Entry> captures) {
+    LiveScrape scrape = new LiveScrape(Catalog.builtIn(), Duration.ofSeconds(1));
+    List<TargetInventory> targets = new ArrayList<>();
+    for (Captures.Entry c : captures) {
+      try {
+        TargetInventory t = scrape.fromPage(c.path(), c.bytes(), "text/plain; version=0.0.4");
+        targets.add(
+            new TargetInventory(
+                Map.of("instance", c.fileName(), "pod", c.fileName()),
+                true,
+                t.detection(),
+                t.families()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return Reference.of(Catalog.builtIn(), new Inventory(targets), Reference.Mode.LIVE);
   }
 
   /**
