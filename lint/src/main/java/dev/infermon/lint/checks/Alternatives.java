@@ -39,7 +39,13 @@ final class Alternatives {
         Expr other = contains(or.lhs(), child) ? or.rhs() : or.lhs();
         for (VectorSelector t : ExprWalk.selectors(other)) {
           MetricInfo ti = s.info(t);
-          if (ti != null && ti.hit() != null && ti.exposed() && sameQuantity(s, info, ti)) {
+          if (ti == null || ti.hit() == null) {
+            continue;
+          }
+          if (ti.exposed() && sameQuantity(s, info, ti)) {
+            return true;
+          }
+          if (fixIsThere(s, info, ti)) {
             return true;
           }
         }
@@ -47,6 +53,25 @@ final class Alternatives {
       child = a;
     }
     return false;
+  }
+
+  /**
+   * Whether the fix of {@code info}'s finding is {@code sibling}, already in the query: an old name
+   * whose replacement is or-ed beside it, or a name the endpoints' releases do not have yet beside
+   * the name it was renamed from. Where neither branch is exposed the sibling gets its own finding;
+   * this one would only repeat it.
+   */
+  private static boolean fixIsThere(QueryScope s, MetricInfo info, MetricInfo sibling) {
+    if (info.hit().engine() != sibling.hit().engine()) {
+      return false;
+    }
+    MetricEntry x = info.hit().latest();
+    String y = sibling.hit().latest().name();
+    if (y.equals(x.history().replacedBy())) {
+      return true;
+    }
+    return y.equals(x.history().renamedFrom())
+        && !NameCheck.existsInTargetReleases(s, info.hit().engine(), x.name());
   }
 
   private static boolean deprecatedIn(QueryScope s, MetricInfo info) {

@@ -219,14 +219,27 @@ final class NameCheck {
       return;
     }
     if (latest.lazy()) {
+      ReleaseLine added = firstRelease(hit);
       s.report(
           CheckId.UNKNOWN_METRIC,
           Severity.INFO,
           at,
-          name
-              + " is not exposed yet: "
-              + hit.engine().title()
-              + " creates it on first use (no traffic of that kind so far).",
+          r.first().compareTo(added) < 0
+              // the range could not be narrowed past the release that added it: either is true
+              ? name
+                  + " is not exposed: either the endpoints run a release before "
+                  + hit.engine().title()
+                  + " "
+                  + added
+                  + ", which added it ("
+                  + runs
+                  + "), or "
+                  + hit.engine().title()
+                  + " has not created it yet (it does on first use)."
+              : name
+                  + " is not exposed yet: "
+                  + hit.engine().title()
+                  + " creates it on first use (no traffic of that kind so far).",
           "",
           name);
       return;
@@ -261,7 +274,8 @@ final class NameCheck {
               + " exposes it only when its counters CSV lists it, and these endpoints' does not ("
               + runs
               + ").",
-          flag + " (the file -f or DCGM_EXPORTER_COLLECTORS names), or drop the query",
+          flag
+              + "; the exporter reads the CSV -f or DCGM_EXPORTER_COLLECTORS names. Or drop the query",
           name);
       return;
     }
