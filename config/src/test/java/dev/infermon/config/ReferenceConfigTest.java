@@ -28,7 +28,7 @@ class ReferenceConfigTest {
     assertThat(c.inference().dcgm().port()).isEqualTo(9400);
     assertThat(c.storage().mode()).isEqualTo(StorageConfig.Mode.EMBEDDED);
     assertThat(c.web().auth().basicUsers()).containsKey("admin");
-    assertThat(c.llm().alerts().ttftThreshold()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(c.llm().alerts().ttftThreshold()).isEqualTo(Duration.ofSeconds(1));
     assertThat(c.llm().alerts().failureRatio()).isEqualTo(0.05);
     assertThat(c.llm().alerts().failureFor()).isEqualTo(Duration.ofMinutes(15));
   }

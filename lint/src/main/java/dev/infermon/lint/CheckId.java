@@ -2,10 +2,16 @@ package dev.infermon.lint;
 
 /**
  * Every check lint makes, with its stable id (used in output, SARIF rules and suppressions), its
- * default severity and a one-line description. docs/lint.md has one section per id.
+ * default severity and a one-line description. docs/lint.md has one section per id, headed by the
+ * id: SARIF's help links point at them.
  */
 public enum CheckId {
   PARSE_ERROR("parse-error", Severity.ERROR, "The expression or file does not parse."),
+  INPUT_ERROR(
+      "input-error",
+      Severity.ERROR,
+      "The input cannot be linted: a file that cannot be read, an endpoint that cannot be scraped,"
+          + " JSON that is not a dashboard."),
   UNKNOWN_METRIC(
       "unknown-metric", Severity.ERROR, "No endpoint exposes this metric name (empty result)."),
   COUNTER_WITHOUT_TOTAL(
@@ -50,6 +56,30 @@ public enum CheckId {
       "short-rate-window",
       Severity.WARNING,
       "A rate window shorter than four scrape intervals gives gaps and noise."),
+  AVG_ACROSS_ENGINES(
+      "avg-across-engines",
+      Severity.WARNING,
+      "An avg over a gauge that data-parallel engines split: max for ratios, sum for counts."),
+  MISLEADING_GAUGE(
+      "misleading-gauge",
+      Severity.WARNING,
+      "A gauge the engine's docs say not to use (batch-local, holds its last value)."),
+  LABEL_NOT_CARRIED(
+      "label-not-carried",
+      Severity.WARNING,
+      "A grouping label or a legend's {{label}} that the series do not carry."),
+  UP_WITHOUT_ABSENT(
+      "up-without-absent",
+      Severity.WARNING,
+      "An alert on a low up that cannot fire when the targets vanish."),
+  ROLE_BY_POD_NAME(
+      "role-by-pod-name",
+      Severity.WARNING,
+      "Prefill or decode pods chosen by a pod-name regex instead of their role label."),
+  SUM_WITHOUT_COUNT(
+      "sum-without-count",
+      Severity.WARNING,
+      "A histogram's _sum rate shown as a time, without its _count."),
   SLO_THRESHOLD_NOT_BUCKET(
       "slo-threshold-not-bucket",
       Severity.ERROR,

@@ -12,9 +12,10 @@ import java.util.function.IntFunction;
  * @param kind what the expression is for
  * @param forDuration an alerting rule's {@code for}; zero otherwise
  * @param locator the location of a character offset in {@code expr} (the start is offset 0)
+ * @param legend a dashboard target's legend format ({@code {{pod}}}), empty otherwise
  */
 public record LintQuery(
-    String expr, Kind kind, Duration forDuration, IntFunction<Location> locator) {
+    String expr, Kind kind, Duration forDuration, IntFunction<Location> locator, String legend) {
   /** What an expression is for: some checks apply to alerts only. */
   public enum Kind {
     ALERT,
@@ -27,6 +28,12 @@ public record LintQuery(
     if (expr == null || kind == null || forDuration == null || locator == null) {
       throw new IllegalArgumentException("expr, kind, forDuration and locator are required");
     }
+    legend = legend == null ? "" : legend;
+  }
+
+  /** A query without a legend. */
+  public LintQuery(String expr, Kind kind, Duration forDuration, IntFunction<Location> locator) {
+    this(expr, kind, forDuration, locator, "");
   }
 
   /** An ad-hoc expression (command line, API) located as {@code label:1:col}. */

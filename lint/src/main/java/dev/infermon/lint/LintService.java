@@ -30,7 +30,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Errors: {@link IllegalStateException} when the stored reference is asked of a service without
  * a store (the storage is not ready); the backend's {@code QueryException}s while reading the
- * stored inventory; {@link IOException} from a live scrape.
+ * stored inventory. An endpoint that cannot be scraped is no exception: it becomes an {@code
+ * input-error} finding naming it and the reason, and the others are linted.
  *
  * <p>Threading: thread-safe when the backend is; a {@link Checker} is immutable.
  */
@@ -86,17 +87,39 @@ public final class LintService {
   }
 
   /**
-   * Against what {@code endpoints} expose now, each scraped once.
-   *
-   * @throws IOException when an endpoint cannot be scraped
+   * Against what {@code endpoints} expose now, each scraped once. An endpoint that cannot be
+   * scraped (refused, timed out, not a metrics page) is left out and reported as an {@code
+   * input-error} finding at its URL, with the reason.
    */
-  public Checker live(List<URI> endpoints) throws IOException, InterruptedException {
+  public Checker live(List<URI> endpoints) throws InterruptedException {
     LiveScrape scrape = new LiveScrape(catalog, SCRAPE_TIMEOUT);
     List<TargetInventory> targets = new ArrayList<>();
+    List<Finding> unreachable = new ArrayList<>();
     for (URI u : endpoints) {
-      targets.add(scrape.scrape(u));
+      try {
+        targets.add(scrape.scrape(u));
+      } catch (IOException | RuntimeException e) {
+        unreachable.add(
+            Finding.of(
+                CheckId.INPUT_ERROR,
+                Location.at(u.toString(), 0, 0),
+                "cannot scrape the endpoint: " + reason(e),
+                "",
+                u.toString()));
+      }
     }
-    return new Checker(Reference.of(catalog, new Inventory(targets), Reference.Mode.LIVE));
+    return new Checker(
+        Reference.of(catalog, new Inventory(targets), Reference.Mode.LIVE), unreachable);
+  }
+
+  /** Why a scrape failed, in one line: the JDK's connection errors often carry no message. */
+  private static String reason(Exception e) {
+    String m = e.getMessage();
+    String kind = e.getClass().getSimpleName();
+    if (m == null || m.isBlank()) {
+      return kind;
+    }
+    return m.lines().findFirst().orElse(m) + (m.contains(kind) ? "" : " (" + kind + ")");
   }
 
   /** The findings of one SLO's threshold against the engines' buckets, located at {@code at}. */
@@ -107,14 +130,29 @@ public final class LintService {
   /** Lints inputs against one reference, read once. Immutable; thread-safe. */
   public static final class Checker {
     private final Reference reference;
+    private final List<Finding> problems;
 
     private Checker(Reference reference) {
-      this.reference = reference;
+      this(reference, List.of());
     }
 
-    /** The sorted findings of {@code inputs}. */
+    private Checker(Reference reference, List<Finding> problems) {
+      this.reference = reference;
+      this.problems = List.copyOf(problems);
+    }
+
+    /**
+     * The sorted findings of {@code inputs}, with the reference's own problems (endpoints that
+     * could not be scraped).
+     */
     public LintResult lint(List<LintInput> inputs, LintOptions options) {
-      return new LintRun(reference, options).run(inputs);
+      LintResult r = new LintRun(reference, options).run(inputs);
+      if (problems.isEmpty()) {
+        return r;
+      }
+      List<Finding> all = new ArrayList<>(problems);
+      all.addAll(r.findings());
+      return new LintResult(all, r.inputs(), r.queries(), r.reference());
     }
   }
 }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -25,16 +26,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exactly the findings of its {@code .expected} golden file (line, column, check, severity,
  * subject), every check appears in some defect file, and every file under {@code clean} gives no
  * finding at all. Checked against the simulated fleet of {@link SimulatedEndpoints#corpusFleet()},
- * inventoried as a live scrape. Run with {@code -Dinfermon.lint.regenerate=true} to rewrite the
- * golden files (then review the diff).
+ * inventoried as a live scrape, and against the same fleet stored and read back. Run with {@code
+ * -Dinfermon.lint.regenerate=true} to rewrite the golden files (then review the diff).
  */
 class CorpusTest {
   static final Path CORPUS = Path.of("src/test/resources/corpus");
   static Reference reference;
+  static Reference stored;
 
   @BeforeAll
   static void endpoints() {
     reference = SimulatedEndpoints.corpusReference();
+    stored =
+        SimulatedEndpoints.storedReference(
+            SimulatedEndpoints.corpusFleet(), Duration.ofMinutes(10));
   }
 
   static Stream<Path> defects() throws IOException {
@@ -43,6 +48,38 @@ class CorpusTest {
 
   static Stream<Path> clean() throws IOException {
     return files(CORPUS.resolve("clean"));
+  }
+
+  /**
+   * The same fleet read from what a store holds (no TYPE lines, the target labels of discovery):
+   * every defect gives the same findings, the renames' fixes included, and clean stays clean.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("defects")
+  void storedReferenceGivesTheSameFindings(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    LintResult r =
+        new LintRun(stored, LintOptions.DEFAULT)
+            .run(List.of(LintInput.file(file.getFileName().toString(), text)));
+    assertThat(golden(r))
+        .as("findings of %s against the stored fleet:%n%s", file, r.findings())
+        .isEqualTo(Files.readString(Path.of(file + ".expected"), StandardCharsets.UTF_8));
+    LintResult live = lint(file);
+    for (int i = 0; i < r.findings().size(); i++) {
+      assertThat(r.findings().get(i).fix())
+          .as("the fix of %s", r.findings().get(i))
+          .isEqualTo(live.findings().get(i).fix());
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("clean")
+  void cleanFileGivesNoFindingAgainstTheStoredFleet(Path file) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    LintResult r =
+        new LintRun(stored, LintOptions.DEFAULT)
+            .run(List.of(LintInput.file(file.getFileName().toString(), text)));
+    assertThat(r.findings()).isEmpty();
   }
 
   private static Stream<Path> files(Path dir) throws IOException {

@@ -12,6 +12,9 @@ import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
 import dev.infermon.llm.catalog.Catalog;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,7 +47,7 @@ class ReportsTest {
     String text = TextReport.render(result());
     assertThat(text)
         .contains(
-            "rules.yml:5:58: error: the quantile of vllm:time_to_first_token_seconds is compared"
+            "rules.yml:5:107: error: the quantile of vllm:time_to_first_token_seconds is compared"
                 + " with 2")
         .contains("[threshold-between-buckets]")
         .contains("    in group \"g\", rule \"Slow\"")
@@ -97,5 +100,56 @@ class ReportsTest {
     }
     JsonNode logical = run.get("results").get(1).get("locations").get(0).get("logicalLocations");
     assertThat(logical.get(0).get("fullyQualifiedName").asText()).isEqualTo("g/Slow");
+  }
+
+  /** Every rule's help link is a heading of docs/lint.md, by GitHub's anchor rules. */
+  @Test
+  void sarifHelpLinksPointAtSectionsThatExist() throws Exception {
+    Path doc = Path.of("../docs/lint.md");
+    Set<String> anchors = anchors(Files.readAllLines(doc, StandardCharsets.UTF_8));
+    JsonNode driver =
+        JSON.readTree(SarifReport.render(result(), "0.1.0"))
+            .get("runs")
+            .get(0)
+            .get("tool")
+            .get("driver");
+    String base = driver.get("informationUri").asText();
+    assertThat(base).endsWith("/docs/lint.md");
+    assertThat(driver.get("rules")).hasSize(CheckId.values().length);
+    for (JsonNode r : driver.get("rules")) {
+      String help = r.get("helpUri").asText();
+      assertThat(help).startsWith(base + "#");
+      assertThat(anchors)
+          .as("the section of %s", r.get("id"))
+          .contains(help.substring(base.length() + 1));
+    }
+  }
+
+  /**
+   * GitHub's heading anchors: lower case, punctuation but {@code -} and {@code _} dropped, spaces
+   * to {@code -}, a repeated anchor suffixed {@code -1}, {@code -2}, ...
+   */
+  static Set<String> anchors(List<String> lines) {
+    Set<String> out = new HashSet<>();
+    boolean fence = false;
+    for (String l : lines) {
+      if (l.startsWith("```")) {
+        fence = !fence;
+      }
+      if (fence || !l.matches("#{1,6} .*")) {
+        continue;
+      }
+      String a =
+          l.replaceFirst("#+ ", "")
+              .strip()
+              .toLowerCase(java.util.Locale.ROOT)
+              .replaceAll("[^\\p{L}\\p{N} _-]", "")
+              .replace(' ', '-');
+      String unique = a;
+      for (int n = 1; !out.add(unique); n++) {
+        unique = a + "-" + n;
+      }
+    }
+    return out;
   }
 }

@@ -8,6 +8,7 @@ import dev.infermon.llm.catalog.CatalogException;
 import dev.infermon.llm.catalog.CatalogLoader;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.EngineDetector;
 import dev.infermon.llm.inventory.FamilyInfo;
@@ -22,6 +23,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -151,6 +153,51 @@ class CatalogTest {
         .allSatisfy(src -> assertThat(src.metrics()).doesNotContain("cache_hit_rate"));
   }
 
+  /** Router and scheduler names: known with their generation, never engine metrics. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    // name, component, state (current | deprecated | gone), replaced by
+    "vllm:current_qps, production-stack-router, current, ''",
+    "vllm:request_latency_seconds_bucket, production-stack-router, current, ''",
+    "router_cpu_usage_percent, production-stack-router, current, ''",
+    "inference_model_request_total, gaie-epp, gone, inference_objective_request_total",
+    "inference_model_request_duration_seconds_bucket, gaie-epp, gone,"
+        + " inference_objective_request_duration_seconds",
+    "inference_objective_request_error_total, gaie-epp, deprecated, ''",
+    "inference_extension_prefix_indexer_hit_ratio_bucket, gaie-epp, deprecated, ''",
+    "llm_d_epp_kv_cache_index_lookup_hits_total, llm-d-router, current, ''",
+    "llm_d_router_epp_kv_cache_index_lookup_hits_total, llm-d-router, current, ''",
+    "kvcache_index_lookup_hits_total, llm-d-kv-cache, deprecated, ''",
+  })
+  void routerAndSchedulerNamesAreKnownWithTheirGeneration(
+      String name, String component, String state, String replacedBy) {
+    assertThat(CATALOG.identifyFamily(name)).as("not an engine metric").isEmpty();
+    NonEngineMetric m = CATALOG.nonEngine().lookup(name).orElseThrow();
+    assertThat(m.component()).isEqualTo(component);
+    assertThat(m.gone() ? "gone" : m.deprecated().isEmpty() ? "current" : "deprecated")
+        .isEqualTo(state);
+    assertThat(m.replacedBy()).isEqualTo(replacedBy);
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    // a scheduler-owned name no release had, and the name that measures it
+    "llm_d_router_epp_index_lookup_hits_total, llm_d_epp_kv_cache_index_lookup_hits_total",
+    "llm_d_router_epp_tokenization_tokenized_tokens_total, kvcache_tokenization_tokenized_tokens_total",
+    "llm_d_epp_prefix_indexer_hit_ratio_total, ''",
+  })
+  void unknownSchedulerNamesFindTheSameQuantityUnderAnotherGeneration(String name, String same) {
+    assertThat(CATALOG.nonEngine().lookup(name)).isEmpty();
+    assertThat(CATALOG.nonEngine().judges(name)).isTrue();
+    List<NonEngineMetric> found = CATALOG.nonEngine().sameQuantity(name);
+    if (same.isEmpty()) {
+      assertThat(found).isEmpty();
+    } else {
+      assertThat(found).isNotEmpty();
+      assertThat(found.get(0).name()).isEqualTo(same);
+    }
+  }
+
   private static final String HEAD =
       "engine: x\ntitle: X\nversions: ['1']\nname_variants: [{prefix: 'x:', cite: c}]\n";
 
@@ -169,7 +216,16 @@ class CatalogTest {
             "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1'}]",
             "cites its source"),
         Arguments.of("metrics: [{name: a, typo: gauge}]", "unknown key \"typo\""),
-        Arguments.of("metrics: []\nsignals: {ttft: [{metric: nope}]}", "unknown metric \"nope\""));
+        Arguments.of("metrics: []\nsignals: {ttft: [{metric: nope}]}", "unknown metric \"nope\""),
+        Arguments.of(
+            "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c,"
+                + " avoid: {why: w, use: [{expr: 'rate(x[5m])', metrics: [nope]}]}}]",
+            "the replacement names unknown metric \"nope\""),
+        Arguments.of(
+            "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c,"
+                + " avoid: {use: []}}]",
+            "why is required"),
+        Arguments.of("created_series: {cite: c}\nmetrics: []", "since is required"));
   }
 
   @ParameterizedTest(name = "{1}")

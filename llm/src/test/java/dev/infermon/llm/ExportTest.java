@@ -82,7 +82,7 @@ class ExportTest {
         AlertPack.rules(CATALOG, Set.of("vllm", "sglang"), LlmConfig.Alerts.DEFAULT);
     assertThat(both.get(0).expr())
         .contains("sglang:time_to_first_token_seconds_bucket")
-        .endsWith("> 2");
+        .endsWith("> 1");
     assertThat(both.get(0).forDuration()).isEqualTo(LlmConfig.Alerts.DEFAULT.ttftFor());
   }
 

@@ -148,6 +148,99 @@ final class ExprWalk {
     }
   }
 
+  /**
+   * The offsets of the number literals in {@code text}, in order: numbers outside quotes, ranges
+   * ({@code [5m]}), {@code @} times and durations ({@code offset 5m}), and {@code NaN}/{@code Inf}.
+   * In walk order the n-th {@link dev.infermon.promql.parser.NumberLiteral} is the n-th of these
+   * when both counts agree.
+   */
+  static List<Integer> numberOffsets(String text) {
+    List<Integer> out = new ArrayList<>();
+    int i = 0;
+    int n = text.length();
+    while (i < n) {
+      char c = text.charAt(i);
+      if (c == '"' || c == '\'' || c == '`') {
+        i = skipQuoted(text, i);
+        continue;
+      }
+      if (c == '[') {
+        int close = text.indexOf(']', i);
+        i = close < 0 ? n : close + 1;
+        continue;
+      }
+      if (nameChar(c) && !Character.isDigit(c)) {
+        int end = i;
+        while (end < n && nameChar(text.charAt(end))) {
+          end++;
+        }
+        String word = text.substring(i, end);
+        if ((word.equalsIgnoreCase("nan") || word.equalsIgnoreCase("inf")) && !atTime(text, i)) {
+          out.add(i);
+        }
+        i = end;
+        continue;
+      }
+      if (Character.isDigit(c)
+          || (c == '.' && i + 1 < n && Character.isDigit(text.charAt(i + 1)))) {
+        int end = i;
+        while (end < n
+            && (Character.isLetterOrDigit(text.charAt(end))
+                || text.charAt(end) == '.'
+                || ((text.charAt(end) == '+' || text.charAt(end) == '-')
+                    && (text.charAt(end - 1) == 'e' || text.charAt(end - 1) == 'E')))) {
+          end++;
+        }
+        String token = text.substring(i, end);
+        if (isNumber(token) && !atTime(text, i)) {
+          out.add(i);
+        }
+        i = end;
+        continue;
+      }
+      i++;
+    }
+    return out;
+  }
+
+  private static boolean isNumber(String token) {
+    if (token.startsWith("0x") || token.startsWith("0X")) {
+      return token.length() > 2;
+    }
+    try {
+      Double.parseDouble(token);
+      return !token.endsWith("d") && !token.endsWith("f") && !token.endsWith("D");
+    } catch (NumberFormatException e) {
+      return false; // a duration such as 5m
+    }
+  }
+
+  /** Whether the token at {@code i} follows {@code @} (a time, not a literal). */
+  private static boolean atTime(String text, int i) {
+    int j = i - 1;
+    while (j >= 0 && Character.isWhitespace(text.charAt(j))) {
+      j--;
+    }
+    return j >= 0 && text.charAt(j) == '@';
+  }
+
+  private static int skipQuoted(String text, int start) {
+    char q = text.charAt(start);
+    int i = start + 1;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '\\' && q != '`') {
+        i += 2;
+        continue;
+      }
+      if (c == q) {
+        return i + 1;
+      }
+      i++;
+    }
+    return text.length();
+  }
+
   private static boolean nameChar(char c) {
     return Character.isLetterOrDigit(c) || c == '_' || c == ':';
   }

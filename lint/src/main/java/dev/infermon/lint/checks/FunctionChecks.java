@@ -170,17 +170,17 @@ final class FunctionChecks {
             "sum over "
                 + info.sample()
                 + ", a ratio: summed across data-parallel engines or pods it exceeds 1.",
-            "use max" + grouping(a) + " (or avg) instead of sum",
+            "use max" + grouping(a) + " instead of sum (an avg would hide a full engine)",
             info.sample());
       }
     }
   }
 
-  private static boolean catalogHas(Reference.CatalogHit hit, String label) {
+  static boolean catalogHas(Reference.CatalogHit hit, String label) {
     return hit.latest().labels().stream().anyMatch(l -> l.name().equals(label));
   }
 
-  private static String grouping(AggregateExpr a) {
+  static String grouping(AggregateExpr a) {
     if (a.grouping().isEmpty() && !a.without()) {
       return "";
     }
@@ -191,7 +191,7 @@ final class FunctionChecks {
    * The selectors an aggregation sees directly: through parentheses and functions that keep series
    * apart, but not through another aggregation or a binary operation.
    */
-  private static List<VectorSelector> direct(Expr e) {
+  static List<VectorSelector> direct(Expr e) {
     e = ExprWalk.unwrap(e);
     if (e instanceof VectorSelector) {
       return List.of((VectorSelector) e);

@@ -59,6 +59,9 @@ public final class Linter {
     NameCheck.run(s);
     LabelCheck.run(s);
     FunctionChecks.run(s);
+    AggregationChecks.run(s);
+    LabelFlow.run(s);
+    IntentChecks.run(s);
     ThresholdCheck.run(s);
     return out;
   }

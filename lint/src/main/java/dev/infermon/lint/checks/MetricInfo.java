@@ -1,5 +1,6 @@
 package dev.infermon.lint.checks;
 
+import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.model.metadata.MetricType;
 import java.util.List;
@@ -18,6 +19,12 @@ import java.util.Set;
  * @param bounds a histogram's finite bucket bounds seen on the targets, increasing; empty when none
  *     were seen
  * @param targets the targets that expose it
+ * @param router the router or scheduler family of that name, or null: not an engine metric, so
+ *     known without being judged (an engine family of the same name wins: {@code hit} is set)
+ * @param created whether the sample is the {@code _created} gauge of {@code hit}'s family
+ * @param carried the label names its series carry for sure: their own and the target labels any
+ *     scrape adds ({@link Reference#SCRAPE_LABELS}), or, stored, exactly those seen; null when
+ *     unknown
  */
 public record MetricInfo(
     String sample,
@@ -27,7 +34,10 @@ public record MetricInfo(
     MetricType type,
     Set<String> labels,
     List<Double> bounds,
-    List<TargetInventory> targets) {
+    List<TargetInventory> targets,
+    NonEngineMetric router,
+    boolean created,
+    Set<String> carried) {
   /** Whether the metric is cumulative: a counter, or a histogram's or summary's series. */
   public boolean cumulative() {
     if (type == MetricType.COUNTER) {

@@ -3,13 +3,13 @@ package dev.infermon.lint.checks;
 import dev.infermon.lint.CheckId;
 import dev.infermon.lint.Location;
 import dev.infermon.lint.Severity;
+import dev.infermon.llm.catalog.Condition;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.History;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
-import dev.infermon.model.text.Suggest;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -34,16 +34,48 @@ final class NameCheck {
         continue;
       }
       MetricInfo info = s.info(name);
-      if (info.hit() == null && !inEngineNamespace(s, name)) {
-        continue;
-      }
       Location at = s.at(vs);
-      if (info.exposed()) {
+      if (info.hit() == null) {
+        if (info.router() != null || s.ref.catalog().nonEngine().judges(name)) {
+          RouterNames.check(s, info, at);
+          continue;
+        }
+        if (!inEngineNamespace(s, name)) {
+          continue;
+        }
+      }
+      if (info.hit() != null && Alternatives.covered(s, vs, info)) {
+        continue; // one of several spellings or releases of the same quantity, joined with or
+      }
+      if (info.created()) {
+        created(s, info, at);
+      } else if (info.exposed()) {
         deprecated(s, info, at);
       } else {
         missing(s, info, at);
       }
     }
+  }
+
+  /** A {@code _created} gauge where the engine's release or collector writes none. */
+  private static void created(QueryScope s, MetricInfo info, Location at) {
+    if (info.exposed()) {
+      return;
+    }
+    EngineCatalog e = info.hit().engine();
+    s.report(
+        CheckId.UNKNOWN_METRIC,
+        at,
+        info.sample()
+            + " is not exposed: "
+            + e.title()
+            + " writes _created series from "
+            + e.createdSince()
+            + " in single-process mode only ("
+            + runs(s, e, s.ref.releases(e))
+            + ").",
+        "",
+        info.sample());
   }
 
   /** Whether a name is spelled like an engine's metrics (a prefix of one of its variants). */
@@ -87,7 +119,7 @@ final class NameCheck {
               + h.deprecated()
               + gone(h)
               + ".",
-          replacement(hit, h, info.sample()),
+          replacement(s, hit, h, info.sample()),
           info.sample());
     }
   }
@@ -160,8 +192,9 @@ final class NameCheck {
               + (h.deprecated() != null ? " (deprecated in " + h.deprecated() + ")" : "")
               + "; "
               + runs
-              + ".",
-          replacement(hit, h, name),
+              + "."
+              + RouterNames.alsoRouter(s, info),
+          replacement(s, hit, h, name),
           name);
       return;
     }
@@ -177,33 +210,36 @@ final class NameCheck {
               + "; "
               + runs
               + ".",
-          renamedFrom(hit, name).map(o -> "on older releases use " + o).orElse(""),
+          renamedFrom(s, hit, name).map(o -> "on older releases use " + o).orElse(""),
           name);
       return;
     }
     if (latest.condition().gated()) {
-      s.report(
-          CheckId.CONDITIONAL_METRIC_OFF,
-          at,
-          name
-              + " exists only with "
-              + latest.condition().flag()
-              + ", which the endpoints do not set ("
-              + runs
-              + ").",
-          "start the engine with " + latest.condition().flag() + ", or drop the query",
-          name);
+      conditional(s, hit, latest, name, at, runs);
       return;
     }
     if (latest.lazy()) {
+      ReleaseLine added = firstRelease(hit);
       s.report(
           CheckId.UNKNOWN_METRIC,
           Severity.INFO,
           at,
-          name
-              + " is not exposed yet: "
-              + hit.engine().title()
-              + " creates it on first use (no traffic of that kind so far).",
+          r.first().compareTo(added) < 0
+              // the range could not be narrowed past the release that added it: either is true
+              ? name
+                  + " is not exposed: either the endpoints run a release before "
+                  + hit.engine().title()
+                  + " "
+                  + added
+                  + ", which added it ("
+                  + runs
+                  + "), or "
+                  + hit.engine().title()
+                  + " has not created it yet (it does on first use)."
+              : name
+                  + " is not exposed yet: "
+                  + hit.engine().title()
+                  + " creates it on first use (no traffic of that kind so far).",
           "",
           name);
       return;
@@ -213,6 +249,45 @@ final class NameCheck {
         at,
         name + " is not exposed by any endpoint (" + runs + ").",
         "",
+        name);
+  }
+
+  /**
+   * A gated family the endpoints lack. A dcgm field of a custom counters CSV is "behind the
+   * counters CSV": the exporter has it the moment its CSV lists it.
+   */
+  private static void conditional(
+      QueryScope s,
+      Reference.CatalogHit hit,
+      MetricEntry latest,
+      String name,
+      Location at,
+      String runs) {
+    String flag = latest.condition().flag();
+    if (latest.condition().kind() == Condition.Kind.CUSTOM_CSV) {
+      s.report(
+          CheckId.CONDITIONAL_METRIC_OFF,
+          at,
+          name
+              + " is behind the counters CSV: "
+              + hit.engine().title()
+              + " exposes it only when its counters CSV lists it, and these endpoints' does not ("
+              + runs
+              + ").",
+          flag
+              + "; the exporter reads the CSV -f or DCGM_EXPORTER_COLLECTORS names. Or drop the query",
+          name);
+      return;
+    }
+    boolean exporter =
+        latest.condition().kind() == Condition.Kind.DCGM_PROFILING
+            || latest.condition().kind() == Condition.Kind.HARDWARE;
+    s.report(
+        CheckId.CONDITIONAL_METRIC_OFF,
+        at,
+        name + " exists only with " + flag + ", which the endpoints do not set (" + runs + ").",
+        (exporter ? "run it where " + flag + " is available" : "start the engine with " + flag)
+            + ", or drop the query",
         name);
   }
 
@@ -230,7 +305,7 @@ final class NameCheck {
       }
     }
     String renamed = renamedTo(s, name);
-    String close = renamed != null ? renamed : Suggest.closest(name, candidates);
+    String close = renamed != null ? renamed : SameQuantity.closest(name, candidates);
     String where =
         s.ref.mode() == Reference.Mode.CATALOG
             ? "no release of the engines infermon knows exposes it"
@@ -283,7 +358,7 @@ final class NameCheck {
             continue;
           }
           for (String suffix : new String[] {"", "_bucket", "_sum", "_count", "_total"}) {
-            if (bare.equals(from + suffix)) {
+            if (bare.equals(from + suffix) && existsInTargetReleases(s, e, m.name())) {
               String base = m.familyName(v);
               return suffix.equals("_total") && base.endsWith("_total") ? base : base + suffix;
             }
@@ -294,18 +369,42 @@ final class NameCheck {
     return null;
   }
 
-  private static Optional<String> renamedFrom(Reference.CatalogHit hit, String sample) {
+  /** The name the family had before its rename, when the endpoints' releases have it. */
+  private static Optional<String> renamedFrom(
+      QueryScope s, Reference.CatalogHit hit, String sample) {
     String from = hit.latest().history().renamedFrom();
-    return from == null
-        ? Optional.empty()
-        : Optional.of(hit.variant().prefix() + from + suffixOf(hit, sample));
+    if (from == null || !existsInTargetReleases(s, hit.engine(), from)) {
+      return Optional.empty();
+    }
+    return Optional.of(hit.variant().prefix() + from + suffixOf(hit, sample));
   }
 
-  private static String replacement(Reference.CatalogHit hit, History h, String sample) {
-    if (h.replacedBy() == null) {
+  /** The replacement a history names, when the endpoints' releases have it. */
+  private static String replacement(
+      QueryScope s, Reference.CatalogHit hit, History h, String sample) {
+    if (h.replacedBy() == null || !existsInTargetReleases(s, hit.engine(), h.replacedBy())) {
       return "";
     }
     return "use " + hit.variant().prefix() + h.replacedBy() + suffixOf(hit, sample);
+  }
+
+  /**
+   * Whether some release the engine's targets run (the newest, without targets) exposes the family:
+   * a fix must name something the user's endpoints can serve.
+   */
+  static boolean existsInTargetReleases(QueryScope s, EngineCatalog e, String family) {
+    ReleaseRange r = s.ref.releases(e);
+    for (ReleaseLine v : e.versions()) {
+      if (v.compareTo(r.first()) < 0 || v.compareTo(r.last()) > 0) {
+        continue;
+      }
+      for (MetricEntry m : e.entries(family)) {
+        if (m.exposedIn(v)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** What the queried sample adds to its family name ({@code _bucket}), for the replacement. */
@@ -334,7 +433,7 @@ final class NameCheck {
     return sb.toString();
   }
 
-  private static String runs(QueryScope s, EngineCatalog engine, ReleaseRange r) {
+  static String runs(QueryScope s, EngineCatalog engine, ReleaseRange r) {
     if (s.ref.mode() == Reference.Mode.CATALOG || s.ref.targetsOf(engine).isEmpty()) {
       return "judged by " + engine.title() + "'s newest release " + engine.newest();
     }

@@ -7,6 +7,7 @@ import dev.infermon.lint.LintQuery;
 import dev.infermon.lint.Location;
 import dev.infermon.lint.Severity;
 import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.NumberLiteral;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ final class QueryScope {
   final Set<String> recorded;
   private final List<Finding> out;
   private final Map<VectorSelector, Integer> offsets = new IdentityHashMap<>();
+  private final Map<NumberLiteral, Integer> numbers = new IdentityHashMap<>();
   private final Map<String, MetricInfo> infos = new HashMap<>();
 
   QueryScope(
@@ -53,6 +55,34 @@ final class QueryScope {
         offsets.put(vs, name == null ? 0 : ExprWalk.offsetOf(query.expr(), name, k));
       }
     }
+    List<NumberLiteral> literals = new ArrayList<>();
+    for (ExprWalk.Node n : nodes) {
+      if (n.expr() instanceof NumberLiteral) {
+        literals.add((NumberLiteral) n.expr());
+      }
+    }
+    List<Integer> at = ExprWalk.numberOffsets(query.expr());
+    if (at.size() == literals.size()) {
+      for (int i = 0; i < at.size(); i++) {
+        numbers.put(literals.get(i), at.get(i));
+      }
+    }
+  }
+
+  /**
+   * The location of a number literal ({@code 2} in {@code ... > 2}), or of {@code fallback} when
+   * the text's numbers could not be matched to the tree's.
+   */
+  Location at(NumberLiteral n, Location fallback) {
+    Integer o = numbers.get(n);
+    return o == null ? fallback : query.at(o);
+  }
+
+  /**
+   * The location of the first standalone occurrence of {@code word} (a label name), else the start.
+   */
+  Location atWord(String word) {
+    return query.at(ExprWalk.offsetOf(query.expr(), word, 0));
   }
 
   /** The location of a selector's metric name. */
@@ -72,6 +102,16 @@ final class QueryScope {
       return null;
     }
     return info(name);
+  }
+
+  /** The walk node of a selector (its ancestors), or null. */
+  ExprWalk.Node node(VectorSelector vs) {
+    for (ExprWalk.Node n : nodes) {
+      if (n.expr() == vs) {
+        return n;
+      }
+    }
+    return null;
   }
 
   /** All selectors of the query, in source order. */

@@ -4,6 +4,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.inventory.FamilyInfo;
@@ -38,6 +39,27 @@ public final class Reference {
 
   /** Labels every scraped series may carry besides its own (target labels, and the name). */
   static final Set<String> TARGET_LABELS = targetLabels();
+
+  /**
+   * The target labels a series carries wherever it is scraped: Prometheus's {@code job} and {@code
+   * instance}, and what prometheus-operator's pod and service monitors add. infermon's inference
+   * discovery adds more ({@code node}, {@code role}, ...): only a stored reference shows them.
+   */
+  static final Set<String> SCRAPE_LABELS =
+      Set.of(
+          "__name__",
+          "job",
+          "instance",
+          "namespace",
+          "pod",
+          "container",
+          "service",
+          "endpoint",
+          "exported_namespace",
+          "exported_pod",
+          "exported_container");
+
+  private static final String CREATED = "_created";
 
   private final Catalog catalog;
   private final Inventory inventory;
@@ -77,6 +99,13 @@ public final class Reference {
   /** What the reference knows about a sample name ({@code vllm:ttft_seconds_bucket}). */
   public MetricInfo resolve(String sample) {
     CatalogHit hit = catalogHit(sample);
+    NonEngineMetric router = catalog.nonEngine().lookup(sample).orElse(null);
+    if (hit == null && sample.endsWith(CREATED)) {
+      MetricInfo created = created(sample);
+      if (created != null) {
+        return created;
+      }
+    }
     List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
     boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
     List<FamilyInfo> seen = new ArrayList<>();
@@ -111,10 +140,19 @@ public final class Reference {
     if (type == MetricType.UNKNOWN && hit != null) {
       type = hit.entries().get(0).type();
     }
+    if (type == MetricType.UNKNOWN && router != null) {
+      type = router.type();
+    }
     if (labels == null && hit != null && !judgedByTargets) {
       labels = hit.catalogLabels(hit.engine().newest());
     }
+    Set<String> carried = null;
     if (labels != null) {
+      carried = new TreeSet<>(labels);
+      if (mode != Mode.STORED || !judgedByTargets) {
+        carried.addAll(SCRAPE_LABELS);
+      }
+      carried.add("__name__");
       labels.addAll(TARGET_LABELS);
       // an inventory lists a family's labels without le and quantile
       if (sample.endsWith("_bucket")) {
@@ -126,6 +164,13 @@ public final class Reference {
       }
       if (hit != null) {
         labels.addAll(hit.variant().optionalLabels());
+        carried.addAll(hit.variant().optionalLabels());
+      }
+      if (labels.contains("le")) {
+        carried.add("le");
+      }
+      if (labels.contains("quantile")) {
+        carried.add("quantile");
       }
     }
     return new MetricInfo(
@@ -136,7 +181,45 @@ public final class Reference {
         type,
         labels == null ? null : Set.copyOf(labels),
         List.copyOf(bounds),
-        List.copyOf(exposing));
+        List.copyOf(exposing),
+        router,
+        false,
+        carried == null ? null : Set.copyOf(carried));
+  }
+
+  /**
+   * The {@code _created} gauge of a catalogued counter or histogram: exposed where the family is,
+   * by a release of an engine that writes them ({@code created_series}); null when the base is no
+   * catalogued family.
+   */
+  private MetricInfo created(String sample) {
+    String base = sample.substring(0, sample.length() - CREATED.length());
+    for (String candidate : new String[] {base + "_total", base + "_count"}) {
+      CatalogHit h = catalogHit(candidate);
+      if (h == null || h.engine().createdSince() == null) {
+        continue;
+      }
+      MetricInfo of = resolve(candidate);
+      boolean writes = releases(h.engine()).last().atLeast(h.engine().createdSince());
+      Set<String> labels = null;
+      if (of.labels() != null) {
+        labels = new TreeSet<>(of.labels());
+        labels.remove("le");
+      }
+      return new MetricInfo(
+          sample,
+          h,
+          of.exposed() && writes,
+          of.judgedByTargets(),
+          MetricType.GAUGE,
+          labels == null ? null : Set.copyOf(labels),
+          List.of(),
+          of.targets(),
+          null,
+          true,
+          of.carried());
+    }
+    return null;
   }
 
   /** Whether any target (or, without targets, the catalog) has the sample name. */

@@ -46,9 +46,9 @@ final class ThresholdCheck {
       Expr l = ExprWalk.unwrap(be.lhs());
       Expr r = ExprWalk.unwrap(be.rhs());
       if (isQuantile(l) && r instanceof NumberLiteral) {
-        threshold(s, (Call) l, be.op(), ((NumberLiteral) r).value());
+        threshold(s, (Call) l, be.op(), (NumberLiteral) r);
       } else if (isQuantile(r) && l instanceof NumberLiteral) {
-        threshold(s, (Call) r, flip(be.op()), ((NumberLiteral) l).value());
+        threshold(s, (Call) r, flip(be.op()), (NumberLiteral) l);
       }
     }
     if (latencyQuantile
@@ -87,76 +87,120 @@ final class ThresholdCheck {
   }
 
   private static VectorSelector bucketSelector(Expr e) {
+    List<VectorSelector> all = bucketSelectors(e);
+    return all.isEmpty() ? null : all.get(0);
+  }
+
+  private static List<VectorSelector> bucketSelectors(Expr e) {
+    List<VectorSelector> out = new ArrayList<>();
     for (VectorSelector vs : ExprWalk.selectors(e)) {
       String n = ExprWalk.metricName(vs);
       if (n != null && n.endsWith("_bucket")) {
-        return vs;
+        out.add(vs);
       }
     }
-    return null;
+    return out;
   }
 
-  private static void threshold(QueryScope s, Call q, BinaryOp op, double t) {
-    if (op == BinaryOp.EQL || op == BinaryOp.NEQ) {
+  /**
+   * Judges {@code q op literal} against the bounds of every histogram the quantile reads (a rule
+   * that unions vLLM's and SGLang's buckets must have the threshold on both layouts), located at
+   * the threshold itself.
+   */
+  private static void threshold(QueryScope s, Call q, BinaryOp op, NumberLiteral literal) {
+    double t = literal.value();
+    if (op == BinaryOp.EQL || op == BinaryOp.NEQ || Double.isNaN(t)) {
       return;
     }
-    VectorSelector vs = bucketSelector(q.args().get(1));
-    if (vs == null) {
-      return;
-    }
-    MetricInfo info = s.info(vs);
-    if (info == null) {
-      return;
-    }
-    Optional<List<Double>> bounds = bounds(s.ref, info);
-    if (bounds.isEmpty() || bounds.get().isEmpty()) {
-      return;
-    }
-    BucketBounds.Placement p = BucketBounds.place(t, bounds.get());
-    if (p.onBound()) {
-      return;
-    }
-    String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
-    String where;
-    if (p.upper() == null) {
-      where =
-          "above the largest finite bucket bound "
-              + BucketBounds.num(p.lower())
-              + ": histogram_quantile returns at most "
-              + BucketBounds.num(p.lower())
-              + " there, so the comparison "
-              + (op == BinaryOp.GTR || op == BinaryOp.GTE ? "never holds" : "always holds");
-    } else if (p.lower() == null) {
-      where =
-          "below the smallest bucket bound "
-              + BucketBounds.num(p.upper())
-              + ": the quantile there is interpolated from 0";
-    } else {
-      where =
-          "between the bucket bounds "
-              + BucketBounds.num(p.lower())
-              + " and "
-              + BucketBounds.num(p.upper())
-              + ": the quantile there is interpolated, not measured";
-    }
+    List<String> misses = new ArrayList<>();
     List<String> near = new ArrayList<>();
-    p.suggestions().forEach(b -> near.add(BucketBounds.num(b)));
-    double bound = p.upper() != null ? p.upper() : p.lower();
-    String ratio = ratioForm(q, vs, family, bound, op);
+    String ratio = null;
+    String single = null;
+    VectorSelector first = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (VectorSelector vs : bucketSelectors(q.args().get(1))) {
+      MetricInfo info = s.info(vs);
+      if (info == null || !seen.add(info.sample())) {
+        continue;
+      }
+      Optional<List<Double>> bounds = bounds(s.ref, info);
+      if (bounds.isEmpty() || bounds.get().isEmpty()) {
+        continue;
+      }
+      BucketBounds.Placement p = BucketBounds.place(t, bounds.get());
+      if (p.onBound()) {
+        continue;
+      }
+      String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
+      if (first == null) {
+        first = vs;
+        double bound = p.upper() != null ? p.upper() : p.lower();
+        ratio = ratioForm(q, vs, family, bound, op);
+        p.suggestions().forEach(b -> near.add(BucketBounds.num(b)));
+        single = where(p, op);
+      }
+      misses.add(family);
+    }
+    if (first == null) {
+      return;
+    }
+    String message;
+    String fix;
+    if (misses.size() == 1) {
+      message =
+          "the quantile of "
+              + misses.get(0)
+              + " is compared with "
+              + BucketBounds.num(t)
+              + ", "
+              + single
+              + ".";
+      fix =
+          "compare with "
+              + String.join(" or ", near)
+              + (ratio == null ? "" : ", or use the bucket ratio: " + ratio);
+    } else {
+      message =
+          "the quantile over "
+              + String.join(" and ", misses)
+              + " is compared with "
+              + BucketBounds.num(t)
+              + ", which is not a bucket bound of each: where it is not, the quantile is"
+              + " interpolated, not measured ("
+              + misses.get(0)
+              + ": "
+              + single
+              + ").";
+      fix = "compare with a bound every layout has, or write one rule per histogram";
+    }
     s.report(
         CheckId.THRESHOLD_BETWEEN_BUCKETS,
-        s.at(vs),
-        "the quantile of "
-            + family
-            + " is compared with "
-            + BucketBounds.num(t)
-            + ", "
-            + where
-            + ".",
-        "compare with "
-            + String.join(" or ", near)
-            + (ratio == null ? "" : ", or use the bucket ratio: " + ratio),
+        s.at(literal, s.at(first)),
+        message,
+        fix,
         BucketBounds.num(t));
+  }
+
+  /** Where {@code p} falls, in words. */
+  private static String where(BucketBounds.Placement p, BinaryOp op) {
+    if (p.upper() == null) {
+      return "above the largest finite bucket bound "
+          + BucketBounds.num(p.lower())
+          + ": histogram_quantile returns at most "
+          + BucketBounds.num(p.lower())
+          + " there, so the comparison "
+          + (op == BinaryOp.GTR || op == BinaryOp.GTE ? "never holds" : "always holds");
+    }
+    if (p.lower() == null) {
+      return "below the smallest bucket bound "
+          + BucketBounds.num(p.upper())
+          + ": the quantile there is interpolated from 0";
+    }
+    return "between the bucket bounds "
+        + BucketBounds.num(p.lower())
+        + " and "
+        + BucketBounds.num(p.upper())
+        + ": the quantile there is interpolated, not measured";
   }
 
   /**

@@ -61,21 +61,18 @@ public record DashboardInput(String title, List<LintQuery> queries, List<Finding
       pointer = "/dashboard";
     }
     if (root == null || !root.isObject()) {
-      return new DashboardInput(
-          "",
-          List.of(),
-          List.of(
-              Finding.of(
-                  CheckId.PARSE_ERROR,
-                  Location.at(file, 1, 1),
-                  "not a Grafana dashboard: the document is not a JSON object",
-                  "",
-                  "")));
+      return notADashboard(file, "the document is not a JSON object");
+    }
+    if (!root.has("panels") && !root.has("rows")) {
+      return notADashboard(
+          file,
+          "a JSON object without panels or rows (a dashboard's JSON model, or the API's"
+              + " {\"dashboard\": ...})");
     }
     String title = root.path("title").asText("");
     List<LintQuery> queries = new ArrayList<>();
     List<Finding> problems = new ArrayList<>();
-    Walk w = new Walk(file, title, positions, queries, problems);
+    Walk w = new Walk(file, title, positions, text.split("\n", -1), queries, problems);
     w.panels(root.path("panels"), pointer + "/panels", "");
     JsonNode rows = root.path("rows");
     for (int i = 0; i < rows.size(); i++) {
@@ -86,23 +83,60 @@ public record DashboardInput(String title, List<LintQuery> queries, List<Finding
     return new DashboardInput(title, queries, problems);
   }
 
+  private static DashboardInput notADashboard(String file, String why) {
+    return new DashboardInput(
+        "",
+        List.of(),
+        List.of(
+            Finding.of(
+                CheckId.INPUT_ERROR,
+                Location.at(file, 1, 1),
+                "not a Grafana dashboard: " + why + ".",
+                "give a dashboard's JSON, or lint the file as rules by a .yml or .yaml name",
+                "")));
+  }
+
+  /**
+   * How a panel is named in findings: its title, or, untitled, its type and id ({@code timeseries
+   * panel #12}), so a finding still leads to it.
+   */
+  static String panelName(JsonNode p, int index) {
+    String title = p.path("title").asText("").strip();
+    if (!title.isEmpty()) {
+      return title;
+    }
+    String type = p.path("type").asText("").strip();
+    String id = p.hasNonNull("id") ? p.get("id").asText() : "";
+    return "untitled "
+        + (type.isEmpty() ? "" : type + " ")
+        + "panel "
+        + (id.isEmpty() ? "at index " + index : "#" + id);
+  }
+
   /** Collects the panels' targets, recursing into rows. Not thread-safe; one per read. */
   private record Walk(
       String file,
       String title,
       Map<String, int[]> positions,
+      String[] lines,
       List<LintQuery> queries,
       List<Finding> problems) {
+    /**
+     * The targets of {@code panels}. In the flat schema an expanded row's panels follow it as
+     * siblings, a collapsed row nests them: either way they are named under the row.
+     */
     void panels(JsonNode panels, String pointer, String rowTitle) {
+      String row = rowTitle;
       for (int i = 0; i < panels.size(); i++) {
         JsonNode p = panels.get(i);
         String at = pointer + "/" + i;
-        String panelTitle = p.path("title").asText("");
+        String panelTitle = panelName(p, i);
         if ("row".equals(p.path("type").asText())) {
           panels(p.path("panels"), at + "/panels", panelTitle);
+          row = panelTitle;
           continue;
         }
-        String shown = rowTitle.isEmpty() ? panelTitle : rowTitle + " / " + panelTitle;
+        String shown = row.isEmpty() ? panelTitle : row + " / " + panelTitle;
         JsonNode targets = p.path("targets");
         for (int t = 0; t < targets.size(); t++) {
           target(targets.get(t), at + "/targets/" + t, shown, p);
@@ -125,19 +159,22 @@ public record DashboardInput(String title, List<LintQuery> queries, List<Finding
       String refId = t.path("refId").asText("");
       int[] pos = positions.getOrDefault(pointer + "/expr", new int[] {0, 0});
       Location base = Location.inPanel(file, pos[0], pos[1], title, panel, refId);
+      int[] cols = pos[0] == 0 ? new int[0] : columns(lines[pos[0] - 1], pos[1]);
       TemplateVariables.Result r = TemplateVariables.substitute(raw);
       queries.add(
           new LintQuery(
               r.text(),
               LintQuery.Kind.PANEL,
               Duration.ZERO,
-              offset -> pos[0] == 0 ? base : base.moved(pos[0], pos[1] + 1 + r.original(offset))));
+              offset ->
+                  pos[0] == 0 ? base : base.moved(pos[0], column(cols, pos[1], r.original(offset))),
+              t.path("legendFormat").asText("")));
       int k = raw.indexOf("[$__interval]");
       if (k >= 0) {
         problems.add(
             Finding.of(
                 CheckId.SHORT_RATE_WINDOW,
-                pos[0] == 0 ? base : base.moved(pos[0], pos[1] + 1 + k),
+                pos[0] == 0 ? base : base.moved(pos[0], column(cols, pos[1], k)),
                 "a range of $__interval: Grafana sets it to the panel's step, which can be one"
                     + " scrape interval; rate() then has too few samples and the panel has gaps.",
                 "use [$__rate_interval]",
@@ -157,6 +194,38 @@ public record DashboardInput(String title, List<LintQuery> queries, List<Finding
       String type = ds.path("type").asText("prometheus");
       return type.isEmpty() || type.equals("prometheus") || type.startsWith("$");
     }
+  }
+
+  /**
+   * The 1-based file column of each character of the JSON string whose opening quote is at {@code
+   * quoteColumn} of {@code line}: an escape ({@code \"}, {@code \\u00e9}) is several characters of
+   * the file for one of the string, so findings after one stay on their character.
+   */
+  static int[] columns(String line, int quoteColumn) {
+    List<Integer> out = new ArrayList<>();
+    int i = quoteColumn; // 0-based index of the first character after the quote
+    while (i < line.length() && line.charAt(i) != '"') {
+      out.add(i + 1);
+      if (line.charAt(i) == '\\' && i + 1 < line.length()) {
+        i += line.charAt(i + 1) == 'u' ? 6 : 2;
+      } else {
+        i++;
+      }
+    }
+    out.add(i + 1);
+    int[] cols = new int[out.size()];
+    for (int k = 0; k < cols.length; k++) {
+      cols[k] = out.get(k);
+    }
+    return cols;
+  }
+
+  /** The file column of offset {@code i} of a string, by {@link #columns}; plain without them. */
+  private static int column(int[] cols, int quoteColumn, int i) {
+    if (cols.length == 0) {
+      return quoteColumn + 1 + i;
+    }
+    return cols[Math.max(0, Math.min(i, cols.length - 1))];
   }
 
   /** The line and column of every string value, by JSON pointer. */

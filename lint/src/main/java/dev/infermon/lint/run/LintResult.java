@@ -1,5 +1,6 @@
 package dev.infermon.lint.run;
 
+import dev.infermon.lint.CheckId;
 import dev.infermon.lint.Finding;
 import dev.infermon.lint.Severity;
 import java.util.List;
@@ -27,5 +28,13 @@ public record LintResult(List<Finding> findings, int inputs, int queries, String
   /** Whether any finding is an error (the exit code of {@code infermon lint} is then 1). */
   public boolean hasErrors() {
     return count(Severity.ERROR) > 0;
+  }
+
+  /**
+   * The findings about inputs that could not be linted at all: a file that cannot be read, an
+   * endpoint that cannot be scraped, JSON that is not a dashboard ({@code infermon lint} exits 2).
+   */
+  public List<Finding> inputErrors() {
+    return findings.stream().filter(f -> f.check() == CheckId.INPUT_ERROR).toList();
   }
 }

@@ -11,7 +11,8 @@ import java.util.Optional;
  * The engine catalog: per engine (vLLM, SGLang, dcgm-exporter) each metric family's exposed name,
  * type, unit, labels, buckets, condition and history, with a citation, and where each canonical
  * signal lives. Loaded from the data files in {@code dev/infermon/llm/catalog/*.yaml} and validated
- * at load ({@link CatalogLoader}). Immutable; thread-safe.
+ * at load ({@link CatalogLoader}); beside the engines, the names of the routers and schedulers in
+ * front of them ({@link #nonEngine()}). Immutable; thread-safe.
  */
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
@@ -20,13 +21,15 @@ public final class Catalog {
   private static volatile Catalog builtIn;
 
   private final Map<String, EngineCatalog> engines;
+  private final NonEngineCatalog nonEngine;
 
-  Catalog(List<EngineCatalog> engines) {
+  Catalog(List<EngineCatalog> engines, NonEngineCatalog nonEngine) {
     Map<String, EngineCatalog> m = new LinkedHashMap<>();
     for (EngineCatalog e : engines) {
       m.put(e.engine(), e);
     }
     this.engines = Collections.unmodifiableMap(m);
+    this.nonEngine = nonEngine;
   }
 
   /**
@@ -41,15 +44,23 @@ public final class Catalog {
       for (String e : ENGINES) {
         list.add(CatalogLoader.loadResource(e));
       }
-      c = new Catalog(list);
+      c = new Catalog(list, NonEngineCatalog.loadResource());
       builtIn = c;
     }
     return c;
   }
 
-  /** A catalog of the given engines (tests, custom data). */
+  /** A catalog of the given engines (tests, custom data), knowing no routers. */
   public static Catalog of(List<EngineCatalog> engines) {
-    return new Catalog(engines);
+    return new Catalog(engines, NonEngineCatalog.EMPTY);
+  }
+
+  /**
+   * The names routers and schedulers expose ({@code routers.yaml}): known, never judged as engine
+   * metrics.
+   */
+  public NonEngineCatalog nonEngine() {
+    return nonEngine;
   }
 
   /** Every engine, in display order. */

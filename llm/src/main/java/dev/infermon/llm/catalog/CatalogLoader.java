@@ -34,7 +34,8 @@ public final class CatalogLoader {
           "signals",
           "lazy",
           "dedupe_labels",
-          "counter_suffix");
+          "counter_suffix",
+          "created_series");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
@@ -50,6 +51,7 @@ public final class CatalogLoader {
           "version_evidence",
           "prefixless",
           "note",
+          "avoid",
           "cite");
 
   private final String file;
@@ -149,6 +151,18 @@ public final class CatalogLoader {
       metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
     }
     checkDisjoint(metrics);
+    for (MetricEntry m : metrics) {
+      if (m.avoid() == null) {
+        continue;
+      }
+      for (Avoidance.Replacement r : m.avoid().use()) {
+        for (String n : r.metrics()) {
+          if (metrics.stream().noneMatch(x -> x.name().equals(n))) {
+            throw fail(m.name() + ".avoid", "the replacement names unknown metric \"" + n + "\"");
+          }
+        }
+      }
+    }
 
     Map<Signal, List<SignalSource>> signals = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> sigs = root.path("signals").properties().iterator();
@@ -176,7 +190,43 @@ public final class CatalogLoader {
         metrics,
         signals,
         strings(root.path("ignore_prefixes")),
-        strings(root.path("dedupe_labels")));
+        strings(root.path("dedupe_labels")),
+        created(root));
+  }
+
+  /** {@code created_series: {since, cite}}: from which release counters carry a _created twin. */
+  private ReleaseLine created(JsonNode root) {
+    if (!root.has("created_series")) {
+      return null;
+    }
+    JsonNode c = root.get("created_series");
+    checkKeys(c, Set.of("since", "note", "cite"), "created_series");
+    text(c, "cite", "created_series", true);
+    ReleaseLine since = release(c, "since", "created_series");
+    if (since == null) {
+      throw fail("created_series", "since is required");
+    }
+    return since;
+  }
+
+  private Avoidance avoid(JsonNode a, String at) {
+    checkKeys(a, Set.of("why", "use"), at);
+    List<Avoidance.Replacement> use = new ArrayList<>();
+    int i = 0;
+    for (JsonNode u : a.path("use")) {
+      String uat = at + ".use[" + i++ + "]";
+      checkKeys(u, Set.of("expr", "metrics"), uat);
+      try {
+        use.add(new Avoidance.Replacement(text(u, "expr", uat, true), strings(u.path("metrics"))));
+      } catch (IllegalArgumentException e) {
+        throw fail(uat, e.getMessage());
+      }
+    }
+    try {
+      return new Avoidance(text(a, "why", at, true), use);
+    } catch (IllegalArgumentException e) {
+      throw fail(at, e.getMessage());
+    }
   }
 
   private MetricEntry metric(
@@ -259,6 +309,7 @@ public final class CatalogLoader {
           m.path("version_evidence").asBoolean(true),
           m.path("prefixless").asBoolean(false),
           text(m, "note", at, false),
+          m.has("avoid") ? avoid(m.get("avoid"), at + ".avoid") : null,
           text(m, "cite", at, false));
     } catch (IllegalArgumentException e) {
       throw fail(at, e.getMessage());

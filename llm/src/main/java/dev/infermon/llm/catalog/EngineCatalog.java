@@ -21,6 +21,7 @@ public final class EngineCatalog {
   private final Map<Signal, List<SignalSource>> signals;
   private final List<String> ignorePrefixes;
   private final List<String> dedupeLabels;
+  private final ReleaseLine createdSince;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -31,7 +32,8 @@ public final class EngineCatalog {
       List<MetricEntry> metrics,
       Map<Signal, List<SignalSource>> signals,
       List<String> ignorePrefixes,
-      List<String> dedupeLabels) {
+      List<String> dedupeLabels,
+      ReleaseLine createdSince) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -42,6 +44,7 @@ public final class EngineCatalog {
     this.signals = Collections.unmodifiableMap(s);
     this.ignorePrefixes = List.copyOf(ignorePrefixes);
     this.dedupeLabels = List.copyOf(dedupeLabels);
+    this.createdSince = createdSince;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -120,6 +123,15 @@ public final class EngineCatalog {
   /** Labels whose series repeat the same value and must be collapsed with max, never summed. */
   public List<String> dedupeLabels() {
     return dedupeLabels;
+  }
+
+  /**
+   * The first release whose counters and histograms come with a {@code <name>_created} gauge (the
+   * creation timestamp prometheus_client adds in single-process mode), or null when the engine has
+   * none (Go exporters, multiprocess collectors).
+   */
+  public ReleaseLine createdSince() {
+    return createdSince;
   }
 
   /**

@@ -25,6 +25,7 @@ import java.util.List;
  * @param versionEvidence whether its presence narrows the release (false for generic families)
  * @param prefixless whether the name is exposed without the engine prefix ({@code http_*})
  * @param note what a user of the metric must know
+ * @param avoid why the metric must not be used and what to use instead, or null when it may be
  * @param cite where the facts come from
  */
 public record MetricEntry(
@@ -42,6 +43,7 @@ public record MetricEntry(
     boolean versionEvidence,
     boolean prefixless,
     String note,
+    Avoidance avoid,
     String cite) {
   public MetricEntry {
     labels = List.copyOf(labels);

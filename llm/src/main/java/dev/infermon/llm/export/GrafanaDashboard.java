@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Panel;
@@ -21,7 +24,7 @@ import java.util.Set;
  * The whole dashboard as Grafana dashboard JSON: a Prometheus data-source variable, template
  * variables for the filters (namespace, workload, model, backend, role) and the quantile, one row
  * per section, every panel compiled for the chosen engines (all their releases' names, default
- * spelling). Stateless.
+ * spelling, but series only a removed release had and nothing replaces). Stateless.
  */
 public final class GrafanaDashboard {
   /** The dashboard's uid. */
@@ -86,7 +89,7 @@ public final class GrafanaDashboard {
                 p.match(),
                 PLACEHOLDER_QUANTILE,
                 "$__rate_interval",
-                Presence.allOf(engines));
+                current(engines));
         for (Query q : p.queries()) {
           Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
           if (expr.isEmpty()) {
@@ -111,6 +114,30 @@ public final class GrafanaDashboard {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
+  }
+
+  /**
+   * Every family of {@code engines} in the default spelling but those that no current release
+   * exposes and nothing replaces (vLLM V0's swapped requests): against any current fleet such a
+   * series is empty, and a release that had it has no other source of the signal to keep it for.
+   * Renamed families stay: their queries join old and new names with {@code or}.
+   */
+  static Presence current(Set<String> engines) {
+    Presence all = Presence.allOf(engines);
+    return (e, v, m) -> all.has(e, v, m) && (m.exposedIn(e.newest()) || replaced(e, m));
+  }
+
+  /** Whether another family of the engine is a source of a signal {@code m} is a source of. */
+  private static boolean replaced(EngineCatalog e, MetricEntry m) {
+    for (List<SignalSource> sources : e.signals().values()) {
+      boolean has = sources.stream().anyMatch(s -> s.metrics().contains(m.name()));
+      boolean other =
+          sources.stream().anyMatch(s -> s.metrics().stream().anyMatch(n -> !n.equals(m.name())));
+      if (has && other) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void templating(ArrayNode list) {

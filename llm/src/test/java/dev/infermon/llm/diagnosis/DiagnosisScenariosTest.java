@@ -96,10 +96,12 @@ class DiagnosisScenariosTest {
   }
 
   /**
-   * No capture is a fleet in trouble (the busiest, vLLM 2026-09's ten requests, has a TTFT p95 of
-   * 1.75 s), so none fires an alert and none shows a state; what each shows is which signals its
-   * engine and release leave unread, per pod ({@code model: signals; ...}). {@code *}: not checked
-   * (NIM's unprefixed names are the inventory's to recognise).
+   * No capture is a fleet in trouble, but the busiest, vLLM 2026-09's ten requests, has one in the
+   * 1 to 2.5 s bucket: a TTFT p95 of 1.75 s, above the default 1 s, so it fires the TTFT alert and
+   * is prefill-bound (0.12 s of its 0.15 s mean TTFT); none of the others fires an alert or shows a
+   * state. What each shows is which signals its engine and release leave unread, per pod ({@code
+   * model: signals; ...}). {@code *}: not checked (NIM's unprefixed names are the inventory's to
+   * recognise).
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(
@@ -115,7 +117,7 @@ class DiagnosisScenariosTest {
           03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom   |        |        |
           upcloud-l40s-single-gpu-no-pod.prom                                |        |        |
           lke-rtx4000ada-pod-attributed-xid.prom                             |        |        |
-          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            |        |        | qwen2.5-1.5b: GPU activity, GPU memory
+          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            | LLMTimeToFirstTokenHigh | prefill-bound | qwen2.5-1.5b: GPU activity, GPU memory
           vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom             |        |        | Qwen/Qwen3-VL-8B-Instruct: requests running, requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | *
           """)

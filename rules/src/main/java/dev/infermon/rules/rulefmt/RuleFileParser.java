@@ -28,13 +28,32 @@ import java.util.Optional;
 /**
  * Reads Prometheus rule files ({@code model/rulefmt}): strict YAML (unknown keys are errors, with
  * the closest known key), then Prometheus's checks with its messages, and every alert template
- * parsed. All problems of a file are reported at once, each with file, line and rule. Stateless.
+ * parsed. All problems of a file are reported at once, each with file, line and rule. A
+ * prometheus-operator {@code PrometheusRule} resource ({@code apiVersion:
+ * monitoring.coreos.com/v1}, {@code kind: PrometheusRule}) is read as the rule file its {@code
+ * spec} holds, positions and all, so the operator's users lint and unit-test the file they apply.
+ * Stateless.
  */
 public final class RuleFileParser {
   static final Section FILE = Section.of("rule_file", List.of("groups"));
   static final Section GROUP =
       Section.of(
           "rule_group", List.of("name", "interval", "query_offset", "limit", "rules", "labels"));
+
+  /** A Kubernetes resource: {@code metadata} is the API server's business, not checked here. */
+  static final Section RESOURCE =
+      Section.of("PrometheusRule", List.of("apiVersion", "kind", "metadata", "spec"));
+
+  /** prometheus-operator's {@code PrometheusRuleSpec}. */
+  static final Section SPEC = Section.of("PrometheusRule spec", List.of("groups"));
+
+  /** A group of a PrometheusRule: Thanos Ruler's {@code partial_response_strategy} is allowed. */
+  static final Section RESOURCE_GROUP =
+      Section.of("rule_group", List.of("partial_response_strategy"), GROUP);
+
+  /** The only API version prometheus-operator serves PrometheusRule under. */
+  public static final String API_VERSION = "monitoring.coreos.com/v1";
+
   static final Section RULE =
       Section.of(
           "rule",
@@ -71,13 +90,23 @@ public final class RuleFileParser {
     List<RuleError> errors = new ArrayList<>();
     Reader reader = new Reader(null);
     Node root = YamlTree.parse(text, file, reader);
-    MapView top = reader.view(root, new Pos(file, 1, 1), "", FILE);
+    boolean resource = isResource(root);
+    MapView top;
+    MapView outer = null;
+    if (resource) {
+      outer = reader.view(root, new Pos(file, 1, 1), "", RESOURCE);
+      checkResource(outer);
+      top = outer.map("spec", SPEC);
+    } else {
+      top = reader.view(root, new Pos(file, 1, 1), "", FILE);
+    }
+    Section groupSection = resource ? RESOURCE_GROUP : GROUP;
     List<GroupSpec> groups = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     top.list(
         "groups",
         (node, path) -> {
-          MapView g = reader.view(node, node.pos(), path, GROUP);
+          MapView g = reader.view(node, node.pos(), path, groupSection);
           GroupSpec spec = group(file, g, errors);
           g.finish();
           if (spec.name().isEmpty()) {
@@ -93,6 +122,9 @@ public final class RuleFileParser {
           return null;
         });
     top.finish();
+    if (outer != null) {
+      outer.finish();
+    }
     List<RuleError> all = new ArrayList<>();
     for (Problem p : reader.errors()) {
       all.add(
@@ -115,6 +147,41 @@ public final class RuleFileParser {
       throw new RuleFileException(all);
     }
     return new RuleFile(file, groups);
+  }
+
+  /**
+   * Whether the document is a Kubernetes resource rather than a rule file: a rule file's only key
+   * is {@code groups}, a resource always has {@code kind} or {@code apiVersion}.
+   */
+  private static boolean isResource(Node root) {
+    return root instanceof Node.MapNode
+        && (((Node.MapNode) root).entries().containsKey("kind")
+            || ((Node.MapNode) root).entries().containsKey("apiVersion"));
+  }
+
+  private static void checkResource(MapView r) {
+    String kind = r.string("kind", "");
+    if (!kind.equals("PrometheusRule")) {
+      r.error(
+          "kind",
+          kind.isEmpty()
+              ? "a Kubernetes resource needs kind: PrometheusRule"
+              : "kind " + kind + " holds no rules; expected PrometheusRule");
+    }
+    String version = r.string("apiVersion", "");
+    if (!version.equals(API_VERSION)) {
+      r.error(
+          "apiVersion",
+          version.isEmpty()
+              ? "a PrometheusRule needs apiVersion: " + API_VERSION
+              : "apiVersion "
+                  + version
+                  + " is not served for PrometheusRule; expected "
+                  + API_VERSION);
+    }
+    if (!r.has("spec")) {
+      r.error("a PrometheusRule needs a spec with groups");
+    }
   }
 
   private static GroupSpec group(String file, MapView g, List<RuleError> errors) {

@@ -82,8 +82,41 @@ class RuleFileParserTest {
         new Bad(
             "groups:\n  - name: g1\n    interval: 1x\n    rules: []\n",
             List.of("r.yml: 3:15: groups[0].interval: unknown unit \"x\" in duration \"1x\"")),
-        new Bad("groups:\n  - name: [\n", List.of()));
+        new Bad("groups:\n  - name: [\n", List.of()),
+        // a PrometheusRule resource: problems at their place in the resource, paths under spec
+        new Bad(
+            PROMETHEUS_RULE_HEAD + "      - record: job:up:sum\n        expr: sum by (job) (up\n",
+            List.of(
+                "r.yml: 11:15: group \"g1\", rule 1, \"job:up:sum\": could not parse expression:"
+                    + " 1:17: parse error: unclosed left parenthesis")),
+        new Bad(
+            PROMETHEUS_RULE_HEAD + "      - record: a\n        expr: up\n        fore: 5m\n",
+            List.of("r.yml: 12:9: spec.groups[0].rules[0].fore: unknown key; did you mean for?")),
+        new Bad(
+            "apiVersion: monitoring.coreos.com/v1\nkind: ConfigMap\nspec:\n  groups: []\n",
+            List.of("r.yml: 2:7: kind: kind ConfigMap holds no rules; expected PrometheusRule")),
+        new Bad(
+            "apiVersion: monitoring.coreos.com/v1beta1\nkind: PrometheusRule\nspec:\n  groups: []\n",
+            List.of(
+                "r.yml: 1:13: apiVersion: apiVersion monitoring.coreos.com/v1beta1 is not served"
+                    + " for PrometheusRule; expected monitoring.coreos.com/v1")),
+        new Bad(
+            "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nspecs:\n  groups: []\n",
+            List.of(
+                "r.yml: 1:1: a PrometheusRule needs a spec with groups",
+                "r.yml: 3:1: specs: unknown key; did you mean spec?")));
   }
+
+  static final String PROMETHEUS_RULE_HEAD =
+      "apiVersion: monitoring.coreos.com/v1\n"
+          + "kind: PrometheusRule\n"
+          + "metadata:\n"
+          + "  name: llm\n"
+          + "  labels: {release: kps}\n"
+          + "spec:\n"
+          + "  groups:\n"
+          + "    - name: g1\n"
+          + "      rules:\n";
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("badFiles")
@@ -136,6 +169,31 @@ class RuleFileParserTest {
     assertThat(alert.keepFiringFor()).isEqualTo(Duration.ofMinutes(10));
     assertThat(alert.annotationTemplates()).containsKey("summary");
     assertThat(g.rules().get(0).labels()).containsEntry("team", "a");
+  }
+
+  @Test
+  void prometheusRuleIsReadAsTheRuleFileOfItsSpec() {
+    RuleFile f =
+        RuleFileParser.parse(
+            "pr.yaml",
+            PROMETHEUS_RULE_HEAD
+                + "      - alert: Down\n"
+                + "        expr: up == 0\n"
+                + "        for: 5m\n"
+                + "    - name: g2\n"
+                + "      partial_response_strategy: warn\n"
+                + "      interval: 30s\n"
+                + "      rules:\n"
+                + "        - record: job:up:sum\n"
+                + "          expr: sum by (job) (up)\n");
+    assertThat(f.groups()).extracting(GroupSpec::name).containsExactly("g1", "g2");
+    assertThat(f.ruleCount()).isEqualTo(2);
+    RuleSpec down = f.groups().get(0).rules().get(0);
+    assertThat(down.name()).isEqualTo("Down");
+    assertThat(down.line()).as("line in the resource, not in its spec").isEqualTo(10);
+    assertThat(down.forDuration()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(f.groups().get(1).interval()).contains(Duration.ofSeconds(30));
+    assertThat(f.groups().get(1).rules().get(0).line()).isEqualTo(17);
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.infermon.config.ConfigException;
 import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.lint.CheckId;
 import dev.infermon.lint.Finding;
 import dev.infermon.lint.LintOptions;
 import dev.infermon.lint.LintService;
@@ -21,7 +22,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +39,10 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code infermon lint}: checks rule files, Grafana dashboards and expressions against what the
  * endpoints expose (docs/lint.md), through lint's {@link LintService}. Exit status 1 when an error
- * was found, 0 otherwise, 2 for a usage error (picocli's), so CI pipelines can gate on it.
+ * was found, 0 otherwise, 2 for a usage error (picocli's) or an input that could not be linted (a
+ * file that cannot be read, an endpoint or API that cannot be reached, JSON that is not a
+ * dashboard: one line each on standard error, the rest still linted and the report still printed),
+ * so CI pipelines can gate on it.
  */
 @Command(
     name = "lint",
@@ -47,7 +53,9 @@ import picocli.CommandLine.Parameters;
       "counters without _total, deprecated or removed names, flags that are off, labels that do",
       "not exist, quantile thresholds between histogram buckets, and more (docs/lint.md).",
       "Without --endpoint or --url, names are judged by the catalog's newest releases.",
-      "Exit status: 1 when errors were found, 0 otherwise, 2 for usage errors."
+      "Exit status: 1 when errors were found, 0 otherwise, 2 for usage errors and inputs that",
+      "cannot be linted (a missing file, an unreachable endpoint, JSON that is not a dashboard);",
+      "those are named on standard error and the rest is still linted and reported."
     })
 public final class LintCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -118,6 +126,10 @@ public final class LintCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "nothing to lint: give files, --expr or --config");
     }
+    if (!endpoints.isEmpty() && url != null) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "give --endpoint or --url, not both");
+    }
     LintOptions options;
     long windowMs;
     try {
@@ -129,34 +141,37 @@ public final class LintCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     LlmLayer layer = new LlmLayer();
-    LintService.Checker checker;
-    try {
-      checker = checker(layer, windowMs);
-    } catch (IOException | RuntimeException e) {
-      err.println("infermon lint: cannot read the endpoints: " + e.getMessage());
-      err.flush();
-      return 2;
-    }
+    List<Finding> problems = new ArrayList<>();
+    LintService.Checker checker = checker(layer, windowMs, problems);
     List<LintInput> inputs = new ArrayList<>();
     for (Path f : files) {
-      inputs.add(LintInput.file(f.toString(), Files.readString(f, StandardCharsets.UTF_8)));
+      try {
+        inputs.add(LintInput.file(f.toString(), Files.readString(f, StandardCharsets.UTF_8)));
+      } catch (IOException e) {
+        problems.add(inputError(f.toString(), "cannot read the file: " + why(e)));
+      }
     }
     for (int i = 0; i < exprs.size(); i++) {
       inputs.add(
           LintInput.expr(exprs.size() == 1 ? "<expr>" : "<expr " + (i + 1) + ">", exprs.get(i)));
     }
     LintResult r = checker.lint(inputs, options);
+    List<Finding> all = new ArrayList<>(problems);
+    all.addAll(r.findings());
+    int read = r.inputs();
     if (config != null) {
-      List<Finding> all = new ArrayList<>(r.findings());
       try {
         all.addAll(sloFindings(layer.lint()));
-      } catch (ConfigException e) {
-        err.println(e.getMessage());
-        err.flush();
-        return 2;
+        read++;
+      } catch (ConfigException | IOException e) {
+        all.add(inputError(config.toString(), "cannot read the configuration: " + why(e)));
       }
-      r = new LintResult(all, r.inputs() + 1, r.queries(), r.reference());
     }
+    r = new LintResult(all, read, r.queries(), r.reference());
+    for (Finding f : r.inputErrors()) {
+      err.println("infermon lint: " + f.location().position() + ": " + f.message());
+    }
+    err.flush();
     switch (output) {
       case "json":
         out.print(JsonReport.render(r));
@@ -168,27 +183,59 @@ public final class LintCommand implements Callable<Integer> {
         out.print(TextReport.render(r));
     }
     out.flush();
+    if (!r.inputErrors().isEmpty()) {
+      return 2;
+    }
     return r.hasErrors() ? 1 : 0;
   }
 
-  /** The reference the flags ask for, read now: live endpoints, a stored API, or the catalog. */
-  private LintService.Checker checker(LlmLayer layer, long windowMs)
-      throws IOException, InterruptedException {
-    if (!endpoints.isEmpty() && url != null) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(), "give --endpoint or --url, not both");
-    }
+  /**
+   * The reference the flags ask for, read now: live endpoints, a stored API, or the catalog. An
+   * endpoint or API that cannot be read adds its problem to {@code problems}: the endpoints left,
+   * or the catalog, judge instead.
+   */
+  private LintService.Checker checker(LlmLayer layer, long windowMs, List<Finding> problems)
+      throws InterruptedException {
     if (!endpoints.isEmpty()) {
       return layer.lint().live(endpoints);
     }
     if (url != null) {
-      layer.bind(
-          new RemoteQueryBackend(
-              url, Duration.ofSeconds(30), HttpClientConfig.DEFAULT, "infermon/" + Main.version()),
-          null);
-      return layer.lint().stored(OptionalLong.of(windowMs));
+      try {
+        layer.bind(
+            new RemoteQueryBackend(
+                url,
+                Duration.ofSeconds(30),
+                HttpClientConfig.DEFAULT,
+                "infermon/" + Main.version()),
+            null);
+        return layer.lint().stored(OptionalLong.of(windowMs));
+      } catch (RuntimeException e) {
+        problems.add(
+            inputError(
+                url.toString(),
+                "cannot read the stored series: " + why(e) + "; the catalog judges instead"));
+      }
     }
     return layer.lint().catalogOnly();
+  }
+
+  private static Finding inputError(String where, String message) {
+    return Finding.of(CheckId.INPUT_ERROR, Location.at(where, 0, 0), message, "", where);
+  }
+
+  /** One line of why: the JDK's I/O exceptions name only the file ({@code NoSuchFileException}). */
+  private static String why(Exception e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    }
+    String m = e.getMessage();
+    if (m == null || m.isBlank()) {
+      return e.getClass().getSimpleName();
+    }
+    return m.lines().findFirst().orElse(m);
   }
 
   private List<Finding> sloFindings(LintService lint) throws IOException, ConfigException {

@@ -54,6 +54,53 @@ class RulesCommandsTest {
                 + " unclosed left parenthesis\n");
   }
 
+  /** The same rules as a prometheus-operator resource, the way its users keep them. */
+  static final String PROMETHEUS_RULE =
+      "apiVersion: monitoring.coreos.com/v1\nkind: PrometheusRule\nmetadata:\n  name: r\nspec:\n"
+          + RULES.replaceAll("(?m)^", "  ");
+
+  @Test
+  void prometheusRuleResourcesAreCheckedAndTestedLikeRuleFiles() throws Exception {
+    Path pr = Files.writeString(dir.resolve("pr.yaml"), PROMETHEUS_RULE);
+    Run ok = run("check", "rules", pr.toString());
+    assertThat(ok.err()).isEmpty();
+    assertThat(ok.code()).isZero();
+    assertThat(ok.out()).isEqualTo("Checking " + pr + "\n  SUCCESS: 2 rules found\n\n");
+
+    Path bad =
+        Files.writeString(dir.resolve("bad.yaml"), PROMETHEUS_RULE.replace("up == 0", "up =="));
+    Run failed = run("check", "rules", bad.toString());
+    assertThat(failed.code()).isEqualTo(1);
+    assertThat(failed.err())
+        .as("the line and column in the resource")
+        .startsWith(
+            "  FAILED:\n" + bad + ": 12:17: group \"g\", rule 2, \"Down\": could not parse");
+
+    Path t =
+        Files.writeString(
+            dir.resolve("t.yml"),
+            "rule_files: [pr.yaml]\ntests:\n  - interval: 1m\n    input_series:\n"
+                + "      - series: 'up{job=\"a\", instance=\"x\"}'\n        values: '0x5'\n"
+                + "    alert_rule_test:\n      - eval_time: 3m\n        alertname: Down\n"
+                + "        exp_alerts:\n          - exp_labels: {job: a, instance: x}\n"
+                + "            exp_annotations: {summary: 'x down'}\n");
+    Run tested = run("test", "rules", t.toString());
+    assertThat(tested.err()).isEmpty();
+    assertThat(tested.out()).isEqualTo("Unit Testing:  " + t + "\n  SUCCESS\n\n");
+    assertThat(tested.code()).isZero();
+  }
+
+  @Test
+  void infermonsOwnPrometheusRuleExportPassesCheckRules() throws Exception {
+    Run export = run("export", "prometheusrule", "--namespace", "monitoring");
+    assertThat(export.code()).as(export.err()).isZero();
+    Path pr = Files.writeString(dir.resolve("infermon-llm.yaml"), export.out());
+    Run ok = run("check", "rules", pr.toString());
+    assertThat(ok.err()).isEmpty();
+    assertThat(ok.out()).matches("(?s)Checking .*\n  SUCCESS: [1-9][0-9]* rules found\n\n");
+    assertThat(ok.code()).isZero();
+  }
+
   @Test
   void testRulesRunsPromtoolFilesOnAnEmbeddedTsdb() throws Exception {
     Files.writeString(dir.resolve("r.yml"), RULES);

@@ -1,0 +1,124 @@
+package dev.infermon.lint.checks;
+
+import dev.infermon.llm.catalog.History;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.promql.parser.BinaryExpr;
+import dev.infermon.promql.parser.BinaryOp;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.VectorSelector;
+import java.util.List;
+
+/**
+ * Names joined with {@code or} as alternatives of one quantity: a dashboard or alert that must span
+ * releases and spellings writes {@code vllm:kv_cache_usage_perc or vllm:gpu_cache_usage_perc}, and
+ * the branch a target lacks is meant to be empty. A name of the catalog is covered when another
+ * operand of an {@code or} above it reads an exposed name of the same engine that measures the same
+ * thing: a rename of it (the catalog's history), a source of the same signal (SGLang's three
+ * hit-rate sources), the same family in the other spelling; or, for a family created lazily, any
+ * exposed name of the engine (the {@code or} is the fallback while it does not exist yet). Names
+ * the catalog does not know are never covered: a typo stays a typo. Stateless.
+ */
+final class Alternatives {
+  private Alternatives() {}
+
+  static boolean covered(QueryScope s, VectorSelector vs, MetricInfo info) {
+    if (info.exposed() && !deprecatedIn(s, info)) {
+      return false;
+    }
+    ExprWalk.Node n = s.node(vs);
+    if (n == null) {
+      return false;
+    }
+    Expr child = vs;
+    List<Expr> ancestors = n.ancestors();
+    for (int i = ancestors.size() - 1; i >= 0; i--) {
+      Expr a = ancestors.get(i);
+      if (a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LOR) {
+        BinaryExpr or = (BinaryExpr) a;
+        Expr other = contains(or.lhs(), child) ? or.rhs() : or.lhs();
+        for (VectorSelector t : ExprWalk.selectors(other)) {
+          MetricInfo ti = s.info(t);
+          if (ti == null || ti.hit() == null) {
+            continue;
+          }
+          if (ti.exposed() && sameQuantity(s, info, ti)) {
+            return true;
+          }
+          if (fixIsThere(s, info, ti)) {
+            return true;
+          }
+        }
+      }
+      child = a;
+    }
+    return false;
+  }
+
+  /**
+   * Whether the fix of {@code info}'s finding is {@code sibling}, already in the query: an old name
+   * whose replacement is or-ed beside it, or a name the endpoints' releases do not have yet beside
+   * the name it was renamed from. Where neither branch is exposed the sibling gets its own finding;
+   * this one would only repeat it.
+   */
+  private static boolean fixIsThere(QueryScope s, MetricInfo info, MetricInfo sibling) {
+    if (info.hit().engine() != sibling.hit().engine()) {
+      return false;
+    }
+    MetricEntry x = info.hit().latest();
+    String y = sibling.hit().latest().name();
+    if (y.equals(x.history().replacedBy())) {
+      return true;
+    }
+    return y.equals(x.history().renamedFrom())
+        && !NameCheck.existsInTargetReleases(s, info.hit().engine(), x.name());
+  }
+
+  private static boolean deprecatedIn(QueryScope s, MetricInfo info) {
+    History h = info.hit().latest().history();
+    return h.deprecated() != null
+        && s.ref.releases(info.hit().engine()).last().atLeast(h.deprecated());
+  }
+
+  private static boolean contains(Expr root, Expr node) {
+    for (ExprWalk.Node n : ExprWalk.nodes(root)) {
+      if (n.expr() == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean sameQuantity(QueryScope s, MetricInfo a, MetricInfo b) {
+    if (a.hit().engine() != b.hit().engine()) {
+      return false;
+    }
+    MetricEntry x = a.hit().latest();
+    MetricEntry y = b.hit().latest();
+    if (x.name().equals(y.name()) || renamed(x, y) || renamed(y, x)) {
+      return true;
+    }
+    if (x.lazy() && NameCheck.existsInTargetReleases(s, a.hit().engine(), x.name())) {
+      return true; // not created yet where it exists: the or is the fallback meanwhile
+    }
+    for (List<SignalSource> sources : a.hit().engine().signals().values()) {
+      boolean hasX = false;
+      boolean hasY = false;
+      for (SignalSource src : sources) {
+        hasX |= src.metrics().contains(x.name());
+        hasY |= src.metrics().contains(y.name());
+      }
+      if (hasX && hasY) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean renamed(MetricEntry from, MetricEntry to) {
+    History h = from.history();
+    return to.name().equals(h.replacedBy())
+        || from.name().equals(to.history().renamedFrom())
+        || to.name().equals(h.renamedFrom());
+  }
+}

@@ -1,0 +1,119 @@
+package dev.infermon.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.lint.checks.Reference;
+import dev.infermon.lint.run.LintInput;
+import dev.infermon.lint.run.LintResult;
+import dev.infermon.lint.run.LintRun;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.vllm.VllmRelease;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * infermon's own exports (the dashboard as Grafana JSON, the default alert pack as a rule file and
+ * as a PrometheusRule, every engine of the catalog) lint clean: against the catalog and against
+ * every kind of simulated fleet, inventoried as a live scrape. (Against one real capture replayed
+ * alone, a single release, what the exports name for later releases is empty, truly: the server's
+ * {@code CaptureGoldenTest} pins those findings per capture, reviewed.) What infermon tells users
+ * to run must pass what infermon tells users to check; the default TTFT alert's threshold included.
+ * The only finding allowed is the info that a lazily created SGLang family has no samples yet.
+ */
+class ExportsLintTest {
+  static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
+
+  /**
+   * The fleets: one per way the simulator can serve an engine, but SGLang behind its gateway: the
+   * pack and the dashboard spell SGLang {@code sglang:} whatever the target (following each
+   * target's spelling is a separate piece of work), so against {@code sglang_} pages they give
+   * {@code prefix-spelling} findings, true ones.
+   */
+  static final Map<String, FleetConfig> FLEETS =
+      Map.of(
+          "defaults",
+          FleetConfig.defaults().toBuilder().sglangGatewayPods(0).build(),
+          "data-parallel and vLLM 0.11",
+          SimulatedEndpoints.corpusFleet().toBuilder().sglangGatewayPods(0).sglangPods(1).build(),
+          "SGLang direct with tensor parallelism and PD",
+          FleetConfig.builder()
+              .vllmPods(0)
+              .legacyVllmPods(0)
+              .dataParallelPods(0)
+              .sglangPods(2)
+              .sglangTensorParallel(2)
+              .sglangGatewayPods(0)
+              .prefillDecode(true)
+              .build(),
+          "vLLM 0.4.3 and current, saturated",
+          FleetConfig.builder()
+              .vllmPods(1)
+              .legacyVllmPods(1)
+              .legacyRelease(VllmRelease.V0_4_3)
+              .sglangPods(0)
+              .sglangGatewayPods(0)
+              .prefillDecode(false)
+              .scenario(Scenario.SATURATED)
+              .build(),
+          "with SM profiling fields",
+          FleetConfig.builder().sglangGatewayPods(0).smProfilingFields(true).build());
+
+  static Stream<Arguments> exportsAndFleets() {
+    Map<String, String> exports =
+        Map.of(
+            "grafana.json",
+            EXPORTS.grafana(List.of()),
+            "default-alerts.yml",
+            EXPORTS.rules(List.of(), LlmConfig.Alerts.DEFAULT),
+            "prometheusrule.yaml",
+            EXPORTS.prometheusRule(null, "monitoring", List.of(), LlmConfig.Alerts.DEFAULT));
+    Stream.Builder<Arguments> out = Stream.builder();
+    for (Map.Entry<String, String> e : exports.entrySet()) {
+      out.add(Arguments.of(e.getKey(), "the catalog", e.getValue(), null));
+      for (Map.Entry<String, FleetConfig> f : FLEETS.entrySet()) {
+        out.add(Arguments.of(e.getKey(), f.getKey(), e.getValue(), f.getValue()));
+      }
+    }
+    return out.build();
+  }
+
+  @ParameterizedTest(name = "{0} against {1}")
+  @MethodSource("exportsAndFleets")
+  void exportsLintClean(String file, String against, String text, Object endpoints) {
+    Reference ref;
+    if (endpoints instanceof FleetConfig) {
+      ref =
+          Reference.of(
+              Catalog.builtIn(),
+              SimulatedEndpoints.inventory((FleetConfig) endpoints, Duration.ofMinutes(10)),
+              Reference.Mode.LIVE);
+    } else {
+      ref = Reference.catalogOnly(Catalog.builtIn());
+    }
+    LintResult r = new LintRun(ref, LintOptions.DEFAULT).run(List.of(LintInput.file(file, text)));
+    assertThat(r.queries()).as("%s has queries", file).isPositive();
+    assertThat(r.findings())
+        .as("%s against %s", file, against)
+        .allSatisfy(ExportsLintTest::noTrafficYet);
+  }
+
+  /**
+   * The one finding allowed: an info that a family SGLang creates on first use has no samples yet
+   * (no retraction, no prefill stage timed in ten simulated minutes). It is about the fleet's
+   * traffic, not the export, and says so: nothing to fix.
+   */
+  private static void noTrafficYet(Finding f) {
+    assertThat(f.severity()).as("%s", f).isEqualTo(Severity.INFO);
+    assertThat(f.check()).as("%s", f).isEqualTo(CheckId.UNKNOWN_METRIC);
+    assertThat(f.message()).as("%s", f).contains("on first use");
+  }
+}
