@@ -125,6 +125,7 @@ public final class Tsdb implements Storage {
       }
       Path walDir = dir.resolve(WAL_DIR);
       ReplayStats rs = WalReplay.replay(walDir, minValid, new HeadSink(head));
+      head.reserveSeriesRefs(rs.maxRef());
       head.endReplay();
       WalWriter wal = WalWriter.open(walDir, options.walSegmentBytes());
       headLog.attach(wal);

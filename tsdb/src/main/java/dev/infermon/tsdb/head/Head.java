@@ -272,6 +272,17 @@ public final class Head implements Storage {
     return true;
   }
 
+  /**
+   * Replay: numbers series created from now on above {@code ref}. The log may name references whose
+   * series record was lost to damage; a new series under such a reference would be credited with
+   * their samples at the next replay.
+   */
+  public void reserveSeriesRefs(long ref) {
+    if (ref > 0) {
+      series.reserveIdsUpTo((int) Math.min(ref, Integer.MAX_VALUE - 1));
+    }
+  }
+
   /** Forgets replay aliases; call when replay is done. */
   public void endReplay() {
     replayAliases.clear();
