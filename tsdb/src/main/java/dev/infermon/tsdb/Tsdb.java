@@ -21,7 +21,6 @@ import dev.infermon.tsdb.wal.WalReplay;
 import dev.infermon.tsdb.wal.WalWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,11 +119,7 @@ public final class Tsdb implements Storage {
    */
   public static Tsdb open(Path dir, TsdbOptions options) throws IOException {
     long start = System.nanoTime();
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw IoErrors.describe("cannot create the data directory", dir, e);
-    }
+    IoErrors.createDirectories("cannot create the data directory", dir);
     DataDirLock lock;
     try {
       lock = DataDirLock.acquire(dir);

@@ -6,6 +6,7 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -50,9 +51,22 @@ public final class IoErrors {
     return m == null || m.isEmpty() ? e.getClass().getSimpleName() : m;
   }
 
-  /** The message of {@code e} for a log line: its own, with its cause's when it adds one. */
+  /**
+   * The message of {@code e} for a log line or a fatal error: its own (for a file-system error that
+   * carries only a path, the path and the reason), with its cause's reason when that adds one.
+   */
   public static String message(Throwable e) {
-    String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    String m;
+    if (e instanceof FileSystemException && ((FileSystemException) e).getReason() == null) {
+      FileSystemException f = (FileSystemException) e;
+      m =
+          f.getFile()
+              + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile())
+              + ": "
+              + reason(f);
+    } else {
+      m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
     Throwable c = e.getCause();
     if (c instanceof IOException) {
       String r = reason((IOException) c);
@@ -61,6 +75,23 @@ public final class IoErrors {
       }
     }
     return m;
+  }
+
+  /**
+   * Creates {@code dir} and its parents; an error names {@code operation}, the directory and the
+   * reason ("not a directory" when a file is in the way, where the JDK says only the path).
+   */
+  public static void createDirectories(String operation, Path dir) throws IOException {
+    try {
+      Files.createDirectories(dir);
+    } catch (FileAlreadyExistsException e) {
+      // Not the cause: its reason ("file exists") would only contradict the one given here.
+      IOException x = new IOException(operation + " " + dir + ": not a directory");
+      x.addSuppressed(e);
+      throw x;
+    } catch (IOException e) {
+      throw describe(operation, dir, e);
+    }
   }
 
   /**

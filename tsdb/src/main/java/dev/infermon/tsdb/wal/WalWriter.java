@@ -81,7 +81,7 @@ public final class WalWriter implements AutoCloseable {
     if (segmentBytes < 1024) {
       throw new IllegalArgumentException("segmentBytes must be at least 1024: " + segmentBytes);
     }
-    Files.createDirectories(dir);
+    IoErrors.createDirectories("cannot create the directory", dir);
     WalWriter w = new WalWriter(dir, segmentBytes, channels);
     WalDir.Contents c = WalDir.scan(dir);
     int next = Math.max(c.lastSegment(), c.checkpoint()) + 1;
