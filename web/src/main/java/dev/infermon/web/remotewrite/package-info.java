@@ -3,7 +3,6 @@
  * the headers the specification requires (415 otherwise, and for remote write 2.0, which is not
  * implemented), {@link dev.infermon.web.remotewrite.WriteRequestDecoder} reads a snappy-compressed
  * protobuf {@code WriteRequest} by hand with protobuf-java's {@code CodedInputStream} (no generated
- * code), and {@link dev.infermon.web.remotewrite.RemoteWriteHandler} appends it as one
- * transaction.
+ * code), and {@link dev.infermon.web.remotewrite.RemoteWriteHandler} appends it as one transaction.
  */
 package dev.infermon.web.remotewrite;
