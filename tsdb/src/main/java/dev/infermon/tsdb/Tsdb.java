@@ -72,6 +72,7 @@ public final class Tsdb implements Storage {
   // Set before close() waits for a running compaction, which checks it between steps.
   private volatile boolean closing;
   private volatile boolean lastCompactionFailed;
+  private volatile boolean compacting;
   private final AtomicBoolean compactionQueued = new AtomicBoolean();
   private final AtomicLong failedHeadCompactions = new AtomicLong();
   private final AtomicLong noSpaceCompactions = new AtomicLong();
@@ -230,6 +231,11 @@ public final class Tsdb implements Storage {
   }
 
   private void compactQuietly() {
+    if (compacting) {
+      // One is running and goes on while the head is compactable; waiting for it here would hold
+      // the second background thread, which the write-ahead log's sync needs.
+      return;
+    }
     try {
       compact();
     } catch (IOException | RuntimeException e) {
@@ -271,6 +277,7 @@ public final class Tsdb implements Storage {
       if (closed || closing) {
         return;
       }
+      compacting = true;
       try {
         compactor.runOnce();
         lastCompactionFailed = false;
@@ -281,6 +288,8 @@ public final class Tsdb implements Storage {
           noSpaceCompactions.incrementAndGet();
         }
         throw e;
+      } finally {
+        compacting = false;
       }
     }
   }

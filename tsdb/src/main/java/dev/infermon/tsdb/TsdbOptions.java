@@ -98,6 +98,26 @@ public record TsdbOptions(
     }
   }
 
+  /** Options with the default future window ({@link #DEFAULT_FUTURE_WINDOW}). */
+  public TsdbOptions(
+      Duration blockRange,
+      Duration retentionTime,
+      long retentionBytes,
+      long walSegmentBytes,
+      Duration walSyncInterval,
+      Duration compactionInterval,
+      Duration readerDrainTimeout) {
+    this(
+        blockRange,
+        retentionTime,
+        retentionBytes,
+        walSegmentBytes,
+        walSyncInterval,
+        compactionInterval,
+        readerDrainTimeout,
+        DEFAULT_FUTURE_WINDOW);
+  }
+
   public static TsdbOptions defaults() {
     return new TsdbOptions(
         DEFAULT_BLOCK_RANGE,
