@@ -69,9 +69,18 @@ final class AppMapping {
         new StorageConfig.Tsdb(
             t.string("path", StorageConfig.Tsdb.DEFAULT_PATH),
             retention,
-            t.duration("out_of_order_time_window", Duration.ZERO));
+            t.duration("out_of_order_time_window", Duration.ZERO),
+            t.duration(
+                "too_far_in_future_time_window",
+                StorageConfig.Tsdb.DEFAULT_TOO_FAR_IN_FUTURE_TIME_WINDOW));
     if (t.has("path") && tsdb.path().isBlank()) {
       t.error("path", "storage.tsdb.path must not be empty");
+    }
+    if (t.has("too_far_in_future_time_window") && tsdb.tooFarInFutureTimeWindow().toMillis() < 1) {
+      t.error(
+          "too_far_in_future_time_window",
+          "storage.tsdb.too_far_in_future_time_window must be positive: later samples would all"
+              + " be refused");
     }
     t.finish();
     MapView e = s.map("exemplars", STORAGE_EXEMPLARS);

@@ -297,7 +297,10 @@ final class ConfigSchema {
       Section.of("storage.tsdb.retention", List.of("time", "size"));
 
   static final Section STORAGE_TSDB =
-      Section.of("storage.tsdb", List.of("path", "retention", "out_of_order_time_window"));
+      Section.of(
+          "storage.tsdb",
+          List.of(
+              "path", "retention", "out_of_order_time_window", "too_far_in_future_time_window"));
 
   static final Section STORAGE_EXEMPLARS =
       Section.of("storage.exemplars", List.of("max_exemplars"));

@@ -466,6 +466,16 @@ class BadConfigsTest {
             """,
             "infermon.yml:2:9: storage.mode: storage.mode remote needs storage.remote.query_url"),
         bad(
+            "a future window that refuses every sample",
+            """
+            storage:
+              tsdb:
+                too_far_in_future_time_window: 0s
+            """,
+            "infermon.yml:3:36: storage.tsdb.too_far_in_future_time_window:"
+                + " storage.tsdb.too_far_in_future_time_window must be positive: later samples"
+                + " would all be refused"),
+        bad(
             "rule files in agent mode",
             """
             storage:

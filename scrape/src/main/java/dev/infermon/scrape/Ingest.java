@@ -9,6 +9,7 @@ import dev.infermon.storage.Appender;
 import dev.infermon.storage.DuplicateSampleException;
 import dev.infermon.storage.OutOfBoundsException;
 import dev.infermon.storage.OutOfOrderSampleException;
+import dev.infermon.storage.TooFarInFutureException;
 import dev.infermon.textparse.Conformance;
 import dev.infermon.textparse.Entry;
 import dev.infermon.textparse.ParseException;
@@ -34,8 +35,8 @@ import java.util.Map;
  *       miss {@link #relabel} (honor_labels, target labels, metric_relabel_configs; a dropped
  *       series is remembered as dropped) and {@link #checkLimits the label limits};
  *   <li>{@link #overSampleLimit sample_limit}, then {@link #append}: honor_timestamps, the storage
- *       append (out-of-order and duplicate samples are counted, not fatal), the cache entry, and
- *       staleness tracking;
+ *       append (out-of-order, duplicate and out-of-bounds samples, too old or too far in the
+ *       future, are counted, not fatal), the cache entry, and staleness tracking;
  *   <li>when the page was good, {@link #markStale}: staleness markers for series that were in the
  *       previous scrape and are not in this one.
  * </ol>
@@ -44,7 +45,11 @@ import java.util.Map;
  * rolls the transaction back. Not thread-safe: one per scrape loop.
  */
 final class Ingest {
-  /** What one page gave. */
+  /**
+   * What one page gave. {@code outOfBounds} counts every sample outside the storage's time range,
+   * {@code tooFarInFuture} those of them beyond its future window; {@code firstOutOfBounds} is the
+   * first one's error (series, time, limit), for the log.
+   */
   record Result(
       int total,
       int added,
@@ -52,7 +57,9 @@ final class Ingest {
       int outOfOrder,
       int duplicate,
       int outOfBounds,
-      String error) {}
+      String error,
+      int tooFarInFuture,
+      String firstOutOfBounds) {}
 
   /** The longest line the parser takes (its own bound); Prometheus has no line limit. */
   private static final int MAX_LINE_BYTES = 1 << 30;
@@ -90,6 +97,8 @@ final class Ingest {
   private int outOfOrder;
   private int duplicate;
   private int outOfBounds;
+  private int tooFarInFuture;
+  private String firstOutOfBounds;
   private boolean sampleLimitHit;
   private String error;
 
@@ -154,7 +163,16 @@ final class Ingest {
       markStale(app, defaultTime);
       cache.iterDone(length > 0);
     }
-    return new Result(total, added, seriesAdded, outOfOrder, duplicate, outOfBounds, error);
+    return new Result(
+        total,
+        added,
+        seriesAdded,
+        outOfOrder,
+        duplicate,
+        outOfBounds,
+        error,
+        tooFarInFuture,
+        firstOutOfBounds);
   }
 
   private void startPage() {
@@ -168,6 +186,8 @@ final class Ingest {
     outOfOrder = 0;
     duplicate = 0;
     outOfBounds = 0;
+    tooFarInFuture = 0;
+    firstOutOfBounds = null;
     sampleLimitHit = false;
     error = null;
   }
@@ -286,7 +306,13 @@ final class Ingest {
     } catch (DuplicateSampleException ex) {
       duplicate++;
     } catch (OutOfBoundsException ex) {
-      outOfBounds++;
+      // Counted and skipped, as Prometheus's scrape loop does: the rest of the page goes on.
+      if (outOfBounds++ == 0) {
+        firstOutOfBounds = ex.getMessage();
+      }
+      if (ex instanceof TooFarInFutureException) {
+        tooFarInFuture++;
+      }
     }
     if (ce == null) {
       // Keep the storage's label set rather than a second copy per series.

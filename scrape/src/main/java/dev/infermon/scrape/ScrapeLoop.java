@@ -188,9 +188,24 @@ final class ScrapeLoop {
     if (r.duplicate() > 0) {
       metrics.samplesRejected(target.pool(), ScrapeMetrics.Rejection.DUPLICATE, r.duplicate());
     }
-    if (r.outOfBounds() > 0) {
+    if (r.outOfBounds() > r.tooFarInFuture()) {
       metrics.samplesRejected(
-          target.pool(), ScrapeMetrics.Rejection.OUT_OF_BOUNDS, r.outOfBounds());
+          target.pool(),
+          ScrapeMetrics.Rejection.OUT_OF_BOUNDS,
+          r.outOfBounds() - r.tooFarInFuture());
+    }
+    if (r.tooFarInFuture() > 0) {
+      metrics.samplesRejected(
+          target.pool(), ScrapeMetrics.Rejection.TOO_FAR_IN_FUTURE, r.tooFarInFuture());
+    }
+    if (r.outOfBounds() > 0) {
+      // Prometheus's warning, with the first sample's series, time and limit.
+      log.warn(
+          "scrape of {}: error on ingesting samples that are too old or are too far into the"
+              + " future, num_dropped={} (the first: {})",
+          target,
+          r.outOfBounds(),
+          r.firstOutOfBounds());
     }
   }
 

@@ -11,8 +11,10 @@ public interface ScrapeMetrics {
     OUT_OF_ORDER,
     /** Same timestamp as the newest sample, another value. */
     DUPLICATE,
-    /** Outside the storage's time window. */
+    /** Older than the storage's appendable window. */
     OUT_OF_BOUNDS,
+    /** Later than the storage's future window (now plus a few minutes). */
+    TOO_FAR_IN_FUTURE,
     /** Part of a scrape that failed as a whole (limit, parse error): rolled back. */
     SCRAPE_FAILED
   }

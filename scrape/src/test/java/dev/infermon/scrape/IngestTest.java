@@ -306,6 +306,20 @@ class IngestTest {
   }
 
   @Test
+  void samplesTooFarInTheFutureAreCountedAndTheRestOfThePageIsStored() {
+    Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
+    storage.refuseAfter(10_000);
+    Ingest.Result r = run(in, "a 1\nahead 2 2592000000\nb 3\n", 2000);
+    assertThat(r.error()).as("the page does not fail").isNull();
+    assertThat(r.outOfBounds()).isEqualTo(1);
+    assertThat(r.tooFarInFuture()).isEqualTo(1);
+    assertThat(r.firstOutOfBounds()).contains("ahead").contains("2592000000");
+    assertThat(storage.metric("a")).hasSize(1);
+    assertThat(storage.metric("b")).hasSize(1);
+    assertThat(storage.metric("ahead")).isEmpty();
+  }
+
+  @Test
   void duplicateSeriesInOnePageAppendOnce() {
     Ingest in = ingest(Configs.one("- job_name: j\n"), Labels.of("job", "j"));
     Ingest.Result r = run(in, "a 1\na 1\n", 1000);

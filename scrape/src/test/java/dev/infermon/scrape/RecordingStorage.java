@@ -6,6 +6,7 @@ import dev.infermon.model.value.StaleNaN;
 import dev.infermon.storage.Appendable;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.OutOfOrderSampleException;
+import dev.infermon.storage.TooFarInFutureException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,12 @@ final class RecordingStorage implements Appendable {
   private final List<String> metadataUpdates = new ArrayList<>(); // "name type help" per update
   private int commits;
   private int rollbacks;
+  private long maxValidTime = Long.MAX_VALUE;
+
+  /** Refuses samples after {@code t}, as a storage's future window does. */
+  synchronized void refuseAfter(long t) {
+    maxValidTime = t;
+  }
 
   @Override
   public Appender appender() {
@@ -49,6 +56,9 @@ final class RecordingStorage implements Appendable {
           Long n = newest.get(labels);
           if (n != null && t < n) {
             throw new OutOfOrderSampleException(labels + " at " + t);
+          }
+          if (t > maxValidTime) {
+            throw new TooFarInFutureException(labels + " at " + t + " after " + maxValidTime);
           }
         }
         pending.add(new Sample(labels, t, v));

@@ -11,11 +11,13 @@ import dev.infermon.model.metadata.Metadata;
  * be used concurrently from different threads.
  *
  * <p>Errors: a rejected sample throws a named {@link StorageException} subclass ({@link
- * OutOfOrderSampleException}, {@link DuplicateSampleException}, {@link OutOfBoundsException}); the
- * sample is not added, the transaction stays usable, and the caller decides whether to go on (the
- * scrape loop counts and continues, as Prometheus does). A failure of {@code commit} itself (for
- * example the write-ahead log cannot be written) throws {@link StorageException} and nothing of the
- * transaction is visible.
+ * OutOfOrderSampleException}, {@link DuplicateSampleException}, {@link OutOfBoundsException} and
+ * its kind {@link TooFarInFutureException}); the sample is not added, the transaction stays usable,
+ * and the caller decides whether to go on (the scrape loop counts and continues, as Prometheus
+ * does). A failure of {@code commit} itself throws {@link StorageException} ({@link
+ * StorageUnavailableException} when the cause is I/O, such as a full disk, and a later commit may
+ * succeed); nothing of the transaction is visible, the transaction is rolled back, and a {@link
+ * #rollback()} after it does nothing, so a caller may roll back in its error handling either way.
  */
 public interface Appender {
   /**
@@ -59,6 +61,6 @@ public interface Appender {
    */
   void commit();
 
-  /** Discards everything appended in this transaction. */
+  /** Discards everything appended in this transaction; does nothing after a failed commit. */
   void rollback();
 }

@@ -1,37 +1,38 @@
 package dev.infermon.tsdb;
 
-import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
-import dev.infermon.model.util.LongSet;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.SeriesSet;
 import dev.infermon.storage.Storage;
 import dev.infermon.storage.StorageException;
+import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.tsdb.block.Block;
 import dev.infermon.tsdb.block.BlockMeta;
 import dev.infermon.tsdb.chunkenc.XorChunk;
+import dev.infermon.tsdb.fileutil.IoErrors;
 import dev.infermon.tsdb.head.Head;
 import dev.infermon.tsdb.head.HeadOptions;
 import dev.infermon.tsdb.head.HeadStats;
-import dev.infermon.tsdb.wal.ReplaySink;
 import dev.infermon.tsdb.wal.ReplayStats;
 import dev.infermon.tsdb.wal.WalReplay;
 import dev.infermon.tsdb.wal.WalWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,6 +68,15 @@ public final class Tsdb implements Storage {
   private final ReplayStats replayStats;
   private final ScheduledExecutorService background;
   private final Object compactionLock = new Object();
+  private final long futureDroppedAtReplay;
+  // Set before close() waits for a running compaction, which checks it between steps.
+  private volatile boolean closing;
+  private volatile boolean lastCompactionFailed;
+  private volatile boolean compacting;
+  private final AtomicBoolean compactionQueued = new AtomicBoolean();
+  private final AtomicLong failedHeadCompactions = new AtomicLong();
+  private final AtomicLong noSpaceCompactions = new AtomicLong();
+  private int syncFailures; // the sync thread's
   private volatile boolean closed;
 
   private Tsdb(
@@ -76,8 +86,10 @@ public final class Tsdb implements Storage {
       Head head,
       WalWriter wal,
       Blocks blocks,
-      ReplayStats replayStats) {
+      ReplayStats replayStats,
+      long futureDroppedAtReplay) {
     this.dir = dir;
+    this.futureDroppedAtReplay = futureDroppedAtReplay;
     this.options = options;
     this.lock = lock;
     this.head = head;
@@ -85,7 +97,8 @@ public final class Tsdb implements Storage {
     this.blocks = blocks;
     this.replayStats = replayStats;
     this.compactor =
-        new TsdbCompactor(dir, dir.resolve(WAL_DIR), options, head, wal, blocks, readers);
+        new TsdbCompactor(
+            dir, dir.resolve(WAL_DIR), options, head, wal, blocks, readers, () -> closing);
     AtomicInteger n = new AtomicInteger();
     this.background =
         Executors.newScheduledThreadPool(
@@ -107,28 +120,47 @@ public final class Tsdb implements Storage {
    */
   public static Tsdb open(Path dir, TsdbOptions options) throws IOException {
     long start = System.nanoTime();
-    Files.createDirectories(dir);
-    DataDirLock lock = DataDirLock.acquire(dir);
+    IoErrors.createDirectories("cannot create the data directory", dir);
+    DataDirLock lock;
     try {
-      Blocks blocks = Blocks.load(dir);
+      lock = DataDirLock.acquire(dir);
+    } catch (IOException e) {
+      throw IoErrors.describe("cannot lock the data directory", dir, e);
+    }
+    try {
+      Blocks blocks = load(dir);
       WalHeadLog headLog = new WalHeadLog();
       Head head =
           Head.create(
               new HeadOptions(
-                  options.blockRange().toMillis(),
-                  XorChunk.TARGET_SAMPLES,
-                  headLog,
-                  dir.resolve(HEAD_CHUNKS_DIR)));
+                      options.blockRange().toMillis(),
+                      XorChunk.TARGET_SAMPLES,
+                      headLog,
+                      dir.resolve(HEAD_CHUNKS_DIR))
+                  .withFutureWindow(options.futureWindow().toMillis(), System::currentTimeMillis));
       long minValid = blocks.maxTime();
       if (minValid != Long.MIN_VALUE) {
         head.setMinValidTime(minValid);
       }
       Path walDir = dir.resolve(WAL_DIR);
-      ReplayStats rs = WalReplay.replay(walDir, minValid, new HeadSink(head));
+      HeadReplaySink sink = new HeadReplaySink(head);
+      ReplayStats rs;
+      try {
+        rs = WalReplay.replay(walDir, minValid, sink);
+      } catch (IOException e) {
+        throw IoErrors.describe("cannot replay the write-ahead log in", walDir, e);
+      }
+      sink.reportFuture(options.futureWindow());
+      head.reserveSeriesRefs(rs.maxRef());
       head.endReplay();
-      WalWriter wal = WalWriter.open(walDir, options.walSegmentBytes());
+      WalWriter wal;
+      try {
+        wal = WalWriter.open(walDir, options.walSegmentBytes());
+      } catch (IOException e) {
+        throw IoErrors.describe("cannot open the write-ahead log in", walDir, e);
+      }
       headLog.attach(wal);
-      Tsdb db = new Tsdb(dir, options, lock, head, wal, blocks, rs);
+      Tsdb db = new Tsdb(dir, options, lock, head, wal, blocks, rs, sink.future());
       db.startBackground();
       log.info(
           "tsdb {} opened in {} ms: {} blocks ({} skipped), {} head series, {} samples replayed"
@@ -147,6 +179,14 @@ public final class Tsdb implements Storage {
     }
   }
 
+  private static Blocks load(Path dir) throws IOException {
+    try {
+      return Blocks.load(dir);
+    } catch (IOException e) {
+      throw IoErrors.describe("cannot read the blocks in", dir, e);
+    }
+  }
+
   /** Opens with {@link TsdbOptions#defaults()}. */
   public static Tsdb open(Path dir) throws IOException {
     return open(dir, TsdbOptions.defaults());
@@ -157,21 +197,54 @@ public final class Tsdb implements Storage {
     background.scheduleWithFixedDelay(this::syncWal, sync, sync, TimeUnit.MILLISECONDS);
     long every = options.compactionInterval().toMillis();
     background.scheduleWithFixedDelay(this::compactQuietly, every, every, TimeUnit.MILLISECONDS);
+    head.onCompactable(this::compactSoon);
+  }
+
+  /**
+   * A commit made the head span more than 1.5 block ranges: compact now rather than at the next
+   * interval, as Prometheus's appender signals its compaction loop. Not after a failed compaction
+   * (a full disk): the interval retries then, instead of every commit.
+   */
+  private void compactSoon() {
+    if (closing || lastCompactionFailed || !compactionQueued.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      background.execute(
+          () -> {
+            compactionQueued.set(false);
+            compactQuietly();
+          });
+    } catch (RejectedExecutionException e) {
+      compactionQueued.set(false); // shutting down
+    }
   }
 
   private void syncWal() {
     try {
       wal.sync();
     } catch (IOException | RuntimeException e) {
-      log.warn("write-ahead log sync failed", e);
+      if (syncFailures++ == 0 || !StorageUnavailableException.isNoSpace(e)) {
+        log.warn("write-ahead log sync failed: {}", e.toString());
+      }
     }
   }
 
   private void compactQuietly() {
+    if (compacting) {
+      // One is running and goes on while the head is compactable; waiting for it here would hold
+      // the second background thread, which the write-ahead log's sync needs.
+      return;
+    }
     try {
       compact();
     } catch (IOException | RuntimeException e) {
-      log.error("compaction failed; retrying at the next interval", e);
+      if (StorageUnavailableException.isNoSpace(e)) {
+        // One line per interval, no stack trace: the cause is the disk, not the code.
+        log.error("compaction failed, retrying at the next interval: {}", IoErrors.message(e));
+      } else {
+        log.error("compaction failed; retrying at the next interval", e);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -196,14 +269,28 @@ public final class Tsdb implements Storage {
 
   /**
    * Runs head compaction, block compaction and retention now, as the background thread does every
-   * {@link TsdbOptions#compactionInterval()}. Returns when done.
+   * {@link TsdbOptions#compactionInterval()}. Returns when done; a {@link #close()} meanwhile makes
+   * it stop after the step under way.
    */
   public void compact() throws IOException, InterruptedException {
     synchronized (compactionLock) {
-      if (closed) {
+      if (closed || closing) {
         return;
       }
-      compactor.runOnce();
+      compacting = true;
+      try {
+        compactor.runOnce();
+        lastCompactionFailed = false;
+      } catch (IOException | RuntimeException e) {
+        lastCompactionFailed = true;
+        failedHeadCompactions.incrementAndGet();
+        if (StorageUnavailableException.isNoSpace(e)) {
+          noSpaceCompactions.incrementAndGet();
+        }
+        throw e;
+      } finally {
+        compacting = false;
+      }
     }
   }
 
@@ -288,12 +375,64 @@ public final class Tsdb implements Storage {
     return replayStats;
   }
 
+  /** Samples dropped at replay for lying beyond the future window. */
+  public long futureSamplesDroppedAtReplay() {
+    return futureDroppedAtReplay;
+  }
+
+  /** Failed writes and compactions since open, and how many of them a full disk caused. */
+  public WriteFailures writeFailures() {
+    return new WriteFailures(
+        wal.failedWrites(),
+        failedHeadCompactions.get(),
+        wal.noSpaceErrors() + noSpaceCompactions.get());
+  }
+
+  /**
+   * Failures of writes to disk since the database was opened.
+   *
+   * @param walWrites commits refused because the write-ahead log could not be written
+   * @param compactions compaction runs that failed (retried at the next interval)
+   * @param noSpace of both, those the operating system refused for lack of space (ENOSPC, EDQUOT)
+   */
+  public record WriteFailures(long walWrites, long compactions, long noSpace) {}
+
+  /**
+   * What start-up skipped of the data directory, one line each (unreadable blocks, write-ahead log
+   * repairs and the records lost to them, samples dropped beyond the future window); empty when
+   * everything was read.
+   */
+  public List<String> startupProblems() {
+    List<String> out = new ArrayList<>(blocks.skipped());
+    for (String r : replayStats.repairs()) {
+      out.add("write-ahead log repaired: " + r);
+    }
+    if (replayStats.orphanSamples() > 0) {
+      out.add(
+          "write-ahead log: "
+              + replayStats.orphanSamples()
+              + " samples of "
+              + replayStats.lostSeries()
+              + " series lost with their series records");
+    }
+    if (futureDroppedAtReplay > 0) {
+      out.add(
+          "write-ahead log: "
+              + futureDroppedAtReplay
+              + " samples beyond the future window of "
+              + options.futureWindow()
+              + " dropped");
+    }
+    return out;
+  }
+
   /**
    * Stops the background work (waiting for a running compaction), syncs and closes the write-ahead
    * log, and releases the blocks and the directory lock. Idempotent.
    */
   @Override
   public void close() {
+    closing = true;
     synchronized (compactionLock) {
       if (closed) {
         return;
@@ -327,35 +466,6 @@ public final class Tsdb implements Storage {
   private void checkOpen() {
     if (closed) {
       throw new IllegalStateException("tsdb " + dir + " is closed");
-    }
-  }
-
-  /** Feeds a replay into the head; remembers which references the log has named. */
-  private static final class HeadSink implements ReplaySink {
-    private final Head head;
-    private final LongSet known = new LongSet();
-
-    HeadSink(Head head) {
-      this.head = head;
-    }
-
-    @Override
-    public void series(long ref, Labels labels) {
-      try {
-        head.replaySeries(ref, labels);
-        known.add(ref);
-      } catch (IllegalArgumentException e) {
-        log.warn("write-ahead log series record skipped: {}", e.getMessage());
-      }
-    }
-
-    @Override
-    public boolean sample(long ref, long t, double v) {
-      if (!known.contains(ref)) {
-        return false;
-      }
-      head.replaySample(ref, t, v);
-      return true;
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.infermon.tsdb;
 
+import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.tsdb.block.Block;
 import dev.infermon.tsdb.block.BlockMeta;
 import dev.infermon.tsdb.block.BlockWriter;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ final class TsdbCompactor {
   private final Blocks blocks;
   private final ReaderTracker readers;
   private final CompactionPlanner planner;
+  private final BooleanSupplier stop;
   private final Set<String> failed = new HashSet<>();
   // Written by the compaction thread, read by metrics scrapes.
   private final AtomicLong headCompactions = new AtomicLong();
@@ -62,8 +65,10 @@ final class TsdbCompactor {
       Head head,
       WalWriter wal,
       Blocks blocks,
-      ReaderTracker readers) {
+      ReaderTracker readers,
+      BooleanSupplier stop) {
     this.dir = dir;
+    this.stop = stop;
     this.walDir = walDir;
     this.options = options;
     this.head = head;
@@ -89,24 +94,46 @@ final class TsdbCompactor {
         retentionDeleted.get());
   }
 
+  /**
+   * One round. Bounded whatever the data: each head cut moves the head's start forward (empty
+   * ranges are skipped, see {@link Head#truncateBefore}), and {@code stop} (the database closing)
+   * is checked between steps.
+   */
   void runOnce() throws IOException, InterruptedException {
     compactHead();
+    if (stop.getAsBoolean()) {
+      return;
+    }
     compactBlocks();
+    if (stop.getAsBoolean()) {
+      return;
+    }
     applyRetention();
+    int leftovers = BlockWriter.deleteLeftovers(dir);
+    if (leftovers > 0) {
+      log.info("deleted {} directories left by block writes that failed earlier", leftovers);
+    }
   }
 
   /** Cuts blocks from the head while it spans more than 1.5 block ranges. */
   void compactHead() throws IOException, InterruptedException {
     long range = options.blockRange().toMillis();
-    while (true) {
+    while (!stop.getAsBoolean()) {
       long hmin = head.minTime();
       long hmax = head.maxTime();
-      if (hmin == Long.MAX_VALUE || hmax == Long.MIN_VALUE || hmax - hmin <= range / 2 * 3) {
+      if (hmin == Long.MAX_VALUE || hmax == Long.MIN_VALUE || hmax - range / 2 * 3 <= hmin) {
         return;
       }
       long mint = hmin;
       long maxt = Math.floorDiv(mint, range) * range + range;
+      if (maxt <= mint) {
+        return; // the range holding Long.MAX_VALUE: nothing after it to make room for
+      }
       cutBlock(mint, maxt);
+      if (head.minTime() <= hmin) {
+        log.warn("head compaction of [{}, {}) did not move the head's start; stopping", mint, maxt);
+        return;
+      }
     }
   }
 
@@ -154,7 +181,12 @@ final class TsdbCompactor {
     } catch (IOException e) {
       // The log keeps its segments and the next compaction folds them in; replay skips what the
       // block already holds, so nothing is lost or doubled.
-      log.error("write-ahead log checkpoint after compaction failed; will retry", e);
+      if (StorageUnavailableException.isNoSpace(e)) {
+        log.error(
+            "write-ahead log checkpoint after compaction failed, will retry: {}", e.getMessage());
+      } else {
+        log.error("write-ahead log checkpoint after compaction failed; will retry", e);
+      }
     }
   }
 
@@ -173,7 +205,7 @@ final class TsdbCompactor {
 
   /** Merges blocks while the planner finds a group. */
   void compactBlocks() throws IOException {
-    while (true) {
+    while (!stop.getAsBoolean()) {
       List<Block> current = new ArrayList<>();
       List<BlockMeta> metas = new ArrayList<>();
       for (Block b : blocks.snapshot()) {

@@ -21,6 +21,9 @@ import java.util.Objects;
  *     #DEFAULT_COMPACTION_INTERVAL})
  * @param readerDrainTimeout how long head truncation waits for queriers opened before a new block
  *     was added to close ({@link #DEFAULT_READER_DRAIN_TIMEOUT})
+ * @param futureWindow how far ahead of the clock a sample may lie: later ones are refused with
+ *     {@link dev.infermon.storage.TooFarInFutureException} and dropped at replay, so the head's
+ *     time range never moves into the future ({@link #DEFAULT_FUTURE_WINDOW})
  */
 public record TsdbOptions(
     Duration blockRange,
@@ -29,7 +32,8 @@ public record TsdbOptions(
     long walSegmentBytes,
     Duration walSyncInterval,
     Duration compactionInterval,
-    Duration readerDrainTimeout) {
+    Duration readerDrainTimeout,
+    Duration futureWindow) {
 
   /** Prometheus's {@code --storage.tsdb.min-block-duration}. */
   public static final Duration DEFAULT_BLOCK_RANGE = Duration.ofHours(2);
@@ -51,6 +55,10 @@ public record TsdbOptions(
 
   public static final Duration DEFAULT_READER_DRAIN_TIMEOUT = Duration.ofMinutes(1);
 
+  /** Prometheus's scrape loop and remote-write handler refuse samples 10 minutes ahead. */
+  public static final Duration DEFAULT_FUTURE_WINDOW =
+      Duration.ofMillis(dev.infermon.tsdb.head.HeadOptions.DEFAULT_FUTURE_WINDOW_MS);
+
   /** Prometheus caps compacted blocks at 31 days (and at 10% of the retention time). */
   static final Duration MAX_BLOCK_DURATION = Duration.ofDays(31);
 
@@ -60,6 +68,7 @@ public record TsdbOptions(
     Objects.requireNonNull(walSyncInterval, "walSyncInterval");
     Objects.requireNonNull(compactionInterval, "compactionInterval");
     Objects.requireNonNull(readerDrainTimeout, "readerDrainTimeout");
+    Objects.requireNonNull(futureWindow, "futureWindow");
     if (blockRange.toMillis() < 1) {
       throw new IllegalArgumentException("blockRange must be at least 1 ms: " + blockRange);
     }
@@ -84,6 +93,29 @@ public record TsdbOptions(
       throw new IllegalArgumentException(
           "readerDrainTimeout must not be negative: " + readerDrainTimeout);
     }
+    if (futureWindow.toMillis() < 1) {
+      throw new IllegalArgumentException("futureWindow must be at least 1 ms: " + futureWindow);
+    }
+  }
+
+  /** Options with the default future window ({@link #DEFAULT_FUTURE_WINDOW}). */
+  public TsdbOptions(
+      Duration blockRange,
+      Duration retentionTime,
+      long retentionBytes,
+      long walSegmentBytes,
+      Duration walSyncInterval,
+      Duration compactionInterval,
+      Duration readerDrainTimeout) {
+    this(
+        blockRange,
+        retentionTime,
+        retentionBytes,
+        walSegmentBytes,
+        walSyncInterval,
+        compactionInterval,
+        readerDrainTimeout,
+        DEFAULT_FUTURE_WINDOW);
   }
 
   public static TsdbOptions defaults() {
@@ -94,7 +126,8 @@ public record TsdbOptions(
         DEFAULT_WAL_SEGMENT_BYTES,
         DEFAULT_WAL_SYNC_INTERVAL,
         DEFAULT_COMPACTION_INTERVAL,
-        DEFAULT_READER_DRAIN_TIMEOUT);
+        DEFAULT_READER_DRAIN_TIMEOUT,
+        DEFAULT_FUTURE_WINDOW);
   }
 
   public TsdbOptions withBlockRange(Duration d) {
@@ -105,7 +138,8 @@ public record TsdbOptions(
         walSegmentBytes,
         walSyncInterval,
         compactionInterval,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withRetentionTime(Duration d) {
@@ -116,7 +150,8 @@ public record TsdbOptions(
         walSegmentBytes,
         walSyncInterval,
         compactionInterval,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withRetentionBytes(long bytes) {
@@ -127,7 +162,8 @@ public record TsdbOptions(
         walSegmentBytes,
         walSyncInterval,
         compactionInterval,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withWalSegmentBytes(long bytes) {
@@ -138,7 +174,8 @@ public record TsdbOptions(
         bytes,
         walSyncInterval,
         compactionInterval,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withWalSyncInterval(Duration d) {
@@ -149,7 +186,8 @@ public record TsdbOptions(
         walSegmentBytes,
         d,
         compactionInterval,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withCompactionInterval(Duration d) {
@@ -160,7 +198,8 @@ public record TsdbOptions(
         walSegmentBytes,
         walSyncInterval,
         d,
-        readerDrainTimeout);
+        readerDrainTimeout,
+        futureWindow);
   }
 
   public TsdbOptions withReaderDrainTimeout(Duration d) {
@@ -171,6 +210,19 @@ public record TsdbOptions(
         walSegmentBytes,
         walSyncInterval,
         compactionInterval,
+        d,
+        futureWindow);
+  }
+
+  public TsdbOptions withFutureWindow(Duration d) {
+    return new TsdbOptions(
+        blockRange,
+        retentionTime,
+        retentionBytes,
+        walSegmentBytes,
+        walSyncInterval,
+        compactionInterval,
+        readerDrainTimeout,
         d);
   }
 

@@ -218,6 +218,34 @@ class TsdbCompactionTest {
   }
 
   @Test
+  void aSuccessfulCompactionDeletesWhatEarlierFailedBlockWritesLeft() throws Exception {
+    try (Tsdb db = Tsdb.open(dir, options())) {
+      append(db, 0, 5_000);
+      // As a block write that failed on a full disk could leave it, while the process runs on.
+      Files.createDirectories(dir.resolve("01ARZ3NDEKTSV4RRFFQ69G5FAV.tmp-for-creation/chunks"));
+      append(db, 5_000, 40_000);
+      db.compact();
+      assertThat(db.blocks()).isNotEmpty();
+      assertThat(Files.exists(dir.resolve("01ARZ3NDEKTSV4RRFFQ69G5FAV.tmp-for-creation")))
+          .isFalse();
+    }
+  }
+
+  @Test
+  void aCommitThatMakesTheHeadCompactableStartsACompactionWithoutWaitingForTheInterval()
+      throws Exception {
+    try (Tsdb db = Tsdb.open(dir, options())) { // the interval is an hour
+      append(db, 0, 20_000); // spans 19 s: more than 1.5 ranges of 10 s
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (db.blocks().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(db.blocks()).as("a block cut after the head spanned 1.5 ranges").isNotEmpty();
+      assertContiguous(readAll(db), 0, 20_000);
+    }
+  }
+
+  @Test
   void aSecondOpenOfTheSameDirectoryIsRefused() throws Exception {
     try (Tsdb db = Tsdb.open(dir, options())) {
       assertThatThrownBy(() -> Tsdb.open(dir, options()))

@@ -17,6 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.KeyStore;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -222,7 +223,7 @@ public final class WebServer implements AutoCloseable {
         "/-/ready",
         ex -> {
           if (api.ready()) {
-            ex.respondText(200, "infermon is Ready.\n");
+            ex.respondText(200, "infermon is Ready.\n" + skipped(services.startupProblems.get()));
           } else {
             ex.respondText(503, "Service Unavailable");
           }
@@ -230,6 +231,18 @@ public final class WebServer implements AutoCloseable {
         "GET",
         "HEAD");
     router.addChangingState("/-/reload", ex -> reload(ex, options, services), "POST", "PUT");
+  }
+
+  /** Still 200: the server runs with what it could read; the lines say what it could not. */
+  private static String skipped(List<String> problems) {
+    if (problems.isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("Data was skipped at start-up:\n");
+    for (String p : problems) {
+      b.append("- ").append(p).append('\n');
+    }
+    return b.toString();
   }
 
   private static void reload(Exchange ex, WebOptions options, WebServices services) {

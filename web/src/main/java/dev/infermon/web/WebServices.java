@@ -11,6 +11,7 @@ import dev.infermon.storage.Appendable;
 import dev.infermon.web.retrieval.RulesRetriever;
 import dev.infermon.web.retrieval.TargetRetriever;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -48,6 +49,7 @@ public final class WebServices {
   final Supplier<LintService> lint;
   final ExportService exports;
   final Supplier<LlmConfig> llm;
+  final Supplier<List<String>> startupProblems;
 
   private WebServices(Builder b) {
     this.queries = b.queries;
@@ -65,6 +67,7 @@ public final class WebServices {
     this.lint = b.lint;
     this.exports = b.exports;
     this.llm = b.llm;
+    this.startupProblems = b.startupProblems;
   }
 
   public static Builder builder() {
@@ -91,6 +94,7 @@ public final class WebServices {
     private Supplier<LintService> lint = () -> null;
     private ExportService exports;
     private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
+    private Supplier<List<String>> startupProblems = List::of;
 
     private Builder() {}
 
@@ -187,6 +191,15 @@ public final class WebServices {
     /** The {@code llm} config section: quantiles offered, alert thresholds of the export. */
     public Builder llm(Supplier<LlmConfig> llm) {
       this.llm = Objects.requireNonNull(llm, "llm");
+      return this;
+    }
+
+    /**
+     * What start-up skipped of the stored data, one line each (blocks, write-ahead log damage);
+     * {@code /-/ready} lists them under its ready line.
+     */
+    public Builder startupProblems(Supplier<List<String>> startupProblems) {
+      this.startupProblems = Objects.requireNonNull(startupProblems, "startupProblems");
       return this;
     }
 

@@ -117,6 +117,19 @@ public final class TestServer implements AutoCloseable {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /** A POST with these headers (name, value, ...) and no others. */
+  public HttpResponse<String> postWithHeaders(String path, byte[] body, String... headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri(path))
+            .timeout(Duration.ofSeconds(30))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
   /** URL-encodes a query value. */
   public static String enc(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);

@@ -37,10 +37,23 @@ public record StorageConfig(Mode mode, Tsdb tsdb, Exemplars exemplars, Remote re
     }
   }
 
-  /** The embedded TSDB. */
-  public record Tsdb(String path, Retention retention, Duration outOfOrderTimeWindow) {
+  /**
+   * The embedded TSDB.
+   *
+   * @param tooFarInFutureTimeWindow how far ahead of the clock a sample may lie; later samples are
+   *     refused (named after Thanos's {@code --tsdb.too-far-in-future.time-window}; Prometheus's
+   *     scrape loop and remote-write handler refuse samples 10 minutes ahead)
+   */
+  public record Tsdb(
+      String path,
+      Retention retention,
+      Duration outOfOrderTimeWindow,
+      Duration tooFarInFutureTimeWindow) {
     public static final String DEFAULT_PATH = "data/";
-    public static final Tsdb DEFAULT = new Tsdb(DEFAULT_PATH, Retention.DEFAULT, Duration.ZERO);
+    public static final Duration DEFAULT_TOO_FAR_IN_FUTURE_TIME_WINDOW = Duration.ofMinutes(10);
+    public static final Tsdb DEFAULT =
+        new Tsdb(
+            DEFAULT_PATH, Retention.DEFAULT, Duration.ZERO, DEFAULT_TOO_FAR_IN_FUTURE_TIME_WINDOW);
   }
 
   /** How long and how much to keep; a zero size means no size limit. */

@@ -8,6 +8,7 @@ import dev.infermon.rules.rulefmt.RuleFileException;
 import dev.infermon.server.runtime.AlertingSettings;
 import dev.infermon.server.runtime.Infermon;
 import dev.infermon.server.runtime.ServeSettings;
+import dev.infermon.tsdb.fileutil.IoErrors;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -173,7 +174,8 @@ public final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("infermon: " + e.getMessage());
       return 1;
     } catch (IOException e) {
-      spec.commandLine().getErr().println("infermon: " + e.getMessage());
+      // The operation, the file and the reason: the JDK's own message is often just the path.
+      spec.commandLine().getErr().println("infermon: " + IoErrors.message(e));
       return 1;
     } catch (RuleFileException | IllegalArgumentException e) {
       // A rule file that does not load, or scrape pools that clash: the operator's to fix.

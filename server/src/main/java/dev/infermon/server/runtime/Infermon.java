@@ -9,6 +9,7 @@ import dev.infermon.config.yaml.Problem;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.rules.RuleGroupStatus;
 import dev.infermon.storage.Appendable;
+import dev.infermon.tsdb.Tsdb;
 import dev.infermon.web.BuildInfo;
 import dev.infermon.web.WebServices;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -179,6 +180,12 @@ public final class Infermon implements AutoCloseable {
     log.info("infermon is ready");
   }
 
+  /** What start-up skipped of the stored data; empty before the storage opened. */
+  private List<String> startupProblems() {
+    Tsdb db = storage == null ? null : storage.tsdb();
+    return db == null ? List.of() : db.startupProblems();
+  }
+
   private WebServices services(String version) {
     return layer
         .serve(WebServices.builder())
@@ -192,6 +199,7 @@ public final class Infermon implements AutoCloseable {
         .reloader(this::reload)
         .registry(registry)
         .llm(() -> llm.section())
+        .startupProblems(this::startupProblems)
         .build();
   }
 

@@ -125,9 +125,11 @@ final class OwnMetrics implements ScrapeMetrics {
                 cb.call(s.outOfOrder(), "out_of_order");
                 cb.call(s.duplicate(), "duplicate");
                 cb.call(s.outOfBounds(), "out_of_bounds");
+                cb.call(s.tooFarInFuture(), "too_far_in_future");
               }
             })
         .register(registry);
+    bindTsdbHealth(registry, tsdb);
     CounterWithCallback.builder()
         .name("infermon_tsdb_compactions_total")
         .help("Compactions done: blocks cut from the head, and merges of blocks.")
@@ -172,6 +174,76 @@ final class OwnMetrics implements ScrapeMetrics {
         "Time the write-ahead log replay took at start.",
         tsdb,
         db -> db.replayStats().millis() / 1000.0);
+  }
+
+  /**
+   * What an operator alerts on besides rejected samples: what start-up skipped (unreadable blocks,
+   * write-ahead log damage, samples it could not restore) and writes refused by the disk.
+   */
+  private static void bindTsdbHealth(PrometheusRegistry registry, Supplier<Tsdb> tsdb) {
+    gauge(
+        registry,
+        "infermon_tsdb_blocks_skipped",
+        "Blocks that could not be read at start-up; their data is not queried.",
+        tsdb,
+        db -> db.skippedBlocks().size());
+    counter(
+        registry,
+        "infermon_tsdb_wal_corruptions_total",
+        "Damaged places found in the write-ahead log at start-up: skipped byte ranges, bad"
+            + " segment headers, missing segments.",
+        tsdb,
+        db -> db.replayStats().corruptions());
+    counter(
+        registry,
+        "infermon_tsdb_wal_repairs_total",
+        "Repairs written to the write-ahead log at start-up.",
+        tsdb,
+        db -> db.replayStats().repairs().size());
+    counter(
+        registry,
+        "infermon_tsdb_wal_skipped_bytes_total",
+        "Bytes of the write-ahead log skipped as damaged at start-up.",
+        tsdb,
+        db -> db.replayStats().skippedBytes());
+    CounterWithCallback.builder()
+        .name("infermon_tsdb_wal_lost_samples_total")
+        .help(
+            "Samples in the write-ahead log that start-up could not restore, by reason:"
+                + " series_record_lost (the series record lay in a damaged part),"
+                + " too_far_in_future (beyond the future window).")
+        .labelNames("reason")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                cb.call(db.replayStats().orphanSamples(), "series_record_lost");
+                cb.call(db.futureSamplesDroppedAtReplay(), "too_far_in_future");
+              }
+            })
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("infermon_tsdb_write_failures_total")
+        .help(
+            "Writes to disk that failed, by kind: wal (commits refused), compaction (runs"
+                + " retried at the next interval).")
+        .labelNames("kind")
+        .callback(
+            cb -> {
+              Tsdb db = tsdb.get();
+              if (db != null) {
+                Tsdb.WriteFailures f = db.writeFailures();
+                cb.call(f.walWrites(), "wal");
+                cb.call(f.compactions(), "compaction");
+              }
+            })
+        .register(registry);
+    counter(
+        registry,
+        "infermon_tsdb_disk_full_errors_total",
+        "Writes the operating system refused for lack of space (ENOSPC, EDQUOT).",
+        tsdb,
+        db -> db.writeFailures().noSpace());
   }
 
   private static void gauge(

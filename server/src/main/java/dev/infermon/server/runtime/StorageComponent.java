@@ -8,16 +8,20 @@ import dev.infermon.tsdb.TsdbOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded TSDB, by the {@code storage} section and the {@code --storage.tsdb.*} flags (a given
  * flag wins); none in remote and agent mode, which keep no local samples (docs/deployment.md).
  *
  * <p>Reload: the retention ({@code storage.tsdb.retention}) applies from the next compaction pass;
- * {@code storage.mode}, {@code storage.tsdb.path} and, in remote mode, {@code storage.remote} are
- * fixed at start and refused.
+ * {@code storage.mode}, {@code storage.tsdb.path}, {@code
+ * storage.tsdb.too_far_in_future_time_window} and, in remote mode, {@code storage.remote} are fixed
+ * at start and refused.
  */
 final class StorageComponent implements Component {
+  private static final Logger log = LoggerFactory.getLogger(StorageComponent.class);
   private final ServeSettings settings;
   private volatile Tsdb tsdb;
 
@@ -38,8 +42,13 @@ final class StorageComponent implements Component {
     TsdbOptions opts =
         TsdbOptions.defaults()
             .withRetentionTime(retentionTime(cfg))
-            .withRetentionBytes(retentionSize(cfg).bytes());
-    tsdb = Tsdb.open(path(cfg), opts);
+            .withRetentionBytes(retentionSize(cfg).bytes())
+            .withFutureWindow(cfg.storage().tsdb().tooFarInFutureTimeWindow());
+    Tsdb db = Tsdb.open(path(cfg), opts);
+    if (!db.startupProblems().isEmpty()) {
+      log.warn("data was skipped at start-up (also on /-/ready): {}", db.startupProblems());
+    }
+    tsdb = db;
   }
 
   @Override
@@ -60,6 +69,10 @@ final class StorageComponent implements Component {
     }
     if (!path(current).equals(path(next))) {
       throw new Refused("storage.tsdb.path", "the data directory is locked at start");
+    }
+    if (!c.tsdb().tooFarInFutureTimeWindow().equals(n.tsdb().tooFarInFutureTimeWindow())) {
+      throw new Refused(
+          "storage.tsdb.too_far_in_future_time_window", "the future window is set at start");
     }
     if (c.mode() == StorageConfig.Mode.REMOTE && !c.remote().equals(n.remote())) {
       throw new Refused("storage.remote", "the remote query backend is built at start");

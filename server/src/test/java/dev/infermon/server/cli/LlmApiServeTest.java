@@ -1,7 +1,6 @@
 package dev.infermon.server.cli;
 
 import static dev.infermon.server.cli.ServeTestSupport.get;
-import static dev.infermon.server.cli.ServeTestSupport.post;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,8 +74,7 @@ class LlmApiServeTest {
                 t,
                 3));
       }
-      HttpResponse<String> w =
-          post(m, "/api/v1/write", writeRequest(series), "application/x-protobuf");
+      HttpResponse<String> w = ServeTestSupport.remoteWrite(m, writeRequest(series));
       assertThat(w.statusCode()).as(w.body()).isEqualTo(204);
 
       String range = "&start=" + (now - 60_000) / 1000 + "&end=" + now / 1000 + "&step=15";

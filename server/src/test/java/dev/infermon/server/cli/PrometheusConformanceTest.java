@@ -306,6 +306,8 @@ class PrometheusConformanceTest {
       HttpResponse<String> r =
           ServeTestSupport.HTTP.send(
               HttpRequest.newBuilder(URI.create(base + "/api/v1/write"))
+                  .header("Content-Type", "application/x-protobuf")
+                  .header("Content-Encoding", "snappy")
                   .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                   .build(),
               HttpResponse.BodyHandlers.ofString());

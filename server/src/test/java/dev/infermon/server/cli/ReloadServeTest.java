@@ -338,11 +338,8 @@ class ReloadServeTest {
   /** One sample through the remote-write receiver, so it goes through the storage's fanout. */
   private void appendOne(Infermon m) throws Exception {
     HttpResponse<String> w =
-        ServeTestSupport.post(
-            m,
-            "/api/v1/write",
-            ServeCommandTest.writeRequest("reloaded", System.currentTimeMillis(), 1),
-            "application/x-protobuf");
+        ServeTestSupport.remoteWrite(
+            m, ServeCommandTest.writeRequest("reloaded", System.currentTimeMillis(), 1));
     assertThat(w.statusCode()).isEqualTo(204);
   }
 

@@ -11,8 +11,11 @@ import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.xerial.snappy.Snappy;
 
 /** {@code infermon serve} end to end, in-process, on 127.0.0.1 and a free port. */
@@ -63,7 +66,7 @@ class ServeCommandTest {
     try {
       assertThat(get(first, "/-/ready").statusCode()).isEqualTo(200);
       HttpResponse<String> w =
-          post(first, "/api/v1/write", writeRequest("persisted", t, 42), "application/x-protobuf");
+          ServeTestSupport.remoteWrite(first, writeRequest("persisted", t, 42));
       assertThat(w.statusCode()).isEqualTo(204);
       assertThat(get(first, "/api/v1/status/config").body()).contains("scrape_interval: 30s");
     } finally {
@@ -152,6 +155,84 @@ class ServeCommandTest {
     assertThat(s.infermon()).isNull();
     assertThat(s.exitCode()).isEqualTo(1);
     assertThat(s.err()).contains("scrape_configs[0].scrape_intervall");
+  }
+
+  /** Fatal start-up I/O errors: the operation, the file and the reason, not just a path. */
+  record StartupError(String name, String file, String expected) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<StartupError> startupErrors() {
+    return Stream.of(
+        new StartupError(
+            "the data directory is a file",
+            "data",
+            "infermon: cannot create the data directory DATA: not a directory"),
+        new StartupError(
+            "the write-ahead log directory is a file",
+            "data/wal",
+            "infermon: cannot open the write-ahead log in DATA/wal: cannot create the directory"
+                + " DATA/wal: not a directory"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("startupErrors")
+  void aStartUpThatCannotOpenTheStorageSaysWhatFailedWhereAndWhy(StartupError c) throws Exception {
+    Path data = dir.resolve("data");
+    Files.createDirectories(dir.resolve(c.file()).getParent());
+    Files.writeString(dir.resolve(c.file()), "not a directory");
+    ServeTestSupport.Started s =
+        serve("--web.listen-address=127.0.0.1:0", "--storage.tsdb.path=" + data);
+    assertThat(s.infermon()).isNull();
+    assertThat(s.exitCode()).isEqualTo(1);
+    assertThat(s.err().trim()).isEqualTo(c.expected().replace("DATA", data.toString()));
+  }
+
+  @Test
+  void readyAndTheMetricsSayWhatStartUpSkippedOfADamagedLog() throws Exception {
+    String[] args = {
+      "--web.listen-address=127.0.0.1:0",
+      "--storage.tsdb.path=" + dir.resolve("data"),
+      "--web.enable-remote-write-receiver",
+    };
+    long t = System.currentTimeMillis() - 60_000;
+    Infermon first = serve(args).infermon();
+    try {
+      for (int i = 0; i < 3; i++) {
+        assertThat(
+                ServeTestSupport.remoteWrite(first, writeRequest("m" + i, t + i, i)).statusCode())
+            .isEqualTo(204);
+      }
+    } finally {
+      first.close();
+    }
+    Path segment = dir.resolve("data/wal/00000000");
+    byte[] b = Files.readAllBytes(segment);
+    int at = new String(b, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("m1");
+    b[at] ^= 0x5A; // inside the second request's series record
+    Files.write(segment, b);
+
+    Infermon second = serve(args).infermon();
+    try {
+      HttpResponse<String> ready = get(second, "/-/ready");
+      assertThat(ready.statusCode()).isEqualTo(200);
+      assertThat(ready.body())
+          .startsWith("infermon is Ready.\nData was skipped at start-up:\n- write-ahead log")
+          .contains(segment + " is damaged at bytes [");
+      assertThat(get(second, "/metrics").body())
+          .contains("infermon_tsdb_wal_corruptions_total 1.0")
+          .contains("infermon_tsdb_wal_repairs_total 1.0")
+          .contains("infermon_tsdb_wal_lost_samples_total{reason=\"series_record_lost\"} 1.0")
+          .contains("infermon_tsdb_blocks_skipped 0");
+      assertThat(get(second, "/api/v1/query?query=m2&time=" + (t / 1000.0 + 1)).body())
+          .as("the record after the damaged one was read")
+          .contains("\"__name__\":\"m2\"");
+    } finally {
+      second.close();
+    }
   }
 
   @Test

@@ -71,6 +71,19 @@ final class ServeTestSupport {
     }
   }
 
+  /** A remote-write 1.0 request with the headers its specification requires. */
+  static HttpResponse<String> remoteWrite(Infermon m, byte[] snappyBody) throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/api/v1/write"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/x-protobuf")
+            .header("Content-Encoding", "snappy")
+            .header("X-Prometheus-Remote-Write-Version", "0.1.0")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(snappyBody))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   static HttpResponse<String> post(Infermon m, String path, byte[] body, String type)
       throws Exception {
     return HTTP.send(

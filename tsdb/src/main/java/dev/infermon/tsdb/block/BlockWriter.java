@@ -54,7 +54,9 @@ public final class BlockWriter implements AutoCloseable {
   private Labels last;
   private boolean committed;
 
-  private BlockWriter(Path dir, long mint, long maxt, long chunkSegmentBytes) throws IOException {
+  private BlockWriter(
+      Path dir, long mint, long maxt, long chunkSegmentBytes, ChunkWriter.SegmentFiles files)
+      throws IOException {
     if (maxt <= mint) {
       throw new IllegalArgumentException("empty block range [" + mint + ", " + maxt + ")");
     }
@@ -65,17 +67,27 @@ public final class BlockWriter implements AutoCloseable {
     this.tmp = dir.resolve(ulid + TMP_SUFFIX);
     FileUtil.deleteRecursively(tmp);
     Files.createDirectories(tmp);
-    this.chunkWriter = new ChunkWriter(tmp, chunkSegmentBytes);
+    try {
+      this.chunkWriter = new ChunkWriter(tmp, chunkSegmentBytes, files);
+    } catch (IOException | RuntimeException e) {
+      FileUtil.deleteRecursively(tmp); // no writer to close: nothing else would delete it
+      throw e;
+    }
   }
 
   /** Starts a block of {@code [mint, maxt)} in {@code dir}. */
   public static BlockWriter create(Path dir, long mint, long maxt) throws IOException {
-    return new BlockWriter(dir, mint, maxt, ChunkFormat.DEFAULT_SEGMENT_BYTES);
+    return new BlockWriter(dir, mint, maxt, ChunkFormat.DEFAULT_SEGMENT_BYTES, ChunkWriter.FILES);
   }
 
   static BlockWriter create(Path dir, long mint, long maxt, long chunkSegmentBytes)
       throws IOException {
-    return new BlockWriter(dir, mint, maxt, chunkSegmentBytes);
+    return new BlockWriter(dir, mint, maxt, chunkSegmentBytes, ChunkWriter.FILES);
+  }
+
+  static BlockWriter create(Path dir, long mint, long maxt, ChunkWriter.SegmentFiles files)
+      throws IOException {
+    return new BlockWriter(dir, mint, maxt, ChunkFormat.DEFAULT_SEGMENT_BYTES, files);
   }
 
   /** Writes a level-1 block from a sorted series set; empty when no sample fell in the range. */
@@ -243,12 +255,30 @@ public final class BlockWriter implements AutoCloseable {
     return Optional.of(meta);
   }
 
-  /** Deletes the temporary directory unless the block was published. */
+  /**
+   * Deletes the temporary directory unless the block was published, also when closing the chunk
+   * files fails (a full disk fails their last flush; the directory must not stay behind).
+   */
   @Override
   public void close() throws IOException {
-    chunkWriter.close();
-    if (Files.exists(tmp)) {
-      FileUtil.deleteRecursively(tmp);
+    try {
+      chunkWriter.close();
+    } finally {
+      if (Files.exists(tmp)) {
+        FileUtil.deleteRecursively(tmp);
+      }
     }
+  }
+
+  /** Deletes directories of interrupted block writes in {@code dir}; returns how many. */
+  public static int deleteLeftovers(Path dir) throws IOException {
+    int n = 0;
+    for (Path p : FileUtil.list(dir)) {
+      if (p.getFileName().toString().endsWith(TMP_SUFFIX)) {
+        FileUtil.deleteRecursively(p);
+        n++;
+      }
+    }
+    return n;
   }
 }

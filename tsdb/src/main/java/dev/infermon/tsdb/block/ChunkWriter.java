@@ -13,19 +13,33 @@ import java.util.zip.CRC32C;
  * thread-safe.
  */
 final class ChunkWriter implements AutoCloseable {
+  /** Opens a chunk segment file; a test hands out streams that fail as a full disk does. */
+  @FunctionalInterface
+  interface SegmentFiles {
+    OutputStream open(Path segment) throws IOException;
+  }
+
+  static final SegmentFiles FILES = p -> Files.newOutputStream(p);
+
   private final Path blockDir;
   private final long segmentBytes;
+  private final SegmentFiles files;
   private final EncodingBuffer head = new EncodingBuffer(16);
   private OutputStream out;
   private int seq;
   private long offset;
 
   ChunkWriter(Path blockDir, long segmentBytes) throws IOException {
+    this(blockDir, segmentBytes, FILES);
+  }
+
+  ChunkWriter(Path blockDir, long segmentBytes, SegmentFiles files) throws IOException {
     if (segmentBytes < ChunkFormat.HEADER_SIZE + 64 || segmentBytes > 0xFFFFFFFFL) {
       throw new IllegalArgumentException("chunk segment size out of range: " + segmentBytes);
     }
     this.blockDir = blockDir;
     this.segmentBytes = segmentBytes;
+    this.files = files;
     Files.createDirectories(blockDir.resolve(ChunkFormat.DIR));
   }
 
@@ -57,12 +71,14 @@ final class ChunkWriter implements AutoCloseable {
 
   private void cut() throws IOException {
     if (out != null) {
-      out.close();
+      OutputStream o = out;
+      out = null;
+      o.close();
     }
     seq++;
     out =
         new java.io.BufferedOutputStream(
-            Files.newOutputStream(ChunkFormat.segmentPath(blockDir, seq)), 1 << 16);
+            files.open(ChunkFormat.segmentPath(blockDir, seq)), 1 << 16);
     EncodingBuffer h = new EncodingBuffer(ChunkFormat.HEADER_SIZE);
     h.putBE32(ChunkFormat.MAGIC);
     h.putByte(ChunkFormat.VERSION);
@@ -74,9 +90,10 @@ final class ChunkWriter implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    if (out != null) {
-      out.close();
-      out = null;
+    OutputStream o = out;
+    out = null; // closed even when its last flush fails, so a second close does not retry it
+    if (o != null) {
+      o.close();
     }
   }
 }

@@ -41,6 +41,7 @@ public final class Head implements Storage {
   private final AtomicLong minTime = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong maxTime = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong minValidTime = new AtomicLong(Long.MIN_VALUE);
+  private volatile Runnable onCompactable;
   // Replay only: WAL references that name a series already created under another reference.
   private final Map<Long, MemSeries> replayAliases = new ConcurrentHashMap<>();
 
@@ -49,6 +50,7 @@ public final class Head implements Storage {
     final LongAdder outOfOrder = new LongAdder();
     final LongAdder duplicate = new LongAdder();
     final LongAdder outOfBounds = new LongAdder();
+    final LongAdder tooFarInFuture = new LongAdder();
     final LongAdder seriesCreated = new LongAdder();
     final LongAdder seriesRemoved = new LongAdder();
   }
@@ -84,11 +86,21 @@ public final class Head implements Storage {
    * A transaction. Samples older than the appendable window at this moment are rejected with {@link
    * dev.infermon.storage.OutOfBoundsException}: the window starts at the later of {@link
    * #setMinValidTime}'s value and, once the head holds data, half a chunk range before its newest
-   * sample (Prometheus's appendableMinValidTime).
+   * sample (Prometheus's appendableMinValidTime). It ends at {@link #maxValidTime()}: later samples
+   * are rejected with {@link dev.infermon.storage.TooFarInFutureException}.
    */
   @Override
   public Appender appender() {
-    return new HeadAppender(this, appendableMinValidTime());
+    return new HeadAppender(this, appendableMinValidTime(), options.maxValidTime());
+  }
+
+  /**
+   * The latest sample time an appender created now accepts: the clock plus the future window. Later
+   * samples are refused with {@link dev.infermon.storage.TooFarInFutureException}, so the head's
+   * time range never moves beyond it.
+   */
+  public long maxValidTime() {
+    return options.maxValidTime();
   }
 
   /**
@@ -161,6 +173,7 @@ public final class Head implements Storage {
         counters.outOfOrder.sum(),
         counters.duplicate.sum(),
         counters.outOfBounds.sum(),
+        counters.tooFarInFuture.sum(),
         minTime.get(),
         maxTime.get());
   }
@@ -196,13 +209,35 @@ public final class Head implements Storage {
     return s;
   }
 
+  /** The labels of series {@code ref} (a replay alias too), or null when there is none. */
+  public Labels seriesLabels(long ref) {
+    MemSeries s = series.get(ref);
+    if (s == null) {
+      s = replayAliases.get(ref);
+    }
+    return s == null ? null : s.labels;
+  }
+
   MemSeries seriesById(long id) {
     return series.get(id);
   }
 
   void widenTimeRange(long mint, long maxt) {
-    minTime.accumulateAndGet(mint, Math::min);
-    maxTime.accumulateAndGet(maxt, Math::max);
+    long min = minTime.accumulateAndGet(mint, Math::min);
+    long max = maxTime.accumulateAndGet(maxt, Math::max);
+    Runnable r = onCompactable;
+    if (r != null && max - options.chunkRangeMs() / 2 * 3 > min) {
+      r.run();
+    }
+  }
+
+  /**
+   * Calls {@code r} after each commit that leaves the head spanning more than 1.5 chunk ranges
+   * (compactable, as Prometheus's {@code Head.compactable}); on the committing thread, so it must
+   * only hand the work off. Not during replay.
+   */
+  public void onCompactable(Runnable r) {
+    onCompactable = r;
   }
 
   // ---- hooks for the write-ahead log and compaction -------------------------------------------
@@ -272,6 +307,17 @@ public final class Head implements Storage {
     return true;
   }
 
+  /**
+   * Replay: numbers series created from now on above {@code ref}. The log may name references whose
+   * series record was lost to damage; a new series under such a reference would be credited with
+   * their samples at the next replay.
+   */
+  public void reserveSeriesRefs(long ref) {
+    if (ref > 0) {
+      series.reserveIdsUpTo((int) Math.min(ref, Integer.MAX_VALUE - 1));
+    }
+  }
+
   /** Forgets replay aliases; call when replay is done. */
   public void endReplay() {
     replayAliases.clear();
@@ -292,8 +338,8 @@ public final class Head implements Storage {
    * Drops chunks whose samples are all before {@code mint} and then series left without samples
    * (unless a transaction is still appending to them); raises the head's min time to {@code mint}
    * and the appendable window's start to at least {@code mint}. Call after a block up to {@code
-   * mint} was written. Afterwards {@link #minTime()} is at least {@code mint}, as in Prometheus,
-   * even when the head holds no sample at or after it.
+   * mint} was written. Afterwards {@link #minTime()} is the earliest sample left, and at least
+   * {@code mint} (even when the head holds no sample at or after it), as in Prometheus.
    *
    * @return the number of series removed
    */
@@ -301,6 +347,9 @@ public final class Head implements Storage {
     setMinValidTime(mint);
     Map<Integer, Labels> removed = new HashMap<>();
     List<MemSeries> gone = new ArrayList<>();
+    // Read before the scan: appenders created from now on refuse samples before it.
+    long window = appendableMinValidTime();
+    long[] first = {Long.MAX_VALUE};
     series.forEach(
         s -> {
           synchronized (s) {
@@ -308,6 +357,8 @@ public final class Head implements Storage {
             if (s.isEmpty() && !s.hasPending()) {
               s.markRemoved();
               gone.add(s);
+            } else {
+              first[0] = Math.min(first[0], s.firstTime());
             }
           }
         });
@@ -321,8 +372,13 @@ public final class Head implements Storage {
     }
     counters.seriesRemoved.add(gone.size());
     chunks.truncateBefore(mint); // after the series let go of the chunks it drops
-    // As Prometheus: the head now starts at mint, even if no sample is left that early.
-    minTime.accumulateAndGet(mint, Math::max);
+    // As Prometheus (truncateMemory's actualMint): the head now starts at its earliest sample
+    // left, and at least at mint. Compaction cuts blocks from the head's start, so after a gap in
+    // the data (a restart after days) it goes on where the samples are rather than cutting an
+    // empty block and a checkpoint per range in between. Not beyond the appendable window's start,
+    // though: a commit racing this truncation may still add a sample there.
+    long start = Math.max(mint, Math.min(first[0], window));
+    minTime.accumulateAndGet(start, Math::max);
     return gone.size();
   }
 

@@ -7,6 +7,8 @@ import dev.infermon.storage.DuplicateSampleException;
 import dev.infermon.storage.OutOfBoundsException;
 import dev.infermon.storage.OutOfOrderSampleException;
 import dev.infermon.storage.StorageException;
+import dev.infermon.storage.TooFarInFutureException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,14 +26,17 @@ import java.util.List;
 final class HeadAppender implements Appender {
   private final Head head;
   private final long minValidTime;
+  private final long maxValidTime;
   private SeriesSampleBuffer buf;
   private final List<Labels> metadataLabels = new ArrayList<>();
   private final List<Metadata> metadata = new ArrayList<>();
   private boolean closed;
+  private boolean failed;
 
-  HeadAppender(Head head, long minValidTime) {
+  HeadAppender(Head head, long minValidTime, long maxValidTime) {
     this.head = head;
     this.minValidTime = minValidTime;
+    this.maxValidTime = maxValidTime;
     this.buf = head.sampleBuffers.take();
   }
 
@@ -45,9 +50,8 @@ final class HeadAppender implements Appender {
   @Override
   public long append(long ref, Labels labels, long t, double v) {
     checkOpen();
-    if (t < minValidTime) {
-      head.counters.outOfBounds.increment();
-      throw new OutOfBoundsException("t=" + t + " is before " + minValidTime + " for " + labels);
+    if (t < minValidTime || t > maxValidTime) {
+      throw outOfBounds(t, labels);
     }
     MemSeries s = head.seriesFor(ref, labels);
     long bits = Double.doubleToRawLongBits(v);
@@ -91,6 +95,32 @@ final class HeadAppender implements Appender {
     }
   }
 
+  private OutOfBoundsException outOfBounds(long t, Labels labels) {
+    if (t > maxValidTime) {
+      head.counters.tooFarInFuture.increment();
+      return new TooFarInFutureException(
+          "sample at "
+              + time(t)
+              + " is later than "
+              + time(maxValidTime)
+              + " (now plus the future window of "
+              + head.options.futureWindowMs() / 1000
+              + " s) for "
+              + labels);
+    }
+    head.counters.outOfBounds.increment();
+    return new OutOfBoundsException("t=" + t + " is before " + minValidTime + " for " + labels);
+  }
+
+  /** A time for a message: milliseconds and, where it is a date, the date. */
+  private static String time(long t) {
+    try {
+      return "t=" + t + " (" + Instant.ofEpochMilli(t) + ")";
+    } catch (java.time.DateTimeException e) {
+      return "t=" + t;
+    }
+  }
+
   private OutOfOrderSampleException outOfOrder(long t, long last, Labels labels) {
     head.counters.outOfOrder.increment();
     return new OutOfOrderSampleException(
@@ -109,6 +139,11 @@ final class HeadAppender implements Appender {
     metadata.add(m);
   }
 
+  /**
+   * Logs, then applies. When logging fails the transaction is rolled back here and the log's error
+   * (for a full disk a {@link dev.infermon.storage.StorageUnavailableException} naming the cause)
+   * is thrown; a caller's {@link #rollback()} after that does nothing.
+   */
   @Override
   public void commit() {
     checkOpen();
@@ -120,6 +155,7 @@ final class HeadAppender implements Appender {
           log.logSamples(buf.refs, buf.timestamps, buf.values, buf.size);
           log.commit();
         } catch (RuntimeException e) {
+          failed = true;
           throw e instanceof StorageException
               ? e
               : new StorageException("write-ahead log failed: " + e.getMessage(), e);
@@ -170,6 +206,9 @@ final class HeadAppender implements Appender {
 
   @Override
   public void rollback() {
+    if (failed) {
+      return; // the failed commit rolled back already
+    }
     checkOpen();
     closed = true;
     release();

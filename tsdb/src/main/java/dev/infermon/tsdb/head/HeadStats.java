@@ -10,6 +10,7 @@ package dev.infermon.tsdb.head;
  * @param outOfOrder samples rejected as older than their series' newest
  * @param duplicate samples rejected for a different value at the newest timestamp
  * @param outOfBounds samples rejected as older than the appendable window
+ * @param tooFarInFuture samples rejected as later than the future window
  * @param minTime earliest sample time, {@link Long#MAX_VALUE} when empty
  * @param maxTime latest sample time, {@link Long#MIN_VALUE} when empty
  */
@@ -21,5 +22,6 @@ public record HeadStats(
     long outOfOrder,
     long duplicate,
     long outOfBounds,
+    long tooFarInFuture,
     long minTime,
     long maxTime) {}

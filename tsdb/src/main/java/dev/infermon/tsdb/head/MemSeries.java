@@ -135,7 +135,8 @@ final class MemSeries extends XorChunk {
   }
 
   static long rangeEnd(long t, long chunkRange) {
-    return Math.floorDiv(t, chunkRange) * chunkRange + chunkRange;
+    long end = Math.floorDiv(t, chunkRange) * chunkRange + chunkRange;
+    return end < t ? Long.MAX_VALUE : end; // the range holding Long.MAX_VALUE ends there
   }
 
   /**
@@ -184,6 +185,13 @@ final class MemSeries extends XorChunk {
       dropped++;
     }
     return dropped;
+  }
+
+  /**
+   * Time of the series' first sample, {@link Long#MAX_VALUE} when empty. Caller holds the monitor.
+   */
+  long firstTime() {
+    return done.length > 0 ? done[1] : isEmpty() ? Long.MAX_VALUE : minTime();
   }
 
   /** Whether there is no open chunk (then no completed chunk either). Caller holds the monitor. */

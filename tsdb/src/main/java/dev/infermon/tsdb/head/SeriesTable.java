@@ -209,6 +209,11 @@ final class SeriesTable {
     return (int) ((hash * 0x9E3779B97F4A7C15L) >>> (64 - Integer.numberOfTrailingZeros(capacity)));
   }
 
+  /** Keeps fresh ids above {@code id} (references a log names without a series record). */
+  synchronized void reserveIdsUpTo(int id) {
+    nextId = Math.max(nextId, id + 1);
+  }
+
   /** A fresh id, or (when {@code wanted} > 0) that id, keeping later fresh ids above it. */
   private synchronized int allocateId(int wanted) {
     if (wanted > 0) {

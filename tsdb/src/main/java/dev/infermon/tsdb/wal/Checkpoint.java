@@ -151,14 +151,15 @@ public final class Checkpoint {
           throw new IOException("cannot checkpoint: " + e.getMessage(), e);
         }
       }
-      if (r.corruption() != null) {
+      if (!r.damages().isEmpty()) {
+        SegmentReader.Damage d = r.damages().get(0);
         throw new IOException(
             "cannot checkpoint: "
                 + segment
-                + " is corrupt at offset "
-                + r.validLength()
+                + " is damaged at offset "
+                + d.start()
                 + ": "
-                + r.corruption());
+                + d.reason());
       }
     }
 

@@ -16,7 +16,8 @@ final class WalDir {
    * @param segments segment indexes, ascending
    * @param checkpoint index of the newest checkpoint, or -1
    * @param olderCheckpoints indexes of checkpoints superseded by the newest
-   * @param leftovers temporary directories of interrupted checkpoints
+   * @param leftovers temporary directories of interrupted checkpoints and temporary files of
+   *     interrupted segment repairs
    */
   record Contents(
       List<Integer> segments,
@@ -44,7 +45,8 @@ final class WalDir {
       Matcher m = WalFormat.CHECKPOINT_NAME.matcher(name);
       if (m.matches() && Files.isDirectory(p)) {
         checkpoints.add(Integer.parseInt(m.group(1)));
-      } else if (name.startsWith("checkpoint.") && name.endsWith(WalFormat.TMP_SUFFIX)) {
+      } else if ((name.startsWith("checkpoint.") && name.endsWith(WalFormat.TMP_SUFFIX))
+          || name.endsWith(WalReplay.REPAIR_SUFFIX)) {
         leftovers.add(p);
       }
     }

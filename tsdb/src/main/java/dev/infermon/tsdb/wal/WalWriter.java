@@ -1,8 +1,9 @@
 package dev.infermon.tsdb.wal;
 
-import dev.infermon.storage.StorageException;
+import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.tsdb.encoding.EncodingBuffer;
 import dev.infermon.tsdb.fileutil.FileUtil;
+import dev.infermon.tsdb.fileutil.IoErrors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
@@ -10,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,10 +44,27 @@ public final class WalWriter implements AutoCloseable {
   private volatile boolean dirty;
   private boolean closed;
   private IOException failure;
+  private final AtomicLong failedWrites = new AtomicLong();
+  private final AtomicLong noSpaceErrors = new AtomicLong();
 
-  private WalWriter(Path dir, long segmentBytes) {
+  /**
+   * Opens segment files for writing: {@link #FILES} in production; a test hands out channels that
+   * fail as a full disk does.
+   */
+  @FunctionalInterface
+  interface SegmentChannels {
+    FileChannel open(Path segment) throws IOException;
+  }
+
+  static final SegmentChannels FILES =
+      p -> FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+
+  private final SegmentChannels channels;
+
+  private WalWriter(Path dir, long segmentBytes, SegmentChannels channels) {
     this.dir = dir;
     this.segmentBytes = segmentBytes;
+    this.channels = channels;
   }
 
   /**
@@ -55,11 +74,15 @@ public final class WalWriter implements AutoCloseable {
    * @param segmentBytes size at which a segment is closed and the next one started
    */
   public static WalWriter open(Path dir, long segmentBytes) throws IOException {
+    return open(dir, segmentBytes, FILES);
+  }
+
+  static WalWriter open(Path dir, long segmentBytes, SegmentChannels channels) throws IOException {
     if (segmentBytes < 1024) {
       throw new IllegalArgumentException("segmentBytes must be at least 1024: " + segmentBytes);
     }
-    Files.createDirectories(dir);
-    WalWriter w = new WalWriter(dir, segmentBytes);
+    IoErrors.createDirectories("cannot create the directory", dir);
+    WalWriter w = new WalWriter(dir, segmentBytes, channels);
     WalDir.Contents c = WalDir.scan(dir);
     int next = Math.max(c.lastSegment(), c.checkpoint()) + 1;
     w.openSegment(next);
@@ -73,7 +96,9 @@ public final class WalWriter implements AutoCloseable {
   /**
    * Writes a batch and clears it.
    *
-   * @throws StorageException when the log cannot be written; the batch is then not in the log
+   * @throws StorageUnavailableException when the log cannot be written (the message names the file
+   *     and the operating system's reason, such as "No space left on device"); the batch is then
+   *     not in the log, and a later write may succeed once the cause is gone
    */
   public void write(WalBatch batch) {
     if (batch.isEmpty()) {
@@ -94,15 +119,35 @@ public final class WalWriter implements AutoCloseable {
         dirty = true;
       } catch (IOException e) {
         rewind(e);
-        throw new StorageException("write-ahead log: cannot write " + segmentPath(), e);
+        throw failed("write-ahead log: cannot write " + segmentPath(), e);
       }
     } catch (IOException e) {
-      throw new StorageException("write-ahead log: cannot start a segment in " + dir, e);
+      throw failed("write-ahead log", e);
     } finally {
       lock.unlock();
       batch.clear();
     }
     syncAndClose(closedSegment);
+  }
+
+  private StorageUnavailableException failed(String what, IOException e) {
+    StorageUnavailableException u =
+        new StorageUnavailableException(what + ": " + IoErrors.reason(e), e);
+    failedWrites.incrementAndGet();
+    if (u.noSpace()) {
+      noSpaceErrors.incrementAndGet();
+    }
+    return u;
+  }
+
+  /** Writes that failed since the log was opened. */
+  public long failedWrites() {
+    return failedWrites.get();
+  }
+
+  /** Of {@link #failedWrites()}, those that failed for lack of space (ENOSPC, EDQUOT). */
+  public long noSpaceErrors() {
+    return noSpaceErrors.get();
   }
 
   /**
@@ -185,7 +230,13 @@ public final class WalWriter implements AutoCloseable {
       throw new IllegalStateException("write-ahead log is closed");
     }
     if (failure != null) {
-      throw new IOException("write-ahead log failed earlier and could not recover", failure);
+      throw new IOException(
+          "an earlier failed write to "
+              + dir
+              + " could not be undone ("
+              + failure.getMessage()
+              + "); writes are refused",
+          failure);
     }
   }
 
@@ -210,14 +261,26 @@ public final class WalWriter implements AutoCloseable {
 
   private void openSegment(int index) throws IOException {
     Path p = WalFormat.segmentPath(dir, index);
-    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    EncodingBuffer h = new EncodingBuffer(WalFormat.SEGMENT_HEADER_SIZE);
-    WalFormat.putSegmentHeader(h);
-    writeFully(ch, h.array(), h.length());
-    FileUtil.fsyncDir(dir);
+    FileChannel ch;
+    try {
+      ch = channels.open(p);
+    } catch (IOException e) {
+      throw IoErrors.describe("cannot create segment", p, e);
+    }
+    try {
+      EncodingBuffer h = new EncodingBuffer(WalFormat.SEGMENT_HEADER_SIZE);
+      WalFormat.putSegmentHeader(h);
+      writeFully(ch, h.array(), h.length());
+      FileUtil.fsyncDir(dir);
+    } catch (IOException e) {
+      // Leave nothing behind, or the next attempt could not create the segment (CREATE_NEW).
+      ch.close();
+      Files.deleteIfExists(p);
+      throw IoErrors.describe("cannot create segment", p, e);
+    }
     segment = ch;
     segmentIndex = index;
-    segmentSize = h.length();
+    segmentSize = WalFormat.SEGMENT_HEADER_SIZE;
   }
 
   private Path segmentPath() {

@@ -9,13 +9,17 @@ import dev.infermon.model.value.StaleNaN;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.OutOfBoundsException;
 import dev.infermon.storage.Querier;
-import dev.infermon.storage.StorageException;
+import dev.infermon.storage.StorageUnavailableException;
+import dev.infermon.storage.TooFarInFutureException;
 import dev.infermon.storage.testing.Sample;
 import dev.infermon.storage.testing.Samples;
 import dev.infermon.tsdb.chunkenc.XorIterator;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +54,32 @@ class HeadTest {
     later.rollback();
     assertThat(head.stats().outOfBounds()).isEqualTo(2);
     assertThat(head.minValidTime()).isEqualTo(10 * H);
+  }
+
+  @Test
+  void samplesBeyondTheFutureWindowAreRefusedAndNeverMoveTheHeadsTimeRange() {
+    long now = 1_700_000_000_000L;
+    Head h = Head.create(HeadOptions.defaults().withFutureWindow(10 * 60_000L, () -> now));
+    Appender app = h.appender();
+    app.append(A, now, 1);
+    app.append(A, now + 10 * 60_000L, 2); // at the limit: accepted
+    assertThatThrownBy(() -> app.append(B, now + 30 * 24 * H, 3))
+        .isInstanceOf(TooFarInFutureException.class)
+        .isInstanceOf(OutOfBoundsException.class)
+        .hasMessageStartingWith("out of bounds: timestamp is too far in the future")
+        .hasMessageContaining("t=" + (now + 30 * 24 * H) + " (2023-12-14T22:13:20Z)")
+        .hasMessageContaining("later than t=" + (now + 10 * 60_000L))
+        .hasMessageContaining("600 s")
+        .hasMessageContaining(B.toString());
+    app.commit();
+    assertThat(h.maxTime()).isEqualTo(now + 10 * 60_000L);
+    assertThat(h.stats().tooFarInFuture()).isEqualTo(1);
+    assertThat(h.stats().outOfBounds()).isZero();
+
+    Appender next = h.appender();
+    next.append(B, now + 1000, 4);
+    next.commit();
+    assertThat(readFrom(h, B)).containsExactly(Sample.of(now + 1000, 4));
   }
 
   @Test
@@ -239,7 +269,18 @@ class HeadTest {
   }
 
   @Test
-  void aFailingLogFailsTheCommitAndNothingBecomesVisible() {
+  void aFailingLogFailsTheCommitWithItsCauseAndARollbackAfterItDoesNothing() throws IOException {
+    // The kernel's own ENOSPC, as a full disk gives it to the write-ahead log.
+    IOException full;
+    try (FileChannel devFull = FileChannel.open(Path.of("/dev/full"), StandardOpenOption.WRITE)) {
+      devFull.write(ByteBuffer.wrap(new byte[] {1}));
+      throw new AssertionError("/dev/full accepted a write");
+    } catch (IOException e) {
+      full = e;
+    }
+    StorageUnavailableException cause =
+        new StorageUnavailableException(
+            "write-ahead log: cannot write wal/00000003: " + full.getMessage(), full);
     HeadLog failing =
         new HeadLog() {
           @Override
@@ -250,16 +291,17 @@ class HeadTest {
 
           @Override
           public void commit() {
-            throw new IllegalStateException("disk gone");
+            throw cause;
           }
         };
     Head h = Head.create(HeadOptions.defaults().withLog(failing));
     Appender app = h.appender();
     app.append(A, 1000, 1);
 
-    assertThatThrownBy(app::commit)
-        .isInstanceOf(StorageException.class)
-        .hasMessageContaining("disk gone");
+    assertThatThrownBy(app::commit).isSameAs(cause).hasMessageContaining("No space left on device");
+    app.rollback(); // what a caller's error handling does: not "already committed or rolled back"
+    assertThatThrownBy(app::commit).isInstanceOf(IllegalStateException.class);
+    assertThat(cause.noSpace()).isTrue();
     assertThat(readFrom(h, A)).isEmpty();
     assertThat(h.truncateBefore(0)).as("the series is no longer pending").isEqualTo(1);
   }
