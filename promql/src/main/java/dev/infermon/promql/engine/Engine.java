@@ -7,6 +7,7 @@ import dev.infermon.promql.QueryTimeoutException;
 import dev.infermon.promql.TooManyPointsException;
 import dev.infermon.promql.TooManySamplesException;
 import dev.infermon.promql.parser.Call;
+import dev.infermon.promql.parser.Children;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.Nesting;
 import dev.infermon.promql.parser.StringLiteral;

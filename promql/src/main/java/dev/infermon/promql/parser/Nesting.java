@@ -1,8 +1,6 @@
 package dev.infermon.promql.parser;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -56,7 +54,6 @@ public final class Nesting {
     nodes.push(e);
     levels.push(1);
     int max = 0;
-    List<Expr> children = new ArrayList<>(3);
     while (!nodes.isEmpty()) {
       Expr n = nodes.pop();
       int level = levels.pop();
@@ -69,36 +66,12 @@ public final class Nesting {
         levels.push(level + 1);
         continue;
       }
-      children.clear();
-      children(n, children);
-      for (Expr c : children) {
+      for (Expr c : Children.of(n)) {
         nodes.push(c);
         levels.push(level + 1);
       }
     }
     return max;
-  }
-
-  private static void children(Expr e, List<Expr> out) {
-    if (e instanceof AggregateExpr) {
-      AggregateExpr a = (AggregateExpr) e;
-      if (a.param() != null) {
-        out.add(a.param());
-      }
-      out.add(a.expr());
-    } else if (e instanceof Call) {
-      out.addAll(((Call) e).args());
-    } else if (e instanceof MatrixSelector) {
-      out.add(((MatrixSelector) e).selector());
-    } else if (e instanceof SubqueryExpr) {
-      out.add(((SubqueryExpr) e).expr());
-    } else if (e instanceof ParenExpr) {
-      out.add(((ParenExpr) e).expr());
-    } else if (e instanceof UnaryExpr) {
-      out.add(((UnaryExpr) e).expr());
-    } else if (e instanceof StepInvariantExpr) {
-      out.add(((StepInvariantExpr) e).expr());
-    }
   }
 
   /**

@@ -1,22 +1,18 @@
-package dev.infermon.promql.engine;
+package dev.infermon.promql.parser;
 
-import dev.infermon.promql.parser.AggregateExpr;
-import dev.infermon.promql.parser.BinaryExpr;
-import dev.infermon.promql.parser.Call;
-import dev.infermon.promql.parser.Expr;
-import dev.infermon.promql.parser.MatrixSelector;
-import dev.infermon.promql.parser.ParenExpr;
-import dev.infermon.promql.parser.StepInvariantExpr;
-import dev.infermon.promql.parser.SubqueryExpr;
-import dev.infermon.promql.parser.UnaryExpr;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The direct sub-expressions of an expression, for walks over the tree. Stateless. */
-final class Children {
+/**
+ * The direct sub-expressions of an expression, in evaluation order, for walks over the tree: the
+ * one place that knows which node has which children. Walks that must not depend on the stack (deep
+ * expressions, see {@link Nesting}) push these on a stack of their own. Stateless.
+ */
+public final class Children {
   private Children() {}
 
-  static List<Expr> of(Expr e) {
+  /** A new, modifiable list of {@code e}'s children; empty for a leaf. */
+  public static List<Expr> of(Expr e) {
     List<Expr> out = new ArrayList<>(2);
     if (e instanceof AggregateExpr) {
       AggregateExpr a = (AggregateExpr) e;
