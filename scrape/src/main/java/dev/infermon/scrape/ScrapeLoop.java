@@ -162,8 +162,8 @@ final class ScrapeLoop {
       if (error == null) {
         metrics.samplesAppended(target.pool(), r.added());
       }
-      reject(r);
-      target.report(Instant.ofEpochMilli(start), took, error);
+      String warning = reject(r);
+      target.report(Instant.ofEpochMilli(start), took, error, warning);
       metrics.scrapeCompleted(target.pool(), error == null, took.toNanos() / 1e9);
       if (error != null) {
         log.debug("scrape of {} failed: {}", target, error);
@@ -172,15 +172,19 @@ final class ScrapeLoop {
       rollbackQuietly(app);
       Duration took = Duration.ofNanos(System.nanoTime() - t0);
       String msg = e instanceof StorageException ? e.getMessage() : e.toString();
-      target.report(Instant.ofEpochMilli(start), took, msg);
+      target.report(Instant.ofEpochMilli(start), took, msg, null);
       metrics.scrapeCompleted(target.pool(), false, took.toNanos() / 1e9);
       log.warn("scrape of {} failed in storage: {}", target, msg);
     }
   }
 
-  private void reject(Ingest.Result r) {
+  /**
+   * Counts the samples the storage refused and returns the target's warning for them (shown beside
+   * its health, as a page that is scraped but partly dropped is still up), or null when none was.
+   */
+  private String reject(Ingest.Result r) {
     if (r == null) {
-      return;
+      return null;
     }
     if (r.outOfOrder() > 0) {
       metrics.samplesRejected(target.pool(), ScrapeMetrics.Rejection.OUT_OF_ORDER, r.outOfOrder());
@@ -206,7 +210,14 @@ final class ScrapeLoop {
           target,
           r.outOfBounds(),
           r.firstOutOfBounds());
+      return (r.outOfBounds() == 1 ? "1 sample" : r.outOfBounds() + " samples")
+          + " dropped as too old or too far in the future ("
+          + r.tooFarInFuture()
+          + " in the future; the first: "
+          + r.firstOutOfBounds()
+          + ")";
     }
+    return null;
   }
 
   private void report(Appender app, long ts, Duration took, Ingest.Result r, boolean up) {

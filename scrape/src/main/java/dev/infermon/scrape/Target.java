@@ -26,6 +26,7 @@ final class Target {
 
   private TargetHealth health = TargetHealth.UNKNOWN;
   private String lastError = "";
+  private String lastWarning = "";
   private Instant lastScrape;
   private Duration lastDuration = Duration.ZERO;
 
@@ -106,9 +107,14 @@ final class Target {
     return next;
   }
 
-  synchronized void report(Instant start, Duration duration, String error) {
+  /**
+   * The outcome of a scrape: {@code error} null when it succeeded; {@code warning} null when every
+   * sample was stored, else what was dropped (the target stays up).
+   */
+  synchronized void report(Instant start, Duration duration, String error, String warning) {
     health = error == null ? TargetHealth.UP : TargetHealth.DOWN;
     lastError = error == null ? "" : error;
+    lastWarning = warning == null ? "" : warning;
     lastScrape = start;
     lastDuration = duration;
   }
@@ -129,6 +135,7 @@ final class Target {
         url,
         url,
         lastError,
+        lastWarning,
         lastScrape,
         lastDuration,
         health,

@@ -16,6 +16,7 @@ import java.util.Objects;
  * scrapeUrl           {@link #scrapeUrl()}
  * globalUrl           {@link #globalUrl()}          the URL with the host as others reach it
  * lastError           {@link #lastError()}          "" when the last scrape succeeded
+ * lastWarning         {@link #lastWarning()}        "" when the last scrape stored every sample (infermon's own)
  * lastScrape          {@link #lastScrape()}         RFC 3339; Go's zero time "0001-01-01T00:00:00Z" before the first
  * lastScrapeDuration  {@link #lastScrapeDuration()} seconds, as a JSON number
  * health              {@link #health()}             "up" | "down" | "unknown"
@@ -32,6 +33,7 @@ public record TargetStatus(
     String scrapeUrl,
     String globalUrl,
     String lastError,
+    String lastWarning,
     Instant lastScrape,
     Duration lastScrapeDuration,
     TargetHealth health,
@@ -44,6 +46,7 @@ public record TargetStatus(
     Objects.requireNonNull(scrapeUrl, "scrapeUrl");
     Objects.requireNonNull(globalUrl, "globalUrl");
     Objects.requireNonNull(lastError, "lastError");
+    Objects.requireNonNull(lastWarning, "lastWarning");
     Objects.requireNonNull(lastScrapeDuration, "lastScrapeDuration");
     Objects.requireNonNull(health, "health");
     Objects.requireNonNull(scrapeInterval, "scrapeInterval");

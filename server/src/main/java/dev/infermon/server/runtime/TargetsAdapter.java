@@ -41,6 +41,7 @@ final class TargetsAdapter implements dev.infermon.web.retrieval.TargetRetriever
                 t.scrapeUrl(),
                 t.globalUrl(),
                 t.lastError(),
+                t.lastWarning(),
                 Optional.ofNullable(t.lastScrape()),
                 t.lastScrapeDuration(),
                 t.health().apiName(),

@@ -96,6 +96,11 @@ class FutureSamplesServeTest {
       assertThat(body(m, "/api/v1/query?query=ahead_metric")).contains("\"result\":[]");
       String targets = body(m, "/api/v1/targets");
       assertThat(targets).doesNotContain("\"health\":\"down\"").contains("\"health\":\"up\"");
+      // shown on the target that exposed it, with the series; the other target has no warning
+      assertThat(targets)
+          .containsOnlyOnce("\"lastWarning\":\"1 sample dropped")
+          .contains("too far in the future")
+          .contains("ahead_metric");
       String metrics = body(m, "/metrics");
       assertThat(metrics)
           .containsPattern(

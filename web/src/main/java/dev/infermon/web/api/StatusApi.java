@@ -130,6 +130,9 @@ final class StatusApi {
     g.writeStringField("scrapeUrl", t.scrapeUrl());
     g.writeStringField("globalUrl", t.globalUrl());
     g.writeStringField("lastError", t.lastError());
+    if (!t.lastWarning().isEmpty()) {
+      g.writeStringField("lastWarning", t.lastWarning());
+    }
     g.writeStringField("lastScrape", GoTime.rfc3339Nano(t.lastScrape()));
     g.writeNumberField("lastScrapeDuration", t.lastScrapeDuration().toNanos() / 1e9);
     g.writeStringField("health", t.health());

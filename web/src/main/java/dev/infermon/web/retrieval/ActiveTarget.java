@@ -9,6 +9,8 @@ import java.util.Optional;
 /**
  * One active target as {@code /api/v1/targets} shows it ({@code activeTargets[]}).
  *
+ * @param lastWarning what the last scrape could not store (samples too far in the future, too old);
+ *     "" when it stored every sample. Not in Prometheus's API: written only when not empty
  * @param health {@code up}, {@code down} or {@code unknown}
  * @param lastScrape the start of the last scrape; empty before the first
  */
@@ -19,6 +21,7 @@ public record ActiveTarget(
     String scrapeUrl,
     String globalUrl,
     String lastError,
+    String lastWarning,
     Optional<Instant> lastScrape,
     Duration lastScrapeDuration,
     String health,
@@ -31,6 +34,7 @@ public record ActiveTarget(
     Objects.requireNonNull(scrapeUrl, "scrapeUrl");
     Objects.requireNonNull(globalUrl, "globalUrl");
     Objects.requireNonNull(lastError, "lastError");
+    Objects.requireNonNull(lastWarning, "lastWarning");
     Objects.requireNonNull(lastScrape, "lastScrape");
     Objects.requireNonNull(lastScrapeDuration, "lastScrapeDuration");
     Objects.requireNonNull(health, "health");

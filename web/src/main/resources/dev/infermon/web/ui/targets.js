@@ -44,7 +44,7 @@ export function mount(main) {
         <td>${Object.entries(t.labels).filter(([k]) => !k.startsWith('__')).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('')}</td>
         <td class="num">${t.lastScrape && !t.lastScrape.startsWith('0001') ? esc(ago(Date.parse(t.lastScrape))) : 'never'}</td>
         <td class="num">${esc(fmt(t.lastScrapeDuration, 's'))}</td>
-        <td class="error">${esc(t.lastError || '')}</td></tr>`).join('')}</tbody></table></details>`;
+        <td class="error">${esc(t.lastError || '')}${t.lastWarning ? `<div class="warning">${esc(t.lastWarning)}</div>` : ''}</td></tr>`).join('')}</tbody></table></details>`;
     }).join('');
   }
 
