@@ -17,6 +17,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -65,8 +66,14 @@ final class ApiClient {
 
   /** POSTs a form (what Grafana does for queries; keeps long selectors out of the URL). */
   Answer post(String path, List<Map.Entry<String, String>> form) {
+    return post(path, form, timeout);
+  }
+
+  /** As {@link #post(String, List)}, abandoned after {@code callTimeout}. */
+  Answer post(String path, List<Map.Entry<String, String>> form, Duration callTimeout) {
     HttpRequest req =
         request(path)
+            .timeout(callTimeout)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .POST(HttpRequest.BodyPublishers.ofString(encode(form)))
             .build();
@@ -100,6 +107,14 @@ final class ApiClient {
     HttpResponse<byte[]> r;
     try {
       r = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (HttpTimeoutException e) {
+      // the caller's time is up: a timeout as the engine's, not an unavailable remote
+      throw new QueryTimeoutException(
+          "remote query to "
+              + shown
+              + " after "
+              + req.timeout().orElse(timeout).toMillis()
+              + " ms");
     } catch (IOException e) {
       throw new RemoteUnavailableException(
           "remote query API "

@@ -31,6 +31,7 @@ public final class RemoteQueryBackend implements QueryBackend {
   private static final long UNBOUNDED = Long.MAX_VALUE / 2;
 
   private final ApiClient api;
+  private final Duration timeout;
 
   /**
    * A backend over the API at {@code baseUrl} (without {@code /api/v1}).
@@ -46,6 +47,7 @@ public final class RemoteQueryBackend implements QueryBackend {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("remote query timeout must be positive: " + timeout);
     }
+    this.timeout = timeout;
     this.api = new ApiClient(baseUrl, timeout, http, userAgent);
   }
 
@@ -68,14 +70,34 @@ public final class RemoteQueryBackend implements QueryBackend {
 
   @Override
   public QueryResult instantQuery(String query, long timeMs) {
+    return instantQuery(query, timeMs, timeout);
+  }
+
+  /**
+   * As {@link #instantQuery(String, long)} in at most {@code timeout} (or the configured one when
+   * that is shorter): the remote API is asked to stop there ({@code timeout=}), and the call is
+   * abandoned there too, as a {@link dev.infermon.promql.QueryTimeoutException}.
+   */
+  @Override
+  public QueryResult instantQuery(String query, long timeMs, Duration timeout) {
+    Duration t = shorter(timeout);
     List<Map.Entry<String, String>> form = new ArrayList<>();
     form.add(Map.entry("query", query));
     form.add(Map.entry("time", seconds(timeMs)));
-    return Results.queryResult(api.post("/api/v1/query", form));
+    form.add(Map.entry("timeout", seconds(t.toMillis())));
+    return Results.queryResult(api.post("/api/v1/query", form, t));
   }
 
   @Override
   public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    return rangeQuery(query, startMs, endMs, stepMs, timeout);
+  }
+
+  /** As {@link #instantQuery(String, long, Duration)}, for a range. */
+  @Override
+  public QueryResult rangeQuery(
+      String query, long startMs, long endMs, long stepMs, Duration timeout) {
+    Duration t = shorter(timeout);
     if (stepMs <= 0) {
       throw new BadQueryException(
           "zero or negative query resolution step widths are not accepted. Try a positive"
@@ -89,7 +111,18 @@ public final class RemoteQueryBackend implements QueryBackend {
     form.add(Map.entry("start", seconds(startMs)));
     form.add(Map.entry("end", seconds(endMs)));
     form.add(Map.entry("step", seconds(stepMs)));
-    return Results.queryResult(api.post("/api/v1/query_range", form));
+    form.add(Map.entry("timeout", seconds(t.toMillis())));
+    return Results.queryResult(api.post("/api/v1/query_range", form, t));
+  }
+
+  /**
+   * The shorter of {@code t} and the configured timeout; a caller's non-positive one is refused.
+   */
+  private Duration shorter(Duration t) {
+    if (t == null || t.isNegative() || t.isZero()) {
+      throw new IllegalArgumentException("query timeout must be positive: " + t);
+    }
+    return t.compareTo(timeout) < 0 ? t : timeout;
   }
 
   @Override

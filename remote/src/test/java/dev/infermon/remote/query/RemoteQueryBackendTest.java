@@ -44,9 +44,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class RemoteQueryBackendTest {
   private HttpServer server;
+  private final java.util.concurrent.ExecutorService handlers =
+      java.util.concurrent.Executors.newCachedThreadPool();
   private volatile int status = 200;
   private volatile String body = "";
   private volatile String lastRequest = "";
+  private volatile long delayMs;
   private RemoteQueryBackend backend;
 
   @BeforeEach
@@ -64,11 +67,17 @@ class RemoteQueryBackendTest {
                   + " "
                   + URLDecoder.decode(
                       form.isEmpty() && query != null ? query : form, StandardCharsets.UTF_8);
+          try {
+            Thread.sleep(delayMs);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
           byte[] b = body.getBytes(StandardCharsets.UTF_8);
           ex.sendResponseHeaders(status, b.length);
           ex.getResponseBody().write(b);
           ex.close();
         });
+    server.setExecutor(handlers); // a slow answer does not hold up the next request
     server.start();
     backend =
         new RemoteQueryBackend(
@@ -81,6 +90,7 @@ class RemoteQueryBackendTest {
   @AfterEach
   void stop() {
     server.stop(0);
+    handlers.shutdownNow();
   }
 
   private void answer(int code, String json) {
@@ -100,7 +110,8 @@ class RemoteQueryBackendTest {
 
     QueryResult r = backend.instantQuery("up", 1_700_000_000_500L);
 
-    assertThat(lastRequest).isEqualTo("POST /prom/api/v1/query query=up&time=1700000000.5");
+    assertThat(lastRequest)
+        .isEqualTo("POST /prom/api/v1/query query=up&time=1700000000.5&timeout=10");
     assertThat(((Vector) r.value()).samples())
         .containsExactly(
             new Sample(Labels.of("__name__", "up", "job", "a"), 1_700_000_000_500L, 1),
@@ -108,6 +119,25 @@ class RemoteQueryBackendTest {
             new Sample(Labels.of("job", "c"), 1_700_000_000_500L, Double.POSITIVE_INFINITY),
             new Sample(Labels.of("job", "d"), 1_700_000_000_500L, Double.NEGATIVE_INFINITY));
     assertThat(r.annotations().isEmpty()).isTrue();
+  }
+
+  @Test
+  void aCallersShorterTimeoutIsSentAndBoundsTheCall() {
+    answer(200, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}");
+    delayMs = 5_000;
+
+    assertThatThrownBy(() -> backend.instantQuery("up", 1_000, Duration.ofMillis(300)))
+        .isInstanceOf(QueryTimeoutException.class)
+        .hasMessageContaining("300 ms");
+    assertThatThrownBy(() -> backend.rangeQuery("up", 0, 60_000, 15_000, Duration.ofMillis(300)))
+        .isInstanceOf(QueryTimeoutException.class);
+
+    delayMs = 0;
+    backend.rangeQuery("up", 0, 60_000, 15_000, Duration.ofMillis(2_500));
+    assertThat(lastRequest).endsWith("&timeout=2.5");
+    // a longer one than the configured 10 s is cut to it
+    backend.instantQuery("up", 1_000, Duration.ofMinutes(5));
+    assertThat(lastRequest).endsWith("&timeout=10");
   }
 
   @Test
@@ -120,7 +150,8 @@ class RemoteQueryBackendTest {
     QueryResult r = backend.rangeQuery("rate(x[1m])", 10_000, 25_000, 15_000);
 
     assertThat(lastRequest)
-        .isEqualTo("POST /prom/api/v1/query_range query=rate(x[1m])&start=10&end=25&step=15");
+        .isEqualTo(
+            "POST /prom/api/v1/query_range query=rate(x[1m])&start=10&end=25&step=15&timeout=10");
     assertThat(((Matrix) r.value()).series())
         .containsExactly(
             TimeSeries.of(
