@@ -21,7 +21,7 @@ import java.util.function.Predicate;
  * the key is a random element): below 2<sup>-56</sup> for series of 130 bytes, below
  * 2<sup>-31</sup> over all pairs of a target of 10,000 series, and a page cannot aim at it without
  * knowing the key. A lookup that hits compares two longs and hashes the bytes once; it allocates
- * nothing. docs/rationale.md ("Memory per series, session 4") has the reasoning.
+ * nothing. docs/rationale.md ("Memory per series") has the reasoning.
  *
  * <p>Not thread-safe (one scrape loop at a time).
  */
