@@ -24,11 +24,11 @@ import java.util.Map;
 
 /**
  * The ingest half of the scrape benchmark without HTTP: the pages of the simulated fleet that
- * {@code bench/scrape-vs-prometheus.sh} scrapes ({@code simulate --vllm-pods N --no-pd}: N vLLM
- * pods plus the default SGLang, legacy vLLM and dcgm-exporter targets), rendered ahead of time,
- * then parsed and appended through the scrape pipeline's own loop ({@link Backfill}) into a real
- * {@link Tsdb} (write-ahead log on), target after target as the live loops do, so every target's
- * series are cache-cold when it comes round again. Timed by the thread's CPU time per sample; the
+ * {@code bench/scrape-vs-peers.sh} scrapes ({@code simulate --vllm-pods N --no-pd}: N vLLM pods
+ * plus the default SGLang, legacy vLLM and dcgm-exporter targets), rendered ahead of time, then
+ * parsed and appended through the scrape pipeline's own loop ({@link Backfill}) into a real {@link
+ * Tsdb} (write-ahead log on), target after target as the live loops do, so every target's series
+ * are cache-cold when it comes round again. Timed by the thread's CPU time per sample; the
  * collector's time is printed beside it (the collector runs on its own threads).
  *
  * <p>Run: {@code java -Xmx512m -XX:+UseSerialGC -cp benchmarks/target/benchmarks.jar

@@ -1,5 +1,7 @@
 package dev.infermon.benchmarks.scrape;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,21 +15,24 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Measures two scraping servers that are already running (started by {@code
- * bench/scrape-vs-prometheus.sh}): after a warm-up, CPU seconds (utime + stime of the process, from
- * {@code /proc/<pid>/stat}) per million samples appended (each side's own counter, read from its
- * {@code /metrics}) over a window, and resident memory ({@code VmRSS}) per active head series at
- * the end. Prints a Markdown table.
+ * Measures scraping servers that are already running side by side (started by {@code
+ * bench/scrape-vs-peers.sh}: infermon, Prometheus, VictoriaMetrics): after a warm-up, CPU seconds
+ * (utime + stime of the process, from {@code /proc/<pid>/stat}) per million samples appended (each
+ * side's own counter, read from its {@code /metrics}) over a window, and resident memory ({@code
+ * VmRSS}) per active series at the end; then, from each side's Prometheus-compatible API, the
+ * series count ({@code count({__name__!=""})}) and the targets' last scrape durations (mean and max
+ * of {@code lastScrapeDuration}, and how many targets are not up). Prints a Markdown table.
  *
- * <p>Arguments: {@code name=pid,metricsUrl,samplesCounter,seriesGauge} twice, then {@code --warmup
- * SECONDS --window SECONDS}.
+ * <p>Arguments: {@code name=pid,metricsUrl,samplesCounter,seriesGauge} per side (a counter or gauge
+ * may carry a label selector, {@code vm_rows{type="x"}}: every line starting with it is summed),
+ * then {@code --warmup SECONDS --window SECONDS}. The API is at the metrics URL's host and port.
  */
-public final class ScrapeVsPrometheus {
+public final class ScrapeVsPeers {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final long TICKS = 100; // getconf CLK_TCK on Linux
 
-  private ScrapeVsPrometheus() {}
+  private ScrapeVsPeers() {}
 
   /** One measured process. */
   record Side(String name, long pid, URI metrics, String samplesCounter, String seriesGauge) {
@@ -44,6 +49,11 @@ public final class ScrapeVsPrometheus {
 
   /** What one look at a process shows. */
   record Reading(long nanos, double cpuSeconds, double samples, double series, long rssBytes) {}
+
+  /** What a side's own API says at the end of the window. */
+  record ApiView(long series, int targets, int notUp, double meanScrapeSeconds, double maxScrape) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   public static void main(String[] args) throws Exception {
     List<Side> sides = new ArrayList<>();
@@ -72,10 +82,14 @@ public final class ScrapeVsPrometheus {
     for (Side s : sides) {
       after.add(read(s));
     }
+    List<ApiView> views = new ArrayList<>();
+    for (Side s : sides) {
+      views.add(api(s));
+    }
     System.out.println(
         "| server | samples appended | samples/s | CPU s | CPU s per 1 M samples | head series |"
-            + " RSS | RSS per series |");
-    System.out.println("|---|---|---|---|---|---|---|---|");
+            + " RSS | RSS per series | series (API) | targets not up | scrape duration mean / max |");
+    System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
     for (int i = 0; i < sides.size(); i++) {
       Reading a = before.get(i);
       Reading b = after.get(i);
@@ -84,7 +98,8 @@ public final class ScrapeVsPrometheus {
       double cpu = b.cpuSeconds() - a.cpuSeconds();
       System.out.printf(
           Locale.ROOT,
-          "| %s | %,.0f | %,.0f | %.1f | %.2f | %,.0f | %.0f MiB | %,.0f B |%n",
+          "| %s | %,.0f | %,.0f | %.1f | %.2f | %,.0f | %.0f MiB | %,.0f B | %,d | %d of %d |"
+              + " %.1f / %.1f ms |%n",
           sides.get(i).name(),
           samples,
           samples / secs,
@@ -92,13 +107,58 @@ public final class ScrapeVsPrometheus {
           cpu / (samples / 1e6),
           b.series(),
           b.rssBytes() / 1048576.0,
-          b.rssBytes() / b.series());
+          b.rssBytes() / b.series(),
+          views.get(i).series(),
+          views.get(i).notUp(),
+          views.get(i).targets(),
+          views.get(i).meanScrapeSeconds() * 1000,
+          views.get(i).maxScrape() * 1000);
     }
+  }
+
+  /** The series count and the targets' last scrapes, from the side's own HTTP API. */
+  static ApiView api(Side s) throws IOException, InterruptedException {
+    URI base = s.metrics().resolve("/");
+    JsonNode count =
+        get(base.resolve("/api/v1/query?query=count(%7B__name__!%3D%22%22%7D)"))
+            .path("data")
+            .path("result");
+    long series = count.size() == 0 ? 0 : count.get(0).path("value").get(1).asLong();
+    int targets = 0;
+    int notUp = 0;
+    double sum = 0;
+    double max = 0;
+    for (JsonNode t : get(base.resolve("/api/v1/targets")).path("data").path("activeTargets")) {
+      targets++;
+      if (!"up".equals(t.path("health").asText())) {
+        notUp++;
+      }
+      double d = t.path("lastScrapeDuration").asDouble();
+      sum += d;
+      max = Math.max(max, d);
+    }
+    return new ApiView(series, targets, notUp, targets == 0 ? 0 : sum / targets, max);
+  }
+
+  private static JsonNode get(URI uri) throws IOException, InterruptedException {
+    HttpResponse<byte[]> r =
+        HTTP.send(
+            HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      throw new IOException(uri + " answered HTTP " + r.statusCode());
+    }
+    return JSON.readTree(r.body());
   }
 
   static Reading read(Side s) throws IOException, InterruptedException {
     long now = System.nanoTime();
-    String stat = Files.readString(Path.of("/proc/" + s.pid() + "/stat"));
+    Path proc = Path.of("/proc/" + s.pid() + "/stat");
+    if (!Files.exists(proc)) {
+      throw new IllegalStateException(
+          s.name() + " (pid " + s.pid() + ") is not running any more: see its log");
+    }
+    String stat = Files.readString(proc);
     // Fields after the ")" that ends the command name: utime is the 14th field, stime the 15th.
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     double cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) TICKS;
