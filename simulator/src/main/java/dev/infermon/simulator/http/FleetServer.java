@@ -8,18 +8,13 @@ import dev.infermon.simulator.Scenario;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -38,9 +33,8 @@ public final class FleetServer implements AutoCloseable {
   private final Fleet fleet;
   private final String host;
   private final boolean portPerTarget;
-  private final ExecutorService pool;
+  private final Listeners listeners;
   private final HttpServer control;
-  private final List<HttpServer> servers = new ArrayList<>();
   private final Map<String, Integer> ports = new LinkedHashMap<>();
 
   /**
@@ -66,43 +60,30 @@ public final class FleetServer implements AutoCloseable {
     this.fleet = fleet;
     this.host = options.host();
     this.portPerTarget = options.portPerTarget();
-    this.pool =
-        Executors.newFixedThreadPool(
-            4,
-            r -> {
-              Thread t = new Thread(r, "fleet-http");
-              t.setDaemon(true);
-              return t;
-            });
-    this.control = HttpServer.create(new InetSocketAddress(host, options.port()), 64);
-    control.setExecutor(pool);
+    this.listeners = new Listeners(host, 4, "fleet-http");
+    this.control = listeners.bind(options.port());
     control.createContext("/-/inventory", this::inventory);
     control.createContext("/-/scenario", this::scenario);
     control.createContext("/-/healthy", ex -> send(ex, 200, "text/plain", "OK\n"));
     if (!portPerTarget) {
       control.createContext("/pods/", this::sharedPortPage);
     }
-    servers.add(control);
     try {
       if (portPerTarget) {
         List<PodInfo> targets = fleet.inventory();
         for (int i = 0; i < targets.size(); i++) {
           String name = targets.get(i).name();
           int port = options.port() == 0 ? 0 : options.port() + 1 + i;
-          HttpServer s = HttpServer.create(new InetSocketAddress(host, port), 64);
-          s.setExecutor(pool);
+          HttpServer s = listeners.bind(port);
           s.createContext("/metrics", ex -> page(ex, name));
-          servers.add(s);
           ports.put(name, s.getAddress().getPort());
         }
       }
     } catch (IOException | RuntimeException e) {
-      stopAll();
+      listeners.stopAll();
       throw e;
     }
-    for (HttpServer s : servers) {
-      s.start();
-    }
+    listeners.startAll();
   }
 
   /**
@@ -267,18 +248,6 @@ public final class FleetServer implements AutoCloseable {
 
   @Override
   public void close() {
-    stopAll();
-  }
-
-  private void stopAll() {
-    for (HttpServer s : servers) {
-      s.stop(0);
-    }
-    pool.shutdownNow();
-    try {
-      pool.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    listeners.stopAll();
   }
 }

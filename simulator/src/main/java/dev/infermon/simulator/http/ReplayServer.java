@@ -5,15 +5,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.infermon.simulator.replay.ReplayFleet;
 import dev.infermon.simulator.replay.ReplayTarget;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -29,9 +24,8 @@ public final class ReplayServer implements AutoCloseable {
   private final ReplayFleet fleet;
   private final Clock clock;
   private final String host;
-  private final ExecutorService pool;
+  private final Listeners listeners;
   private final HttpServer control;
-  private final List<HttpServer> servers = new ArrayList<>();
   private final Map<String, Integer> ports = new LinkedHashMap<>();
 
   /**
@@ -56,37 +50,24 @@ public final class ReplayServer implements AutoCloseable {
     this.fleet = fleet;
     this.clock = clock;
     this.host = options.host();
-    this.pool =
-        Executors.newFixedThreadPool(
-            2,
-            r -> {
-              Thread t = new Thread(r, "replay-http");
-              t.setDaemon(true);
-              return t;
-            });
-    this.control = HttpServer.create(new InetSocketAddress(host, options.port()), 64);
-    control.setExecutor(pool);
+    this.listeners = new Listeners(host, 2, "replay-http");
+    this.control = listeners.bind(options.port());
     control.createContext("/-/inventory", this::inventory);
     control.createContext("/-/healthy", ex -> FleetServer.send(ex, 200, "text/plain", "OK\n"));
-    servers.add(control);
     try {
       List<ReplayTarget> targets = fleet.targets();
       for (int i = 0; i < targets.size(); i++) {
         ReplayTarget target = targets.get(i);
         int port = options.port() == 0 ? 0 : options.port() + 1 + i;
-        HttpServer s = HttpServer.create(new InetSocketAddress(host, port), 64);
-        s.setExecutor(pool);
+        HttpServer s = listeners.bind(port);
         s.createContext("/metrics", ex -> page(ex, target));
-        servers.add(s);
         ports.put(target.name(), s.getAddress().getPort());
       }
     } catch (IOException | RuntimeException e) {
-      stopAll();
+      listeners.stopAll();
       throw e;
     }
-    for (HttpServer s : servers) {
-      s.start();
-    }
+    listeners.startAll();
   }
 
   /**
@@ -187,18 +168,6 @@ public final class ReplayServer implements AutoCloseable {
 
   @Override
   public void close() {
-    stopAll();
-  }
-
-  private void stopAll() {
-    for (HttpServer s : servers) {
-      s.stop(0);
-    }
-    pool.shutdownNow();
-    try {
-      pool.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    listeners.stopAll();
   }
 }
