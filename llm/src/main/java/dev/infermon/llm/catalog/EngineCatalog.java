@@ -85,6 +85,21 @@ public final class EngineCatalog {
     return variants;
   }
 
+  /** The engine's spellings, one per name variant, the default first. */
+  public List<Spelling> spellings() {
+    return Spelling.of(this);
+  }
+
+  /** The spelling whose prefix is {@code prefix}, if the engine has one. */
+  public Optional<Spelling> spelling(String prefix) {
+    for (NameVariant v : variants) {
+      if (v.prefix().equals(prefix)) {
+        return Optional.of(new Spelling(engine, v));
+      }
+    }
+    return Optional.empty();
+  }
+
   /** Every family, in catalog order. */
   public List<MetricEntry> metrics() {
     return metrics;

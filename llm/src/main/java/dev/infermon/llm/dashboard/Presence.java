@@ -3,12 +3,13 @@ package dev.infermon.llm.dashboard;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.Spelling;
 import java.util.Set;
 
 /**
  * Which families a compiled query may reference: those an inventory found (so a query never names a
  * family no target exposes), or, for an export with no fleet at hand, every family of the chosen
- * engines in their default spelling.
+ * spellings (or of the chosen engines in their default spelling).
  */
 @FunctionalInterface
 public interface Presence {
@@ -18,6 +19,12 @@ public interface Presence {
   /** The families named in {@code families} (as an inventory lists them). */
   static Presence of(Set<String> families) {
     return (e, v, m) -> families.contains(m.familyName(v));
+  }
+
+  /** Every family of the engines of {@code spellings}, in those spellings only. */
+  static Presence spellings(Set<Spelling> spellings) {
+    Set<Spelling> copy = Set.copyOf(spellings);
+    return (e, v, m) -> copy.contains(new Spelling(e.engine(), v));
   }
 
   /** Every family of {@code engines}, default spelling only. */

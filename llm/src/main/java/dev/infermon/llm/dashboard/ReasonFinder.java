@@ -7,6 +7,7 @@ import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.signals.Signal;
@@ -208,7 +209,7 @@ final class ReasonFinder {
                     + (first == null
                         ? ""
                         : "; "
-                            + first.familyName(e.variants().get(0))
+                            + first.familyName(spelling(e, t))
                             + " is exposed from "
                             + e.title()
                             + " "
@@ -224,7 +225,7 @@ final class ReasonFinder {
                     + " needs "
                     + inRange.condition().flag()
                     + " ("
-                    + inRange.familyName(e.variants().get(0))
+                    + inRange.familyName(spelling(e, t))
                     + ")",
                 null,
                 inRange.condition().flag()));
@@ -233,8 +234,7 @@ final class ReasonFinder {
             new EmptyReason(
                 EmptyReason.Kind.NO_TRAFFIC,
                 e.engine(),
-                inRange.familyName(e.variants().get(0))
-                    + " appears only once observed: no traffic yet",
+                inRange.familyName(spelling(e, t)) + " appears only once observed: no traffic yet",
                 null,
                 null));
       } else {
@@ -244,12 +244,18 @@ final class ReasonFinder {
                 e.engine(),
                 release
                     + " should expose "
-                    + inRange.familyName(e.variants().get(0))
+                    + inRange.familyName(spelling(e, t))
                     + " but the target does not (stat logging off?)",
                 null,
                 null));
       }
     }
+  }
+
+  /** The target's own spelling, so a reason names what it exposes; the default when unknown. */
+  private static NameVariant spelling(EngineCatalog e, TargetInventory t) {
+    Spelling s = t.detection().spelling();
+    return s != null && s.engine().equals(e.engine()) ? s.variant() : e.variants().get(0);
   }
 
   private static boolean present(EngineCatalog e, List<SignalSource> sources, TargetInventory t) {

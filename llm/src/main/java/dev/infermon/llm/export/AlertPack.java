@@ -2,6 +2,7 @@ package dev.infermon.llm.export;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
@@ -10,17 +11,23 @@ import dev.infermon.llm.signals.Signal;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * The default alert pack, generated from the catalog for the engines present: few, user-facing
  * alerts with long {@code for}: TTFT quantile over target, requests piling up while the engine
  * preempts, and failures above a share of finished requests (thresholds from {@code llm.alerts}).
- * Each rule unions the engines' families, so one rule covers a mixed fleet, and an engine that is
- * absent adds nothing. It is the only default pack: {@code infermon serve} loads it (for every
- * engine of the catalog) and {@code infermon export rules} writes it. Stateless.
+ * Each rule unions the engines' families in every chosen spelling ({@code vllm:}, {@code
+ * ray_vllm:}, NIM's unprefixed names, {@code sglang:}, the gateway's {@code sglang_}), so one rule
+ * covers a mixed fleet, and an engine or spelling that is absent adds nothing; the TTFT quantile is
+ * computed per engine, whose bucket bounds differ. It is the only default pack: {@code infermon
+ * serve} loads it (for every engine of the catalog) and {@code infermon export rules} writes it.
+ * Stateless.
  */
 public final class AlertPack {
   /** The rule group's name. */
@@ -35,28 +42,36 @@ public final class AlertPack {
   private AlertPack() {}
 
   /**
-   * The rules for {@code engines} with the thresholds of {@code alerts}.
+   * The rules for {@code engines} in every spelling the catalog knows for them.
    *
    * @throws IllegalArgumentException for an unknown engine
    */
   public static List<AlertRule> rules(
       Catalog catalog, Set<String> engines, LlmConfig.Alerts alerts) {
+    List<Spelling> all = new ArrayList<>();
     for (String e : engines) {
-      catalog.engine(e);
+      all.addAll(catalog.engine(e).spellings());
     }
+    return rulesFor(catalog, all, alerts);
+  }
+
+  /**
+   * The rules reading the families of {@code spellings} only: each rule joins them with {@code or},
+   * so one rule covers a fleet of several spellings and an absent spelling adds an empty branch.
+   */
+  public static List<AlertRule> rulesFor(
+      Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
     PromqlCompiler c = new PromqlCompiler(catalog);
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(
-            Filters.NONE, Map.of(), alerts.ttftQuantile(), "5m", Presence.allOf(engines));
+    PromqlCompiler.Options o = options(alerts, new LinkedHashSet<>(spellings));
     List<AlertRule> out = new ArrayList<>();
     String q = percent(alerts.ttftQuantile());
-    c.compile(new Measure.Quantile(Signal.TTFT, null), BY, o)
+    ttft(c, spellings, alerts)
         .ifPresent(
             ttft ->
                 out.add(
                     new AlertRule(
                         TTFT,
-                        ttft + " > " + seconds(alerts.ttftThreshold()),
+                        ttft,
                         alerts.ttftFor(),
                         Map.of("severity", "warning"),
                         Map.of(
@@ -110,6 +125,32 @@ public final class AlertPack {
                             "description",
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
     return out;
+  }
+
+  private static PromqlCompiler.Options options(LlmConfig.Alerts alerts, Set<Spelling> spellings) {
+    return new PromqlCompiler.Options(
+        Filters.NONE, Map.of(), alerts.ttftQuantile(), "5m", Presence.spellings(spellings));
+  }
+
+  /**
+   * The TTFT condition: the quantile computed per engine, each compared with the threshold, joined
+   * with {@code or}. The engines' bucket bounds differ (vLLM's and SGLang's TTFT histograms share
+   * only 0.1, 1 and 10 s), so buckets summed by {@code le} across engines would interpolate between
+   * bounds of different histograms and give a quantile neither engine measured. Spellings of one
+   * engine share its bounds and are summed together.
+   */
+  private static Optional<String> ttft(
+      PromqlCompiler c, List<Spelling> spellings, LlmConfig.Alerts alerts) {
+    Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
+    for (Spelling s : spellings) {
+      byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
+    }
+    List<String> parts = new ArrayList<>();
+    for (Set<Spelling> one : byEngine.values()) {
+      c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one))
+          .ifPresent(e -> parts.add(e + " > " + seconds(alerts.ttftThreshold())));
+    }
+    return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
   }
 
   /**

@@ -3,8 +3,10 @@ package dev.infermon.llm.export;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.BadParameterException;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.slo.BurnWindow;
 import dev.infermon.llm.slo.SloRules;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -15,10 +17,11 @@ import java.util.Set;
  * Grafana JSON, the default alert pack as a rule file or a PrometheusRule resource, and the SLO
  * rules. {@code infermon export}, {@code infermon serve} (which loads the pack and the SLO rules)
  * and {@code /api/v1/llm/export/*} all come here, so the defaults are decided once: every engine of
- * the catalog when none is named, {@link #DEFAULT_NAME} for the resource.
+ * the catalog when none is named, every spelling of those engines when none is named ({@link
+ * #spellings}), {@link #DEFAULT_NAME} for the resource.
  *
- * <p>Errors: {@link BadParameterException} naming {@code engines} for an unknown engine and {@code
- * name} for a name Kubernetes refuses.
+ * <p>Errors: {@link BadParameterException} naming {@code engines} for an unknown engine, {@code
+ * spellings} for an unknown spelling and {@code name} for a name Kubernetes refuses.
  *
  * <p>Needs no storage. Immutable; thread-safe.
  */
@@ -42,12 +45,26 @@ public final class ExportService {
 
   /** The dashboard as a Grafana dashboard's JSON, for {@code engines} (empty: every engine). */
   public String grafana(Collection<String> engines) {
-    return GrafanaDashboard.json(catalog, engines(engines));
+    return grafana(engines, List.of());
+  }
+
+  /**
+   * The dashboard as a Grafana dashboard's JSON, for {@code engines} in {@code spellings} (empty:
+   * every spelling of those engines; see {@link #spellings}).
+   */
+  public String grafana(Collection<String> engines, Collection<String> spellings) {
+    return GrafanaDashboard.jsonFor(catalog, spellings(engines, spellings));
   }
 
   /** The default alert pack as a Prometheus rule file, with the thresholds of {@code alerts}. */
   public String rules(Collection<String> engines, LlmConfig.Alerts alerts) {
-    return RuleFiles.prometheusRuleFile(AlertPack.GROUP, alertRules(engines, alerts));
+    return rules(engines, List.of(), alerts);
+  }
+
+  /** The default alert pack for {@code engines} in {@code spellings}, as a Prometheus rule file. */
+  public String rules(
+      Collection<String> engines, Collection<String> spellings, LlmConfig.Alerts alerts) {
+    return RuleFiles.prometheusRuleFile(AlertPack.GROUP, alertRules(engines, spellings, alerts));
   }
 
   /**
@@ -58,7 +75,17 @@ public final class ExportService {
    */
   public String prometheusRule(
       String name, String namespace, Collection<String> engines, LlmConfig.Alerts alerts) {
-    List<AlertRule> rules = alertRules(engines, alerts);
+    return prometheusRule(name, namespace, engines, List.of(), alerts);
+  }
+
+  /** The default alert pack as a PrometheusRule, for {@code engines} in {@code spellings}. */
+  public String prometheusRule(
+      String name,
+      String namespace,
+      Collection<String> engines,
+      Collection<String> spellings,
+      LlmConfig.Alerts alerts) {
+    List<AlertRule> rules = alertRules(engines, spellings, alerts);
     try {
       return RuleFiles.prometheusRule(
           name == null || name.isEmpty() ? DEFAULT_NAME : name, namespace, AlertPack.GROUP, rules);
@@ -72,8 +99,63 @@ public final class ExportService {
     return SloRules.yaml(slos, catalog, BurnWindow.DEFAULT);
   }
 
-  private List<AlertRule> alertRules(Collection<String> engines, LlmConfig.Alerts alerts) {
-    return AlertPack.rules(catalog, engines(engines), alerts);
+  private List<AlertRule> alertRules(
+      Collection<String> engines, Collection<String> spellings, LlmConfig.Alerts alerts) {
+    return AlertPack.rulesFor(catalog, spellings(engines, spellings), alerts);
+  }
+
+  /**
+   * The spellings an export reads: of {@code engines} (empty: every engine), those named in {@code
+   * asked} by their prefix as the targets expose it ({@code vllm:}, {@code ray_vllm:}, {@code
+   * sglang_}; {@value #NO_PREFIX} for an engine's unprefixed names, NVIDIA NIM's), or every
+   * spelling the catalog knows when {@code asked} is empty. An engine with one spelling only
+   * (dcgm-exporter) keeps it whatever is asked. The default is every known spelling because an
+   * export is written without a fleet at hand, and a fleet gains spellings as pods come: a branch
+   * for an absent spelling is an empty selector.
+   *
+   * @throws BadParameterException naming {@code spellings} for a prefix none of the engines has
+   */
+  public List<Spelling> spellings(Collection<String> engines, Collection<String> asked) {
+    List<Spelling> out = new ArrayList<>();
+    Set<String> matched = new LinkedHashSet<>();
+    for (String e : engines(engines)) {
+      List<Spelling> all = catalog.engine(e).spellings();
+      for (Spelling s : all) {
+        String name = s.prefix().isEmpty() ? NO_PREFIX : s.prefix();
+        if (asked.isEmpty() || all.size() == 1 || asked.contains(name)) {
+          out.add(s);
+          matched.add(name);
+        }
+      }
+    }
+    for (String a : asked) {
+      if (!matched.contains(a)) {
+        throw new BadParameterException(
+            "spellings",
+            "no chosen engine is spelt \""
+                + a
+                + "\" (known: "
+                + String.join(", ", knownSpellings(engines))
+                + ")");
+      }
+    }
+    return out;
+  }
+
+  /** How {@link #spellings} names an engine's unprefixed names. */
+  public static final String NO_PREFIX = "none";
+
+  private List<String> knownSpellings(Collection<String> engines) {
+    List<String> out = new ArrayList<>();
+    for (String e : engines(engines)) {
+      for (Spelling s : catalog.engine(e).spellings()) {
+        String name = s.prefix().isEmpty() ? NO_PREFIX : s.prefix();
+        if (!out.contains(name)) {
+          out.add(name);
+        }
+      }
+    }
+    return out;
   }
 
   /** {@code asked}, checked against the catalog; empty: every engine of the catalog, in order. */

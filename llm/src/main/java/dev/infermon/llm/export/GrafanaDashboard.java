@@ -9,12 +9,15 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.dashboard.Query;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,8 +26,8 @@ import java.util.Set;
 /**
  * The whole dashboard as Grafana dashboard JSON: a Prometheus data-source variable, template
  * variables for the filters (namespace, workload, model, backend, role) and the quantile, one row
- * per section, every panel compiled for the chosen engines (all their releases' names, default
- * spelling, but series only a removed release had and nothing replaces). Stateless.
+ * per section, every panel compiled for the chosen spellings (all their releases' names, but series
+ * only a removed release had and nothing replaces). Stateless.
  */
 public final class GrafanaDashboard {
   /** The dashboard's uid. */
@@ -37,11 +40,18 @@ public final class GrafanaDashboard {
 
   private GrafanaDashboard() {}
 
-  /** The dashboard JSON for {@code engines}. */
+  /** The dashboard JSON for {@code engines}, in every spelling the catalog knows for them. */
   public static String json(Catalog catalog, Set<String> engines) {
+    List<Spelling> all = new ArrayList<>();
     for (String e : engines) {
-      catalog.engine(e);
+      all.addAll(catalog.engine(e).spellings());
     }
+    return jsonFor(catalog, all);
+  }
+
+  /** The dashboard JSON reading the families of {@code spellings} only. */
+  public static String jsonFor(Catalog catalog, List<Spelling> spellings) {
+    Set<Spelling> chosen = new LinkedHashSet<>(spellings);
     PromqlCompiler compiler = new PromqlCompiler(catalog);
     ObjectNode root = JSON.createObjectNode();
     root.put("uid", UID);
@@ -89,7 +99,7 @@ public final class GrafanaDashboard {
                 p.match(),
                 PLACEHOLDER_QUANTILE,
                 "$__rate_interval",
-                current(engines));
+                current(chosen));
         for (Query q : p.queries()) {
           Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
           if (expr.isEmpty()) {
@@ -117,13 +127,13 @@ public final class GrafanaDashboard {
   }
 
   /**
-   * Every family of {@code engines} in the default spelling but those that no current release
-   * exposes and nothing replaces (vLLM V0's swapped requests): against any current fleet such a
-   * series is empty, and a release that had it has no other source of the signal to keep it for.
-   * Renamed families stay: their queries join old and new names with {@code or}.
+   * Every family of {@code spellings} but those that no current release exposes and nothing
+   * replaces (vLLM V0's swapped requests): against any current fleet such a series is empty, and a
+   * release that had it has no other source of the signal to keep it for. Renamed families stay:
+   * their queries join old and new names with {@code or}.
    */
-  static Presence current(Set<String> engines) {
-    Presence all = Presence.allOf(engines);
+  static Presence current(Set<Spelling> spellings) {
+    Presence all = Presence.spellings(spellings);
     return (e, v, m) -> all.has(e, v, m) && (m.exposedIn(e.newest()) || replaced(e, m));
   }
 

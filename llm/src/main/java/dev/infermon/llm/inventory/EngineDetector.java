@@ -5,6 +5,7 @@ import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.catalog.Spelling;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,32 +31,40 @@ public final class EngineDetector {
    * Detects from a set of family names (as {@link PageFamilies} or the stored series name them).
    */
   public Detection detect(Set<String> families) {
-    Map<EngineCatalog, Integer> votes = new LinkedHashMap<>();
-    Map<EngineCatalog, String> prefixes = new LinkedHashMap<>();
+    // votes per spelling: a target speaks one spelling of one engine
+    Map<Spelling, Set<String>> votes = new LinkedHashMap<>();
+    Map<Spelling, EngineCatalog> engines = new LinkedHashMap<>();
     for (String f : families) {
       catalog
           .identifyFamily(f)
           .ifPresent(
               id -> {
                 if (id.match().entries().get(0).versionEvidence()) {
-                  votes.merge(id.engine(), 1, Integer::sum);
-                  prefixes.putIfAbsent(id.engine(), id.match().variant().prefix());
+                  Spelling sp = new Spelling(id.engine().engine(), id.match().variant());
+                  votes.computeIfAbsent(sp, k -> new LinkedHashSet<>()).add(f);
+                  engines.put(sp, id.engine());
                 }
               });
     }
-    EngineCatalog engine = null;
-    for (Map.Entry<EngineCatalog, Integer> v : votes.entrySet()) {
-      if (engine == null || v.getValue() > votes.get(engine)) {
-        engine = v.getKey();
+    Spelling spelling = null;
+    for (Map.Entry<Spelling, Set<String>> v : votes.entrySet()) {
+      if (unprefixedOfPrefixedEngine(engines.get(v.getKey()), v.getKey())
+          && v.getValue().size() < LOOKALIKE_MIN) {
+        continue; // a generic name or two (prompt_tokens_total) does not make a NIM
+      }
+      if (spelling == null || v.getValue().size() > votes.get(spelling).size()) {
+        spelling = v.getKey();
       }
     }
+    EngineCatalog engine = spelling == null ? null : engines.get(spelling);
     if (engine == null) {
-      return new Detection(Detection.UNKNOWN, "", null, List.of(), List.of());
+      return new Detection(
+          Detection.UNKNOWN, "", null, List.of(), List.of(), null, lookalike(families));
     }
     List<MetricEntry> present = new ArrayList<>();
     List<String> unknown = new ArrayList<>();
     Set<String> features = new LinkedHashSet<>();
-    String prefix = prefixes.get(engine);
+    String prefix = spelling.prefix();
     for (String f : families) {
       java.util.Optional<EngineCatalog.Match> m = engine.identifyFamily(f);
       if (m.isPresent()) {
@@ -85,7 +94,70 @@ public final class EngineDetector {
     List<ReleaseLine> chosen = strict.isEmpty() ? consistent : strict;
     ReleaseRange range =
         chosen.isEmpty() ? null : new ReleaseRange(chosen.get(0), chosen.get(chosen.size() - 1));
-    return new Detection(engine.engine(), prefix, range, new ArrayList<>(features), unknown);
+    return new Detection(
+        engine.engine(), prefix, range, new ArrayList<>(features), unknown, spelling, null);
+  }
+
+  /** The unprefixed spelling of an engine that has prefixed ones too (vLLM's NIM spelling). */
+  private static boolean unprefixedOfPrefixedEngine(EngineCatalog e, Spelling s) {
+    return s.prefix().isEmpty() && e.variants().size() > 1;
+  }
+
+  /** Families an engine's names must account for before a target is said to look like it. */
+  static final int LOOKALIKE_MIN = 3;
+
+  /**
+   * The engine whose names most of {@code families} are, under a prefix none of its variants has
+   * ({@code vllm_}, none for SGLang, {@code myteam_sglang:}), when at least {@link #LOOKALIKE_MIN}
+   * distinct names say so (generic names such as {@code prompt_tokens_total} alone do not).
+   */
+  private Lookalike lookalike(Set<String> families) {
+    Map<String, Set<String>> votes = new LinkedHashMap<>();
+    Map<String, EngineCatalog> engines = new LinkedHashMap<>();
+    for (EngineCatalog e : catalog.engines()) {
+      if (e.engine().equals("dcgm")) {
+        continue; // dcgm's names carry no prefix to lose
+      }
+      for (MetricEntry m : e.metrics()) {
+        if (!m.versionEvidence() || m.prefixless()) {
+          continue;
+        }
+        for (String f : families) {
+          if (!f.endsWith(m.name())) {
+            continue;
+          }
+          String seen = f.substring(0, f.length() - m.name().length());
+          if ((seen.isEmpty() || seen.endsWith("_") || seen.endsWith(":"))
+              && e.spelling(seen).isEmpty()) {
+            String k = e.engine() + "|" + seen;
+            votes.computeIfAbsent(k, x -> new java.util.TreeSet<>()).add(f);
+            engines.put(k, e);
+          }
+        }
+      }
+    }
+    String best = null;
+    for (Map.Entry<String, Set<String>> v : votes.entrySet()) {
+      if (v.getValue().size() >= LOOKALIKE_MIN
+          && (best == null || v.getValue().size() > votes.get(best).size())) {
+        best = v.getKey();
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    EngineCatalog e = engines.get(best);
+    String seen = best.substring(best.indexOf('|') + 1);
+    Spelling use = Spelling.defaultOf(e);
+    for (Spelling s : e.spellings()) {
+      // vllm_ is vllm: with its colon replaced: keep to the form the pipeline meant
+      if (!s.prefix().isEmpty() && s.prefix().replace(':', '_').equals(seen)) {
+        use = s;
+      }
+    }
+    List<String> examples = new ArrayList<>(votes.get(best));
+    return new Lookalike(
+        e.engine(), e.title(), seen, use, examples.subList(0, Math.min(3, examples.size())));
   }
 
   private static boolean ignored(EngineCatalog engine, String family) {

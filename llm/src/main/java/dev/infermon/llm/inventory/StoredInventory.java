@@ -2,6 +2,7 @@ package dev.infermon.llm.inventory;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.MetricType;
 import dev.infermon.promql.QueryBackend;
@@ -128,7 +129,7 @@ public final class StoredInventory {
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }
-    return new Detection(engine, "", null, List.of(), List.of());
+    return Detection.of(engine);
   }
 
   private String familyOf(String sample) {
@@ -144,9 +145,17 @@ public final class StoredInventory {
   private String namePattern() {
     Set<String> parts = new java.util.LinkedHashSet<>();
     for (EngineCatalog e : catalog.engines()) {
-      e.variants().forEach(v -> parts.add(java.util.regex.Pattern.quote(v.prefix()) + ".+"));
+      for (Spelling s : e.spellings()) {
+        if (!s.prefix().isEmpty()) {
+          parts.add(java.util.regex.Pattern.quote(s.prefix()) + ".+");
+        } else if (!e.engine().equals("dcgm")) {
+          // an unprefixed spelling (NVIDIA NIM) owns no namespace: select its exact names
+          for (dev.infermon.llm.catalog.MetricEntry m : e.metrics()) {
+            s.sampleNames(m).forEach(n -> parts.add(java.util.regex.Pattern.quote(n)));
+          }
+        }
+      }
     }
-    parts.remove(java.util.regex.Pattern.quote("") + ".+");
     parts.add("DCGM_.+");
     return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
   }

@@ -11,6 +11,7 @@ import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.Lookalike;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.model.text.GoFloat;
 import dev.infermon.web.api.JsonNumbers;
@@ -225,6 +226,21 @@ final class LlmJson {
       g.writeBooleanField("up", t.up());
       g.writeStringField("engine", t.engine());
       g.writeStringField("prefix", t.detection().prefix());
+      if (t.detection().spelling() == null) {
+        g.writeNullField("spelling");
+      } else {
+        g.writeStringField("spelling", t.detection().spelling().key());
+      }
+      if (t.detection().lookalike() != null) {
+        Lookalike l = t.detection().lookalike();
+        g.writeObjectFieldStart("lookalike");
+        g.writeStringField("engine", l.engine());
+        g.writeStringField("seenPrefix", l.seenPrefix());
+        g.writeStringField("use", l.use().key());
+        strings(g, "examples", l.examples());
+        g.writeStringField("message", l.message());
+        g.writeEndObject();
+      }
       ReleaseRange r = t.detection().versions();
       if (r == null) {
         g.writeNullField("versions");
