@@ -33,17 +33,24 @@ class ExportsLintTest {
   static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
 
   /**
-   * The fleets: one per way the simulator can serve an engine, but SGLang behind its gateway: the
-   * pack and the dashboard spell SGLang {@code sglang:} whatever the target (following each
-   * target's spelling is a separate piece of work), so against {@code sglang_} pages they give
-   * {@code prefix-spelling} findings, true ones.
+   * The fleets: one per way the simulator can serve an engine, SGLang behind its gateway ({@code
+   * sglang_}) included, beside direct SGLang pods and alone.
    */
   static final Map<String, FleetConfig> FLEETS =
       Map.of(
-          "defaults",
-          FleetConfig.defaults().toBuilder().sglangGatewayPods(0).build(),
+          "defaults (SGLang direct and behind the gateway)",
+          FleetConfig.defaults(),
+          "SGLang behind the gateway only",
+          FleetConfig.builder()
+              .vllmPods(0)
+              .legacyVllmPods(0)
+              .dataParallelPods(0)
+              .sglangPods(0)
+              .sglangGatewayPods(2)
+              .prefillDecode(false)
+              .build(),
           "data-parallel and vLLM 0.11",
-          SimulatedEndpoints.corpusFleet().toBuilder().sglangGatewayPods(0).sglangPods(1).build(),
+          SimulatedEndpoints.corpusFleet().toBuilder().sglangPods(1).build(),
           "SGLang direct with tensor parallelism and PD",
           FleetConfig.builder()
               .vllmPods(0)
@@ -65,7 +72,7 @@ class ExportsLintTest {
               .scenario(Scenario.SATURATED)
               .build(),
           "with SM profiling fields",
-          FleetConfig.builder().sglangGatewayPods(0).smProfilingFields(true).build());
+          FleetConfig.builder().smProfilingFields(true).build());
 
   static Stream<Arguments> exportsAndFleets() {
     Map<String, String> exports =

@@ -15,7 +15,8 @@ import java.util.List;
  * the branch a target lacks is meant to be empty. A name of the catalog is covered when another
  * operand of an {@code or} above it reads an exposed name of the same engine that measures the same
  * thing: a rename of it (the catalog's history), a source of the same signal (SGLang's three
- * hit-rate sources), the same family in the other spelling; or, for a family created lazily, any
+ * hit-rate sources), the same family in the other spelling (exposed, or in the spelling the
+ * engine's targets use while this one's is used by none); or, for a family created lazily, any
  * exposed name of the engine (the {@code or} is the fallback while it does not exist yet). Names
  * the catalog does not know are never covered: a typo stays a typo. Stateless.
  */
@@ -67,11 +68,24 @@ final class Alternatives {
     }
     MetricEntry x = info.hit().latest();
     String y = sibling.hit().latest().name();
+    if (y.equals(x.name()) && inTargetSpelling(s, sibling) && !inTargetSpelling(s, info)) {
+      return true; // the same family in the spelling the targets use is or-ed beside it
+    }
     if (y.equals(x.history().replacedBy())) {
       return true;
     }
     return y.equals(x.history().renamedFrom())
         && !NameCheck.existsInTargetReleases(s, info.hit().engine(), x.name());
+  }
+
+  /** Whether a target of the name's engine spells its names as {@code info} is spelt. */
+  private static boolean inTargetSpelling(QueryScope s, MetricInfo info) {
+    for (dev.infermon.llm.catalog.Spelling sp : s.ref.spellingsOf(info.hit().engine())) {
+      if (sp.variant().equals(info.hit().variant())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean deprecatedIn(QueryScope s, MetricInfo info) {

@@ -7,6 +7,7 @@ import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.StoredInventory;
@@ -233,6 +234,23 @@ public final class Reference {
     for (TargetInventory t : inventory.targets()) {
       if (t.engine().equals(engine.engine())) {
         out.add(t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The spellings the engine's targets use ({@code sglang_} behind the gateway), in target order;
+   * empty without targets of the engine or in catalog mode.
+   */
+  public Set<Spelling> spellingsOf(EngineCatalog engine) {
+    Set<Spelling> out = new LinkedHashSet<>();
+    if (mode == Mode.CATALOG) {
+      return out;
+    }
+    for (TargetInventory t : targetsOf(engine)) {
+      if (t.detection().spelling() != null) {
+        out.add(t.detection().spelling());
       }
     }
     return out;
