@@ -15,10 +15,11 @@ import java.util.Optional;
 
 /**
  * Where one engine measures an SLI, from the catalog's signal mapping: the histogram of a latency
- * SLI, or the finished and failed request counters of the success SLI. Spellings are the engine's
- * default prefix and, for SGLang, the gateway's {@code sglang_}; Ray-wrapped vLLM names are not
- * covered. The SLO lint check (lint's {@code SloCheck}) judges thresholds with the same sources and
- * placements the rules are generated from. Immutable.
+ * SLI, or the finished and failed request counters of the success SLI, in every spelling of the
+ * engine ({@code vllm:}, {@code ray_vllm:}, {@code ray_vllm_}, NIM's unprefixed names; {@code
+ * sglang:} and the gateway's {@code sglang_}): one selector over all the names, so a target counts
+ * in whatever spelling it exposes. The SLO lint check (lint's {@code SloCheck}) judges thresholds
+ * with the same sources and placements the rules are generated from. Immutable.
  *
  * @param engine the engine
  * @param family the latency histogram (latency SLIs), without prefix
@@ -115,13 +116,11 @@ public record SliSource(
     }
   }
 
-  /** The prefixes the rules cover. */
+  /** The prefixes the rules cover: every spelling of the engine. */
   List<String> prefixes() {
     List<String> out = new ArrayList<>();
     for (NameVariant v : engine.variants()) {
-      if (!v.prefix().startsWith("ray_")) {
-        out.add(v.prefix());
-      }
+      out.add(v.prefix());
     }
     return out;
   }
