@@ -17,11 +17,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code infermon export grafana|rules|prometheusrule [--engines vllm,sglang,dcgm] [-o FILE]}:
- * writes the LLM dashboard as Grafana JSON, or the default alert pack (generated from the engine
- * catalog for the given engines) as a Prometheus rule file or a PrometheusRule resource, through
- * the LLM layer's {@link ExportService}. Exit status 0, or 2 on a usage error (unknown engine,
- * unwritable file).
+ * {@code infermon export grafana|rules|prometheusrule [--engines vllm,sglang,dcgm] [--spellings
+ * sglang:,sglang_,...] [-o FILE]}: writes the LLM dashboard as Grafana JSON, or the default alert
+ * pack (generated from the engine catalog for the given engines) as a Prometheus rule file or a
+ * PrometheusRule resource, through the LLM layer's {@link ExportService}. Exit status 0, or 2 on a
+ * usage error (unknown engine, unwritable file).
  */
 @Command(
     name = "export",
@@ -50,6 +50,15 @@ public final class ExportCommand implements Callable<Integer> {
   List<String> engines = new ArrayList<>();
 
   @Option(
+      names = "--spellings",
+      split = ",",
+      description =
+          "Spellings to read, by prefix as the targets expose it (vllm:, ray_vllm:, ray_vllm_,"
+              + " none for NVIDIA NIM's unprefixed names, sglang:, sglang_ behind the SGLang"
+              + " gateway; default: every spelling of the engines).")
+  List<String> spellings = new ArrayList<>();
+
+  @Option(
       names = {"-o", "--output"},
       description = "Write to FILE instead of standard output.")
   Path output;
@@ -71,13 +80,14 @@ public final class ExportCommand implements Callable<Integer> {
     try {
       switch (what) {
         case grafana:
-          text = exports.grafana(engines);
+          text = exports.grafana(engines, spellings);
           break;
         case rules:
-          text = exports.rules(engines, LlmConfig.Alerts.DEFAULT);
+          text = exports.rules(engines, spellings, LlmConfig.Alerts.DEFAULT);
           break;
         default:
-          text = exports.prometheusRule(name, namespace, engines, LlmConfig.Alerts.DEFAULT);
+          text =
+              exports.prometheusRule(name, namespace, engines, spellings, LlmConfig.Alerts.DEFAULT);
       }
     } catch (IllegalArgumentException e) {
       err.println("infermon export: " + e.getMessage());

@@ -21,6 +21,18 @@ class ExportCommandTest {
         Arguments.of("export rules", 0, "sglang:", "<none>"),
         Arguments.of("export rules --engines vllm", 0, "vllm:", "sglang:"),
         Arguments.of("export rules --engines sglang", 0, "sglang:", "vllm:"),
+        // every spelling by default: behind the SGLang gateway, through Ray, NIM's unprefixed names
+        Arguments.of("export rules", 0, "sglang_time_to_first_token_seconds_bucket", "<none>"),
+        Arguments.of("export rules", 0, "ray_vllm:time_to_first_token_seconds_bucket", "<none>"),
+        Arguments.of("export rules", 0, "rate(time_to_first_token_seconds_bucket", "<none>"),
+        Arguments.of(
+            "export rules --spellings sglang_", 0, "sglang_time_to_first_token", "sglang:"),
+        Arguments.of("export grafana --spellings vllm:,sglang:", 0, "vllm:", "sglang_"),
+        Arguments.of(
+            "export rules --engines sglang --spellings vllm:",
+            2,
+            "infermon export: no chosen engine is spelt \"vllm:\" (known: sglang:, sglang_)",
+            "<none>"),
         Arguments.of("export grafana", 0, "\"uid\" : \"infermon-llm\"", "<none>"),
         Arguments.of("export grafana --engines vllm", 0, "vllm:", "sglang:"),
         Arguments.of("export grafana --engines dcgm,vllm", 0, "DCGM_FI_DEV", "sglang:"),

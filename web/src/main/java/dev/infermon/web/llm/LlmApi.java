@@ -121,13 +121,13 @@ public final class LlmApi {
   }
 
   private void grafana(Exchange ex) throws IOException, BodyTooLargeException {
-    String json = exports().grafana(engines(ex));
+    String json = exports().grafana(engines(ex), list(ex, "spellings"));
     ex.respond(200, Envelope.JSON, json.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The default pack with the thresholds in force ({@code llm.alerts}). */
   private void rules(Exchange ex) throws IOException, BodyTooLargeException {
-    String yaml = exports().rules(engines(ex), config.get().alerts());
+    String yaml = exports().rules(engines(ex), list(ex, "spellings"), config.get().alerts());
     ex.respond(200, YAML, yaml.getBytes(StandardCharsets.UTF_8));
   }
 
@@ -135,14 +135,24 @@ public final class LlmApi {
     String yaml =
         exports()
             .prometheusRule(
-                ex.param("name"), ex.param("namespace"), engines(ex), config.get().alerts());
+                ex.param("name"),
+                ex.param("namespace"),
+                engines(ex),
+                list(ex, "spellings"),
+                config.get().alerts());
     ex.respond(200, YAML, yaml.getBytes(StandardCharsets.UTF_8));
   }
 
   /** {@code engines}, repeated or comma-separated; none: the service's default. */
   private static Set<String> engines(Exchange ex) throws IOException, BodyTooLargeException {
+    return list(ex, "engines");
+  }
+
+  /** A parameter's values, repeated or comma-separated; none: the service's default. */
+  private static Set<String> list(Exchange ex, String param)
+      throws IOException, BodyTooLargeException {
     Set<String> out = new LinkedHashSet<>();
-    for (String v : ex.params("engines")) {
+    for (String v : ex.params(param)) {
       for (String e : v.split(",")) {
         if (!e.isBlank()) {
           out.add(e.trim());

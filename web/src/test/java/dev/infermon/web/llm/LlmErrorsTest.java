@@ -182,6 +182,13 @@ class LlmErrorsTest {
         row(When.READY, "/api/v1/llm/export/rules?engines=tgi", 400, "bad_data", unknownEngine),
         row(
             When.READY,
+            "/api/v1/llm/export/rules?engines=sglang&spellings=vllm:",
+            400,
+            "bad_data",
+            "invalid parameter \"spellings\": no chosen engine is spelt \"vllm:\" (known:"
+                + " sglang:, sglang_)"),
+        row(
+            When.READY,
             "/api/v1/llm/export/prometheusrule?name=Not_A_Name",
             400,
             "bad_data",
