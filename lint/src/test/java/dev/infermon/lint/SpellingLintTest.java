@@ -7,11 +7,21 @@ import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.inventory.Detection;
+import dev.infermon.llm.inventory.EngineDetector;
+import dev.infermon.llm.inventory.FamilyInfo;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.model.metadata.MetricType;
 import dev.infermon.simulator.FleetConfig;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -73,5 +83,36 @@ class SpellingLintTest {
             .collect(Collectors.joining("; "))
             .trim();
     assertThat(got).as("%s", r.findings()).isEqualTo(expected == null ? "" : expected);
+  }
+
+  /**
+   * An endpoint whose names are vLLM's with the colon turned into {@code _}: the inventory calls it
+   * a lookalike, and a query of its names is told the spelling to relabel to.
+   */
+  @Test
+  void lookalikeEndpointIsReportedWithTheSpellingToUse() {
+    Map<String, FamilyInfo> families = new LinkedHashMap<>();
+    for (String f :
+        List.of(
+            "vllm_num_requests_running", "vllm_num_requests_waiting", "vllm_kv_cache_usage_perc")) {
+      families.put(f, new FamilyInfo(f, MetricType.GAUGE, Set.of("model_name"), List.of()));
+    }
+    Detection d = new EngineDetector(Catalog.builtIn()).detect(families.keySet());
+    Inventory inv =
+        new Inventory(
+            List.of(new TargetInventory(Map.of("instance", "pod-a:8000"), true, d, families)));
+    Reference lookalike = Reference.of(Catalog.builtIn(), inv, Reference.Mode.LIVE);
+    LintResult r =
+        new LintRun(lookalike, LintOptions.DEFAULT)
+            .run(List.of(LintInput.expr("query", "sum(vllm_num_requests_running)")));
+    assertThat(r.findings()).hasSize(1);
+    Finding f = r.findings().get(0);
+    assertThat(f.check()).isEqualTo(CheckId.PREFIX_SPELLING);
+    assertThat(f.severity()).isEqualTo(Severity.WARNING);
+    assertThat(f.message())
+        .contains("pod-a:8000")
+        .contains("look like vLLM's with the prefix vllm_");
+    assertThat(f.fix())
+        .isEqualTo("relabel the endpoints' names to vllm: and use vllm:num_requests_running");
   }
 }

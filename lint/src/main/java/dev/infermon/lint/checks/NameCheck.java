@@ -40,7 +40,7 @@ final class NameCheck {
           RouterNames.check(s, info, at);
           continue;
         }
-        if (colonsReplaced(s, name, at)) {
+        if (lookalike(s, info, at) || colonsReplaced(s, name, at)) {
           continue;
         }
         if (!inEngineNamespace(s, name)) {
@@ -319,6 +319,30 @@ final class NameCheck {
         name + " is not a known metric: " + where + ".",
         close == null ? "" : (renamed != null ? "renamed to " : "did you mean ") + close + "?",
         name);
+  }
+
+  /**
+   * A name the endpoints do expose, on a target whose names are an engine's in a spelling the
+   * catalog does not know (the inventory's lookalike): the query may be right for those endpoints,
+   * but infermon reads none of it until they are relabelled. True when reported.
+   */
+  private static boolean lookalike(QueryScope s, MetricInfo info, Location at) {
+    for (dev.infermon.llm.inventory.TargetInventory t : info.targets()) {
+      dev.infermon.llm.inventory.Lookalike l = t.detection().lookalike();
+      if (l == null || !info.sample().startsWith(l.seenPrefix())) {
+        continue;
+      }
+      String use = l.use().prefix() + info.sample().substring(l.seenPrefix().length());
+      s.report(
+          CheckId.PREFIX_SPELLING,
+          Severity.WARNING,
+          at,
+          info.sample() + " is exposed by " + t.label("instance") + ": " + l.message() + ".",
+          "relabel the endpoints' names to " + l.use().label() + " and use " + use,
+          info.sample());
+      return true;
+    }
+    return false;
   }
 
   /**
