@@ -151,7 +151,9 @@ public final class StoredInventory {
         } else if (!e.engine().equals("dcgm")) {
           // an unprefixed spelling (NVIDIA NIM) owns no namespace: select its exact names
           for (dev.infermon.llm.catalog.MetricEntry m : e.metrics()) {
-            s.sampleNames(m).forEach(n -> parts.add(java.util.regex.Pattern.quote(n)));
+            if (!m.prefixless()) { // http_* belong to no spelling
+              s.sampleNames(m).forEach(n -> parts.add(java.util.regex.Pattern.quote(n)));
+            }
           }
         }
       }
