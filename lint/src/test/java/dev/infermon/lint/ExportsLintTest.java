@@ -11,6 +11,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.time.Duration;
 import java.util.List;
@@ -74,17 +75,19 @@ class ExportsLintTest {
           "with SM profiling fields",
           FleetConfig.builder().smProfilingFields(true).build());
 
+  static Map<String, String> exports() {
+    return Map.of(
+        "grafana.json",
+        EXPORTS.grafana(List.of()),
+        "default-alerts.yml",
+        EXPORTS.rules(List.of(), LlmConfig.Alerts.DEFAULT),
+        "prometheusrule.yaml",
+        EXPORTS.prometheusRule(null, "monitoring", List.of(), LlmConfig.Alerts.DEFAULT));
+  }
+
   static Stream<Arguments> exportsAndFleets() {
-    Map<String, String> exports =
-        Map.of(
-            "grafana.json",
-            EXPORTS.grafana(List.of()),
-            "default-alerts.yml",
-            EXPORTS.rules(List.of(), LlmConfig.Alerts.DEFAULT),
-            "prometheusrule.yaml",
-            EXPORTS.prometheusRule(null, "monitoring", List.of(), LlmConfig.Alerts.DEFAULT));
     Stream.Builder<Arguments> out = Stream.builder();
-    for (Map.Entry<String, String> e : exports.entrySet()) {
+    for (Map.Entry<String, String> e : exports().entrySet()) {
       out.add(Arguments.of(e.getKey(), "the catalog", e.getValue(), null));
       for (Map.Entry<String, FleetConfig> f : FLEETS.entrySet()) {
         out.add(Arguments.of(e.getKey(), f.getKey(), e.getValue(), f.getValue()));
@@ -111,6 +114,32 @@ class ExportsLintTest {
     assertThat(r.findings())
         .as("%s against %s", file, against)
         .allSatisfy(ExportsLintTest::noTrafficYet);
+  }
+
+  /**
+   * Against each real capture replayed alone (Ray's {@code ray_vllm:}, NIM's unprefixed names,
+   * SGLang, dcgm-exporter), whatever else a single old release makes true, no export names a family
+   * in a spelling the capture's engine does not use: the exports read every spelling.
+   */
+  @ParameterizedTest(name = "{0} against {1}")
+  @MethodSource("exportsAndCaptures")
+  void exportsFollowEveryCapturesSpelling(String file, String capture, String text) {
+    Reference ref = SimulatedEndpoints.captureReference(List.of(Captures.get(capture)));
+    LintResult r = new LintRun(ref, LintOptions.DEFAULT).run(List.of(LintInput.file(file, text)));
+    assertThat(r.queries()).isPositive();
+    assertThat(r.findings())
+        .as("%s against %s", file, capture)
+        .noneMatch(f -> f.check() == CheckId.PREFIX_SPELLING);
+  }
+
+  static Stream<Arguments> exportsAndCaptures() {
+    Stream.Builder<Arguments> out = Stream.builder();
+    for (Map.Entry<String, String> e : exports().entrySet()) {
+      for (Captures.Entry c : Captures.all()) {
+        out.add(Arguments.of(e.getKey(), c.fileName(), e.getValue()));
+      }
+    }
+    return out.build();
   }
 
   /**

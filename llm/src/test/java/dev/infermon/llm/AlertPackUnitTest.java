@@ -3,9 +3,13 @@ package dev.infermon.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.BucketBounds;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.export.AlertPack;
 import dev.infermon.llm.export.AlertRule;
+import dev.infermon.llm.signals.Signal;
 import dev.infermon.rules.testing.RuleUnitFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,6 +83,24 @@ class AlertPackUnitTest {
             "LLMRequestsQueuedWhilePreempting",
             "LLMRequestFailuresHigh");
     assertThat(tested).containsExactlyInAnyOrderElementsOf(alerts);
+  }
+
+  /**
+   * The TTFT quantile is computed per engine and compared with the threshold: the default must be a
+   * bucket bound of each engine's TTFT histogram in its newest release, or each engine's quantile
+   * is interpolated at the threshold instead of measured there.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"vllm", "sglang"})
+  void defaultTtftThresholdIsABucketBoundOfEachEngine(String engine) {
+    EngineCatalog e = Catalog.builtIn().engine(engine);
+    String family = e.sources(Signal.TTFT).get(0).metrics().get(0);
+    MetricEntry entry = e.entry(family, e.newest()).orElseThrow();
+    List<Double> bounds = BucketBounds.catalogBounds(entry, e.newest()).orElseThrow();
+    double threshold = LlmConfig.Alerts.DEFAULT.ttftThreshold().toMillis() / 1000.0;
+    assertThat(BucketBounds.place(threshold, bounds).onBound())
+        .as("%s in %s", threshold, bounds)
+        .isTrue();
   }
 
   @ParameterizedTest(name = "{0}")
