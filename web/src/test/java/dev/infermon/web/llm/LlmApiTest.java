@@ -356,6 +356,10 @@ class LlmApiTest {
       instances.add(t.path("labels").path("instance").asText());
       assertThat(t.path("up").asBoolean()).isTrue();
       assertThat(t.path("families")).isNotEmpty();
+      // each target's spelling: its engine and the prefix its names carry
+      assertThat(t.path("spelling").asText())
+          .isEqualTo(t.path("engine").asText() + "/" + t.path("prefix").asText());
+      assertThat(t.has("lookalike")).isFalse();
     }
     Set<String> want = new TreeSet<>();
     fleet.inventory().forEach(i -> want.add(FleetScrape.targetLabels(i).get("instance")));
