@@ -6,9 +6,10 @@ import java.util.List;
 /**
  * How one target spells its engine's names: the engine and the name variant in use ({@code vllm:},
  * {@code ray_vllm:}, none for NVIDIA NIM, {@code sglang:}, {@code sglang_} behind the SGLang
- * gateway, which turns every {@code :} into {@code _}). Every query, reason and fix that names a
- * family of a target renders it through the target's spelling, so what infermon says matches what
- * the target exposes. Immutable; thread-safe.
+ * gateway, which turns every {@code :} into {@code _}: a separator rule the catalog spells out as a
+ * variant of its own, so rendering is always the variant's prefix before the catalog name). Every
+ * query, reason and fix that names a family of a target renders it through the target's spelling,
+ * so what infermon says matches what the target exposes. Immutable; thread-safe.
  *
  * @param engine the engine key ({@code vllm}, {@code sglang}, {@code dcgm})
  * @param variant the catalog's name variant
@@ -37,14 +38,6 @@ public record Spelling(String engine, NameVariant variant) {
   /** The prefix, possibly empty. */
   public String prefix() {
     return variant.prefix();
-  }
-
-  /**
-   * Whether the spelling is the underscore form of a colon prefix ({@code sglang_} of {@code
-   * sglang:}): a relabelling or gateway turned every {@code :} into {@code _}.
-   */
-  public boolean colonsReplaced() {
-    return !prefix().contains(":") && prefix().endsWith("_");
   }
 
   /** {@code entry}'s family name in this spelling ({@code http_*} families keep theirs). */

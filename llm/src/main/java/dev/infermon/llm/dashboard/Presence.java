@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Which families a compiled query may reference: those an inventory found (so a query never names a
  * family no target exposes), or, for an export with no fleet at hand, every family of the chosen
- * spellings (or of the chosen engines in their default spelling).
+ * spellings.
  */
 @FunctionalInterface
 public interface Presence {
@@ -25,10 +25,5 @@ public interface Presence {
   static Presence spellings(Set<Spelling> spellings) {
     Set<Spelling> copy = Set.copyOf(spellings);
     return (e, v, m) -> copy.contains(new Spelling(e.engine(), v));
-  }
-
-  /** Every family of {@code engines}, default spelling only. */
-  static Presence allOf(Set<String> engines) {
-    return (e, v, m) -> engines.contains(e.engine()) && v.equals(e.variants().get(0));
   }
 }
