@@ -2,12 +2,14 @@ package dev.infermon.remote.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.export.AlertPack;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
@@ -26,14 +28,13 @@ import dev.infermon.rules.rulefmt.RuleFileParser;
 import dev.infermon.rules.rulefmt.RuleSpec;
 import dev.infermon.storage.Fanout;
 import dev.infermon.tsdb.Tsdb;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -247,14 +248,11 @@ class RemoteReceiversTest {
   @MethodSource("kinds")
   void theDefaultAlertsFireForTheSameModels(Receiver.Kind kind) throws Exception {
     QueryBackend remote = remote(receiver(kind));
-    RuleFile rules;
-    try (InputStream in =
-        RuleFileParser.class.getResourceAsStream("/dev/infermon/rules/default-alerts.yml")) {
-      Assumptions.assumeTrue(in != null, "rules module has no default-alerts.yml");
-      rules =
-          RuleFileParser.parse(
-              "default-alerts.yml", new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    }
+    // the pack serve loads for a vLLM fleet, as it generates it
+    RuleFile rules =
+        RuleFileParser.parse(
+            "infermon-llm.yml",
+            AlertPack.ruleFile(Catalog.builtIn(), Set.of("vllm"), LlmConfig.Alerts.DEFAULT));
     long t = end - 7_000;
     TreeSet<String> firingEmbedded = new TreeSet<>();
     TreeSet<String> firingRemote = new TreeSet<>();
