@@ -4,6 +4,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.Fleet;
@@ -51,10 +52,12 @@ final class HistoryServer implements AutoCloseable {
       long samples =
           Backfill.run(fleet, db, now, Duration.ofSeconds(stepSeconds), p -> "sim:" + p.name());
       QueryBackend backend =
-          new EmbeddedQueryBackend(
-              db, new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)));
-      DashboardService dashboard =
-          new DashboardService(backend, Catalog.builtIn(), db::appendableMinTime);
+          QueryStack.of(
+              new EmbeddedQueryBackend(
+                  db,
+                  new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
+                  db::appendableMinTime));
+      DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
       WebServer web =
           WebServer.start(
               WebOptions.defaults("127.0.0.1:0"),

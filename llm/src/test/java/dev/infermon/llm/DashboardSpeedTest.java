@@ -9,6 +9,7 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.RecordingBackend;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
@@ -42,7 +43,8 @@ class DashboardSpeedTest {
     // the TSDB's appendable window: nothing older than an hour before the newest sample is added
     DashboardService fast =
         new DashboardService(
-            new RecordingBackend(f.backend, ranges), CATALOG, () -> f.now() - 3_600_000);
+            QueryStack.of(new RecordingBackend(f.backend, ranges, () -> f.now() - 3_600_000)),
+            CATALOG);
     long step = 60_000;
     long end = (f.now() / step + 2) * step; // the UI rounds the end up: it lies in the future
     long start = end - Duration.ofMinutes(75).toMillis();
@@ -119,7 +121,7 @@ class DashboardSpeedTest {
             return super.rangeQuery(query, startMs, endMs, stepMs);
           }
         };
-    DashboardService s = new DashboardService(gated, CATALOG);
+    DashboardService s = new DashboardService(QueryStack.of(gated), CATALOG);
     DashboardRequest r =
         new DashboardRequest(
             Filters.NONE, 0.9, f.now() - 600_000, f.now(), 60_000, "5m", List.of("model.qps"));

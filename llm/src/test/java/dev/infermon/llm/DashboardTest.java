@@ -15,6 +15,7 @@ import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.signals.Signal;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
@@ -82,7 +83,7 @@ class DashboardTest {
           }
           truth.put(snap.timeMillis(), at);
         });
-    service = new DashboardService(fleet.backend, CATALOG);
+    service = new DashboardService(QueryStack.of(fleet.backend), CATALOG);
   }
 
   private static double instant(Measure m, Level level, String pod) {

@@ -10,6 +10,7 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.FleetConfig;
@@ -46,7 +47,7 @@ class EmptyPanelReasonsTest {
             .smProfilingFields(false)
             .build();
     SimulatedFleet f = new SimulatedFleet(config, false).run(Duration.ofMinutes(8));
-    DashboardService s = new DashboardService(f.backend, Catalog.builtIn());
+    DashboardService s = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
     for (PanelResult p : s.render(DashboardRequest.of(Filters.NONE, f.now() - 120_000, f.now()))) {
       panels.put(p.panel().id(), p);
     }

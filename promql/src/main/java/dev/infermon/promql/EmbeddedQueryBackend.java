@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /**
  * The {@link QueryBackend} over this process's own storage and engine. Thread-safe (the engine and
@@ -25,13 +27,34 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class EmbeddedQueryBackend implements QueryBackend {
   private final Storage storage;
   private final Engine engine;
+  private final LongSupplier immutableBefore; // null: cannot tell
 
+  /** Over a storage that cannot tell which samples are final: {@link #immutableBefore()} empty. */
   public EmbeddedQueryBackend(Storage storage, Engine engine) {
+    this(storage, engine, null);
+  }
+
+  /**
+   * @param immutableBefore no sample older than this can be added to {@code storage} any more (for
+   *     the TSDB, {@code Tsdb::appendableMinTime}; {@link Long#MIN_VALUE} while nothing is final);
+   *     null when the storage cannot tell. Read at each {@link #immutableBefore()}.
+   */
+  public EmbeddedQueryBackend(Storage storage, Engine engine, LongSupplier immutableBefore) {
     if (storage == null || engine == null) {
       throw new IllegalArgumentException("storage and engine are required");
     }
     this.storage = storage;
     this.engine = engine;
+    this.immutableBefore = immutableBefore;
+  }
+
+  @Override
+  public OptionalLong immutableBefore() {
+    if (immutableBefore == null) {
+      return OptionalLong.empty();
+    }
+    long t = immutableBefore.getAsLong();
+    return t == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(t);
   }
 
   @Override

@@ -6,12 +6,17 @@ import dev.infermon.promql.value.QueryResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * What the LLM layer and the HTTP API ask of a Prometheus-compatible store: queries, series, labels
- * and metadata. Implemented by the embedded engine ({@link EmbeddedQueryBackend}) and, later, by a
- * client of a remote Prometheus-compatible API; so it speaks PromQL text and plain values ({@link
- * dev.infermon.promql.value}), never engine internals.
+ * What the LLM layer, the HTTP API and rules (through the server's binding) ask of a
+ * Prometheus-compatible store: queries, series, labels and metadata. Implemented by the embedded
+ * engine ({@link EmbeddedQueryBackend}) and by the client of a remote Prometheus-compatible API
+ * ({@code remote}'s {@code RemoteQueryBackend}); so it speaks PromQL text and plain values ({@link
+ * dev.infermon.promql.value}), never engine internals. The scheduling decorators of {@link
+ * dev.infermon.promql.backend} (joining, a pool, a results cache) implement it too; the server
+ * stacks them once over the evaluating backend.
  *
  * <p>Times are milliseconds since the epoch; ranges are closed. Implementations are thread-safe.
  *
@@ -43,6 +48,31 @@ public interface QueryBackend {
   default QueryResult rangeQuery(
       String query, long startMs, long endMs, long stepMs, Duration timeout) {
     return rangeQuery(query, startMs, endMs, stepMs);
+  }
+
+  /**
+   * As {@link #rangeQuery(String, long, long, long)}, evaluated where the backend evaluates in
+   * parallel ({@link dev.infermon.promql.backend.ParallelBackend}'s pool); the default evaluates on
+   * the caller's thread and returns a completed future. The future fails with the exception the
+   * evaluation threw.
+   */
+  default CompletableFuture<QueryResult> rangeQueryAsync(
+      String query, long startMs, long endMs, long stepMs) {
+    try {
+      return CompletableFuture.completedFuture(rangeQuery(query, startMs, endMs, stepMs));
+    } catch (RuntimeException | Error e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * The time before which no sample can be added any more, read now: the value of a range query at
+   * a step before it is final (a results cache may keep it). Empty when the backend cannot tell
+   * (the default: a remote store, or a storage without an appendable window). Decorators pass their
+   * delegate's on.
+   */
+  default OptionalLong immutableBefore() {
+    return OptionalLong.empty();
   }
 
   /**

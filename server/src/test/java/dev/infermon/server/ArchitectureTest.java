@@ -118,7 +118,10 @@ class ArchitectureTest {
         .check(classes);
   }
 
-  /** The LLM layer speaks PromQL only, so its dashboards also run against a remote Prometheus. */
+  /**
+   * The LLM layer speaks PromQL only, so its dashboards also run against a remote Prometheus; it is
+   * handed the process's query stack and never builds one ({@code promql.backend}).
+   */
   @Test
   void llmUsesTheQueryBackendNeverTheEngineOrStorage() {
     noClasses()
@@ -127,7 +130,10 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "dev.infermon.promql.engine..", "dev.infermon.storage..", "dev.infermon.tsdb..")
+            "dev.infermon.promql.engine..",
+            "dev.infermon.promql.backend..",
+            "dev.infermon.storage..",
+            "dev.infermon.tsdb..")
         .check(classes);
   }
 
@@ -144,6 +150,7 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(
             "dev.infermon.promql.engine..",
+            "dev.infermon.promql.backend..",
             "dev.infermon.storage..",
             "dev.infermon.tsdb..",
             "dev.infermon.rules",

@@ -15,13 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 
 /**
  * Renders the dashboard: reads the inventory, compiles each panel for the families present, runs
@@ -29,73 +23,35 @@ import java.util.function.LongSupplier;
  *
  * <p>Speed (docs/rationale.md, "Dashboard speed"): the inventory is read once per requested time
  * and shared for {@link InventoryService#MAX_AGE_MS} (the process's one {@link InventoryService},
- * over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request run once each (panels
- * often share one, e.g. the same rate), in parallel on a bounded pool shared by all requests, and a
- * request joins an identical query (same text and range) that another request is running; with an
- * {@code immutableBefore} bound from the storage, range results of final steps are kept ({@link
- * RangeCache}) and only the tail is evaluated again.
+ * over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request are asked once each
+ * (panels often share one, e.g. the same rate), all at once through {@link
+ * QueryBackend#rangeQueryAsync}. Where they run, whether an identical query of another request is
+ * joined and whether final steps come from a results cache is the backend's stack ({@link
+ * dev.infermon.promql.backend.QueryStack}, built once by the server); over a bare backend they run
+ * one after another on the caller's thread.
  *
- * <p>Threading: thread-safe when the backend is. The pool's threads are daemons that end when idle,
- * so the service needs no closing; the engine's own limits (timeout, samples) apply to each query
- * as before.
+ * <p>Threading: thread-safe when the backend is; holds no threads and needs no closing.
  */
 public final class DashboardService {
   /** How far back the inventory looks for a target's series. */
   public static final long INVENTORY_WINDOW_MS = 10 * 60_000;
-
-  /**
-   * How far inside the storage's appendable window a step must be to be cached: covers an appender
-   * opened before the window moved (a scrape's lives for one scrape timeout at most).
-   */
-  public static final long APPENDER_MARGIN_MS = 5 * 60_000;
-
-  /** A cached range result is evaluated again in full after this (retention, see RangeCache). */
-  static final long RANGE_CACHE_MAX_AGE_MS = 10 * 60_000;
-
-  static final int RANGE_CACHE_ENTRIES = 1024;
-
-  /** About 64 MB of points: four full 6 h dashboards of 100 pods (other filters, quantiles). */
-  static final long RANGE_CACHE_POINTS = 4_000_000;
-
-  /** Queries of all requests run at most this many at a time. */
-  static final int QUERY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
-
-  private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   private final QueryBackend backend;
   private final Catalog catalog;
   private final PromqlCompiler compiler;
   private final ReasonFinder reasons;
   private final InventoryService inventories;
-  private final RangeCache ranges; // null: no results cache
-  private final ThreadPoolExecutor pool;
-  private final ConcurrentHashMap<RunKey, CompletableFuture<QueryResult>> inflight =
-      new ConcurrentHashMap<>();
 
-  /** Without a results cache: for a backend that cannot say which steps are final (remote). */
+  /** With its own inventory service over {@code backend}. */
   public DashboardService(QueryBackend backend, Catalog catalog) {
-    this(backend, catalog, null);
-  }
-
-  /**
-   * With its own inventory service.
-   *
-   * @param immutableBefore no sample older than this can be added to the storage any more (for the
-   *     embedded TSDB, {@code Tsdb::appendableMinTime}); range results of steps before it minus
-   *     {@link #APPENDER_MARGIN_MS} are cached. Null: no results cache.
-   */
-  public DashboardService(QueryBackend backend, Catalog catalog, LongSupplier immutableBefore) {
-    this(backend, inventoryOf(backend, catalog), immutableBefore);
+    this(backend, inventoryOf(backend, catalog));
   }
 
   /**
    * Over the process's shared inventory service, which must read the same {@code backend}; the
    * catalog is the inventory's.
-   *
-   * @param immutableBefore as above; null: no results cache
    */
-  public DashboardService(
-      QueryBackend backend, InventoryService inventories, LongSupplier immutableBefore) {
+  public DashboardService(QueryBackend backend, InventoryService inventories) {
     if (backend == null || inventories == null) {
       throw new IllegalArgumentException("backend and inventories are required");
     }
@@ -104,32 +60,6 @@ public final class DashboardService {
     this.compiler = new PromqlCompiler(catalog);
     this.reasons = new ReasonFinder(catalog);
     this.inventories = inventories;
-    this.ranges =
-        immutableBefore == null
-            ? null
-            : new RangeCache(
-                backend,
-                () -> {
-                  long h = immutableBefore.getAsLong();
-                  return h == Long.MIN_VALUE ? h : h - APPENDER_MARGIN_MS;
-                },
-                System::currentTimeMillis,
-                RANGE_CACHE_MAX_AGE_MS,
-                RANGE_CACHE_ENTRIES,
-                RANGE_CACHE_POINTS);
-    this.pool =
-        new ThreadPoolExecutor(
-            QUERY_THREADS,
-            QUERY_THREADS,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "dashboard-query-" + THREAD_IDS.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    pool.allowCoreThreadTimeOut(true);
   }
 
   /** The catalog in use. */
@@ -168,7 +98,7 @@ public final class DashboardService {
       }
     }
     Presence presence = Presence.of(inv.families());
-    // compile everything first, then run each distinct query once, all of them in parallel
+    // compile everything first, then ask each distinct query once, all of them at once
     List<List<Optional<String>>> compiled = new ArrayList<>();
     Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
     for (Panel p : panels) {
@@ -177,7 +107,10 @@ public final class DashboardService {
       List<Optional<String>> qs = new ArrayList<>();
       for (Query q : p.queries()) {
         Optional<String> promql = compiler.compile(q.measure(), p.level(), o);
-        promql.ifPresent(text -> runs.computeIfAbsent(text, t -> run(t, r)));
+        promql.ifPresent(
+            text ->
+                runs.computeIfAbsent(
+                    text, t -> backend.rangeQueryAsync(t, r.startMs(), r.endMs(), r.stepMs())));
         qs.add(promql);
       }
       compiled.add(qs);
@@ -189,39 +122,7 @@ public final class DashboardService {
     return out;
   }
 
-  /**
-   * Runs a query on the pool, or joins the same query over the same range already running for
-   * another request (a page's two requests share some queries): one evaluation, one answer.
-   */
-  private CompletableFuture<QueryResult> run(String promql, DashboardRequest r) {
-    RunKey key = new RunKey(promql, r.startMs(), r.endMs(), r.stepMs());
-    CompletableFuture<QueryResult> mine = new CompletableFuture<>();
-    CompletableFuture<QueryResult> running = inflight.putIfAbsent(key, mine);
-    if (running != null) {
-      return running;
-    }
-    pool.execute(
-        () -> {
-          try {
-            mine.complete(rangeQuery(promql, r));
-          } catch (RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-          } finally {
-            inflight.remove(key, mine);
-          }
-        });
-    return mine;
-  }
-
-  private record RunKey(String promql, long startMs, long endMs, long stepMs) {}
-
-  private QueryResult rangeQuery(String promql, DashboardRequest r) {
-    return ranges == null
-        ? backend.rangeQuery(promql, r.startMs(), r.endMs(), r.stepMs())
-        : ranges.rangeQuery(promql, r.startMs(), r.endMs(), r.stepMs());
-  }
-
-  /** The answer of a query run on the pool; its exception as the backend threw it. */
+  /** The answer of a query asked asynchronously; its exception as the backend threw it. */
   private static QueryResult await(CompletableFuture<QueryResult> f) {
     try {
       return f.get();

@@ -6,6 +6,8 @@ import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.value.QueryResult;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 
 /**
  * A backend that records the start and end of every range query it passes on. Thread-safe; extended
@@ -14,11 +16,25 @@ import java.util.Map;
 public class RecordingBackend implements QueryBackend {
   private final QueryBackend backend;
   private final List<long[]> ranges;
+  private final LongSupplier immutableBefore; // null: the backend's own
 
   /** Records into {@code ranges}, synchronized on it. */
   public RecordingBackend(QueryBackend backend, List<long[]> ranges) {
+    this(backend, ranges, null);
+  }
+
+  /** As above, stating {@code immutableBefore} as its bound of final steps. */
+  public RecordingBackend(QueryBackend backend, List<long[]> ranges, LongSupplier immutableBefore) {
     this.backend = backend;
     this.ranges = ranges;
+    this.immutableBefore = immutableBefore;
+  }
+
+  @Override
+  public OptionalLong immutableBefore() {
+    return immutableBefore == null
+        ? backend.immutableBefore()
+        : OptionalLong.of(immutableBefore.getAsLong());
   }
 
   @Override

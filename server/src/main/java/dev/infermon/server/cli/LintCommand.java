@@ -14,6 +14,7 @@ import dev.infermon.lint.report.SarifReport;
 import dev.infermon.lint.report.TextReport;
 import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
 import dev.infermon.server.Main;
@@ -202,12 +203,12 @@ public final class LintCommand implements Callable<Integer> {
     if (url != null) {
       try {
         layer.bind(
-            new RemoteQueryBackend(
-                url,
-                Duration.ofSeconds(30),
-                HttpClientConfig.DEFAULT,
-                "infermon/" + Main.version()),
-            null);
+            QueryStack.withoutCache(
+                new RemoteQueryBackend(
+                    url,
+                    Duration.ofSeconds(30),
+                    HttpClientConfig.DEFAULT,
+                    "infermon/" + Main.version())));
         return layer.lint().stored(OptionalLong.of(windowMs));
       } catch (RuntimeException e) {
         problems.add(

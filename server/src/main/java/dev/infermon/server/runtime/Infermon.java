@@ -105,7 +105,7 @@ public final class Infermon implements AutoCloseable {
             web::externalUrl,
             layer.exports());
     scrape = new ScrapeComponent(remote::storage, own, jitterSeed());
-    llm = new LlmComponent(layer, engine, storage::tsdb);
+    llm = new LlmComponent(layer, engine);
     OwnMetrics.bindTsdb(registry, storage::tsdb);
     RemoteWriteMetrics.bind(registry, remote::remoteWrite);
     group =

@@ -15,12 +15,17 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
  * Counts queries at the {@link QueryBackend} seam (the engine exposes no counters of its own):
- * queries by type and outcome, their duration, and the samples they returned. Every caller — the
- * HTTP API and, later, rules and the LLM layer — passes through it. Thread-safe.
+ * queries by type and outcome, their duration, and the samples they returned. It sits on the
+ * evaluating backend, under the query stack ({@link QueryEngine}), so it counts evaluations: a
+ * query joined to one in flight is not counted again, a cached query counts as the evaluation of
+ * its tail. Every caller of the stack — the HTTP API, the LLM layer, rules in remote mode — passes
+ * through it; rules on the embedded TSDB run an engine of their own and are not counted.
+ * Thread-safe.
  */
 final class InstrumentedQueryBackend implements QueryBackend {
   /** The metrics, registered once and shared by every backend built after a reload. */
@@ -113,6 +118,11 @@ final class InstrumentedQueryBackend implements QueryBackend {
       return n;
     }
     return 1;
+  }
+
+  @Override
+  public OptionalLong immutableBefore() {
+    return delegate.immutableBefore();
   }
 
   @Override

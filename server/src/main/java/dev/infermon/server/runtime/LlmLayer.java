@@ -9,8 +9,8 @@ import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.web.WebServices;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -34,34 +34,38 @@ public final class LlmLayer {
   private record Bound(
       DashboardService dashboard, DiagnosisService diagnosis, SloService slo, LintService lint) {}
 
-  /** A layer over {@code backend} without a results cache: the CLI's, over a remote API. */
+  /**
+   * A layer over a remote API for one command (the CLI's): {@code backend} under the query stack
+   * without the results cache ({@link QueryStack#withoutCache}), so the dashboard's queries still
+   * run in parallel and identical ones once.
+   */
   public static LlmLayer over(QueryBackend backend) {
     LlmLayer l = new LlmLayer();
-    l.bind(backend, null);
+    l.bind(QueryStack.withoutCache(backend));
     return l;
   }
 
-  /** As {@link #bind(QueryBackend, LongSupplier, Supplier)} with the default alert thresholds. */
-  public void bind(QueryBackend backend, LongSupplier immutableBefore) {
-    bind(backend, immutableBefore, () -> LlmConfig.Alerts.DEFAULT);
+  /** As {@link #bind(QueryBackend, Supplier)} with the default alert thresholds. */
+  public void bind(QueryBackend stack) {
+    bind(stack, () -> LlmConfig.Alerts.DEFAULT);
   }
 
   /**
-   * Builds the storage's services over {@code backend}.
+   * Builds the storage's services over {@code stack}.
    *
-   * @param immutableBefore for the embedded TSDB, {@code Tsdb::appendableMinTime} (the dashboard
-   *     caches final steps); null for a backend that cannot tell (remote)
+   * @param stack the process's query stack ({@link QueryStack}), used as given: the services ask it
+   *     for parallel evaluation ({@link QueryBackend#rangeQueryAsync}) and take whatever joining
+   *     and caching it does
    * @param alerts the loaded alert pack's thresholds ({@code llm.alerts}, read at each diagnosis):
    *     the symptoms diagnosis checks are the ones the alerts fire on
    */
-  public void bind(
-      QueryBackend backend, LongSupplier immutableBefore, Supplier<LlmConfig.Alerts> alerts) {
-    InventoryService inventories = new InventoryService(catalog, backend);
+  public void bind(QueryBackend stack, Supplier<LlmConfig.Alerts> alerts) {
+    InventoryService inventories = new InventoryService(catalog, stack);
     bound =
         new Bound(
-            new DashboardService(backend, inventories, immutableBefore),
-            new DiagnosisService(backend, inventories, alerts),
-            new SloService(backend),
+            new DashboardService(stack, inventories),
+            new DiagnosisService(stack, inventories, alerts),
+            new SloService(stack),
             new LintService(inventories));
   }
 

@@ -3,6 +3,7 @@ package dev.infermon.server.runtime;
 import dev.infermon.config.Config;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.tsdb.Tsdb;
@@ -11,7 +12,10 @@ import java.util.function.Supplier;
 /**
  * What answers PromQL: the embedded engine over the TSDB, or in remote mode the remote
  * Prometheus-compatible API; none in agent mode. The API, the LLM layer and rules in remote mode
- * query through {@link #backend()}, which counts queries ({@link InstrumentedQueryBackend}).
+ * query through {@link #backend()}: the process's one query stack ({@link QueryStack}: joining, the
+ * pool, the results cache) over the counted evaluator ({@link InstrumentedQueryBackend}). The
+ * embedded engine states which steps are final from the TSDB's appendable window, so the cache
+ * keeps their range results; a remote API cannot tell, so the cache keeps nothing there.
  *
  * <p>Reload: the engine's options come from flags, except the default subquery step, which is
  * {@code global.evaluation_interval} (as in Prometheus) and, like the rules' default interval, is
@@ -54,8 +58,12 @@ final class QueryEngine implements Component {
     inner =
         remote
             .remoteQueries()
-            .orElseGet(() -> db == null ? null : new EmbeddedQueryBackend(db, new Engine(options)));
-    backend = inner == null ? null : new InstrumentedQueryBackend(inner, metrics);
+            .orElseGet(
+                () ->
+                    db == null
+                        ? null
+                        : new EmbeddedQueryBackend(db, new Engine(options), db::appendableMinTime));
+    backend = inner == null ? null : QueryStack.of(new InstrumentedQueryBackend(inner, metrics));
   }
 
   @Override
@@ -81,12 +89,15 @@ final class QueryEngine implements Component {
     return options;
   }
 
-  /** The backend without instrumentation; null in agent mode, before start and after stop. */
+  /** The evaluator, without the stack; null in agent mode, before start and after stop. */
   QueryBackend inner() {
     return inner;
   }
 
-  /** The instrumented backend the API and the LLM layer query; null when {@link #inner()} is. */
+  /**
+   * The query stack the API, the LLM layer and rules in remote mode query; null when {@link
+   * #inner()} is.
+   */
   QueryBackend backend() {
     return backend;
   }

@@ -14,8 +14,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rules and the notifier ({@link Alerting}). Rules need a query engine: an engine of their own on
- * the embedded TSDB, or the remote API in remote mode; agent mode has neither and, as Prometheus's
- * agent, evaluates no rules.
+ * the embedded TSDB, or in remote mode the process's query stack over the remote API ({@link
+ * QueryEngine#backend()}); agent mode has neither and, as Prometheus's agent, evaluates no rules.
+ * Rules evaluate instant queries, which the stack's results cache never keeps (it keeps final steps
+ * of range queries only), so a rule never reads a cached answer of a range still changing; an
+ * identical instant query in flight is joined, which answers the same. On the embedded TSDB the
+ * rules keep an engine of their own, with the query engine's options, outside the stack (their
+ * evaluations are not counted in {@code infermon_engine_queries_total}; in remote mode they are).
  *
  * <p>Reload: the rule files (and the {@code llm} alert pack) are read again and the notifier is
  * rebuilt when {@code alerting} changed; {@code global.external_labels} is refused (see {@link
@@ -61,8 +66,8 @@ final class RulesComponent implements Component {
     QueryFunction query;
     if (db != null) {
       query = new EngineQueryFunction(new Engine(engine.options()), db);
-    } else if (engine.inner() != null) {
-      query = new BackendQueryFunction(engine.inner());
+    } else if (engine.backend() != null) {
+      query = new BackendQueryFunction(engine.backend());
     } else {
       if (!cfg.ruleFiles().isEmpty()) {
         log.warn(

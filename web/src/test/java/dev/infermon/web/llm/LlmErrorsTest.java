@@ -75,7 +75,7 @@ class LlmErrorsTest {
                       .exports(new ExportService(Catalog.builtIn())));
       QueryBackend backend = server.backend.get();
       InventoryService inventories = new InventoryService(Catalog.builtIn(), backend);
-      dashboard = new DashboardService(backend, inventories, null);
+      dashboard = new DashboardService(backend, inventories);
       diagnosis = new DiagnosisService(backend, inventories);
       slo = new SloService(backend);
       lint = new LintService(inventories);

@@ -1,4 +1,4 @@
-package dev.infermon.llm.dashboard;
+package dev.infermon.promql.backend;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryBackend;
@@ -12,37 +12,40 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
- * A step-aligned cache of the dashboard's range query results, as the query frontends of Thanos,
- * Cortex and Mimir keep: the value of a range query at a step {@code t} depends only on samples at
- * or before {@code t}, and once {@code t} is older than the storage's appendable window ({@code
- * immutableBefore}, Prometheus's rule that a sample more than half a chunk range older than the
- * newest one is rejected) no sample can be added there any more, so the step's value is final. A
- * repeated query (same text, step and grid phase) takes its final steps from the cache and
- * evaluates only the tail since the last final step: with the embedded TSDB, the last hour and a
- * bit of a 6 h dashboard instead of all six.
+ * A step-aligned cache of range query results, as the query frontends of Thanos, Cortex and Mimir
+ * keep: the value of a range query at a step {@code t} depends only on samples at or before {@code
+ * t}, and once {@code t} is older than the storage's appendable window (the delegate's {@link
+ * QueryBackend#immutableBefore()}, for the embedded TSDB Prometheus's rule that a sample more than
+ * half a chunk range older than the newest one is rejected) no sample can be added there any more,
+ * so the step's value is final. A repeated query (same text, step and grid phase) takes its final
+ * steps from the cache and evaluates only the tail since the last final step: with the embedded
+ * TSDB, the last hour and a bit of a 6 h dashboard instead of all six. Over a delegate that cannot
+ * tell which steps are final (a remote one: the bound is empty) nothing is cached and every query
+ * passes through.
  *
- * <p>What is cached: only queries without {@code offset} and {@code @} (which could read samples
- * after the step), and only steps before {@code immutableBefore} read before the evaluation that
- * produced them. The first answer for a key is the backend's own answer, unchanged. Later answers
- * hold the same values for every step; their annotations are the union of the cached part's and the
- * tail's. Two known departures, both bounded by {@code maxAgeMs} (after which an entry is evaluated
- * again in full): data that retention deletes stays in cached steps, and an appender held open
- * across the window's move could still add a sample to a cached step (a scrape's appender lives for
- * one scrape, so the supplier takes a margin for it).
+ * <p>What is cached: only {@link #rangeQuery(String, long, long, long)} (instant queries, such as
+ * rules', and the forms under a caller's timeout pass through), only queries without {@code offset}
+ * and {@code @} (which could read samples after the step), and only steps before the bound minus
+ * {@code marginMs}, read before the evaluation that produced them. The first answer for a key is
+ * the delegate's own answer, unchanged. Later answers hold the same values for every step; their
+ * annotations are the union of the cached part's and the tail's. Two known departures, both bounded
+ * by {@code maxAgeMs} (after which an entry is evaluated again in full): data that retention
+ * deletes stays in cached steps, and an appender held open across the window's move could still add
+ * a sample to a cached step (a scrape's appender lives for one scrape, which the margin covers).
  *
- * <p>Threading: thread-safe. Entries are immutable and replaced whole; two requests that miss at
- * once both evaluate (no single flight here: {@link DashboardService} joins identical queries in
- * flight). At most {@code maxEntries} entries and {@code maxPoints} points (a full 6 h dashboard
- * holds about a million), least recently used evicted first.
+ * <p>Threading: thread-safe. Entries are immutable and replaced whole; two callers that miss at
+ * once both evaluate (no single flight here: {@link JoiningBackend} above it joins identical
+ * queries in flight). At most {@code maxEntries} entries and {@code maxPoints} points (a full 6 h
+ * dashboard holds about a million), least recently used evicted first.
  */
-final class RangeCache {
-  private final QueryBackend backend;
-  private final LongSupplier immutableBefore;
+public final class CachingBackend extends ForwardingBackend {
+  private final long marginMs;
   private final LongSupplier clockMs;
   private final long maxAgeMs;
   private final int maxEntries;
@@ -53,23 +56,35 @@ final class RangeCache {
   private long misses; // guarded by entries
 
   /**
-   * @param backend where queries run
-   * @param immutableBefore no sample older than this can be added any more ({@link Long#MIN_VALUE}:
-   *     nothing is final, nothing is cached)
+   * @param delegate where queries run, and what tells which steps are final
+   * @param marginMs how far before the delegate's bound a step must be to be cached: covers an
+   *     appender opened before the window moved
    * @param clockMs wall clock for the entries' age
    * @param maxAgeMs after this an entry is evaluated again in full
    * @param maxEntries entries kept
    * @param maxPoints points kept over all entries (16 bytes each)
+   * @throws IllegalArgumentException naming a negative margin or age or a bound below 1
    */
-  RangeCache(
-      QueryBackend backend,
-      LongSupplier immutableBefore,
+  public CachingBackend(
+      QueryBackend delegate,
+      long marginMs,
       LongSupplier clockMs,
       long maxAgeMs,
       int maxEntries,
       long maxPoints) {
-    this.backend = backend;
-    this.immutableBefore = immutableBefore;
+    super(delegate);
+    if (marginMs < 0 || maxAgeMs < 0 || maxEntries < 1 || maxPoints < 1 || clockMs == null) {
+      throw new IllegalArgumentException(
+          "bad cache settings: margin "
+              + marginMs
+              + " ms, age "
+              + maxAgeMs
+              + " ms, entries "
+              + maxEntries
+              + ", points "
+              + maxPoints);
+    }
+    this.marginMs = marginMs;
     this.clockMs = clockMs;
     this.maxAgeMs = maxAgeMs;
     this.maxEntries = maxEntries;
@@ -82,13 +97,15 @@ final class RangeCache {
     return query.indexOf('@') < 0 && !query.contains("offset");
   }
 
-  /** {@link QueryBackend#rangeQuery}, from the cache where the steps are final. */
-  QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+  /** The delegate's answer, its final steps from the cache. */
+  @Override
+  public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
     // read before evaluating: every step before it is final in what the evaluation sees
-    long horizon = immutableBefore.getAsLong();
-    if (!cacheable(query) || horizon == Long.MIN_VALUE) {
-      return backend.rangeQuery(query, startMs, endMs, stepMs);
+    OptionalLong bound = delegate.immutableBefore();
+    if (!cacheable(query) || bound.isEmpty() || bound.getAsLong() == Long.MIN_VALUE) {
+      return delegate.rangeQuery(query, startMs, endMs, stepMs);
     }
+    long horizon = bound.getAsLong() - marginMs;
     Key key = new Key(query, stepMs, Math.floorMod(startMs, stepMs));
     long now = clockMs.getAsLong();
     Entry e;
@@ -105,7 +122,7 @@ final class RangeCache {
     }
     long cut = lastStepBefore(startMs, stepMs, horizon);
     if (e == null) {
-      QueryResult full = backend.rangeQuery(query, startMs, endMs, stepMs);
+      QueryResult full = delegate.rangeQuery(query, startMs, endMs, stepMs);
       if (full.value() instanceof Matrix && cut >= startMs) {
         put(key, Entry.of(startMs, cut, (Matrix) full.value(), full.annotations(), now));
       }
@@ -114,10 +131,10 @@ final class RangeCache {
     long tailStart = e.toMs + stepMs;
     QueryResult tail =
         tailStart <= endMs
-            ? backend.rangeQuery(query, tailStart, endMs, stepMs)
+            ? delegate.rangeQuery(query, tailStart, endMs, stepMs)
             : new QueryResult(new Matrix(List.of()), Annotations.NONE);
     if (!(tail.value() instanceof Matrix)) {
-      return backend.rangeQuery(query, startMs, endMs, stepMs);
+      return delegate.rangeQuery(query, startMs, endMs, stepMs);
     }
     Matrix merged = merge(e.series, startMs, Math.min(e.toMs, endMs), (Matrix) tail.value());
     Set<Annotation> notes = new LinkedHashSet<>(e.annotations.all());

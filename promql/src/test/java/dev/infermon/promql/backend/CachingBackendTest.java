@@ -1,4 +1,4 @@
-package dev.infermon.llm.dashboard;
+package dev.infermon.promql.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,10 +20,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The step-aligned results cache answers exactly what the engine answers without it, while new
  * samples keep arriving at the newest time and 40 minutes late (a TSDB accepts late samples only
- * inside its appendable window, an hour before the newest sample, which the horizon here stands
- * for; older ones are rejected, so they cannot occur), and evaluates only the tail when it can.
+ * inside its appendable window, an hour before the newest sample, which the bound the backend
+ * states here stands for; older ones are rejected, so they cannot occur), and evaluates only the
+ * tail when it can. The bound comes from the seam: the backend's {@link
+ * QueryBackend#immutableBefore()}, minus the margin.
  */
-class RangeCacheTest {
+class CachingBackendTest {
   private static final long T0 = 1_780_000_000_000L;
   private static final long SCRAPE = 15_000;
   private static final long HOUR = 3_600_000;
@@ -31,9 +33,9 @@ class RangeCacheTest {
   private final MemoryStorage storage = new MemoryStorage();
   private final QueryBackend engine =
       new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS));
-  private final List<long[]> ranges = new ArrayList<>();
-  private final QueryBackend counting = new RecordingBackend(engine, ranges);
   private long now = T0;
+  private final CountingBackend counting = new CountingBackend(engine, () -> now - HOUR);
+  private final List<long[]> ranges = counting.ranges;
 
   /** Appends one scrape of a few counters, gauges and a histogram at {@code now}. */
   private void scrape() {
@@ -70,9 +72,9 @@ class RangeCacheTest {
     }
   }
 
-  private RangeCache cache() {
+  private CachingBackend cache() {
     // the TSDB's rule: nothing older than half a chunk range (1 h) before the newest sample
-    return new RangeCache(counting, () -> now - HOUR, () -> now, 10 * 60_000, 100, 10_000_000);
+    return new CachingBackend(counting, 0, () -> now, 10 * 60_000, 100, 10_000_000);
   }
 
   private static final List<String> QUERIES =
@@ -88,7 +90,7 @@ class RangeCacheTest {
   @Test
   void answersAsTheEngineWhileSamplesArrive() {
     scrapeFor(3 * HOUR);
-    RangeCache cache = cache();
+    CachingBackend cache = cache();
     long step = 60_000;
     long end = (now / step + 2) * step; // in the future, as the UI's rounded-up end
     long start = end - 2 * HOUR;
@@ -114,7 +116,7 @@ class RangeCacheTest {
   @Test
   void evaluatesOnlyTheTailOnAHit() {
     scrapeFor(3 * HOUR);
-    RangeCache cache = cache();
+    CachingBackend cache = cache();
     long step = 60_000;
     long end = (now / step + 1) * step;
     long start = end - 2 * HOUR;
@@ -125,7 +127,7 @@ class RangeCacheTest {
     scrapeFor(60_000);
     QueryResult got = cache.rangeQuery(q, start, end, step);
     assertThat(ranges).hasSize(2);
-    long cut = RangeCache.lastStepBefore(start, step, now - 60_000 - HOUR);
+    long cut = CachingBackend.lastStepBefore(start, step, now - 60_000 - HOUR);
     // the tail starts right after the last step that was final at the first evaluation
     assertThat(ranges.get(1)[0]).isEqualTo(cut + step);
     assertThat(ranges.get(1)[1]).isEqualTo(end);
@@ -133,9 +135,29 @@ class RangeCacheTest {
   }
 
   @Test
+  void theBoundIsTheBackendsReadAtEachQueryMinusTheMargin() {
+    scrapeFor(3 * HOUR);
+    long margin = 5 * 60_000;
+    CachingBackend cache =
+        new CachingBackend(counting, margin, () -> now, 10 * 60_000, 100, 1 << 20);
+    long step = 60_000;
+    long end = (now / step + 1) * step;
+    long start = end - 2 * HOUR;
+    String q = QUERIES.get(0);
+    long bound = now - HOUR; // what the backend states when the first evaluation starts
+    cache.rangeQuery(q, start, end, step);
+    scrapeFor(3 * 60_000); // the backend's bound moves on with the newest sample
+    cache.rangeQuery(q, start, end, step);
+    assertThat(ranges).hasSize(2);
+    long cut = CachingBackend.lastStepBefore(start, step, bound - margin);
+    assertThat(ranges.get(1)[0]).isEqualTo(cut + step);
+    assertThat(ranges.get(1)[0]).isLessThan(CachingBackend.lastStepBefore(start, step, bound));
+  }
+
+  @Test
   void neverCachesWhatCouldReadAfterTheStep() {
     scrapeFor(3 * HOUR);
-    RangeCache cache = cache();
+    CachingBackend cache = cache();
     long step = 60_000;
     long end = (now / step) * step;
     long start = end - 2 * HOUR;
@@ -153,22 +175,24 @@ class RangeCacheTest {
     long step = 60_000;
     long end = (now / step) * step;
     long start = end - HOUR / 2;
-    RangeCache young = cache(); // everything is inside the appendable window
+    CachingBackend young = cache(); // everything is inside the appendable window
     young.rangeQuery(QUERIES.get(0), start, end, step);
     young.rangeQuery(QUERIES.get(0), start, end, step);
-    RangeCache unknown =
-        new RangeCache(counting, () -> Long.MIN_VALUE, () -> now, 60_000, 10, 10_000_000);
+    CountingBackend cannotTell = new CountingBackend(engine, null);
+    CachingBackend unknown = new CachingBackend(cannotTell, 0, () -> now, 60_000, 10, 10_000_000);
     unknown.rangeQuery(QUERIES.get(0), start, end, step);
     unknown.rangeQuery(QUERIES.get(0), start, end, step);
-    assertThat(ranges).hasSize(4).allSatisfy(r -> assertThat(r).containsExactly(start, end));
+    assertThat(ranges).hasSize(2).allSatisfy(r -> assertThat(r).containsExactly(start, end));
+    assertThat(cannotTell.ranges)
+        .hasSize(2)
+        .allSatisfy(r -> assertThat(r).containsExactly(start, end));
   }
 
   @Test
   void anOldEntryOrAnEarlierStartIsEvaluatedInFull() {
     scrapeFor(3 * HOUR);
     AtomicLong clock = new AtomicLong(0);
-    RangeCache cache =
-        new RangeCache(counting, () -> now - HOUR, clock::get, 60_000, 10, 10_000_000);
+    CachingBackend cache = new CachingBackend(counting, 0, clock::get, 60_000, 10, 10_000_000);
     long step = 60_000;
     long end = (now / step) * step;
     long start = end - 2 * HOUR;
@@ -189,7 +213,7 @@ class RangeCacheTest {
     long end = (now / step) * step;
     long start = end - 2 * HOUR;
     // one query keeps 5 series x 61 final steps (4 pods and the late sender): room for two
-    RangeCache cache = new RangeCache(counting, () -> now - HOUR, () -> now, 60_000, 10, 700);
+    CachingBackend cache = new CachingBackend(counting, 0, () -> now, 60_000, 10, 700);
     String a = "queue";
     String b = "queue * 2";
     String c = "queue * 3";
@@ -207,10 +231,10 @@ class RangeCacheTest {
 
   @Test
   void lastStepBeforeStaysOnTheGrid() {
-    assertThat(RangeCache.lastStepBefore(1000, 100, 1000)).isEqualTo(900);
-    assertThat(RangeCache.lastStepBefore(1000, 100, 1001)).isEqualTo(1000);
-    assertThat(RangeCache.lastStepBefore(1000, 100, 1100)).isEqualTo(1000);
-    assertThat(RangeCache.lastStepBefore(1000, 100, 1101)).isEqualTo(1100);
+    assertThat(CachingBackend.lastStepBefore(1000, 100, 1000)).isEqualTo(900);
+    assertThat(CachingBackend.lastStepBefore(1000, 100, 1001)).isEqualTo(1000);
+    assertThat(CachingBackend.lastStepBefore(1000, 100, 1100)).isEqualTo(1000);
+    assertThat(CachingBackend.lastStepBefore(1000, 100, 1101)).isEqualTo(1100);
   }
 
   /** Labels, timestamps and value bits of every series: what the dashboard passes on. */

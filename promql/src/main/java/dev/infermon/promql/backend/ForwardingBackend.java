@@ -1,0 +1,73 @@
+package dev.infermon.promql.backend;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.value.QueryResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * A decorator's base: every call passes to the delegate unchanged; a decorator overrides what it
+ * changes. The forms with a caller's timeout pass through in every decorator of this package: a
+ * query under the HTTP API's deadline is evaluated whole, by itself, on the caller's thread (a
+ * joined evaluation would run under another caller's deadline).
+ */
+abstract class ForwardingBackend implements QueryBackend {
+  final QueryBackend delegate;
+
+  ForwardingBackend(QueryBackend delegate) {
+    if (delegate == null) {
+      throw new IllegalArgumentException("delegate backend is required");
+    }
+    this.delegate = delegate;
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs) {
+    return delegate.instantQuery(query, timeMs);
+  }
+
+  @Override
+  public QueryResult rangeQuery(String query, long startMs, long endMs, long stepMs) {
+    return delegate.rangeQuery(query, startMs, endMs, stepMs);
+  }
+
+  @Override
+  public QueryResult instantQuery(String query, long timeMs, Duration timeout) {
+    return delegate.instantQuery(query, timeMs, timeout);
+  }
+
+  @Override
+  public QueryResult rangeQuery(
+      String query, long startMs, long endMs, long stepMs, Duration timeout) {
+    return delegate.rangeQuery(query, startMs, endMs, stepMs, timeout);
+  }
+
+  @Override
+  public OptionalLong immutableBefore() {
+    return delegate.immutableBefore();
+  }
+
+  @Override
+  public List<Labels> series(List<String> selectors, long startMs, long endMs) {
+    return delegate.series(selectors, startMs, endMs);
+  }
+
+  @Override
+  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
+    return delegate.labelNames(selectors, startMs, endMs);
+  }
+
+  @Override
+  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
+    return delegate.labelValues(name, selectors, startMs, endMs);
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return delegate.metadata(metric);
+  }
+}
