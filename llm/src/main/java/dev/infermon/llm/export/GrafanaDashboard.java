@@ -16,6 +16,7 @@ import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.dashboard.Query;
+import dev.infermon.llm.dashboard.Section;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -66,7 +67,8 @@ public final class GrafanaDashboard {
     ArrayNode panels = root.putArray("panels");
     int id = 1;
     int y = 0;
-    for (String section : Dashboards.SECTIONS) {
+    for (Section s : Dashboards.layout().sections()) {
+      String section = s.title();
       ObjectNode row = panels.addObject();
       row.put("id", id++);
       row.put("type", "row");

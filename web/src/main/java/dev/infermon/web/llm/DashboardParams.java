@@ -1,8 +1,10 @@
 package dev.infermon.web.llm;
 
+import dev.infermon.llm.dashboard.DashboardLayout;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.LevelTab;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.web.api.ApiException;
 import dev.infermon.web.api.Params;
@@ -24,10 +26,8 @@ import java.util.regex.Pattern;
  * @param level the level asked for ({@code all} when none)
  */
 record DashboardParams(DashboardRequest request, String level) {
-  /**
-   * The UI's tabs, by panel-id prefix ({@code causal_model.*} and {@code causal_pod.*} are one).
-   */
-  static final List<String> LEVELS = List.of("all", "model", "pod", "gpu", "causal", "pd");
+  /** The levels {@code level} takes: the layout's (the UI's tabs), {@code all} first. */
+  static final List<String> LEVELS = levels();
 
   /** Other spellings accepted for a level. */
   private static final Map<String, String> LEVEL_ALIASES = Map.of("chain", "causal", "", "all");
@@ -125,10 +125,19 @@ record DashboardParams(DashboardRequest request, String level) {
     return l;
   }
 
-  /** The level a panel belongs to: the prefix of its id. */
+  /** The level a panel is shown in: its section's, from the layout. */
   static String levelOf(Panel p) {
-    String prefix = p.id().substring(0, Math.max(0, p.id().indexOf('.')));
-    return prefix.startsWith("causal") ? "causal" : prefix;
+    return Dashboards.layout().levelOf(p);
+  }
+
+  private static List<String> levels() {
+    List<String> out = new ArrayList<>(List.of(DashboardLayout.ALL));
+    for (LevelTab l : Dashboards.layout().levels()) {
+      if (!l.id().equals(DashboardLayout.ALL)) {
+        out.add(l.id());
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -160,7 +169,7 @@ record DashboardParams(DashboardRequest request, String level) {
     }
     List<String> out = new ArrayList<>();
     for (Panel panel : chosen) {
-      if (level.equals("all") || levelOf(panel).equals(level)) {
+      if (level.equals(DashboardLayout.ALL) || levelOf(panel).equals(level)) {
         out.add(panel.id());
       }
     }

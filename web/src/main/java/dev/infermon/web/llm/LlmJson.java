@@ -5,10 +5,13 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.dashboard.DashboardLayout;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.EmptyReason;
+import dev.infermon.llm.dashboard.LevelTab;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.dashboard.Section;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.Lookalike;
@@ -91,12 +94,36 @@ final class LlmJson {
     g.writeEndObject();
   }
 
-  /** {@code {"quantiles":[...],"panels":[spec...]}} for the panels {@code ids}. */
+  /**
+   * {@code {"quantiles":[...],"levels":[...],"sections":[...],"panels":[spec...]}} for the panels
+   * {@code ids}: the levels ({@code id}, {@code title}) in tab order and the sections ({@code id},
+   * {@code title}, {@code level}, {@code wide}) in display order are the whole layout's, so a
+   * client builds its tabs and headings from them.
+   */
   static void specs(JsonGenerator g, List<String> ids, List<Double> quantiles) throws IOException {
+    DashboardLayout layout = Dashboards.layout();
     g.writeStartObject();
     g.writeArrayFieldStart("quantiles");
     for (double q : quantiles) {
       g.writeNumber(q);
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("levels");
+    for (LevelTab l : layout.levels()) {
+      g.writeStartObject();
+      g.writeStringField("id", l.id());
+      g.writeStringField("title", l.title());
+      g.writeEndObject();
+    }
+    g.writeEndArray();
+    g.writeArrayFieldStart("sections");
+    for (Section s : layout.sections()) {
+      g.writeStartObject();
+      g.writeStringField("id", s.id());
+      g.writeStringField("title", s.title());
+      g.writeStringField("level", s.level());
+      g.writeBooleanField("wide", s.wide());
+      g.writeEndObject();
     }
     g.writeEndArray();
     g.writeArrayFieldStart("panels");
