@@ -3,6 +3,8 @@ package dev.infermon.itui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.simulator.FleetConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -201,6 +204,82 @@ class UiBrowserTest {
     browser.screenshot(SHOTS.resolve("dashboard-dark.png"));
     browser.driver.findElement(By.id("theme-toggle")).click();
     assertThat(consoleErrors()).isEmpty();
+  }
+
+  @Test
+  @Order(8)
+  void theTabsAndSectionHeadingsAreTheLayoutApis() throws Exception {
+    JsonNode layout =
+        new ObjectMapper()
+            .readTree(
+                HttpClient.newHttpClient()
+                    .send(
+                        HttpRequest.newBuilder(
+                                URI.create(dashBase + "/api/v1/llm/dashboard/panels"))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                    .body())
+            .path("data");
+    List<String> levels = new ArrayList<>();
+    List<String> titles = new ArrayList<>();
+    for (JsonNode l : layout.path("levels")) {
+      levels.add(l.path("id").asText());
+      titles.add(l.path("title").asText());
+    }
+    assertThat(levels).as("the API's levels").isNotEmpty();
+    String level = levels.get(Math.min(3, levels.size() - 1));
+    List<String> headings = new ArrayList<>();
+    for (JsonNode s : layout.path("sections")) {
+      if (s.path("level").asText().equals(level)) {
+        headings.add(s.path("title").asText());
+      }
+    }
+    open("/dashboard?level=" + level + "&range=15m");
+    wait.until(d -> !d.findElements(By.cssSelector("[role='tab']")).isEmpty());
+    List<WebElement> tabs = browser.driver.findElements(By.cssSelector("[role='tab']"));
+    assertThat(tabs.stream().map(t -> t.getAttribute("data-level")).toList()).isEqualTo(levels);
+    assertThat(tabs.stream().map(WebElement::getText).toList()).isEqualTo(titles);
+    assertThat(browser.driver.findElement(By.id("tab-" + level)).getAttribute("aria-selected"))
+        .isEqualTo("true");
+    wait.until(d -> !d.findElements(By.cssSelector("#dash-body h2")).isEmpty());
+    assertThat(
+            browser.driver.findElements(By.cssSelector("#dash-body h2")).stream()
+                .map(WebElement::getText)
+                .toList())
+        .as("the headings of level %s", level)
+        .isEqualTo(headings);
+    awaitDashboard();
+    assertThat(consoleErrors()).isEmpty();
+    // A level the API adds is a tab, in the API's place: the page knows no list of its own.
+    String extra =
+        "(() => { const f = window.fetch; window.fetch = (u, o) => String(u).includes("
+            + "'/api/v1/llm/dashboard/panels') ? f(u, o).then((r) => r.json()).then((j) => {"
+            + " j.data.levels.splice(1, 0, {id: 'extra', title: 'Extra level'});"
+            + " return new Response(JSON.stringify(j), {status: 200, headers: {'Content-Type':"
+            + " 'application/json'}}); }) : f(u, o); })();";
+    Object added =
+        browser
+            .driver
+            .executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", extra))
+            .get("identifier");
+    try {
+      open("/dashboard?level=extra&range=15m");
+      wait.until(d -> !d.findElements(By.id("tab-extra")).isEmpty());
+      List<String> more = new ArrayList<>(levels);
+      more.add(1, "extra");
+      assertThat(
+              browser.driver.findElements(By.cssSelector("[role='tab']")).stream()
+                  .map(t -> t.getAttribute("data-level"))
+                  .toList())
+          .isEqualTo(more);
+      assertThat(browser.driver.findElement(By.id("tab-extra")).getText()).isEqualTo("Extra level");
+      assertThat(browser.driver.findElement(By.id("tab-extra")).getAttribute("aria-selected"))
+          .isEqualTo("true");
+    } finally {
+      browser.driver.executeCdpCommand(
+          "Page.removeScriptToEvaluateOnNewDocument", Map.of("identifier", added));
+    }
   }
 
   @Test

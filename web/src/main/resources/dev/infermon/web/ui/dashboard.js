@@ -1,5 +1,5 @@
 // The LLM-inference dashboard: toolbar (filters, time range, quantile, refresh), the levels as
-// tabs (model, pod, GPU per pod, causal chain, prefill/decode, all), and the panels, each loaded
+// tabs and the sections as headings, both as the layout API lists them, and the panels, each loaded
 // when it scrolls into view with one request. window.__lastPanelDrawnAt (performance.now()) and
 // window.__dashboardDone mark the moment the last panel of the view was drawn (bench/ui-dashboard).
 import { api } from './api.js';
@@ -7,16 +7,6 @@ import { panelCard, panelLoader } from './panels.js';
 import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
 import { esc, fmtTime } from './format.js';
 import * as st from './state.js';
-
-const LEVELS = [
-  ['model', 'Model'], ['pod', 'Pod'], ['gpu', 'GPU per pod'], ['causal', 'Causal chain'],
-  ['pd', 'Prefill / decode'], ['all', 'All'],
-];
-
-function levelOf(id) {
-  const prefix = id.split('.')[0];
-  return prefix.startsWith('causal') ? 'causal' : prefix;
-}
 
 function toLocalInput(ms) {
   const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60000);
@@ -38,13 +28,13 @@ export function mount(main) {
     <button type="button" class="btn" id="refresh-now" title="Refresh now (r)">↻ Refresh</button>
   </form>
   <p class="muted" id="window-text" aria-live="polite"></p>
-  <div class="tabs" role="tablist" aria-label="Dashboard level">
-    ${LEVELS.map(([k, t]) => `<button type="button" role="tab" id="tab-${k}" data-level="${k}" aria-selected="false">${t}</button>`).join('')}
-  </div>
+  <div class="tabs" role="tablist" aria-label="Dashboard level"></div>
   <div id="dash-body" role="tabpanel"></div>`;
   const body = main.querySelector('#dash-body');
   let specs = null;
   let layout = null;
+  let levels = null; // [{id, title}] in tab order, from the layout API
+  let sections = null; // [{id, title, level, wide}] in display order, from the layout API
   let cards = [];
   let tables = [];
   let timer = 0;
@@ -100,7 +90,14 @@ export function mount(main) {
 
   function level_() {
     const l = st.params().get('level');
-    return LEVELS.some(([k]) => k === l) ? l : 'model';
+    if (!levels) return l || '';
+    return levels.some((x) => x.id === l) ? l : levels[0].id;
+  }
+
+  /** The tabs, one per level of the layout. */
+  function buildTabs() {
+    main.querySelector('[role="tablist"]').innerHTML = levels.map((l) =>
+      `<button type="button" role="tab" id="tab-${esc(l.id)}" data-level="${esc(l.id)}" aria-selected="false">${esc(l.title)}</button>`).join('');
   }
 
   // The filters' choices load once per page, on their own controller: every reload() aborts
@@ -146,7 +143,8 @@ export function mount(main) {
     body.textContent = '';
     const level = level_();
     const lazy = st.params().get('lazy') !== '0';
-    specs = layout.filter((p) => level === 'all' || (p.level || levelOf(p.id)) === level);
+    // 'all' is the API's level of every panel
+    specs = layout.filter((p) => level === 'all' || p.level === level);
     const chosen = specs;
     if (level === 'pod' || level === 'gpu' || level === 'all') {
       for (const [cols, title, byGpu] of [[POD_COLUMNS, 'Pods', false], [GPU_COLUMNS, 'GPUs of each pod', true]]) {
@@ -166,7 +164,8 @@ export function mount(main) {
         const h = document.createElement('h2');
         h.textContent = section;
         grid = document.createElement('div');
-        grid.className = 'grid' + (levelOf(spec.id) === 'causal' ? ' wide' : '');
+        const sec = sections.find((x) => x.title === section);
+        grid.className = 'grid' + (sec && sec.wide ? ' wide' : '');
         body.append(h, grid);
       }
       const card = panelCard(spec, { load: loader.load, onZoom: zoom, onDrawn: markDrawn });
@@ -194,6 +193,10 @@ export function mount(main) {
     body.innerHTML = '<div class="loading">Loading…</div>';
     api.layout(controller.signal).then((r) => {
       layout = r.data.panels.map((p) => Object.assign({}, p, { kind: String(p.kind || 'timeseries').toLowerCase() }));
+      levels = r.data.levels;
+      sections = r.data.sections;
+      buildTabs();
+      syncToolbar();
       offerQuantiles(r.data.quantiles);
       build();
     }, (e) => {
