@@ -238,7 +238,8 @@ class ArchitectureTest {
       Set.of(
           "dev.infermon.llm.catalog.Catalog",
           "dev.infermon.llm.catalog.EngineCatalog",
-          "dev.infermon.llm.dashboard.Dashboards");
+          "dev.infermon.llm.dashboard.Dashboards",
+          "dev.infermon.llm.dashboard.DashboardLayout");
 
   /** Functions from a value a service returns to text or a JSON-ready tree. */
   private static final Set<String> RENDERERS =
@@ -267,7 +268,8 @@ class ArchitectureTest {
    *       SloStatus.State}, {@code LintResult}), or an exception (the named errors, {@code
    *       BadParameterException});
    *   <li>data: the catalog's immutable values that are not records ({@code Catalog}, {@code
-   *       EngineCatalog}) and the panel specs ({@code Dashboards});
+   *       EngineCatalog}) and the panel specs ({@code Dashboards}, the {@code DashboardLayout} of
+   *       levels, sections and panels it holds);
    *   <li>a renderer of a value: {@code DiagnosisJson}, and lint's {@code TextReport}, {@code
    *       JsonReport}, {@code SarifReport}.
    * </ul>

@@ -21,10 +21,10 @@ import java.util.concurrent.ExecutionException;
  * Renders the dashboard: reads the inventory, compiles each panel for the families present, runs
  * the queries through the {@link QueryBackend} (embedded or remote) and explains every empty panel.
  *
- * <p>Speed (docs/rationale.md, "Dashboard speed"): the inventory is read once per requested time
- * and shared for {@link InventoryService#MAX_AGE_MS} (the process's one {@link InventoryService},
- * over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request are asked once each
- * (panels often share one, e.g. the same rate), all at once through {@link
+ * <p>Speed (docs/rationale.md, "UI and dashboard speed"): the inventory is read once per requested
+ * time and shared for {@link InventoryService#MAX_AGE_MS} (the process's one {@link
+ * InventoryService}, over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request are
+ * asked once each (panels often share one, e.g. the same rate), all at once through {@link
  * QueryBackend#rangeQueryAsync}. Where they run, whether an identical query of another request is
  * joined and whether final steps come from a results cache is the backend's stack ({@link
  * dev.infermon.promql.backend.QueryStack}, built once by the server); over a bare backend they run

@@ -13,6 +13,7 @@ import dev.infermon.llm.export.AlertPack;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.Matrix;
@@ -284,8 +285,10 @@ class RemoteReceiversTest {
     Catalog catalog = Catalog.builtIn();
     // 7 s off the grid with a 20 s step: no evaluation time lands on a sample (see the class doc).
     DashboardRequest req = DashboardRequest.of(Filters.NONE, start + 10 * 60_000 + 7_000, end);
-    List<PanelResult> local = new DashboardService(embedded, catalog).render(req);
-    List<PanelResult> far = new DashboardService(remote, catalog).render(req);
+    List<PanelResult> local =
+        new DashboardService(QueryStack.withoutCache(embedded), catalog).render(req);
+    List<PanelResult> far =
+        new DashboardService(QueryStack.withoutCache(remote), catalog).render(req);
 
     assertThat(far).hasSameSizeAs(local);
     assertThat(local).anyMatch(p -> p.status() == PanelResult.Status.OK);

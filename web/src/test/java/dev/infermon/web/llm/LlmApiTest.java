@@ -10,6 +10,7 @@ import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.export.ExportService;
+import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
@@ -72,7 +73,7 @@ class LlmApiTest {
     fleet = Fleet.create(config, START);
     new FleetScrape(server.tsdb, true).run(fleet, Duration.ofMinutes(10));
     end = fleet.nowMillis();
-    dashboard.set(new DashboardService(server.backend.get(), Catalog.builtIn()));
+    dashboard.set(new DashboardService(QueryStack.of(server.backend.get()), Catalog.builtIn()));
   }
 
   @AfterAll
