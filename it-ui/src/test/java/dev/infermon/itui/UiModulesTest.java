@@ -14,8 +14,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The UI's pure functions, run in the browser as the pages run them (ES modules imported from the
- * server): unit formatting, axis ticks, PromQL error positions, completion, histogram buckets to
- * heatmap cells, the query step. Each row calls one exported function with JSON arguments.
+ * server): unit formatting, axis ranges and duration ticks, Prometheus's humanize and alert units,
+ * PromQL error positions, completion, histogram buckets to heatmap cells, the query step, family
+ * links in reasons, the engines page's summaries, sparklines. Each row calls one exported function
+ * with JSON arguments.
  */
 class UiModulesTest {
   static WebServer server;
@@ -71,6 +73,48 @@ class UiModulesTest {
           format.js | fmt | [null, "s"]                       | "–"
           format.js | fmtTicks | [[0.999, 0.9995, 1], "percentunit"] | ["99.9 %","99.95 %","100 %"]
           format.js | fmtTicks | [[0, 0.5, 1, 1.5], "s"]      | ["0 s","500 ms","1 s","1.5 s"]
+          format.js | axisRange | ["percentunit", 1, 1]            | [0,1]
+          format.js | axisRange | ["percentunit", 0, 0]            | [0,1]
+          format.js | axisRange | ["percentunit", 0.2, 1.3]        | [0,1.3]
+          format.js | axisRange | ["percent", 41, 41]              | [0,100]
+          format.js | axisRange | ["percent", -3, 41]              | [-3,100]
+          format.js | axisRange | ["s", 0.2, 3.7]                  | [0,4]
+          format.js | axisRange | ["s", 0, 0]                      | [0,1]
+          format.js | axisRange | ["s", 30, 400]                   | [0,480]
+          format.js | axisRange | ["ms", 120, 950]                 | [0,1000]
+          format.js | axisRange | ["reqps", 1, 1]                  | null
+          format.js | durationTicks | [[0, 15, 30, 45, 60], "s"]   | ["0 s","15 s","30 s","45 s","60 s"]
+          format.js | durationTicks | [[0, 300, 600, 900], "s"]    | ["0 min","5 min","10 min","15 min"]
+          format.js | durationTicks | [[120, 240, 360], "s"]       | ["2 min","4 min","6 min"]
+          format.js | durationTicks | [[0, 3600, 7200], "s"]       | ["0 h","1 h","2 h"]
+          format.js | durationTicks | [[0, 0.2, 0.4, 0.6], "s"]    | ["0 ms","200 ms","400 ms","600 ms"]
+          format.js | durationTicks | [[0, 500, 1000, 1500], "ms"] | ["0 ms","500 ms","1000 ms","1500 ms"]
+          format.js | durationTicks | [[0, 5, 10], "ms"]           | ["0 ms","5 ms","10 ms"]
+          format.js | durationTicks | [[0.00002, 0.00004], "s"]    | ["20 µs","40 µs"]
+          format.js | humanize | [1234]                           | "1.234k"
+          format.js | humanize | [12345678]                       | "12.35M"
+          format.js | humanize | [42]                             | "42"
+          format.js | humanize | [0.0123]                         | "12.3m"
+          format.js | humanize | [0]                              | "0"
+          format.js | alertUnit | [{"description": "Users wait {{ $value | humanizeDuration }} (p95)"}]  | "s"
+          format.js | alertUnit | [{"description": "{{ $value | humanizePercentage }} of the requests"}] | "percentunit"
+          format.js | alertUnit | [{"description": "{{ $value }} requests wait"}]                      | ""
+          format.js | fmtAlertValue | ["2.5", "s"]                | "2.5 s"
+          format.js | fmtAlertValue | ["0.0712", "percentunit"]   | "7.12 %"
+          format.js | fmtAlertValue | ["37", ""]                  | "37"
+          format.js | fmtAlertValue | ["12345.6", ""]             | "12.35k"
+          alerts.js | unitsByAlert | [[{"rules": [{"type": "alerting", "name": "A", "annotations": {"description": "wait {{ $value | humanizeDuration }}"}}, {"type": "alerting", "name": "B", "annotations": {}}, {"type": "recording", "name": "C"}]}]] | {"A":"s"}
+          panels.js | linkFamilies | ["vLLM 0.4 – 0.7 does not expose x; vllm:foo is exposed from vLLM 0.8", {"vllm:foo": "vllm:foo"}] | "vLLM 0.4 – 0.7 does not expose x; <a data-nav class=\\"family\\" href=\\"/engines#family-vllm%3Afoo\\">vllm:foo</a> is exposed from vLLM 0.8"
+          panels.js | linkFamilies | ["DCGM_FI_PROF_SM_ACTIVE is not exported: it needs x", {"DCGM_FI_PROF_SM_ACTIVE": "DCGM_FI_PROF_SM_ACTIVE"}] | "<a data-nav class=\\"family\\" href=\\"/engines#family-DCGM_FI_PROF_SM_ACTIVE\\">DCGM_FI_PROF_SM_ACTIVE</a> is not exported: it needs x"
+          panels.js | linkFamilies | ["ray_vllm:foo <b>", {"ray_vllm:foo": "vllm:foo"}] | "<a data-nav class=\\"family\\" href=\\"/engines#family-vllm%3Afoo\\">ray_vllm:foo</a> &lt;b&gt;"
+          panels.js | linkFamilies | ["no family here", {}]             | "no family here"
+          engines.js | releaseText | [{"first": "0.8", "last": "0.11"}] | "0.8 – 0.11"
+          engines.js | releaseText | [{"first": "0.11", "last": "0.11"}] | "0.11"
+          engines.js | releaseText | [null]                           | "release unknown"
+          engines.js | badgeText | [{"engine": "vllm", "versions": {"first": "0.8", "last": "0.11"}}] | "vllm 0.8 – 0.11"
+          engines.js | badgeText | [{"engine": "sglang", "versions": null}] | "sglang"
+          engines.js | badgeText | [{"engine": "unknown", "versions": null}] | ""
+          engines.js | engineSummary | [[{"engine": "vllm", "up": true, "prefix": "vllm:", "versions": {"first": "0.8", "last": "0.11"}, "features": ["lora"]}, {"engine": "vllm", "up": false, "prefix": "ray_vllm:", "versions": {"first": "0.8", "last": "0.11"}, "features": []}, {"engine": "dcgm", "up": true, "prefix": "", "versions": null, "features": []}]] | [{"engine":"dcgm","targets":1,"up":1,"releases":["release unknown"],"prefixes":[],"features":[]},{"engine":"vllm","targets":2,"up":1,"releases":["0.8 – 0.11"],"prefixes":["ray_vllm:","vllm:"],"features":["lora"]}]
           format.js | legend | ["{{pod}} q", {"pod": "vllm-0", "le": "1"}] | "vllm-0 q"
           format.js | legend | ["", {"__name__": "up", "job": "a"}]      | "up{job=\\"a\\"}"
           api.js | parsePosition | ["invalid parameter \\"query\\": 1:62: parse error: unexpected <op:*>"] | {"line":1,"column":62,"message":"parse error: unexpected <op:*>"}
@@ -89,6 +133,29 @@ class UiModulesTest {
           """)
   void pureFunctions(String module, String fn, String args, String expected) {
     assertThat(call(module, fn, args)).isEqualTo(expected);
+  }
+
+  /** The y coordinates of a sparkline's path, as the pod table draws it. */
+  static List<String> sparkYs(String valuesJson) {
+    String svg = call("chart.js", "sparkline", "[" + valuesJson + "]");
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("[ML][0-9.]+ ([0-9.]+)").matcher(svg);
+    List<String> ys = new java.util.ArrayList<>();
+    while (m.find()) {
+      ys.add(m.group(1));
+    }
+    return ys;
+  }
+
+  @org.junit.jupiter.api.Test
+  void aSparklineOfFloatNoiseIsFlatAndOfARealChangeIsNot() {
+    // KV usage 0.5 with the last-digit wiggles of float sums: one height for every point
+    assertThat(sparkYs("[0.5, 0.500000000001, 0.499999999999, 0.5, 0.5000000000002]"))
+        .hasSize(5)
+        .containsOnly("10.0");
+    assertThat(sparkYs("[1, 1, 1]")).containsOnly("10.0");
+    // a change of a tenth spans the whole height, lowest value at the bottom
+    assertThat(sparkYs("[0.4, 0.5, 0.45]")).containsExactly("19.0", "1.0", "10.0");
   }
 
   @ParameterizedTest(name = "{0} theme: text colours meet WCAG AA on both backgrounds")

@@ -4,9 +4,12 @@ import dev.infermon.lint.CheckId;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.promql.parser.AggregateExpr;
 import dev.infermon.promql.parser.AggregateOp;
+import dev.infermon.promql.parser.BinaryExpr;
+import dev.infermon.promql.parser.BinaryOp;
 import dev.infermon.promql.parser.Call;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.MatrixSelector;
+import dev.infermon.promql.parser.ParenExpr;
 import dev.infermon.promql.parser.Printer;
 import dev.infermon.promql.parser.SubqueryExpr;
 import dev.infermon.promql.parser.VectorSelector;
@@ -218,7 +221,7 @@ final class FunctionChecks {
   private static void rawCounter(
       QueryScope s, VectorSelector vs, ExprWalk.Node n, Set<String> reported) {
     Expr parent = n.parent();
-    if (parent instanceof MatrixSelector) {
+    if (parent instanceof MatrixSelector || gainOverOffset(parent)) {
       return;
     }
     for (Expr a : n.ancestors()) {
@@ -247,6 +250,30 @@ final class FunctionChecks {
             + " on restart.",
         "use rate(" + info.sample() + "[5m]) or increase(" + info.sample() + "[1h])",
         info.sample());
+  }
+
+  /**
+   * Whether {@code e} is {@code x - x offset d}: a counter's gain over {@code d}, as a heatmap's
+   * count per step is written (rate would extrapolate), a use of the counter as a counter.
+   */
+  private static boolean gainOverOffset(Expr e) {
+    if (!(e instanceof BinaryExpr) || ((BinaryExpr) e).op() != BinaryOp.SUB) {
+      return false;
+    }
+    Expr l = unwrap(((BinaryExpr) e).lhs());
+    Expr r = unwrap(((BinaryExpr) e).rhs());
+    return l instanceof VectorSelector
+        && r instanceof VectorSelector
+        && ((VectorSelector) l).name().equals(((VectorSelector) r).name())
+        && ((VectorSelector) l).matchers().equals(((VectorSelector) r).matchers())
+        && ((VectorSelector) r).offsetMs() > ((VectorSelector) l).offsetMs();
+  }
+
+  private static Expr unwrap(Expr e) {
+    while (e instanceof ParenExpr) {
+      e = ((ParenExpr) e).expr();
+    }
+    return e;
   }
 
   /** A duration as Prometheus writes it ({@code 1m30s}). */

@@ -103,7 +103,13 @@ public final class DashboardService {
     Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
     for (Panel p : panels) {
       PromqlCompiler.Options o =
-          new PromqlCompiler.Options(r.filters(), p.match(), r.quantile(), r.window(), presence);
+          new PromqlCompiler.Options(
+              r.filters(),
+              p.match(),
+              r.quantile(),
+              r.window(),
+              presence,
+              PromqlCompiler.duration(r.stepMs()));
       List<Optional<String>> qs = new ArrayList<>();
       for (Query q : p.queries()) {
         Optional<String> promql = compiler.compile(q.measure(), p.level(), o);

@@ -40,7 +40,10 @@ public sealed interface Measure {
     }
   }
 
-  /** A histogram signal's bucket increases by {@code le}, for a heatmap. */
+  /**
+   * A histogram signal's bucket counts per step by {@code le}, for a heatmap: each point is what
+   * the cumulative buckets gained since the previous step, so a column is the step's observations.
+   */
   record Heatmap(Signal signal) implements Measure {
     public List<Signal> signals() {
       return List.of(signal);

@@ -42,19 +42,46 @@ public final class PromqlCompiler {
    * @param quantile the selected quantile, for {@link Measure.Quantile} without a fixed one
    * @param window the rate window ({@code 5m}, or {@code $__rate_interval} for Grafana)
    * @param presence which families may be referenced
+   * @param step the query's step as a PromQL duration ({@code 30s}, or {@code $__interval} for
+   *     Grafana): a heatmap column counts what was observed in one step
    */
   public record Options(
       Filters filters,
       Map<String, String> panelMatch,
       double quantile,
       String window,
-      Presence presence) {
+      Presence presence,
+      String step) {
     public Options {
       if (!(quantile > 0 && quantile < 1)) {
         throw new IllegalArgumentException("quantile must be in (0, 1), got " + quantile);
       }
+      if (step == null || step.isBlank()) {
+        throw new IllegalArgumentException("step must be a duration, got \"" + step + "\"");
+      }
       panelMatch = Map.copyOf(panelMatch);
     }
+
+    /** Options whose step is the rate window (for queries that draw no heatmap: rules, probes). */
+    public Options(
+        Filters filters,
+        Map<String, String> panelMatch,
+        double quantile,
+        String window,
+        Presence presence) {
+      this(filters, panelMatch, quantile, window, presence, window);
+    }
+  }
+
+  /** The function {@link #parts} applies for a heatmap: the increase over one step, exactly. */
+  private static final String PER_STEP = "per-step";
+
+  /** {@code ms} as a PromQL duration: {@code 30s}, {@code 1500ms}. */
+  static String duration(long ms) {
+    if (ms <= 0) {
+      throw new IllegalArgumentException("a step must be positive, got " + ms + " ms");
+    }
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   /** The PromQL for {@code m} at {@code level}, or empty when no engine present has its signals. */
@@ -88,7 +115,7 @@ public final class PromqlCompiler {
           counter(s, "_sum", g, o, "rate", null), counter(s, "_count", g, o, "rate", null));
     }
     if (m instanceof Measure.Heatmap) {
-      return buckets(((Measure.Heatmap) m).signal(), List.of(), o, "increase");
+      return buckets(((Measure.Heatmap) m).signal(), List.of(), o, PER_STEP);
     }
     if (m instanceof Measure.Ratio) {
       Measure.Ratio r = (Measure.Ratio) m;
@@ -143,18 +170,24 @@ public final class PromqlCompiler {
     return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
   }
 
-  /** One source's raw series (rate/increase applied when {@code fn} is set), deduplicated. */
+  /**
+   * One source's raw series (rate/increase applied when {@code fn} is set, or the count per step
+   * for {@link #PER_STEP}), deduplicated.
+   */
   private String parts(Resolved r, String suffix, Options o, String fn) {
     List<String> parts = new ArrayList<>();
     boolean several = r.source().metrics().size() > 1;
     for (String f : r.families()) {
       String p = selector(f, suffix, r.source(), o);
-      if (fn != null) {
-        p = fn + "(" + p + "[" + o.window() + "])";
-      }
-      if (several) {
-        // keep each family apart: aggregations drop __name__
-        p = "label_replace(" + p + ", \"metric\", \"$1\", \"__name__\", \"(.+)\")";
+      if (PER_STEP.equals(fn)) {
+        p = perStep(several ? named(p) : p, o.step());
+      } else {
+        if (fn != null) {
+          p = fn + "(" + p + "[" + o.window() + "])";
+        }
+        if (several) {
+          p = named(p);
+        }
       }
       if (r.source().dedupe() && !r.engine().dedupeLabels().isEmpty()) {
         p = "max without (" + String.join(", ", r.engine().dedupeLabels()) + ") (" + p + ")";
@@ -162,6 +195,23 @@ public final class PromqlCompiler {
       parts.add(p);
     }
     return String.join(" or ", parts);
+  }
+
+  /** Keeps each family apart: aggregations drop {@code __name__}. */
+  private static String named(String p) {
+    return "label_replace(" + p + ", \"metric\", \"$1\", \"__name__\", \"(.+)\")";
+  }
+
+  /**
+   * What a counter gained in the step ending at each point: the difference of the last samples at
+   * both ends, which telescopes over a range query's steps (the columns of a window sum to its
+   * counter's gain, none counted twice or lost) where {@code increase(x[step])} would extrapolate,
+   * and answer nothing when a step holds one scrape. After a counter reset the count since the
+   * restart stands for the step; a series new in the step has no difference and no column.
+   */
+  private static String perStep(String p, String step) {
+    String before = p + " offset " + step;
+    return "((" + p + " - " + before + ") >= 0 or (" + p + " and " + before + "))";
   }
 
   private static String by(List<String> labels) {

@@ -101,7 +101,9 @@ public final class GrafanaDashboard {
                 p.match(),
                 PLACEHOLDER_QUANTILE,
                 "$__rate_interval",
-                current(chosen));
+                current(chosen),
+                // Grafana's step: a heatmap column counts the observations of one interval
+                "$__interval");
         for (Query q : p.queries()) {
           Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
           if (expr.isEmpty()) {

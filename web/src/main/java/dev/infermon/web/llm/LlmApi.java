@@ -22,10 +22,11 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * {@code /api/v1/llm/*}: the LLM dashboard, the inventory, the catalog's names and the exports
- * (docs/http-api.md), adapters over the llm module's {@link DashboardService} and {@link
- * ExportService}. Dashboard and inventory need the storage: until the {@link DashboardService} is
- * bound they answer 503 {@code unavailable}; the catalog and the exports do not.
+ * {@code /api/v1/llm/*}: the LLM dashboard, the inventory, the catalog's names and families, and
+ * the exports (docs/http-api.md), adapters over the llm module's {@link DashboardService} and
+ * {@link ExportService}. Dashboard and inventory need the storage: until the {@link
+ * DashboardService} is bound they answer 503 {@code unavailable}; the catalog and the exports do
+ * not.
  *
  * <p>Errors use the web module's one envelope and mapping ({@link LlmRoutes}): a bad parameter is
  * {@code bad_data} (400) naming it; a failing inventory query maps as {@code /api/v1/query} maps it
@@ -68,6 +69,8 @@ public final class LlmApi {
     r.add(PREFIX + "/dashboard/panels", LlmRoutes.api(this::specs), "GET");
     r.add(PREFIX + "/inventory", LlmRoutes.api(this::inventory), "GET");
     r.add(PREFIX + "/catalog/names", LlmRoutes.api(this::catalogNames), "GET");
+    r.add(PREFIX + "/catalog/families", LlmRoutes.api(this::catalogFamilies), "GET");
+    r.add(PREFIX + "/catalog/families/<name>", LlmRoutes.api(this::catalogFamily), "GET");
     r.add(PREFIX + "/export/grafana", LlmRoutes.api(this::grafana), "GET");
     r.add(PREFIX + "/export/rules", LlmRoutes.api(this::rules), "GET");
     r.add(PREFIX + "/export/prometheusrule", LlmRoutes.api(this::prometheusRule), "GET");
@@ -118,6 +121,24 @@ public final class LlmApi {
   private void catalogNames(Exchange ex) {
     Catalog c = catalog();
     ok(ex, g -> LlmJson.catalogNames(g, c));
+  }
+
+  private void catalogFamilies(Exchange ex) {
+    Catalog c = catalog();
+    ok(ex, g -> CatalogJson.families(g, c));
+  }
+
+  /** One family by any spelling ({@code vllm:x}, {@code ray_vllm:x}); 404 when none has it. */
+  private void catalogFamily(Exchange ex) {
+    String name = ex.pathParam();
+    Catalog.Identified id =
+        catalog()
+            .identifyFamily(name)
+            .orElseThrow(
+                () ->
+                    new ApiException(
+                        ErrorType.NOT_FOUND, "no family named \"" + name + "\" in the catalog"));
+    ok(ex, g -> CatalogJson.family(g, id.engine(), id.match().entries()));
   }
 
   private void grafana(Exchange ex) throws IOException, BodyTooLargeException {

@@ -1,7 +1,20 @@
 // Alerts: firing and pending alerts with their labels and annotations, then every rule group with
-// each rule's health, last error and evaluation time.
+// each rule's health, last error and evaluation time. An alert's value is printed in its rule's
+// unit when the rule's annotations say it (format.js alertUnit), else as Prometheus's humanize.
 import { api } from './api.js';
-import { ago, esc, fmt } from './format.js';
+import { alertUnit, ago, esc, fmt, fmtAlertValue } from './format.js';
+
+/** alertname → the unit of its value, from every alerting rule that states one. */
+export function unitsByAlert(groups) {
+  const out = {};
+  for (const g of groups || []) {
+    for (const r of g.rules || []) {
+      const u = r.type === 'alerting' ? alertUnit(r.annotations) : '';
+      if (u) out[r.name] = u;
+    }
+  }
+  return out;
+}
 
 function chips(obj) {
   return Object.entries(obj || {}).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('');
@@ -16,19 +29,23 @@ export function mount(main) {
   const rulesEl = main.querySelector('#rule-groups');
 
   async function load() {
+    // the rules first: they carry the units the alerts' values are printed in
+    const rules = api.rules(controller.signal).then((r) => r.data.groups || []);
+    rules.catch(() => {});
     try {
+      const units = unitsByAlert(await rules.catch(() => []));
       const a = (await api.alerts(controller.signal)).data.alerts || [];
       a.sort((x, y) => (x.state === 'firing' ? 0 : 1) - (y.state === 'firing' ? 0 : 1));
       alertsEl.innerHTML = a.length ? `<table class="data"><thead><tr><th scope="col">State</th><th scope="col">Alert</th><th scope="col">Labels</th><th scope="col">Annotations</th><th scope="col">Active since</th><th scope="col">Value</th></tr></thead><tbody>
         ${a.map((x) => `<tr data-state="${esc(x.state)}"><td><span class="badge ${esc(x.state)}">${esc(x.state)}</span></td><td>${esc(x.labels.alertname || '')}</td>
         <td>${chips(x.labels)}</td><td>${Object.entries(x.annotations || {}).map(([k, v]) => `<div><b>${esc(k)}</b>: ${esc(v)}</div>`).join('')}</td>
-        <td class="num">${x.activeAt ? esc(ago(Date.parse(x.activeAt))) : ''}</td><td class="num">${esc(x.value)}</td></tr>`).join('')}</tbody></table>`
+        <td class="num">${x.activeAt ? esc(ago(Date.parse(x.activeAt))) : ''}</td><td class="num" title="${esc(x.value)}">${esc(fmtAlertValue(x.value, units[x.labels.alertname] || ''))}</td></tr>`).join('')}</tbody></table>`
         : '<div class="empty"><div class="reason">No alert is pending or firing.</div><div class="todo">Rules below show what is watched.</div></div>';
     } catch (e) {
       if (e.name !== 'AbortError') alertsEl.innerHTML = '<p class="error">' + esc(e.message) + '</p>';
     }
     try {
-      const groups = (await api.rules(controller.signal)).data.groups || [];
+      const groups = await rules;
       rulesEl.innerHTML = groups.length ? groups.map((g) => `<details class="group" open><summary>${esc(g.name)} <span class="muted">${esc(g.file || '')} · every ${esc(g.interval)} s</span></summary>
         <table class="data rules"><thead><tr><th scope="col">Rule</th><th scope="col">Health</th><th scope="col">State</th><th scope="col">Expression</th><th scope="col">Labels and annotations</th><th scope="col">Last evaluation</th></tr></thead><tbody>
         ${(g.rules || []).map((r) => `<tr><td>${esc(r.name)}${r.type === 'recording' ? ' <span class="muted">(recording)</span>' : ''}</td>

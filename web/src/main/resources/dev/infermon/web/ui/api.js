@@ -54,7 +54,26 @@ export const api = {
   panels: (ids, params, signal) =>
     call('/api/v1/llm/dashboard', Object.assign({ panels: ids.join(',') }, params), signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
+  inventory: (signal) => call('/api/v1/llm/inventory', null, signal),
+  catalogFamilies: (signal) => call('/api/v1/llm/catalog/families', null, signal).then((r) => r.data),
 };
+
+let familyNames = null;
+
+/**
+ * Every spelling of every catalog family, read once per page load (the catalog is built into
+ * the server and does not change while it runs); an empty set when the catalog is not served.
+ */
+export function catalogFamilyNames() {
+  if (!familyNames) {
+    familyNames = api.catalogFamilies().then((fams) => {
+      const out = new Map();
+      for (const f of fams) for (const s of f.spellings && f.spellings.length ? f.spellings : [f.name]) out.set(s, f.name);
+      return out;
+    }, () => new Map());
+  }
+  return familyNames;
+}
 
 /**
  * '... "query": 1:17: parse error: unexpected ...' → {line, column, message}; null for other

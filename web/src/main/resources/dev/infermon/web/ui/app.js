@@ -3,7 +3,7 @@
 
 const PAGES = {
   '/': 'dashboard', '/dashboard': 'dashboard', '/targets': 'targets', '/alerts': 'alerts',
-  '/explore': 'explore', '/diagnosis': 'diagnosis',
+  '/explore': 'explore', '/diagnosis': 'diagnosis', '/engines': 'engines',
 };
 const main = document.getElementById('main');
 let current = null;
@@ -38,7 +38,7 @@ document.addEventListener('click', (e) => {
   const a = e.target.closest('a[data-nav]');
   if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
-  if (a.getAttribute('href') !== location.pathname + location.search) navigate(a.getAttribute('href'));
+  if (a.getAttribute('href') !== location.pathname + location.search + location.hash) navigate(a.getAttribute('href'));
 });
 window.addEventListener('popstate', route);
 
@@ -61,7 +61,7 @@ document.addEventListener('keydown', (e) => {
   const t = e.target;
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
-  const go = { 1: '/dashboard', 2: '/targets', 3: '/alerts', 4: '/explore', 5: '/diagnosis' }[e.key];
+  const go = { 1: '/dashboard', 2: '/targets', 3: '/alerts', 4: '/explore', 5: '/diagnosis', 6: '/engines' }[e.key];
   if (go) { e.preventDefault(); navigate(go); return; }
   if (e.key === 't') { e.preventDefault(); toggleTheme(); return; }
   if (e.key === 'r' && current && current.refresh) { e.preventDefault(); current.refresh(); return; }

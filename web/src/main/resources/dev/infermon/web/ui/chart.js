@@ -2,7 +2,7 @@
 // series (buttons, so the keyboard reaches them), drag-to-zoom reported to the page, and cursors
 // synchronised across every chart of a page so that the causal chain reads on one time axis.
 import uPlot from './vendor/uPlot.esm.js';
-import { fmt, fmtTicks, fmtTime, esc } from './format.js';
+import { axisRange, durationIncrs, durationTicks, fmt, fmtTicks, fmtTime, esc, isDuration } from './format.js';
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#b07aa1', '#76b7b2',
   '#edc948', '#ff9da7', '#9c755f', '#8cd17d', '#499894', '#d37295'];
@@ -76,11 +76,15 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
     height: HEIGHT,
     legend: { show: false },
     cursor: { sync: { key: sync }, drag: { x: true, y: false, setScale: false }, points: { size: 5 } },
-    scales: { x: { time: true } },
+    scales: {
+      x: { time: true },
+      // a share on 0-100 %, a duration from 0 (format.js axisRange); anything else as uPlot pads it
+      y: axisRange(unit, 0, 0) ? { range: (u, min, max) => axisRange(unit, min, max) || uPlot.rangeNum(min, max, 0.1, true) } : {},
+    },
     axes: [
       Object.assign({}, axis, { space: 70 }),
-      Object.assign({}, axis, {
-        values: (u, splits) => fmtTicks(splits, unit),
+      Object.assign({}, axis, isDuration(unit) ? { incrs: durationIncrs(unit) } : {}, {
+        values: (u, splits) => (isDuration(unit) ? durationTicks(splits, unit) : fmtTicks(splits, unit)),
         // wide enough for the longest tick label (about 7 px per character at 12 px), and at least
         // 80 px so that stacked charts share one x position per time (the causal chain)
         size: (u, values) => Math.max(80, 18 + 7 * Math.max(4, ...(values || []).map((v) => String(v).length))),
@@ -95,6 +99,14 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
     }))),
     plugins: [tooltip(unit)],
     hooks: {
+      // what the canvas shows, as text the page (and its tests) can read: the value axis's range
+      // and tick labels
+      draw: [(u) => {
+        const y = u.scales.y;
+        el.dataset.yMin = String(y.min);
+        el.dataset.yMax = String(y.max);
+        el.dataset.yTicks = (u.axes[1]._values || []).join('|');
+      }],
       setSelect: [(u) => {
         if (u.select.width > 4 && onZoom) {
           const from = u.posToVal(u.select.left, 'x');
@@ -138,13 +150,25 @@ export function timeChart(el, xs, series, { unit, onZoom, sync = 'infermon' }) {
   return { destroy() { ro.disconnect(); u.destroy(); }, plot: u };
 }
 
+/**
+ * The vertical range of a sparkline over `finite` values: at least 1 % of their magnitude (or 1
+ * around 0), centred on them, so a series that only wiggles in its last digits (KV usage of
+ * 0.5 ± 1e-12 from float sums) is drawn flat instead of magnified into full-height noise.
+ */
+export function sparkRange(finite) {
+  const lo = Math.min(...finite);
+  const hi = Math.max(...finite);
+  const min = Math.max(Math.abs(lo), Math.abs(hi)) * 0.01 || 1;
+  if (hi - lo >= min) return [lo, hi];
+  const mid = (lo + hi) / 2;
+  return [mid - min / 2, mid + min / 2];
+}
+
 /** An inline SVG sparkline of `values` (nulls are gaps). */
 export function sparkline(values, color = PALETTE[0], w = 84, h = 20) {
   const finite = values.filter((v) => v != null && Number.isFinite(v));
   if (finite.length < 2) return '';
-  let lo = Math.min(...finite);
-  let hi = Math.max(...finite);
-  if (hi === lo) { hi += 1; lo -= 1; }
+  const [lo, hi] = sparkRange(finite);
   const dx = w / (values.length - 1);
   let d = '';
   let pen = false;

@@ -64,6 +64,108 @@ export function fmt(v, unit, d = 2) {
   }
 }
 
+/** Whether `unit` is a duration: its axis gets time ticks (1 s, 5 s, 1 min, 1 h ...). */
+export function isDuration(unit) {
+  return unit === 's' || unit === 'ms';
+}
+
+/**
+ * The value axis's [min, max] for data in [min, max], or null to let uPlot choose. A share (ratio
+ * or percent) spans 0-100 % unless the data leave it, so a flat 1 reads as 100 % on a 0-100 %
+ * axis instead of being blown up around itself; a duration starts at 0 (latencies are never
+ * negative, and a padded negative tick reads as nonsense).
+ */
+export function axisRange(unit, min, max) {
+  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) return null;
+  const full = unit === 'percentunit' ? 1 : unit === 'percent' ? 100 : null;
+  if (full !== null) return [Math.min(0, min), Math.max(full, max)];
+  if (isDuration(unit) && min >= 0) {
+    const top = max === 0 ? 1 : max;
+    const step = durationStep(top * (unit === 'ms' ? 1e-3 : 1), 5) * (unit === 'ms' ? 1e3 : 1);
+    return [0, Math.ceil(top / step - 1e-9) * step];
+  }
+  return null;
+}
+
+// Round increments for a duration axis, in seconds: 1-2-5 below a second, then the clock's own
+// steps (15 s, 30 s, 1 min, 5 min, 15 min, 1 h, 6 h, 1 d) so ticks land where a reader counts.
+const DURATION_INCRS = [1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 0.01, 0.02,
+  0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200,
+  86400, 172800, 604800];
+
+/** uPlot's `incrs` for a duration axis in `unit` (s or ms). */
+export function durationIncrs(unit) {
+  return unit === 'ms' ? DURATION_INCRS.map((x) => parseFloat((x * 1e3).toPrecision(6))) : DURATION_INCRS.slice();
+}
+
+/** The smallest round increment that cuts `span` seconds into at most `ticks` steps. */
+export function durationStep(span, ticks) {
+  for (const x of DURATION_INCRS) if (span / x <= ticks) return x;
+  return DURATION_INCRS[DURATION_INCRS.length - 1];
+}
+
+/**
+ * Labels for duration ticks `splits` (in `unit`, s or ms): one unit for the whole axis, the
+ * largest the increment is a whole number of (30 s steps stay "90 s", 5 min steps read "15 min"),
+ * so every label of a round axis is a round number.
+ */
+export function durationTicks(splits, unit) {
+  const f = unit === 'ms' ? 1e-3 : 1;
+  const secs = splits.map((v) => v * f);
+  const incr = secs.length > 1 ? Math.abs(secs[1] - secs[0]) : Math.abs(secs[0]) || 1;
+  const units = [[3600, 'h'], [60, 'min'], [1, 's'], [1e-3, 'ms'], [1e-6, 'µs']];
+  const tol = 1e-9;
+  let [div, name] = units[units.length - 1];
+  for (const [d, n] of units) {
+    const k = incr / d;
+    if (k >= 1 - tol && Math.abs(k - Math.round(k)) < 1e-6 * Math.max(1, k)) { div = d; name = n; break; }
+  }
+  return secs.map((v) => (v === 0 ? '0' : trim((v / div).toFixed(incr / div >= 1 ? 0 : 3))) + ' ' + name);
+}
+
+/**
+ * Prometheus's `humanize` template function: four significant digits with an SI prefix
+ * (1234 → "1.234k", 0.0123 → "12.3m"), for values whose unit is not known.
+ */
+export function humanize(v) {
+  if (v === 0 || !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v === 0 ? '0' : v > 0 ? '+Inf' : '-Inf';
+  let x = v;
+  let prefix = '';
+  if (Math.abs(x) >= 1) {
+    for (const p of ['k', 'M', 'G', 'T', 'P', 'E', 'Z', 'Y']) {
+      if (Math.abs(x) < 1000) break;
+      prefix = p;
+      x /= 1000;
+    }
+  } else {
+    for (const p of ['m', 'u', 'n', 'p', 'f', 'a', 'z', 'y']) {
+      if (Math.abs(x) >= 1) break;
+      prefix = p;
+      x *= 1000;
+    }
+  }
+  return String(parseFloat(x.toPrecision(4))) + prefix;
+}
+
+/**
+ * The unit of an alerting rule's value, read from how its annotations print `$value` (the
+ * template functions name it: humanizeDuration is seconds, humanizePercentage a ratio,
+ * humanize1024 bytes), or '' when they do not say.
+ */
+export function alertUnit(annotations) {
+  const text = Object.values(annotations || {}).join(' ');
+  const m = /\$value\s*\|\s*(humanizeDuration|humanizePercentage|humanize1024)\b/.exec(text);
+  if (!m) return '';
+  return { humanizeDuration: 's', humanizePercentage: 'percentunit', humanize1024: 'bytes' }[m[1]];
+}
+
+/** An alert's value (the API's string) in `unit`, or as Prometheus's humanize when none is known. */
+export function fmtAlertValue(value, unit) {
+  const v = typeof value === 'number' ? value : value === '+Inf' ? Infinity : value === '-Inf' ? -Infinity : parseFloat(value);
+  if (value == null || value === '' || (Number.isNaN(v) && value !== 'NaN')) return String(value ?? '');
+  return unit ? fmt(v, unit, 3) : humanize(v);
+}
+
 /** A short label for the unit, shown beside a panel's title. */
 export function unitLabel(unit) {
   return {

@@ -1,6 +1,7 @@
 // A heatmap of a classic histogram over time: one column per step, one row per bucket, the colour
-// the number of observations that fell in the bucket during the step (from cumulative `le`
-// series: each bucket's count is its cumulative count minus the one below).
+// the number of observations that fell in the bucket during the step (the server sends each
+// cumulative `le` series' gain over the step; each bucket's count is its cumulative count minus the
+// one below).
 import { fmt, fmtTime, esc } from './format.js';
 
 function css(name) {
@@ -45,6 +46,13 @@ export function heatmap(el, xs, series, { unit }) {
   tip.className = 'tip';
   el.style.position = 'relative';
   el.append(canvas, tip);
+  // what the canvas shows, as text: the window's first and last column and the observations in all
+  let total = 0;
+  counts.forEach((row) => row.forEach((n) => { total += n; }));
+  el.dataset.total = String(total);
+  el.dataset.columns = String(xs.length);
+  el.dataset.first = String(xs[0]);
+  el.dataset.last = String(xs[xs.length - 1]);
   const padL = 64;
   const padB = 20;
   const padT = 8;

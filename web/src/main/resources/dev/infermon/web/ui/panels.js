@@ -1,7 +1,7 @@
 // One dashboard panel: its card, its one request, and how it draws (chart, heatmap, the reason it
 // is empty, or the error). Panel data comes from the LLM layer's dashboard API; `normalize` is the
 // single place that knows its JSON shape.
-import { api } from './api.js';
+import { api, catalogFamilyNames } from './api.js';
 import { timeChart } from './chart.js';
 import { heatmap } from './heatmap.js';
 import { esc, legend, unitLabel } from './format.js';
@@ -82,6 +82,33 @@ function sentence(r) {
   return who + (r.message || String(r.kind || '').toLowerCase().replace(/_/g, ' '));
 }
 
+/**
+ * `text` as HTML with every catalog family it names (`names`: spelling → family, api.js
+ * catalogFamilyNames) linked to the family's entry on the Engines page; the rest escaped.
+ */
+export function linkFamilies(text, names) {
+  const map = names instanceof Map ? names : new Map(Object.entries(names || {}));
+  let out = '';
+  let last = 0;
+  const word = /[A-Za-z_][A-Za-z0-9_:]*/g;
+  let m;
+  while ((m = word.exec(text)) !== null) {
+    const w = m[0].replace(/:+$/, '');
+    if (!map.has(w)) continue;
+    out += esc(text.slice(last, m.index)) + '<a data-nav class="family" href="/engines#family-' +
+      esc(encodeURIComponent(map.get(w))) + '">' + esc(w) + '</a>';
+    last = m.index + w.length;
+  }
+  return out + esc(text.slice(last));
+}
+
+/** Links the family names in the reasons under `el` once the catalog's names are known. */
+function linkReasons(el) {
+  catalogFamilyNames().then((names) => {
+    el.querySelectorAll('[data-sentence]').forEach((x) => { x.innerHTML = linkFamilies(x.dataset.sentence, names); });
+  });
+}
+
 /** The card for `spec`; `load(spec)` resolves to normalized data (shared with the pod tables). */
 export function panelCard(spec, { load, onZoom, onDrawn }) {
   const el = document.createElement('section');
@@ -129,9 +156,10 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
     if (d.status === 'EMPTY' || all.every((s) => s.values.every((v) => v == null))) {
       el.dataset.state = 'empty';
       const r = d.reasons[0] || { kind: '', message: 'No data in this time range.' };
-      body.innerHTML = '<div class="empty" role="note"><div class="reason" data-kind="' + esc(r.kind || '') + '">' + esc(sentence(r)) +
-        '</div><div class="todo">' + esc(todoFor(r)) + '</div>' +
-        d.reasons.slice(1).map((x) => '<div class="todo">' + esc(sentence(x)) + '</div>').join('') + '</div>';
+      body.innerHTML = '<div class="empty" role="note"><div class="reason" data-kind="' + esc(r.kind || '') + '" data-sentence="' +
+        esc(sentence(r)) + '">' + esc(sentence(r)) + '</div><div class="todo">' + esc(todoFor(r)) + '</div>' +
+        d.reasons.slice(1).map((x) => '<div class="todo" data-sentence="' + esc(sentence(x)) + '">' + esc(sentence(x)) + '</div>').join('') + '</div>';
+      linkReasons(body);
       return;
     }
     el.dataset.state = 'drawn';
@@ -145,7 +173,9 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
       const note = document.createElement('p');
       note.className = 'help partial';
       note.textContent = 'Partial: ' + d.reasons.map(sentence).join(' · ');
+      note.dataset.sentence = note.textContent;
       body.appendChild(note);
+      linkReasons(body);
     }
   }
 

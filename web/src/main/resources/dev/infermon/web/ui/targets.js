@@ -1,7 +1,16 @@
 // Targets: every active target with its health, last scrape, duration, error and labels, grouped
-// by workload (the workload_name label; the scrape pool when a target has none).
+// by workload (the workload_name label; the scrape pool when a target has none), and a badge with
+// the engine and release the inventory detected on it (the Engines page has the details).
 import { api } from './api.js';
+import { badgeText } from './engines.js';
 import { ago, esc, fmt } from './format.js';
+
+/** The inventory's targets by job and instance, the labels both APIs give a target. */
+export function inventoryIndex(targets) {
+  const out = new Map();
+  for (const t of targets || []) out.set((t.labels.job || '') + '|' + (t.labels.instance || ''), t);
+  return out;
+}
 
 export function groupTargets(active) {
   const groups = new Map();
@@ -25,6 +34,7 @@ export function mount(main) {
   const out = main.querySelector('#targets-body');
   const controller = new AbortController();
   let data = [];
+  let detected = new Map();
 
   function render() {
     const q = main.querySelector('#target-filter').value.toLowerCase();
@@ -39,7 +49,7 @@ export function mount(main) {
       const down = list.filter((t) => t.health !== 'up').length;
       return `<details class="group" open data-workload="${esc(name)}"><summary>${esc(name)} <span class="muted">(${list.length - down}/${list.length} up)</span></summary>
       <table class="data targets"><thead><tr><th scope="col">Endpoint</th><th scope="col">Health</th><th scope="col">Labels</th><th scope="col">Last scrape</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead><tbody>
-      ${list.map((t) => `<tr data-health="${esc(t.health)}"><td><a href="${esc(t.scrapeUrl)}" rel="noreferrer">${esc(t.scrapeUrl)}</a></td>
+      ${list.map((t) => `<tr data-health="${esc(t.health)}"><td><a href="${esc(t.scrapeUrl)}" rel="noreferrer">${esc(t.scrapeUrl)}</a>${badge(t)}</td>
         <td><span class="badge ${esc(t.health)}">${esc(t.health)}</span></td>
         <td>${Object.entries(t.labels).filter(([k]) => !k.startsWith('__')).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('')}</td>
         <td class="num">${t.lastScrape && !t.lastScrape.startsWith('0001') ? esc(ago(Date.parse(t.lastScrape))) : 'never'}</td>
@@ -48,7 +58,18 @@ export function mount(main) {
     }).join('');
   }
 
+  function badge(t) {
+    const inv = detected.get((t.labels.job || '') + '|' + (t.labels.instance || ''));
+    const text = badgeText(inv);
+    return text ? ` <a class="badge engine" data-nav href="/engines" title="spelling ${esc(inv.prefix || '')}${inv.features && inv.features.length ? ' · ' + esc(inv.features.join(', ')) : ''}">${esc(text)}</a>` : '';
+  }
+
   async function load() {
+    // the inventory is optional: without it (storage not ready, no LLM layer) targets show no badge
+    api.inventory(controller.signal).then((r) => {
+      detected = inventoryIndex(r.data.targets);
+      if (data.length) render();
+    }, () => {});
     try {
       const r = await api.targets(controller.signal);
       data = r.data.activeTargets || [];

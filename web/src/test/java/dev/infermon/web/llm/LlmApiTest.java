@@ -382,6 +382,34 @@ class LlmApiTest {
   }
 
   @Test
+  void catalogFamiliesGiveTheEntryByReleaseWithItsCitation() throws Exception {
+    JsonNode kv = null;
+    for (JsonNode f : ok("/api/v1/llm/catalog/families")) {
+      if (f.path("name").asText().equals("vllm:gpu_cache_usage_perc")) {
+        kv = f;
+      }
+    }
+    assertThat(kv).as("vllm:gpu_cache_usage_perc listed").isNotNull();
+    assertThat(kv.path("engine").asText()).isEqualTo("vllm");
+    assertThat(kv.path("type").asText()).isEqualTo("gauge");
+    assertThat(kv.path("history").path("replacedBy").asText()).isEqualTo("kv_cache_usage_perc");
+    assertThat(kv.path("history").path("removed").asText()).isEqualTo("0.12");
+    assertThat(kv.path("cite").asText()).startsWith("vllm.md");
+
+    // found under any of the engine's spellings, answered in the default one
+    JsonNode ttft = ok("/api/v1/llm/catalog/families/ray_vllm:time_to_first_token_seconds");
+    assertThat(ttft).hasSize(1);
+    assertThat(ttft.get(0).path("name").asText()).isEqualTo("vllm:time_to_first_token_seconds");
+    assertThat(ttft.get(0).path("unit").asText()).isEqualTo("seconds");
+    assertThat(ttft.get(0).path("buckets")).hasSize(2);
+    assertThat(ttft.get(0).path("spellings").toString()).contains("\"ray_vllm_time_to_first");
+
+    HttpResponse<String> none = server.get("/api/v1/llm/catalog/families/vllm:no_such_family");
+    assertThat(none.statusCode()).isEqualTo(404);
+    assertThat(JSON.readTree(none.body()).path("errorType").asText()).isEqualTo("not_found");
+  }
+
+  @Test
   void exportsAreTheFilesThemselves() throws Exception {
     HttpResponse<String> g = server.get("/api/v1/llm/export/grafana?engines=vllm");
     assertThat(g.statusCode()).isEqualTo(200);

@@ -55,6 +55,7 @@ class UiRoutesTest {
     "/alerts,                   200, text/html",
     "/explore,                  200, text/html",
     "/diagnosis,                200, text/html",
+    "/engines,                  200, text/html",
     "/ui/app.js,                200, text/javascript",
     "/ui/dashboard.js,          200, text/javascript",
     "/ui/style.css,             200, text/css",
@@ -115,6 +116,7 @@ class UiRoutesTest {
           "alerts",
           "targets",
           "diagnosis",
+          "engines",
           "chart",
           "heatmap",
           "panels",
@@ -137,7 +139,13 @@ class UiRoutesTest {
     Pattern imp = Pattern.compile("from '\\./([a-zA-Z./]+)'");
     for (String module :
         new String[] {
-          "app.js", "dashboard.js", "targets.js", "alerts.js", "explore.js", "diagnosis.js"
+          "app.js",
+          "dashboard.js",
+          "targets.js",
+          "alerts.js",
+          "explore.js",
+          "diagnosis.js",
+          "engines.js"
         }) {
       String js = new String(get("/ui/" + module).body(), StandardCharsets.UTF_8);
       Matcher m = imp.matcher(js);

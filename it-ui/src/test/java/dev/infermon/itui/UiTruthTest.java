@@ -1,0 +1,310 @@
+package dev.infermon.itui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.infermon.simulator.Backend;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.Scenario;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * What the pages draw is what the data say, over a running infermon scraping a saturated simulated
+ * fleet: a share's axis is 0-100 %, a latency's ticks are round durations, a heatmap's columns add
+ * up to the histogram's count over the window, the engines page and the targets' badges show what
+ * the inventory detected, a reason's family links to its catalog entry, and alert values carry
+ * their rule's unit. Read from the pages' own data attributes (what the canvases show, as text).
+ */
+class UiTruthTest {
+  static Path dir;
+  static Harness harness;
+  static Browser browser;
+  static WebDriverWait wait;
+  static long startedMs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    assumeTrue(
+        Browser.available(),
+        "headless Chromium not installed (" + Browser.CHROMIUM + ", " + Browser.DRIVER + ")");
+    dir = Files.createTempDirectory("infermon-it-ui-truth-");
+    // saturated: TTFT above the default alert's 1 s; no SM-activity fields: an empty GPU panel
+    FleetConfig fleet =
+        FleetConfig.builder()
+            .seed(11)
+            .scenario(Scenario.SATURATED)
+            .smProfilingFields(false)
+            .build();
+    startedMs = System.currentTimeMillis();
+    harness = Harness.start(fleet, Duration.ZERO, 1, dir);
+    UiBrowserTest.awaitData(harness.baseUrl());
+    browser = Browser.start(1440, 1000, false);
+    wait = new WebDriverWait(browser.driver, Duration.ofSeconds(45));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    if (harness != null) {
+      harness.close();
+    }
+    if (dir != null) {
+      Harness.deleteQuietly(dir);
+    }
+  }
+
+  @BeforeEach
+  void drainConsole() {
+    browser.consoleErrors();
+  }
+
+  void open(String pathAndQuery) {
+    browser.driver.get(harness.baseUrl() + pathAndQuery);
+  }
+
+  void awaitDashboard() {
+    wait.until(d -> Boolean.TRUE.equals(browser.js("return window.__dashboardDone === true")));
+  }
+
+  WebElement body(String panel) {
+    return browser.driver.findElement(By.cssSelector("[data-panel='" + panel + "'] .body"));
+  }
+
+  static String api(String pathAndQuery) throws Exception {
+    HttpResponse<String> r =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(harness.baseUrl() + pathAndQuery))
+                    .timeout(Duration.ofSeconds(30))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return r.body();
+  }
+
+  @Test
+  void aShareIsDrawnOnZeroToHundredPercent() {
+    open("/dashboard?level=model&range=15m");
+    awaitDashboard();
+    WebElement b = body("model.success_rate");
+    wait.until(d -> b.getAttribute("data-y-max") != null);
+    // at most 1 however flat the line is: never a 0-10,000 % axis around a constant 1
+    assertThat(b.getAttribute("data-y-min")).isEqualTo("0");
+    assertThat(b.getAttribute("data-y-max")).isEqualTo("1");
+    List<String> ticks = List.of(b.getAttribute("data-y-ticks").split("\\|"));
+    assertThat(ticks).first().isEqualTo("0 %");
+    assertThat(ticks).last().isEqualTo("100 %");
+    assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  @Test
+  void latencyTicksAreRoundDurations() {
+    open("/dashboard?level=model&range=15m");
+    awaitDashboard();
+    WebElement b = body("model.ttft");
+    wait.until(d -> b.getAttribute("data-y-ticks") != null);
+    List<String> ticks = List.of(b.getAttribute("data-y-ticks").split("\\|"));
+    assertThat(ticks).hasSizeGreaterThanOrEqualTo(2);
+    assertThat(b.getAttribute("data-y-min")).isEqualTo("0");
+    Set<String> units = new TreeSet<>();
+    List<Long> values = new java.util.ArrayList<>();
+    for (String t : ticks) {
+      assertThat(t).as("a whole number and a unit: %s", ticks).matches("\\d+ (µs|ms|s|min|h)");
+      units.add(t.split(" ")[1]);
+      values.add(Long.parseLong(t.split(" ")[0]));
+    }
+    assertThat(units).as("one unit per axis").hasSize(1);
+    long incr = values.get(1) - values.get(0);
+    assertThat(incr).isIn(1L, 2L, 5L, 10L, 15L, 20L, 30L, 50L, 100L, 200L, 500L);
+    for (int i = 1; i < values.size(); i++) {
+      assertThat(values.get(i) - values.get(i - 1)).isEqualTo(incr);
+      assertThat(values.get(i) % incr).isZero();
+    }
+  }
+
+  @Test
+  void aHeatmapColumnIsTheCountOfItsStep() throws Exception {
+    // a window the fleet's series all cover, a step before its start included
+    long wantUptime = 100_000;
+    long up = System.currentTimeMillis() - startedMs;
+    if (up < wantUptime) {
+      Thread.sleep(wantUptime - up);
+    }
+    long to = System.currentTimeMillis();
+    long from = to - 60_000;
+    open(
+        "/dashboard?level=model&backend=vllm&lazy=0&from="
+            + from
+            + "&to="
+            + to
+            + "#panel-model-generation_length_heatmap");
+    awaitDashboard();
+    WebElement b = body("model.generation_length_heatmap");
+    wait.until(d -> b.getAttribute("data-total") != null);
+    double first = Double.parseDouble(b.getAttribute("data-first"));
+    double last = Double.parseDouble(b.getAttribute("data-last"));
+    int columns = Integer.parseInt(b.getAttribute("data-columns"));
+    double step = (last - first) / (columns - 1);
+    // the histogram's own count, read at both ends: what the window's requests were
+    String count = "sum(vllm:request_generation_tokens_count{backend=\"vllm\"})";
+    double want = instant(count, last) - instant(count, first - step);
+    assertThat(want).as("requests in the window").isPositive();
+    assertThat(Double.parseDouble(b.getAttribute("data-total"))).isEqualTo(want);
+    // the PromQL says it: the gain over one step, not a 5-minute increase
+    String promql =
+        browser
+            .driver
+            .findElement(
+                By.cssSelector("[data-panel='model.generation_length_heatmap'] .q code"))
+            .getAttribute("textContent");
+    assertThat(promql).contains("offset " + Math.round(step) + "s").doesNotContain("[5m]");
+  }
+
+  /** The one value of an instant query at {@code timeSeconds}. */
+  static double instant(String query, double timeSeconds) throws Exception {
+    String body =
+        api(
+            "/api/v1/query?query="
+                + URLEncoder.encode(query, StandardCharsets.UTF_8)
+                + "&time="
+                + String.format(Locale.ROOT, "%.3f", timeSeconds));
+    Matcher m = Pattern.compile("\"value\":\\[[0-9.]+,\"([^\"]+)\"\\]").matcher(body);
+    assertThat(m.find()).as(body).isTrue();
+    return Double.parseDouble(m.group(1));
+  }
+
+  /** The engine the inventory should detect for a simulated pod. */
+  static String engineOf(PodInfo p) {
+    Backend b = p.backend();
+    return b == Backend.VLLM || b == Backend.VLLM_PD
+        ? "vllm"
+        : b == Backend.SGLANG || b == Backend.SGLANG_PD ? "sglang" : "dcgm";
+  }
+
+  @Test
+  void theEnginesPageListsTheFleetsEnginesAndReleases() {
+    open("/engines");
+    wait.until(d -> !d.findElements(By.cssSelector("table.engine-targets tbody tr")).isEmpty());
+    Set<String> engines =
+        harness.fleet.inventory().stream()
+            .map(UiTruthTest::engineOf)
+            .collect(Collectors.toCollection(TreeSet::new));
+    Set<String> shown =
+        browser.driver.findElements(By.cssSelector("table.engines tbody tr")).stream()
+            .map(e -> e.getAttribute("data-engine"))
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(shown).isEqualTo(engines);
+    List<WebElement> rows =
+        browser.driver.findElements(By.cssSelector("table.engine-targets tbody tr"));
+    assertThat(rows).hasSize(harness.fleet.inventory().size());
+    for (PodInfo p : harness.fleet.inventory()) {
+      String instance = harness.fleetServer.hostPort(p);
+      WebElement row =
+          browser.driver.findElement(
+              By.cssSelector("table.engine-targets tr[data-instance='" + instance + "']"));
+      List<WebElement> cells = row.findElements(By.tagName("td"));
+      assertThat(cells.get(1).getText()).as(p.name()).isEqualTo(engineOf(p));
+      if (p.backend() == Backend.VLLM && p.version().equals("0.11")) {
+        // the older pod's release is told apart from the current ones'
+        assertThat(cells.get(2).getText()).as(p.name()).contains("0.11");
+        assertThat(cells.get(3).getText()).isEqualTo("vllm:");
+      }
+      if (engineOf(p).equals("vllm")) {
+        assertThat(cells.get(2).getText()).as(p.name()).isNotEqualTo("release unknown");
+      }
+    }
+    // the catalog below has an anchor per family
+    assertThat(browser.driver.findElements(By.id("family-vllm:num_requests_waiting"))).hasSize(1);
+    assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  @Test
+  void everyTargetHasABadgeWithItsEngineAndRelease() {
+    open("/targets");
+    wait.until(d -> !d.findElements(By.cssSelector("details.group tbody tr .badge.engine")).isEmpty());
+    for (PodInfo p : harness.fleet.inventory()) {
+      WebElement link =
+          browser.driver.findElement(
+              By.cssSelector(
+                  "details.group tbody tr a[href='" + harness.fleetServer.url(p) + "']"));
+      WebElement badge =
+          link.findElement(By.xpath("./following-sibling::a[contains(@class, 'engine')]"));
+      assertThat(badge.getText()).as(p.name()).startsWith(engineOf(p));
+      if (!engineOf(p).equals("dcgm")) {
+        assertThat(badge.getText()).as(p.name()).matches("[a-z]+ \\d.*");
+      }
+    }
+  }
+
+  @Test
+  void aReasonLinksToTheFamilyItNames() {
+    open("/dashboard?level=gpu&range=15m");
+    awaitDashboard();
+    WebElement sm =
+        browser.driver.findElement(By.cssSelector("[data-panel='gpu.sm_active'] .empty .reason"));
+    WebElement link = wait.until(d -> sm.findElement(By.cssSelector("a.family")));
+    String family = link.getText();
+    assertThat(family).startsWith("DCGM_FI_");
+    link.click();
+    wait.until(d -> d.getCurrentUrl().contains("/engines#family-"));
+    WebElement row =
+        wait.until(d -> d.findElement(By.cssSelector("tr.hit[data-family='" + family + "']")));
+    assertThat(row.getText()).contains(family).contains("dcgm.md");
+    assertThat(row.isDisplayed()).isTrue();
+    assertThat(browser.consoleErrors()).isEmpty();
+  }
+
+  @Test
+  void alertValuesCarryTheirRulesUnit() throws Exception {
+    // the saturated fleet's TTFT is above 1 s: the alert is pending or firing within seconds
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    List<WebElement> ttft = List.of();
+    while (ttft.isEmpty() && System.nanoTime() < deadline) {
+      open("/alerts");
+      wait.until(d -> !d.findElements(By.cssSelector("#active-alerts table, #active-alerts .empty")).isEmpty());
+      ttft =
+          browser.driver.findElements(By.cssSelector("#active-alerts tr[data-state]")).stream()
+              .filter(r -> r.getText().contains("LLMTimeToFirstTokenHigh"))
+              .toList();
+      if (ttft.isEmpty()) {
+        Thread.sleep(5000);
+      }
+    }
+    assertThat(ttft).as("a TTFT alert within two minutes").isNotEmpty();
+    for (WebElement r : ttft) {
+      List<WebElement> cells = r.findElements(By.tagName("td"));
+      WebElement value = cells.get(cells.size() - 1);
+      double raw = Double.parseDouble(value.getAttribute("title"));
+      assertThat(raw).isGreaterThan(1);
+      String text = value.getText();
+      assertThat(text).matches("[0-9.]+ (s|min)");
+      double shown = Double.parseDouble(text.split(" ")[0]) * (text.endsWith("min") ? 60 : 1);
+      assertThat(shown).isCloseTo(raw, org.assertj.core.data.Percentage.withPercentage(1));
+    }
+  }
+}
