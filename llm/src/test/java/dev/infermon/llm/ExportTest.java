@@ -58,7 +58,7 @@ class ExportTest {
         for (String v : vars) {
           expr = expr.replace("$" + v, v.equals("quantile") ? "0.95" : ".*");
         }
-        expr = expr.replace("$__rate_interval", "5m");
+        expr = expr.replace("$__rate_interval", "5m").replace("$__interval", "1m");
         assertThat(expr).doesNotContainPattern("\\$[A-Za-z_{]");
         String e = expr;
         assertThatCode(() -> PromqlParser.parse(e))

@@ -36,7 +36,13 @@ class HeatmapStepTest {
 
   @BeforeAll
   static void run() {
-    FleetConfig config = FleetConfig.builder().seed(7).sglangPods(0).prefillDecode(false).build();
+    FleetConfig config =
+        FleetConfig.builder()
+            .seed(7)
+            .sglangPods(0)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .build();
     fleet = new SimulatedFleet(config, false);
     fleet.run(
         Duration.ofMinutes(25),
@@ -65,7 +71,8 @@ class HeatmapStepTest {
   void columnsSumToTheCountObservedInTheWindow(int stepSeconds, int minutes) {
     long step = stepSeconds * 1000L;
     long end = fleet.now() - fleet.now() % step;
-    long start = end - minutes * 60_000L;
+    // a whole number of steps, as the UI aligns its windows: the last point is the window's end
+    long start = end - (minutes * 60_000L / step) * step;
     PanelResult r =
         service
             .render(
@@ -88,6 +95,6 @@ class HeatmapStepTest {
     // the first column counts the step that ends at start
     long want = observedAt(end) - observedAt(start - step);
     assertThat(want).as("requests finished in the window").isPositive();
-    assertThat(sum).isEqualTo((double) want);
+    assertThat(sum).as(r.queries().get(0).promql()).isEqualTo((double) want);
   }
 }

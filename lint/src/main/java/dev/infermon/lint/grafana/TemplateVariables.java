@@ -17,6 +17,7 @@ public final class TemplateVariables {
   private static final Pattern VAR =
       Pattern.compile(
           "\\$\\{([A-Za-z0-9_]+)(?::[^}]*)?}|\\[\\[([A-Za-z0-9_]+)(?::[^\\]]*)?]]|\\$([A-Za-z0-9_]+)");
+  private static final Pattern OFFSET_BEFORE = Pattern.compile("(?i)\\boffset\\s*-?\\s*$");
   private static final Pattern GROUPING_KEYWORD =
       Pattern.compile("(?:by|without|on|ignoring|group_left|group_right)\\s*$");
 
@@ -108,7 +109,8 @@ public final class TemplateVariables {
     if (quoted) {
       return ".*";
     }
-    if (bracket > 0) {
+    // a range, or an offset (`x offset $__interval`): a duration
+    if (bracket > 0 || OFFSET_BEFORE.matcher(expr.substring(0, at)).find()) {
       return "5m";
     }
     if (paren >= 0 && GROUPING_KEYWORD.matcher(expr.substring(0, paren)).find()) {

@@ -206,12 +206,12 @@ public final class PromqlCompiler {
    * What a counter gained in the step ending at each point: the difference of the last samples at
    * both ends, which telescopes over a range query's steps (the columns of a window sum to its
    * counter's gain, none counted twice or lost) where {@code increase(x[step])} would extrapolate,
-   * and answer nothing when a step holds one scrape. After a counter reset the count since the
-   * restart stands for the step; a series new in the step has no difference and no column.
+   * and answer nothing when a step holds one scrape. A step across a counter reset (negative) and a
+   * series' first step (nothing to subtract) give no point: a restart loses that one step, where a
+   * 5-minute increase would smear it over five minutes of columns.
    */
   private static String perStep(String p, String step) {
-    String before = p + " offset " + step;
-    return "((" + p + " - " + before + ") >= 0 or (" + p + " and " + before + "))";
+    return "(" + p + " - " + p + " offset " + step + ") >= 0";
   }
 
   private static String by(List<String> labels) {

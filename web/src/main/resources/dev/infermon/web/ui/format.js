@@ -76,8 +76,10 @@ export function isDuration(unit) {
  * negative, and a padded negative tick reads as nonsense).
  */
 export function axisRange(unit, min, max) {
-  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) return null;
   const full = unit === 'percentunit' ? 1 : unit === 'percent' ? 100 : null;
+  if (min == null || max == null || !Number.isFinite(min) || !Number.isFinite(max)) {
+    return full !== null ? [0, full] : isDuration(unit) ? [0, unit === 'ms' ? 1000 : 1] : null;
+  }
   if (full !== null) return [Math.min(0, min), Math.max(full, max)];
   if (isDuration(unit) && min >= 0) {
     const top = max === 0 ? 1 : max;
