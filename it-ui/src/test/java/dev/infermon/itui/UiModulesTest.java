@@ -96,14 +96,14 @@ class UiModulesTest {
           format.js | humanize | [42]                             | "42"
           format.js | humanize | [0.0123]                         | "12.3m"
           format.js | humanize | [0]                              | "0"
-          format.js | alertUnit | [{"description": "Users wait {{ $value | humanizeDuration }} (p95)"}]  | "s"
-          format.js | alertUnit | [{"description": "{{ $value | humanizePercentage }} of the requests"}] | "percentunit"
+          format.js | alertUnit | '[{"description": "Users wait {{ $value | humanizeDuration }} (p95)"}]'  | "s"
+          format.js | alertUnit | '[{"description": "{{ $value | humanizePercentage }} of the requests"}]' | "percentunit"
           format.js | alertUnit | [{"description": "{{ $value }} requests wait"}]                      | ""
           format.js | fmtAlertValue | ["2.5", "s"]                | "2.5 s"
           format.js | fmtAlertValue | ["0.0712", "percentunit"]   | "7.12 %"
           format.js | fmtAlertValue | ["37", ""]                  | "37"
           format.js | fmtAlertValue | ["12345.6", ""]             | "12.35k"
-          alerts.js | unitsByAlert | [[{"rules": [{"type": "alerting", "name": "A", "annotations": {"description": "wait {{ $value | humanizeDuration }}"}}, {"type": "alerting", "name": "B", "annotations": {}}, {"type": "recording", "name": "C"}]}]] | {"A":"s"}
+          alerts.js | unitsByAlert | '[[{"rules": [{"type": "alerting", "name": "A", "annotations": {"description": "wait {{ $value | humanizeDuration }}"}}, {"type": "alerting", "name": "B", "annotations": {}}, {"type": "recording", "name": "C"}]}]]' | {"A":"s"}
           panels.js | linkFamilies | ["vLLM 0.4 – 0.7 does not expose x; vllm:foo is exposed from vLLM 0.8", {"vllm:foo": "vllm:foo"}] | "vLLM 0.4 – 0.7 does not expose x; <a data-nav class=\\"family\\" href=\\"/engines#family-vllm%3Afoo\\">vllm:foo</a> is exposed from vLLM 0.8"
           panels.js | linkFamilies | ["DCGM_FI_PROF_SM_ACTIVE is not exported: it needs x", {"DCGM_FI_PROF_SM_ACTIVE": "DCGM_FI_PROF_SM_ACTIVE"}] | "<a data-nav class=\\"family\\" href=\\"/engines#family-DCGM_FI_PROF_SM_ACTIVE\\">DCGM_FI_PROF_SM_ACTIVE</a> is not exported: it needs x"
           panels.js | linkFamilies | ["ray_vllm:foo <b>", {"ray_vllm:foo": "vllm:foo"}] | "<a data-nav class=\\"family\\" href=\\"/engines#family-vllm%3Afoo\\">ray_vllm:foo</a> &lt;b&gt;"
