@@ -67,6 +67,11 @@ final class EngineReasons {
           null,
           null);
     }
+    return absent(in, family, release, range);
+  }
+
+  /** In the release but absent, with no sibling to show the writer ran. */
+  private EmptyReason absent(Candidate in, String family, String release, ReleaseRange range) {
     if (in.entry.lazy() || in.source.zeroWhenAbsent()) {
       return reason(
           EmptyReason.Kind.NO_TRAFFIC,
@@ -128,26 +133,7 @@ final class EngineReasons {
           EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.key(), null, null);
     }
     if (!later && latest != null) {
-      MetricEntry m = latest.entry;
-      String replaced =
-          m.history().replacedBy() == null
-              ? "nothing replaced it"
-              : "replaced by " + e.title() + "'s " + m.history().replacedBy();
-      String why = m.history().note() == null ? "" : " (" + m.history().note() + ")";
-      return reason(
-          EmptyReason.Kind.REMOVED,
-          m.familyName(e.variants().get(0))
-              + " was "
-              + life(m)
-              + why
-              + " and "
-              + replaced
-              + ": "
-              + release
-              + " has no "
-              + s.key(),
-          null,
-          null);
+      return removed(s, latest.entry, release);
     }
     String note = earliest.source.note() == null ? "" : " (" + earliest.source.note() + ")";
     String family = earliest.entry.familyName(e.variants().get(0));
@@ -176,6 +162,29 @@ final class EngineReasons {
     List<String> m = new ArrayList<>();
     src.match().forEach((k, v) -> m.add(k + "=~\"" + v + "\""));
     return m.isEmpty() ? "" : "{" + String.join(",", m) + "}";
+  }
+
+  /** Every source family was gone before the range: when, and what replaced it. */
+  private EmptyReason removed(Signal s, MetricEntry m, String release) {
+    String replaced =
+        m.history().replacedBy() == null
+            ? "nothing replaced it"
+            : "replaced by " + e.title() + "'s " + m.history().replacedBy();
+    String why = m.history().note() == null ? "" : " (" + m.history().note() + ")";
+    return reason(
+        EmptyReason.Kind.REMOVED,
+        m.familyName(e.variants().get(0))
+            + " was "
+            + life(m)
+            + why
+            + " and "
+            + replaced
+            + ": "
+            + release
+            + " has no "
+            + s.key(),
+        null,
+        null);
   }
 
   /** "deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10": the steps the catalog knows. */
