@@ -6,6 +6,7 @@ import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.catalog.WriterGroup;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.signals.Signal;
@@ -23,9 +24,12 @@ import java.util.Optional;
  */
 final class EngineReasons {
   private final EngineCatalog e;
+  private final NameVariant spelling; // the target's own, so a reason names what it exposes
 
-  EngineReasons(EngineCatalog e) {
+  EngineReasons(EngineCatalog e, TargetInventory t) {
     this.e = e;
+    Spelling s = t.detection().spelling();
+    this.spelling = s != null && s.engine().equals(e.engine()) ? s.variant() : e.variants().get(0);
   }
 
   EmptyReason explain(Signal s, List<SignalSource> sources, TargetInventory t) {
@@ -42,7 +46,7 @@ final class EngineReasons {
     if (in == null) {
       return notInRelease(s, sources, range, release);
     }
-    String family = in.entry.familyName(e.variants().get(0));
+    String family = in.entry.familyName(spelling);
     if (in.entry.condition().gated()) {
       return reason(
           EmptyReason.Kind.BEHIND_FLAG,
@@ -136,7 +140,7 @@ final class EngineReasons {
       return removed(s, latest.entry, release);
     }
     String note = earliest.source.note() == null ? "" : " (" + earliest.source.note() + ")";
-    String family = earliest.entry.familyName(e.variants().get(0));
+    String family = earliest.entry.familyName(spelling);
     // a source that applies later than its family exists (V1's abort and error reasons of the
     // success counter V0 already had) names the series that carry it, not the family's birth
     String from =
@@ -173,7 +177,7 @@ final class EngineReasons {
     String why = m.history().note() == null ? "" : " (" + m.history().note() + ")";
     return reason(
         EmptyReason.Kind.REMOVED,
-        m.familyName(e.variants().get(0))
+        m.familyName(spelling)
             + " was "
             + life(m)
             + why
@@ -281,7 +285,7 @@ final class EngineReasons {
           }
         }
         if (implied) {
-          return Optional.of(sib.familyName(e.variants().get(0)));
+          return Optional.of(sib.familyName(spelling));
         }
       }
     }
@@ -314,7 +318,7 @@ final class EngineReasons {
           continue;
         }
         for (MetricEntry m : e.entries(name)) {
-          String f = m.familyName(e.variants().get(0));
+          String f = m.familyName(spelling);
           boolean inRange = false;
           for (ReleaseLine v : e.versions()) {
             inRange |= (range == null || range.contains(v)) && m.exposedIn(v);

@@ -212,10 +212,9 @@ final class ReasonFinder {
               null));
       return;
     }
-    EngineReasons why = new EngineReasons(e);
     for (TargetInventory t : targets.targets()) {
       if (t.up()) {
-        out.add(why.explain(s, sources, t));
+        out.add(new EngineReasons(e, t).explain(s, sources, t));
       }
     }
   }
