@@ -54,7 +54,7 @@ class CatalogTest {
       families = PageFamilies.parse(in.readAllBytes(), null);
     }
     assertThat(CatalogCheck.problems(CATALOG, engine, release, families)).isEmpty();
-    Detection d = new EngineDetector(CATALOG).detect(families.keySet());
+    Detection d = new EngineDetector(CATALOG).detect(families);
     assertThat(d.engine()).isEqualTo(engine);
     assertThat(d.versions()).isNotNull();
     assertThat(d.versions().contains(CATALOG.engine(engine).version(release).orElseThrow()))
@@ -103,7 +103,7 @@ class CatalogTest {
     Map<String, FamilyInfo> families =
         PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
     assertThat(CatalogCheck.problems(CATALOG, engine, release, families)).isEmpty();
-    Detection d = new EngineDetector(CATALOG).detect(families.keySet());
+    Detection d = new EngineDetector(CATALOG).detect(families);
     assertThat(d.engine()).isEqualTo(engine);
     assertThat(d.versions().contains(CATALOG.engine(engine).version(release).orElseThrow()))
         .as("%s detected as %s", pod, d.versions())

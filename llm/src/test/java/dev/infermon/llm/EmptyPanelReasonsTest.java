@@ -62,10 +62,11 @@ class EmptyPanelReasonsTest {
     "pod.tpot,                 PARTIAL, NOT_EXPOSED,  vllm,   0.11",
     "pod.phases,               EMPTY,   NOT_EXPOSED,  vllm,   0.6",
     "pod.scheduler,            PARTIAL, NOT_EXPOSED,  sglang, ",
-    "model.prefix_cache_hit_rate, PARTIAL, NOT_EXPOSED, vllm, 0.9.2",
+    "model.prefix_cache_hit_rate, PARTIAL, NOT_EXPOSED, vllm, 0.8",
     "pod.queue_time,           PARTIAL, NOT_EXPOSED,  vllm,   0.6",
     "gpu.sm_active,            EMPTY,   BEHIND_FLAG,  dcgm,   add DCGM_FI_PROF_SM_ACTIVE to the counters CSV (commented out by default)",
     "pd.ttft_user,             EMPTY,   NO_TARGETS,   '',     ",
+    "model.success_rate,       PARTIAL, NOT_EXPOSED,  vllm,   0.8",
   })
   void panelSaysWhy(String id, String status, String kind, String engine, String versionOrFlag) {
     PanelResult p = panels.get(id);

@@ -10,6 +10,8 @@ import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.catalog.WriterGroup;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -221,6 +223,27 @@ final class NameCheck {
       conditional(s, hit, latest, name, at, runs);
       return;
     }
+    Optional<String> sibling = catalogMode ? Optional.empty() : writtenWith(s, hit, latest);
+    if (sibling.isPresent()) {
+      WriterGroup g = hit.engine().writerOf(latest.name()).orElseThrow();
+      s.report(
+          CheckId.UNKNOWN_METRIC,
+          Severity.WARNING,
+          at,
+          name
+              + " is missing from the endpoints although "
+              + sibling.get()
+              + " is present and "
+              + g.writer()
+              + " writes them together "
+              + g.when()
+              + ": the pages are incomplete (cut, or names dropped by relabelling or a proxy) ("
+              + runs
+              + ").",
+          "",
+          name);
+      return;
+    }
     if (latest.lazy()) {
       ReleaseLine added = firstRelease(hit);
       s.report(
@@ -253,6 +276,42 @@ final class NameCheck {
         name + " is not exposed by any endpoint (" + runs + ").",
         "",
         name);
+  }
+
+  /**
+   * A family of {@code latest}'s writer group that a target in the engine's own spelling exposes,
+   * where every release of the target's range that has it also has {@code latest}: then the writer
+   * wrote {@code latest} too and the page lost it (cut, relabelled), whatever its laziness.
+   */
+  private static Optional<String> writtenWith(
+      QueryScope s, Reference.CatalogHit hit, MetricEntry latest) {
+    EngineCatalog e = hit.engine();
+    Optional<WriterGroup> g = e.writerOf(latest.name());
+    if (g.isEmpty()) {
+      return Optional.empty();
+    }
+    NameVariant own = e.variants().get(0);
+    for (TargetInventory t : s.ref.targetsOf(e)) {
+      ReleaseRange range = t.detection().versions();
+      if (range == null || !own.prefix().equals(t.detection().prefix())) {
+        continue;
+      }
+      for (String n : g.get().metrics()) {
+        for (MetricEntry sib : e.entries(n)) {
+          if (n.equals(latest.name()) || !t.families().containsKey(sib.familyName(own))) {
+            continue;
+          }
+          boolean implied = true;
+          for (ReleaseLine v : e.versions()) {
+            implied &= !range.contains(v) || !sib.existsIn(v) || latest.exposedIn(v);
+          }
+          if (implied) {
+            return Optional.of(sib.familyName(own));
+          }
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /**

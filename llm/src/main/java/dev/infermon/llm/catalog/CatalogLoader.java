@@ -35,7 +35,8 @@ public final class CatalogLoader {
           "lazy",
           "dedupe_labels",
           "counter_suffix",
-          "created_series");
+          "created_series",
+          "written_together");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
@@ -191,7 +192,36 @@ public final class CatalogLoader {
         signals,
         strings(root.path("ignore_prefixes")),
         strings(root.path("dedupe_labels")),
-        created(root));
+        created(root),
+        writers(root, metrics));
+  }
+
+  /** {@code written_together: [{name, writer, metrics, cite}]}: families written at once. */
+  private List<WriterGroup> writers(JsonNode root, List<MetricEntry> metrics) {
+    List<WriterGroup> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode g : array(root, "written_together", false)) {
+      String at = "written_together[" + i++ + "]";
+      checkKeys(g, Set.of("name", "writer", "when", "metrics", "note", "cite"), at);
+      text(g, "cite", at, true);
+      List<String> names = strings(g.path("metrics"));
+      for (String n : names) {
+        if (metrics.stream().noneMatch(m -> m.name().equals(n))) {
+          throw fail(at, "unknown metric \"" + n + "\"");
+        }
+      }
+      try {
+        out.add(
+            new WriterGroup(
+                text(g, "name", at, true),
+                text(g, "writer", at, true),
+                text(g, "when", at, true),
+                names));
+      } catch (IllegalArgumentException e) {
+        throw fail(at, e.getMessage());
+      }
+    }
+    return out;
   }
 
   /** {@code created_series: {since, cite}}: from which release counters carry a _created twin. */

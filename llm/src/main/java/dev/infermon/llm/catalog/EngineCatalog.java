@@ -22,6 +22,7 @@ public final class EngineCatalog {
   private final List<String> ignorePrefixes;
   private final List<String> dedupeLabels;
   private final ReleaseLine createdSince;
+  private final List<WriterGroup> writers;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -33,7 +34,8 @@ public final class EngineCatalog {
       Map<Signal, List<SignalSource>> signals,
       List<String> ignorePrefixes,
       List<String> dedupeLabels,
-      ReleaseLine createdSince) {
+      ReleaseLine createdSince,
+      List<WriterGroup> writers) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -45,6 +47,7 @@ public final class EngineCatalog {
     this.ignorePrefixes = List.copyOf(ignorePrefixes);
     this.dedupeLabels = List.copyOf(dedupeLabels);
     this.createdSince = createdSince;
+    this.writers = List.copyOf(writers);
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -147,6 +150,21 @@ public final class EngineCatalog {
    */
   public ReleaseLine createdSince() {
     return createdSince;
+  }
+
+  /** The groups of families written at the same moments (catalog {@code written_together}). */
+  public List<WriterGroup> writers() {
+    return writers;
+  }
+
+  /** The group that writes the family named {@code metric} (catalog name), if one is known. */
+  public Optional<WriterGroup> writerOf(String metric) {
+    for (WriterGroup g : writers) {
+      if (g.metrics().contains(metric)) {
+        return Optional.of(g);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

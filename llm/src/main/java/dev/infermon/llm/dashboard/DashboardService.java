@@ -179,10 +179,12 @@ public final class DashboardService {
     }
     List<EmptyReason> why = new ArrayList<>(errors);
     for (EmptyReason e : reasons.explain(p, inv, r.filters())) {
-      // with data on the panel, "no traffic" of one engine is noise; missing signals are not
+      // with data on the panel, "no traffic" of one engine is noise, and a family the release no
+      // longer has does not apply; missing signals are not
       if (!any
           || (e.kind() != EmptyReason.Kind.NO_TRAFFIC
-              && e.kind() != EmptyReason.Kind.NOT_ATTRIBUTED)) {
+              && e.kind() != EmptyReason.Kind.NOT_ATTRIBUTED
+              && e.kind() != EmptyReason.Kind.REMOVED)) {
         why.add(e);
       }
     }

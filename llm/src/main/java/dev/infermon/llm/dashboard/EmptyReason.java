@@ -24,6 +24,11 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
     NOT_ATTRIBUTED,
     /** The families are there but carry no samples or no change in the range yet. */
     NO_TRAFFIC,
+    /**
+     * The signal's families were removed before the release the targets run (vLLM's V0-only {@code
+     * num_requests_swapped}): the query does not apply, so a panel with other data stays OK.
+     */
+    REMOVED,
     /** The query failed; the message is the backend's. */
     QUERY_ERROR
   }

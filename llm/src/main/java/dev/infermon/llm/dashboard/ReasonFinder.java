@@ -1,13 +1,10 @@
 package dev.infermon.llm.dashboard;
 
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.Condition;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
-import dev.infermon.llm.catalog.NameVariant;
-import dev.infermon.llm.catalog.ReleaseLine;
-import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.SignalSource;
-import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.signals.Signal;
@@ -57,30 +54,69 @@ final class ReasonFinder {
 
   List<EmptyReason> explain(Panel panel, Inventory all, Filters filters) {
     Inventory scoped = scope(all, filters, panel.match());
-    Set<EmptyReason> out = new LinkedHashSet<>();
     if (scoped.targets().isEmpty()) {
-      out.add(
-          new EmptyReason(
-              EmptyReason.Kind.NO_TARGETS,
-              "",
-              "no inference target matches the filters",
-              null,
-              null));
-      return new ArrayList<>(out);
+      return List.of(noTargets(panel, all, filters));
     }
-    for (Signal s : panel.signals()) {
-      if (s.kind() == Signal.Kind.GPU) {
-        gpu(s, all, out);
-      } else {
-        for (String engine : scoped.engines()) {
-          engine(s, catalog.engine(engine), scoped.filter(t -> t.engine().equals(engine)), out);
+    Set<EmptyReason> out = new LinkedHashSet<>();
+    for (Query q : panel.queries()) {
+      List<Signal> signals = q.measure().signals();
+      List<EmptyReason> gpu = new ArrayList<>();
+      List<EmptyReason> engines = new ArrayList<>();
+      for (Signal s : signals) {
+        if (s.kind() == Signal.Kind.GPU) {
+          gpu(s, all, gpu);
+        } else {
+          for (String engine : scoped.engines()) {
+            engine(
+                s, catalog.engine(engine), scoped.filter(t -> t.engine().equals(engine)), engines);
+          }
         }
       }
+      // a measure of several signals is empty when one of them is: the missing one is the reason,
+      // and "no traffic" of another part of the same engine (or of any part, for a GPU count) is
+      // unproven, so the GPU's reason comes first and the traffic guesses go
+      List<EmptyReason> reasons = new ArrayList<>(gpu);
+      reasons.addAll(engines);
+      if (signals.size() > 1) {
+        List<EmptyReason> real =
+            reasons.stream().filter(r -> r.kind() != EmptyReason.Kind.NO_TRAFFIC).toList();
+        reasons.removeIf(
+            r ->
+                r.kind() == EmptyReason.Kind.NO_TRAFFIC
+                    && real.stream()
+                        .anyMatch(o -> o.engine().equals(r.engine()) || o.engine().equals("dcgm")));
+      }
+      out.addAll(reasons);
     }
     return new ArrayList<>(out);
   }
 
-  private void gpu(Signal s, Inventory all, Set<EmptyReason> out) {
+  /**
+   * Why no inference target is in scope: none is scraped, the filters leave none, or the panel's
+   * own matchers ask for a deployment the fleet does not have (prefill/decode backends).
+   */
+  private static EmptyReason noTargets(Panel panel, Inventory all, Filters filters) {
+    boolean filtered = !filters.values().isEmpty();
+    String message;
+    if (scope(all, Filters.NONE, Map.of()).targets().isEmpty()) {
+      message = "no inference target is scraped: check discovery on the Targets page";
+    } else if (panel.match().isEmpty() || scope(all, filters, Map.of()).targets().isEmpty()) {
+      message = "no inference target matches the filters";
+    } else {
+      message =
+          (PD_BACKENDS.equals(panel.match().get("backend"))
+                  ? "no prefill/decode deployment: this panel shows only targets whose backend is"
+                      + " vllm-pd or sglang-pd, and none is scraped"
+                  : "no target has " + panel.match() + ", which this panel shows")
+              + (filtered ? " among those the filters select" : "");
+    }
+    return new EmptyReason(EmptyReason.Kind.NO_TARGETS, "", message, null, null);
+  }
+
+  /** The panel matcher of the prefill/decode section (Dashboards). */
+  private static final String PD_BACKENDS = ".*-pd";
+
+  private void gpu(Signal s, Inventory all, List<EmptyReason> out) {
     EngineCatalog dcgm = catalog.engine("dcgm");
     List<TargetInventory> exporters = all.filter(t -> t.engine().equals("dcgm")).targets();
     if (exporters.isEmpty()) {
@@ -107,18 +143,7 @@ final class ReasonFinder {
       for (String name : src.metrics()) {
         boolean present = exporters.stream().anyMatch(t -> t.families().containsKey(name));
         if (!present) {
-          MetricEntry e = dcgm.entries(name).get(0);
-          out.add(
-              new EmptyReason(
-                  e.condition().gated()
-                      ? EmptyReason.Kind.BEHIND_FLAG
-                      : EmptyReason.Kind.NOT_EXPOSED,
-                  "dcgm",
-                  name
-                      + " is not exported"
-                      + (e.condition().gated() ? ": it needs " + e.condition().flag() : ""),
-                  null,
-                  e.condition().gated() ? e.condition().flag() : null));
+          out.add(missingField(dcgm.entries(name).get(0)));
           return;
         }
       }
@@ -132,7 +157,40 @@ final class ReasonFinder {
             null));
   }
 
-  private void engine(Signal s, EngineCatalog e, Inventory targets, Set<EmptyReason> out) {
+  /**
+   * A dcgm field no exporter exports: every field is chosen by the exporter's counters CSV, so the
+   * fix is always there (a default field missing means a custom CSV that leaves it out).
+   */
+  private static EmptyReason missingField(MetricEntry e) {
+    if (e.condition().kind() == Condition.Kind.CUSTOM_CSV) {
+      return new EmptyReason(
+          EmptyReason.Kind.BEHIND_FLAG,
+          "dcgm",
+          e.name() + " is not exported: " + e.condition().flag(),
+          null,
+          e.condition().flag());
+    }
+    if (e.condition().gated()) {
+      return new EmptyReason(
+          EmptyReason.Kind.BEHIND_FLAG,
+          "dcgm",
+          e.name() + " is not exported: it needs " + e.condition().flag(),
+          null,
+          e.condition().flag());
+    }
+    String add = "add " + e.name() + " to the exporter's counters CSV (-f)";
+    return new EmptyReason(
+        EmptyReason.Kind.BEHIND_FLAG,
+        "dcgm",
+        e.name()
+            + " is in dcgm-exporter's default counters CSV but no exporter exports it: its counters"
+            + " CSV leaves it out; "
+            + add,
+        null,
+        add);
+  }
+
+  private void engine(Signal s, EngineCatalog e, Inventory targets, List<EmptyReason> out) {
     if (targets.targets().stream().noneMatch(TargetInventory::up)) {
       out.add(
           new EmptyReason(
@@ -155,121 +213,9 @@ final class ReasonFinder {
       return;
     }
     for (TargetInventory t : targets.targets()) {
-      if (!t.up()) {
-        continue;
-      }
-      if (present(e, sources, t)) {
-        out.add(
-            new EmptyReason(
-                EmptyReason.Kind.NO_TRAFFIC,
-                e.engine(),
-                e.title()
-                    + " exposes "
-                    + s.key()
-                    + " but the range holds no samples or no change yet",
-                null,
-                null));
-        continue;
-      }
-      ReleaseRange range = t.detection().versions();
-      MetricEntry inRange = null;
-      SignalSource inRangeSource = null;
-      for (SignalSource src : sources) {
-        for (String name : src.metrics()) {
-          for (MetricEntry m : e.entries(name)) {
-            for (ReleaseLine v : e.versions()) {
-              if ((range == null || range.contains(v))
-                  && m.exposedIn(v)
-                  && v.atLeast(src.since())
-                  && inRange == null) {
-                inRange = m;
-                inRangeSource = src;
-              }
-            }
-          }
-        }
-      }
-      String release = range == null ? e.title() : e.title() + " " + range;
-      if (inRange == null) {
-        MetricEntry first =
-            sources.get(0).metrics().isEmpty()
-                ? null
-                : e.entries(sources.get(0).metrics().get(0)).get(0);
-        ReleaseLine since =
-            first == null
-                ? null
-                : (sources.get(0).since() != null ? sources.get(0).since() : first.since());
-        out.add(
-            new EmptyReason(
-                EmptyReason.Kind.NOT_EXPOSED,
-                e.engine(),
-                release
-                    + " does not expose "
-                    + s.key()
-                    + (first == null
-                        ? ""
-                        : "; "
-                            + first.familyName(spelling(e, t))
-                            + " is exposed from "
-                            + e.title()
-                            + " "
-                            + since),
-                since == null ? null : since.name(),
-                null));
-      } else if (inRange.condition().gated()) {
-        out.add(
-            new EmptyReason(
-                EmptyReason.Kind.BEHIND_FLAG,
-                e.engine(),
-                s.key()
-                    + " needs "
-                    + inRange.condition().flag()
-                    + " ("
-                    + inRange.familyName(spelling(e, t))
-                    + ")",
-                null,
-                inRange.condition().flag()));
-      } else if (inRange.lazy() || (inRangeSource != null && inRangeSource.zeroWhenAbsent())) {
-        out.add(
-            new EmptyReason(
-                EmptyReason.Kind.NO_TRAFFIC,
-                e.engine(),
-                inRange.familyName(spelling(e, t)) + " appears only once observed: no traffic yet",
-                null,
-                null));
-      } else {
-        out.add(
-            new EmptyReason(
-                EmptyReason.Kind.NOT_EXPOSED,
-                e.engine(),
-                release
-                    + " should expose "
-                    + inRange.familyName(spelling(e, t))
-                    + " but the target does not (stat logging off?)",
-                null,
-                null));
+      if (t.up()) {
+        out.add(new EngineReasons(e, t).explain(s, sources, t));
       }
     }
-  }
-
-  /** The target's own spelling, so a reason names what it exposes; the default when unknown. */
-  private static NameVariant spelling(EngineCatalog e, TargetInventory t) {
-    Spelling s = t.detection().spelling();
-    return s != null && s.engine().equals(e.engine()) ? s.variant() : e.variants().get(0);
-  }
-
-  private static boolean present(EngineCatalog e, List<SignalSource> sources, TargetInventory t) {
-    for (SignalSource src : sources) {
-      for (String name : src.metrics()) {
-        for (MetricEntry m : e.entries(name)) {
-          for (NameVariant v : e.variants()) {
-            if (t.families().containsKey(m.familyName(v))) {
-              return true;
-            }
-          }
-        }
-      }
-    }
-    return false;
   }
 }

@@ -4,18 +4,22 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.signals.Signal;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Walks the causal chain per model and pod over a window, through PromQL only (so it works against
@@ -80,13 +84,46 @@ final class Diagnoser {
       s.putModel(m.getKey(), query(compiler, m.getValue(), BY_MODEL, alertOptions, w));
     }
     List<String> pods = new ArrayList<>();
+    Set<String> examined = new HashSet<>();
     for (Signals.Series p : data.values()) {
       if (!p.model.isEmpty()) {
         pods.add(p.namespace + "/" + p.pod + " (" + p.model + ")");
+        examined.add(p.namespace + "/" + p.pod);
       }
     }
     List<Finding> findings = new Rules(thresholds, w, data, models).findings();
-    return new Diagnosis(startMs, endMs, pods, findings, Readings.notMeasured(data));
+    return new Diagnosis(
+        startMs, endMs, pods, findings, Readings.notMeasured(data), unexamined(inv, examined));
+  }
+
+  /**
+   * The inference targets scraped in the window whose pod no query of the diagnosis returned: a
+   * page without the families it reads (cut, an engine the catalog does not know), so nothing of
+   * them was judged.
+   */
+  private static List<String> unexamined(Inventory inv, Set<String> examined) {
+    List<String> out = new ArrayList<>();
+    for (TargetInventory t : inv.targets()) {
+      String pod = t.label("namespace") + "/" + t.label("pod");
+      if (t.engine().equals("dcgm")
+          || !t.up()
+          || t.label("pod").isEmpty()
+          || examined.contains(pod)) {
+        continue;
+      }
+      String why =
+          t.engine().equals(Detection.UNKNOWN)
+              ? "no family of its page is one of an engine the catalog knows"
+              : "its page has none of the families diagnosis reads per model and pod (it has "
+                  + t.families().size()
+                  + " "
+                  + t.engine()
+                  + (t.families().size() == 1 ? " family)" : " families)");
+      if (!out.contains(pod + ": " + why)) {
+        out.add(pod + ": " + why);
+      }
+    }
+    return out;
   }
 
   /** How the alert pack groups its alerts. */

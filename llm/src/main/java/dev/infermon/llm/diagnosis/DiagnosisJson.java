@@ -54,6 +54,7 @@ public final class DiagnosisJson {
       unread.add(m);
     }
     out.put("notMeasured", unread);
+    out.put("unexamined", d.unexamined());
     return out;
   }
 }

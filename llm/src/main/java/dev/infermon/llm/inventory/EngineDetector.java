@@ -2,10 +2,12 @@ package dev.infermon.llm.inventory;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.LabelSpec;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.Spelling;
+import dev.infermon.llm.catalog.WriterGroup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -31,6 +33,19 @@ public final class EngineDetector {
    * Detects from a set of family names (as {@link PageFamilies} or the stored series name them).
    */
   public Detection detect(Set<String> families) {
+    return detect(families, Map.of());
+  }
+
+  /**
+   * Detects from the families with their label names: a label the catalog dates narrows the range
+   * too (SGLang's {@code tp_rank} from v0.4.10; a required {@code moe_ep_rank} absent: before
+   * v0.5.7), unless no release would be left (a label the catalog has wrong, a relabelled page).
+   */
+  public Detection detect(Map<String, FamilyInfo> families) {
+    return detect(families.keySet(), families);
+  }
+
+  private Detection detect(Set<String> families, Map<String, FamilyInfo> infos) {
     // votes per spelling: a target speaks one spelling of one engine
     Map<Spelling, Set<String>> votes = new LinkedHashMap<>();
     Map<Spelling, EngineCatalog> engines = new LinkedHashMap<>();
@@ -83,6 +98,28 @@ public final class EngineDetector {
     for (ReleaseLine v : engine.versions()) {
       if (allExistIn(present, v)) {
         consistent.add(v);
+      }
+    }
+    List<ReleaseLine> labelled = new ArrayList<>();
+    for (ReleaseLine v : consistent) {
+      if (labelsAgree(engine, infos, v)) {
+        labelled.add(v);
+      }
+    }
+    if (!labelled.isEmpty()) {
+      consistent = labelled;
+    }
+    if (engine.variants().get(0).prefix().equals(prefix)) {
+      for (WriterGroup g : engine.writers()) {
+        List<ReleaseLine> written = new ArrayList<>();
+        for (ReleaseLine v : consistent) {
+          if (complete(engine, g, families, prefix, v)) {
+            written.add(v);
+          }
+        }
+        if (!written.isEmpty()) { // else the page lacks some of them anyway (cut): no evidence
+          consistent = written;
+        }
       }
     }
     List<ReleaseLine> strict = new ArrayList<>();
@@ -176,6 +213,58 @@ public final class EngineDetector {
       ok.merge(e.name(), e.existsIn(v), Boolean::logicalOr);
     }
     return !ok.containsValue(false);
+  }
+
+  /**
+   * Every family with series agrees with {@code v} on the labels the catalog dates: each label it
+   * carries is one {@code v} has, and each label {@code v} requires is there. Labels the catalog
+   * does not list (target labels, custom labels) say nothing; a family shown without series (HELP
+   * and TYPE only) neither.
+   */
+  private static boolean labelsAgree(
+      EngineCatalog engine, Map<String, FamilyInfo> infos, ReleaseLine v) {
+    for (FamilyInfo info : infos.values()) {
+      if (info.labelNames().isEmpty()) {
+        continue;
+      }
+      java.util.Optional<EngineCatalog.Match> m = engine.identifyFamily(info.name());
+      if (m.isEmpty()) {
+        continue;
+      }
+      for (MetricEntry e : m.get().entries()) {
+        if (!e.existsIn(v) || e.openLabels() || !e.versionEvidence()) {
+          continue;
+        }
+        for (LabelSpec l : e.labels()) {
+          boolean has = info.labelNames().contains(l.name());
+          boolean somewhere =
+              e.labels().stream().anyMatch(o -> o.name().equals(l.name()) && o.in(v));
+          if ((has && !somewhere) || (!has && l.in(v) && !l.optional())) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * With one family of the group present, every family of it that {@code v} shows is present too:
+   * SGLang's token counters without {@code num_requests_total} mean a release before it. Only in
+   * the engine's own spelling (wrappers may drop zero samples).
+   */
+  private static boolean complete(
+      EngineCatalog engine, WriterGroup g, Set<String> families, String prefix, ReleaseLine v) {
+    if (g.metrics().stream().noneMatch(n -> families.contains(prefix + n))) {
+      return true;
+    }
+    for (String n : g.metrics()) {
+      boolean shown = engine.entries(n).stream().anyMatch(e -> e.exposedIn(v));
+      if (shown && !families.contains(prefix + n)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean signaturePresent(

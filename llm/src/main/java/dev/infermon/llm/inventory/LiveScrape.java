@@ -65,6 +65,6 @@ public final class LiveScrape {
       throw new IOException(instance + ": not a metrics page: " + e.getMessage(), e);
     }
     return new TargetInventory(
-        Map.of("instance", instance), true, detector.detect(families.keySet()), families);
+        Map.of("instance", instance), true, detector.detect(families), families);
   }
 }

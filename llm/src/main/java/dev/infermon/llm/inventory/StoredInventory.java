@@ -110,7 +110,7 @@ public final class StoredInventory {
                               bounds
                                   .getOrDefault(key, Map.of())
                                   .getOrDefault(f, new TreeSet<>())))));
-      Detection d = detector.detect(infos.keySet());
+      Detection d = detector.detect(infos);
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
       }

@@ -278,6 +278,28 @@ class DiagnosisStatesTest {
         .contains("pod=s", "signals=[waiting by reason, preemptions");
   }
 
+  /**
+   * A page cut down to families diagnosis does not read (the SGLang 0.5.3–0.5.6 capture: only
+   * {@code num_retracted_reqs}): the pod is not examined and the diagnosis says so, beside a pod it
+   * did examine, instead of a bare "no findings" that reads as healthy.
+   */
+  @Test
+  void aTargetWithNothingToReadIsNotExaminedAndSaidSo() {
+    SyntheticPods pods = new SyntheticPods(30);
+    vllmBase(pods, "a");
+    pods.sglang("cut").gauge("sglang:num_retracted_reqs", 0);
+    pods.write();
+    Diagnosis d =
+        new DiagnosisService(pods.backend, Catalog.builtIn())
+            .diagnose(DiagnosisRequest.between(SyntheticPods.START, pods.end, 15_000));
+    assertThat(d.pods()).containsExactly("ns/a (m)");
+    assertThat(d.unexamined())
+        .containsExactly(
+            "ns/cut: its page has none of the families diagnosis reads per model and pod (it has 1"
+                + " sglang family)");
+    assertThat(DiagnosisJson.tree(d).get("unexamined")).asString().contains("ns/cut");
+  }
+
   static Set<String> split(String s) {
     return s.isEmpty() ? Set.of() : new TreeSet<>(List.of(s.split(", ")));
   }

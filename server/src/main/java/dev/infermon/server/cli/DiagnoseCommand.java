@@ -127,9 +127,18 @@ public final class DiagnoseCommand implements Callable<Integer> {
         .append('\n');
     if (d.findings().isEmpty()) {
       sb.append(
-          d.notMeasured().isEmpty()
+          d.notMeasured().isEmpty() && d.unexamined().isEmpty()
               ? "nothing looks wrong\n"
-              : "nothing looks wrong in what could be read; the signals below were not\n");
+              : d.unexamined().isEmpty()
+                  ? "nothing looks wrong in what could be read; the signals below were not\n"
+                  : "nothing looks wrong in what could be read; the targets and signals below"
+                      + " were not\n");
+    }
+    if (!d.unexamined().isEmpty()) {
+      sb.append("\nnot examined, so never judged:\n");
+      for (String u : d.unexamined()) {
+        sb.append("  ").append(u).append('\n');
+      }
     }
     for (Finding f : d.findings()) {
       sb.append('\n')

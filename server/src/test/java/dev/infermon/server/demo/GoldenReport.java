@@ -248,8 +248,14 @@ final class GoldenReport {
     for (String pod : d.pods()) {
       line("diagnosis pod " + pod);
     }
+    for (String u : d.unexamined()) {
+      line("diagnosis not examined " + u);
+    }
     if (d.findings().isEmpty()) {
-      line("diagnosis no findings");
+      line(
+          d.unexamined().isEmpty()
+              ? "diagnosis no findings"
+              : "diagnosis no findings in what was examined");
     }
     for (var f : d.findings()) {
       String who =

@@ -16,6 +16,8 @@ export function todoFor(r) {
       return 'Enable ' + (r.flag || 'the flag named above') + ' on ' + (r.engine || 'the engine') + ' to expose the metric.';
     case 'NOT_ATTRIBUTED':
       return 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
+    case 'REMOVED':
+      return 'The release these pods run no longer has this metric: the panel does not apply to them.';
     case 'NO_TRAFFIC':
       return 'No requests reached these pods in the window: send traffic or widen the time range.';
     case 'TARGET_DOWN':

@@ -1,0 +1,354 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.ReleaseLine;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.catalog.Spelling;
+import dev.infermon.llm.catalog.WriterGroup;
+import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Why one engine's target shows nothing for one signal, from the catalog and what the target
+ * exposes. The order of the checks is the order of truth: a source that applies to the target's
+ * release and is present (then only traffic is missing); no source in the release (naming the
+ * earliest release any source has, or when the signal's families were removed); a flag; a family
+ * absent although the writer that writes it with a present sibling runs (the page lacks it); a
+ * family created on first use; and only then the writer itself being off. Stateless.
+ */
+final class EngineReasons {
+  private final EngineCatalog e;
+  private final NameVariant spelling; // the target's own, so a reason names what it exposes
+
+  EngineReasons(EngineCatalog e, TargetInventory t) {
+    this.e = e;
+    Spelling s = t.detection().spelling();
+    this.spelling = s != null && s.engine().equals(e.engine()) ? s.variant() : e.variants().get(0);
+  }
+
+  EmptyReason explain(Signal s, List<SignalSource> sources, TargetInventory t) {
+    ReleaseRange range = t.detection().versions();
+    if (present(sources, t, range)) {
+      return reason(
+          EmptyReason.Kind.NO_TRAFFIC,
+          e.title() + " exposes " + s.key() + " but the range holds no samples or no change yet",
+          null,
+          null);
+    }
+    String release = range == null ? e.title() : e.title() + " " + range;
+    Candidate in = inRange(sources, range);
+    if (in == null) {
+      return notInRelease(s, sources, range, release);
+    }
+    String family = in.entry.familyName(spelling);
+    if (in.entry.condition().gated()) {
+      return reason(
+          EmptyReason.Kind.BEHIND_FLAG,
+          s.key() + " needs " + in.entry.condition().flag() + " (" + family + ")",
+          null,
+          in.entry.condition().flag());
+    }
+    Optional<String> sibling = presentSibling(in.entry, sources, t, range);
+    if (sibling.isPresent()) {
+      WriterGroup g = e.writerOf(in.entry.name()).orElseThrow();
+      // the writer runs, so the signal's family was written too: something after it dropped it
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          families(g, sources, range)
+              + " missing from this endpoint although "
+              + sibling.get()
+              + " is present and "
+              + g.writer()
+              + " writes them together "
+              + g.when()
+              + ": the page is incomplete (cut, or names dropped by relabelling or a proxy)",
+          null,
+          null);
+    }
+    return absent(in, family, release, range);
+  }
+
+  /** In the release but absent, with no sibling to show the writer ran. */
+  private EmptyReason absent(Candidate in, String family, String release, ReleaseRange range) {
+    if (in.entry.lazy() || in.source.zeroWhenAbsent()) {
+      return reason(
+          EmptyReason.Kind.NO_TRAFFIC,
+          family + " appears only once observed: no traffic yet",
+          null,
+          null);
+    }
+    if (!existsThroughout(in.entry, range)) {
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          family
+              + " exists from "
+              + e.title()
+              + " "
+              + in.entry.since()
+              + " and this target ("
+              + release
+              + ") does not expose it: it runs an older release, or the page lacks it",
+          in.entry.since().name(),
+          null);
+    }
+    return reason(
+        EmptyReason.Kind.NOT_EXPOSED,
+        release
+            + " should expose "
+            + family
+            + " but the target does not: check that the engine's metrics are on (vLLM: no"
+            + " --disable-log-stats; SGLang: --enable-metrics) and that the scrape reaches its"
+            + " /metrics",
+        null,
+        null);
+  }
+
+  /** The signal is in no release of the range: since when it exists, or since when it is gone. */
+  private EmptyReason notInRelease(
+      Signal s, List<SignalSource> sources, ReleaseRange range, String release) {
+    Candidate earliest = null;
+    Candidate latest = null; // the source that lasted longest, for a removed signal
+    boolean later = false;
+    for (SignalSource src : sources) {
+      for (String name : src.metrics()) {
+        for (MetricEntry m : e.entries(name)) {
+          ReleaseLine start = start(src, m);
+          if (earliest == null || start.before(earliest.start)) {
+            earliest = new Candidate(m, src, start);
+          }
+          // hidden counts as gone: only --show-hidden-metrics-for-version brings it back
+          ReleaseLine gone = m.history().goneFrom();
+          if (gone == null || range == null || !range.first().atLeast(gone)) {
+            later = true;
+          } else if (latest == null || latest.entry.history().goneFrom().before(gone)) {
+            latest = new Candidate(m, src, start);
+          }
+        }
+      }
+    }
+    if (earliest == null) {
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.key(), null, null);
+    }
+    if (!later && latest != null) {
+      return removed(s, latest.entry, release);
+    }
+    String note = earliest.source.note() == null ? "" : " (" + earliest.source.note() + ")";
+    String family = earliest.entry.familyName(spelling);
+    // a source that applies later than its family exists (V1's abort and error reasons of the
+    // success counter V0 already had) names the series that carry it, not the family's birth
+    String from =
+        earliest.start.equals(earliest.entry.since())
+            ? family + " is exposed from "
+            : family + matchers(earliest.source) + " counts it from ";
+    return reason(
+        EmptyReason.Kind.NOT_EXPOSED,
+        release
+            + " does not expose "
+            + s.key()
+            + note
+            + "; "
+            + from
+            + e.title()
+            + " "
+            + earliest.start,
+        earliest.start.name(),
+        null);
+  }
+
+  private static String matchers(SignalSource src) {
+    List<String> m = new ArrayList<>();
+    src.match().forEach((k, v) -> m.add(k + "=~\"" + v + "\""));
+    return m.isEmpty() ? "" : "{" + String.join(",", m) + "}";
+  }
+
+  /** Every source family was gone before the range: when, and what replaced it. */
+  private EmptyReason removed(Signal s, MetricEntry m, String release) {
+    String replaced =
+        m.history().replacedBy() == null
+            ? "nothing replaced it"
+            : "replaced by " + e.title() + "'s " + m.history().replacedBy();
+    String why = m.history().note() == null ? "" : " (" + m.history().note() + ")";
+    return reason(
+        EmptyReason.Kind.REMOVED,
+        m.familyName(spelling)
+            + " was "
+            + life(m)
+            + why
+            + " and "
+            + replaced
+            + ": "
+            + release
+            + " has no "
+            + s.key(),
+        null,
+        null);
+  }
+
+  /** "deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10": the steps the catalog knows. */
+  private String life(MetricEntry m) {
+    List<String> steps = new ArrayList<>();
+    if (m.history().deprecated() != null) {
+      steps.add("deprecated in " + m.history().deprecated());
+    }
+    if (m.history().hidden() != null) {
+      steps.add("hidden in " + m.history().hidden());
+    }
+    if (m.history().removed() != null) {
+      steps.add("removed in " + m.history().removed());
+    }
+    String last = steps.remove(steps.size() - 1);
+    String all = steps.isEmpty() ? last : String.join(", ", steps) + " and " + last;
+    return all.replaceFirst(" in ", " in " + e.title() + " ");
+  }
+
+  /** The first release where {@code src} reads {@code m}. */
+  private static ReleaseLine start(SignalSource src, MetricEntry m) {
+    return src.since() != null && src.since().atLeast(m.since()) ? src.since() : m.since();
+  }
+
+  private record Candidate(MetricEntry entry, SignalSource source, ReleaseLine start) {}
+
+  /** The first source family exposed in some release of the range where its source applies. */
+  private Candidate inRange(List<SignalSource> sources, ReleaseRange range) {
+    for (SignalSource src : sources) {
+      for (String name : src.metrics()) {
+        for (MetricEntry m : e.entries(name)) {
+          for (ReleaseLine v : e.versions()) {
+            if ((range == null || range.contains(v))
+                && m.exposedIn(v)
+                && v.atLeast(start(src, m))) {
+              return new Candidate(m, src, start(src, m));
+            }
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether a source that applies to some release of the range has a family on the target. */
+  private boolean present(List<SignalSource> sources, TargetInventory t, ReleaseRange range) {
+    for (SignalSource src : sources) {
+      if (src.since() != null && range != null && range.last().before(src.since())) {
+        continue; // V0's request_success_total is no failure count, whatever its samples
+      }
+      for (String name : src.metrics()) {
+        for (MetricEntry m : e.entries(name)) {
+          if (onTarget(m, t)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private boolean onTarget(MetricEntry m, TargetInventory t) {
+    for (NameVariant v : e.variants()) {
+      if (t.families().containsKey(m.familyName(v))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A family written with {@code missing} that the target has, where every release of the range
+   * that has the sibling also shows one of the signal's source families: the sibling's presence
+   * proves the writer wrote the signal too.
+   */
+  private Optional<String> presentSibling(
+      MetricEntry missing, List<SignalSource> sources, TargetInventory t, ReleaseRange range) {
+    Optional<WriterGroup> g = e.writerOf(missing.name());
+    // wrappers may drop zero samples (Ray skips inc(0)): only the engine's own spelling proves it
+    if (g.isEmpty() || !e.variants().get(0).prefix().equals(t.detection().prefix())) {
+      return Optional.empty();
+    }
+    for (String name : g.get().metrics()) {
+      for (MetricEntry sib : e.entries(name)) {
+        if (name.equals(missing.name()) || !onTarget(sib, t)) {
+          continue;
+        }
+        boolean implied = true;
+        for (ReleaseLine v : e.versions()) {
+          if ((range == null || range.contains(v))
+              && sib.existsIn(v)
+              && !shown(g.get(), sources, v)) {
+            implied = false;
+          }
+        }
+        if (implied) {
+          return Optional.of(sib.familyName(spelling));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Whether a source family of the signal in group {@code g} applies to {@code v} and is shown. */
+  private boolean shown(WriterGroup g, List<SignalSource> sources, ReleaseLine v) {
+    for (SignalSource src : sources) {
+      for (String name : src.metrics()) {
+        if (!g.metrics().contains(name)) {
+          continue;
+        }
+        for (MetricEntry m : e.entries(name)) {
+          if (m.exposedIn(v) && v.atLeast(start(src, m))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** "a is" / "a and b are": the signal's families of {@code g} shown in the range. */
+  private String families(WriterGroup g, List<SignalSource> sources, ReleaseRange range) {
+    List<String> names = new ArrayList<>();
+    for (SignalSource src : sources) {
+      for (String name : src.metrics()) {
+        if (!g.metrics().contains(name)) {
+          continue;
+        }
+        for (MetricEntry m : e.entries(name)) {
+          String f = m.familyName(spelling);
+          boolean inRange = false;
+          for (ReleaseLine v : e.versions()) {
+            inRange |= (range == null || range.contains(v)) && m.exposedIn(v);
+          }
+          if (inRange && !names.contains(f)) {
+            names.add(f);
+          }
+        }
+      }
+    }
+    if (names.size() == 1) {
+      return names.get(0) + " is";
+    }
+    return String.join(", ", names.subList(0, names.size() - 1))
+        + " and "
+        + names.get(names.size() - 1)
+        + " are";
+  }
+
+  /** Whether every release of the range shows {@code m} by default. */
+  private boolean existsThroughout(MetricEntry m, ReleaseRange range) {
+    for (ReleaseLine v : e.versions()) {
+      if ((range == null || range.contains(v)) && !m.exposedIn(v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private EmptyReason reason(EmptyReason.Kind kind, String message, String version, String flag) {
+    return new EmptyReason(kind, e.engine(), message, version, flag);
+  }
+}

@@ -1,0 +1,183 @@
+package dev.infermon.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.EmptyReason;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.testing.MemoryStorage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The first reason of an empty panel is the real one, on small stored pages that each show one
+ * situation the real captures show (a page cut after one family, a V1 page without V0's families,
+ * SGLang's scheduler gauges without one of them, a release told by what it lacks, a dcgm-exporter
+ * whose counters CSV leaves a default field out): each row is a page, a panel and filter, and the
+ * status and first reason the panel must give.
+ */
+class ReasonsAreTrueTest {
+  private static final long T0 = SimulatedFleet.START;
+
+  /** A page's series: family (sample) name and its labels besides the target's. */
+  private static final Map<String, List<Sample>> PAGES = new LinkedHashMap<>();
+
+  private record Sample(String name, Map<String, String> labels, boolean counter) {}
+
+  private static void page(String page, String name, boolean counter, String... labels) {
+    Map<String, String> l = new LinkedHashMap<>();
+    for (int i = 0; i < labels.length; i += 2) {
+      l.put(labels[i], labels[i + 1]);
+    }
+    PAGES.computeIfAbsent(page, k -> new ArrayList<>()).add(new Sample(name, l, counter));
+  }
+
+  static {
+    // the vLLM pr28792 excerpt: one family of a V1 page (SOURCES.md: excerpt)
+    page("vllm_cut", "vllm:kv_cache_usage_perc", false, "engine", "0", "model_name", "m");
+    // a V1 page with the scheduler gauges and token counters, no V0 family
+    for (String g :
+        List.of("num_requests_running", "num_requests_waiting", "kv_cache_usage_perc")) {
+      page("vllm_v1", "vllm:" + g, false, "engine", "0", "model_name", "m");
+    }
+    page("vllm_v1", "vllm:prompt_tokens_total", true, "engine", "0", "model_name", "m");
+    page("vllm_v1", "vllm:generation_tokens_total", true, "engine", "0", "model_name", "m");
+    // SGLang 0.5.1 cut after gen_throughput: num_queue_reqs lost (sample 02)
+    for (String g : List.of("num_running_reqs", "token_usage", "gen_throughput")) {
+      page("sglang_cut", "sglang:" + g, false, "engine_type", "unified", "model_name", "m");
+    }
+    // SGLang 0.4.1 (sample 01): token counters written at finish, no num_requests_total
+    for (String g :
+        List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
+      page("sglang_041", "sglang:" + g, false, "model_name", "m");
+    }
+    page("sglang_041", "sglang:prompt_tokens_total", true, "model_name", "m");
+    page("sglang_041", "sglang:generation_tokens_total", true, "model_name", "m");
+    // a dcgm-exporter whose custom counters CSV has GPU_UTIL but not FB_USED
+    page("vllm_v1_dcgm_no_fb", "DCGM_FI_DEV_GPU_UTIL", false, "gpu", "0", "UUID", "GPU-1");
+  }
+
+  @ParameterizedTest(name = "{0} {1} filter={2}: {3} {4} {5}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # page             | panel               | filter      | status  | first reason | engine | says
+          vllm_v1            | pd.ttft_user        |             | EMPTY   | NO_TARGETS   |        | no prefill/decode deployment: this panel shows only targets whose backend is vllm-pd or sglang-pd, and none is scraped
+          vllm_v1            | pd.ttft_user        | namespace=n | EMPTY   | NO_TARGETS   |        | and none is scraped among those the filters select
+          vllm_v1            | pod.ttft            | namespace=x | EMPTY   | NO_TARGETS   |        | no inference target matches the filters
+          vllm_cut           | model.ttft          |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:time_to_first_token_seconds is missing from this endpoint although vllm:kv_cache_usage_perc is present and vLLM's Prometheus stat logger writes them together from start-up
+          vllm_cut           | pod.tpot            |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:request_time_per_output_token_seconds exists from vLLM 0.11 and this target (vLLM 0.9.2–0.33) does not expose it: it runs an older release, or the page lacks it
+          vllm_cut           | pod.scheduler       |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:num_requests_running is missing from this endpoint
+          vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | vllm:num_requests_swapped was deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10 (V1 does not swap) and nothing replaced it
+          vllm_v1            | pod.scheduler       |             | OK      |              |        |
+          vllm_v1            | model.tokens_per_gpu |            | EMPTY   | NO_TARGETS   | dcgm   | no dcgm-exporter target is scraped
+          sglang_cut         | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:num_queue_reqs is missing from this endpoint although sglang:num_running_reqs is present and SGLang's scheduler writes them together at every log
+          sglang_041         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | SGLang 0.3.5–0.4.1 does not expose requests_finished; sglang:num_requests_total is exposed from SGLang 0.4.3
+          vllm_v1_dcgm_no_fb | gpu.memory_used     |             | EMPTY   | BEHIND_FLAG  | dcgm   | DCGM_FI_DEV_FB_USED is in dcgm-exporter's default counters CSV but no exporter exports it: its counters CSV leaves it out; add DCGM_FI_DEV_FB_USED to the exporter's counters CSV (-f)
+          """)
+  void theFirstReasonIsTheRealOne(
+      String page,
+      String panel,
+      String filter,
+      String status,
+      String kind,
+      String engine,
+      String says) {
+    Filters filters =
+        filter == null
+            ? Filters.NONE
+            : Filters.of(Map.of(filter.split("=")[0], filter.split("=")[1]));
+    PanelResult p = render(page, panel, filters);
+    assertThat(p.status())
+        .as(panel + " " + p.reasons())
+        .isEqualTo(PanelResult.Status.valueOf(status));
+    if (kind == null) {
+      assertThat(p.reasons()).isEmpty();
+      return;
+    }
+    // the row's reason is there, and the panel never guesses "no traffic" beside it
+    EmptyReason first =
+        p.reasons().stream()
+            .filter(r -> r.kind() == EmptyReason.Kind.valueOf(kind))
+            .filter(r -> r.engine().equals(engine == null ? "" : engine))
+            .filter(r -> r.message().contains(says))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        panel + ": no " + kind + " \"" + says + "\" in " + p.reasons()));
+    if (first.engine().equals("dcgm")) {
+      assertThat(p.reasons().get(0)).as("a GPU count's reason comes first").isEqualTo(first);
+    }
+    assertThat(p.reasons()).noneMatch(r -> r.kind() == EmptyReason.Kind.NO_TRAFFIC);
+  }
+
+  private static PanelResult render(String page, String panel, Filters filters) {
+    MemoryStorage storage = new MemoryStorage();
+    Appender a = storage.appender();
+    boolean dcgm = page.endsWith("_dcgm_no_fb");
+    String inference = dcgm ? "vllm_v1" : page;
+    write(a, inference, inference.startsWith("sglang") ? "sglang" : "vllm", "p", "inference");
+    if (dcgm) {
+      write(a, page, "dcgm", "exporter", "dcgm");
+    }
+    a.commit();
+    DashboardService s =
+        new DashboardService(
+            new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS)),
+            Catalog.builtIn());
+    return s.render(
+            new DashboardRequest(filters, 0.95, T0, T0 + 600_000, 15_000, "5m", List.of(panel)))
+        .get(0);
+  }
+
+  private static void write(Appender a, String page, String backend, String pod, String job) {
+    Map<String, String> target =
+        Map.of(
+            "job",
+            job,
+            "instance",
+            pod + ":8000",
+            "backend",
+            backend,
+            "namespace",
+            "n",
+            "pod",
+            pod);
+    for (int i = 0; i <= 40; i++) {
+      long t = T0 + i * 15_000L;
+      a.append(0, labels("up", target, Map.of()), t, 1);
+      for (Sample s : PAGES.get(page)) {
+        a.append(0, labels(s.name(), target, s.labels()), t, s.counter() ? 10.0 * i : 1);
+      }
+    }
+  }
+
+  private static Labels labels(String name, Map<String, String> target, Map<String, String> own) {
+    List<String> kv = new ArrayList<>(List.of("__name__", name));
+    target.forEach(
+        (k, v) -> {
+          kv.add(k);
+          kv.add(v);
+        });
+    own.forEach(
+        (k, v) -> {
+          kv.add(k);
+          kv.add(v);
+        });
+    return Labels.of(kv.toArray(String[]::new));
+  }
+}
