@@ -1,0 +1,75 @@
+package dev.infermon.llm.diagnosis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.simulator.Scenario;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The default pack's alerts carry their cause: the fleet of {@link DiagnosisScenariosTest} runs 5
+ * minutes healthy and 20 in the scenario while the rules module evaluates the pack every minute,
+ * annotated by {@link DiagnosisService#alertAnnotations} as {@code infermon serve} wires it. At the
+ * end, every firing alert's {@code cause} names the state the scenario produces, its evidence is
+ * there, and its dashboard link is filtered to the alert's namespace and model.
+ */
+class AlertCauseScenariosTest {
+  static final String URL = "http://infermon:9090";
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # scenario          | alerts firing at the end                                  | the cause named
+          saturated           | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | saturated
+          kv-pressure         | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | kv-pressure
+          deferred-by-config  | LLMTimeToFirstTokenHigh                                   | deferred-by-config
+          idle-gpu-long-queue | LLMTimeToFirstTokenHigh                                   | idle-gpu-long-queue
+          long-prompts        | LLMTimeToFirstTokenHigh                                   | prefill-bound
+          error-spike         | LLMRequestFailuresHigh                                    | errors-rising
+          """)
+  void everyFiringAlertCarriesTheScenariosCause(String scenario, String alerts, String cause) {
+    ScrapedFleet f = new ScrapedFleet(DiagnosisScenariosTest.fleet());
+    DiagnosisService diagnosis = new DiagnosisService(f.backend, Catalog.builtIn());
+    PackAlerts pack =
+        new PackAlerts(
+            f.storage,
+            a ->
+                diagnosis.alertAnnotations(
+                    a.alertName(),
+                    a.expr(),
+                    a.labels().toMap(),
+                    a.activeAtMs(),
+                    a.evalTimeMs(),
+                    URL));
+    f.run(Duration.ofMinutes(5), t -> evalEveryMinute(pack, t));
+    f.fleet.setScenario(Scenario.fromCliName(scenario));
+    f.run(Duration.ofMinutes(20), t -> evalEveryMinute(pack, t));
+
+    Map<PackAlerts.Firing, Map<String, String>> firing = pack.firingAnnotations();
+    System.out.println("== " + scenario + "\n" + firing);
+    assertThat(firing.keySet().stream().map(PackAlerts.Firing::alert).collect(Collectors.toSet()))
+        .isEqualTo(DiagnosisScenariosTest.words(alerts));
+    for (Map.Entry<PackAlerts.Firing, Map<String, String>> e : firing.entrySet()) {
+      Map<String, String> a = e.getValue();
+      PackAlerts.Firing alert = e.getKey();
+      assertThat(a.get(AlertCause.CAUSE)).as(alert + ": " + a).startsWith(cause + " on ");
+      assertThat(a.get(AlertCause.EVIDENCE)).as(alert + ": " + a).contains(" = ").contains(" at ");
+      assertThat(a.get(AlertCause.DASHBOARD))
+          .startsWith(URL + "/dashboard?namespace=" + alert.namespace() + "&model=")
+          .contains("&to=" + f.now());
+      assertThat(a).doesNotContainKey(AlertCause.ERROR).containsKey("summary");
+    }
+  }
+
+  private static void evalEveryMinute(PackAlerts pack, long t) {
+    if ((t - ScrapedFleet.START) % 60_000 == 0) {
+      pack.eval(t);
+    }
+  }
+}
