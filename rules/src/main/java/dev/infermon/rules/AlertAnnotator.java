@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * Annotations an alert gets beside its rule's own, computed while it is active: the server's LLM
- * layer adds the diagnosis at that moment (docs/alerting.md, "Annotations from diagnosis"). Rules
- * own this seam; they call it after each evaluation of an alerting rule, once per pending or firing
+ * layer adds the diagnosis at that moment (docs/alerting.md, "Alerts carry their cause"). Rules own
+ * this seam; they call it after each evaluation of an alerting rule, once per pending or firing
  * alert, so the annotations follow what the implementation says at every evaluation, and they reach
  * the notifier and {@code /api/v1/alerts} with the next send.
  *
@@ -29,7 +29,8 @@ public interface AlertAnnotator {
    * One active alert at one evaluation. Immutable.
    *
    * @param alertName the rule's {@code alert}
-   * @param expr the rule's expression, as written
+   * @param expr the rule's expression as the rule prints it (its {@code query} in {@code
+   *     /api/v1/rules})
    * @param labels the alert's labels ({@code alertname} and the rule's labels included)
    * @param state {@link AlertState#PENDING} or {@link AlertState#FIRING}
    * @param activeAtMs when the expression first returned it
