@@ -10,6 +10,10 @@ final class Alert {
   AlertState state = AlertState.PENDING;
   final Labels labels;
   Labels annotations;
+
+  /** What the group's {@link AlertAnnotator} added at the last evaluation that reached it. */
+  Labels added = Labels.EMPTY;
+
   double value;
   long activeAt;
   long firedAt;
@@ -36,10 +40,20 @@ final class Alert {
     return lastSentAt + resendDelayMs < ts;
   }
 
+  /** The rule's annotations plus the annotator's under names the rule does not use. */
+  Labels allAnnotations() {
+    if (added.isEmpty()) {
+      return annotations;
+    }
+    Labels.Builder b = added.toBuilder();
+    annotations.forEach(b::set);
+    return b.build();
+  }
+
   AlertSnapshot snapshot() {
     return new AlertSnapshot(
         labels,
-        annotations,
+        allAnnotations(),
         state,
         activeAt,
         firedAt,

@@ -201,7 +201,7 @@ final class AlertingRule extends Rule {
       if (a.needsSending(ts, resendDelayMs)) {
         a.lastSentAt = ts;
         a.validUntil = ts + 4 * Math.max(intervalMs, resendDelayMs);
-        Alert copy = new Alert(a.labels, a.annotations, a.value, a.activeAt);
+        Alert copy = new Alert(a.labels, a.allAnnotations(), a.value, a.activeAt);
         copy.state = a.state;
         copy.firedAt = a.firedAt;
         copy.resolvedAt = a.resolvedAt;
@@ -210,6 +210,27 @@ final class AlertingRule extends Rule {
       }
     }
     return out;
+  }
+
+  /** The pending and firing alerts of the last evaluation at {@code ts}, for the annotator. */
+  synchronized List<AlertAnnotator.Subject> subjects(long ts) {
+    List<AlertAnnotator.Subject> out = new ArrayList<>();
+    for (Alert a : active.values()) {
+      if (a.resolvedAt == 0 && a.state != AlertState.INACTIVE) {
+        out.add(new AlertAnnotator.Subject(name, query, a.labels, a.state, a.activeAt, ts));
+      }
+    }
+    return out;
+  }
+
+  /** Sets what the annotator added to the alerts of {@code subjects}, in their order. */
+  synchronized void annotated(List<AlertAnnotator.Subject> subjects, List<Labels> added) {
+    for (int i = 0; i < subjects.size(); i++) {
+      Alert a = active.get(subjects.get(i).labels());
+      if (a != null) {
+        a.added = added.get(i);
+      }
+    }
   }
 
   /** Active (pending or firing, not resolved) alerts. */

@@ -44,6 +44,7 @@ public final class RuleGroup {
   private final int limit;
   private final List<Rule> rules;
   private final RuleManagerOptions opts;
+  private final AnnotatorCalls annotations;
   private final List<Set<Labels>> seriesInPreviousEval;
   private List<Labels> staleSeries = new ArrayList<>();
   private volatile long lastEvaluationMs;
@@ -56,6 +57,8 @@ public final class RuleGroup {
     this.queryOffsetMs = spec.queryOffset().orElse(opts.defaultQueryOffset()).toMillis();
     this.limit = spec.limit();
     this.opts = opts;
+    this.annotations =
+        new AnnotatorCalls(opts.annotator(), opts.annotatorTimeout().toMillis(), name);
     List<Rule> rs = new ArrayList<>();
     for (RuleSpec r : spec.rules()) {
       Map<String, String> merged = new java.util.LinkedHashMap<>(spec.labels());
@@ -171,7 +174,10 @@ public final class RuleGroup {
       return;
     }
     if (rule instanceof AlertingRule) {
-      send((AlertingRule) rule, ts);
+      AlertingRule ar = (AlertingRule) rule;
+      List<AlertAnnotator.Subject> subjects = ar.subjects(ts);
+      ar.annotated(subjects, annotations.annotate(subjects));
+      send(ar, ts);
     }
     String appendError = write(i, vector, ts);
     if (appendError != null) {

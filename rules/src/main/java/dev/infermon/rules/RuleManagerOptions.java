@@ -22,6 +22,9 @@ import java.util.function.LongSupplier;
  * @param outageTolerance {@code --rules.alert.for-outage-tolerance} (1h)
  * @param forGracePeriod {@code --rules.alert.for-grace-period} (10m)
  * @param clock wall-clock milliseconds (tests pass a fake)
+ * @param annotator what adds annotations to active alerts ({@link AlertAnnotator#NONE})
+ * @param annotatorTimeout how long one evaluation of an alerting rule waits for its alerts'
+ *     annotations (10s)
  */
 public record RuleManagerOptions(
     QueryFunction query,
@@ -35,7 +38,10 @@ public record RuleManagerOptions(
     Duration resendDelay,
     Duration outageTolerance,
     Duration forGracePeriod,
-    LongSupplier clock) {
+    LongSupplier clock,
+    AlertAnnotator annotator,
+    Duration annotatorTimeout) {
+  public static final Duration DEFAULT_ANNOTATOR_TIMEOUT = Duration.ofSeconds(10);
   public static final Duration DEFAULT_RESEND_DELAY = Duration.ofMinutes(1);
   public static final Duration DEFAULT_OUTAGE_TOLERANCE = Duration.ofHours(1);
   public static final Duration DEFAULT_GRACE_PERIOD = Duration.ofMinutes(10);
@@ -49,6 +55,11 @@ public record RuleManagerOptions(
     Objects.requireNonNull(externalLabels, "externalLabels");
     Objects.requireNonNull(externalUrl, "externalUrl");
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(annotator, "annotator");
+    if (annotatorTimeout == null || annotatorTimeout.isZero() || annotatorTimeout.isNegative()) {
+      throw new IllegalArgumentException(
+          "annotatorTimeout must be positive, got " + annotatorTimeout);
+    }
     if (defaultInterval == null || defaultInterval.isZero() || defaultInterval.isNegative()) {
       throw new IllegalArgumentException(
           "defaultInterval must be positive, got " + defaultInterval);
@@ -76,7 +87,9 @@ public record RuleManagerOptions(
         DEFAULT_RESEND_DELAY,
         DEFAULT_OUTAGE_TOLERANCE,
         DEFAULT_GRACE_PERIOD,
-        System::currentTimeMillis);
+        System::currentTimeMillis,
+        AlertAnnotator.NONE,
+        DEFAULT_ANNOTATOR_TIMEOUT);
   }
 
   public RuleManagerOptions withExternal(Labels labels, String url) {
@@ -92,7 +105,9 @@ public record RuleManagerOptions(
         resendDelay,
         outageTolerance,
         forGracePeriod,
-        clock);
+        clock,
+        annotator,
+        annotatorTimeout);
   }
 
   public RuleManagerOptions withDefaultInterval(Duration d) {
@@ -108,7 +123,9 @@ public record RuleManagerOptions(
         resendDelay,
         outageTolerance,
         forGracePeriod,
-        clock);
+        clock,
+        annotator,
+        annotatorTimeout);
   }
 
   public RuleManagerOptions withClock(LongSupplier c) {
@@ -124,7 +141,9 @@ public record RuleManagerOptions(
         resendDelay,
         outageTolerance,
         forGracePeriod,
-        c);
+        c,
+        annotator,
+        annotatorTimeout);
   }
 
   public RuleManagerOptions withAlertTiming(Duration resend, Duration outage, Duration grace) {
@@ -140,7 +159,30 @@ public record RuleManagerOptions(
         resend,
         outage,
         grace,
-        clock);
+        clock,
+        annotator,
+        annotatorTimeout);
+  }
+
+  /**
+   * These options with {@code a} annotating active alerts, each evaluation waiting {@code timeout}.
+   */
+  public RuleManagerOptions withAnnotator(AlertAnnotator a, Duration timeout) {
+    return new RuleManagerOptions(
+        query,
+        appendable,
+        queryable,
+        notifier,
+        externalLabels,
+        externalUrl,
+        defaultInterval,
+        defaultQueryOffset,
+        resendDelay,
+        outageTolerance,
+        forGracePeriod,
+        clock,
+        a,
+        timeout);
   }
 
   EvalContext evalContext() {

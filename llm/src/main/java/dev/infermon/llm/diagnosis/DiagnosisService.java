@@ -5,7 +5,11 @@ import dev.infermon.llm.BadParameterException;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.QueryException;
 import dev.infermon.promql.parser.PromqlParser;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -38,6 +42,7 @@ public final class DiagnosisService {
   private final Diagnoser diagnoser;
   private final Supplier<Thresholds> thresholds;
   private final LongSupplier nowMs;
+  private final AlertCauses causes;
 
   /** With its own inventory service, the wall clock and the default thresholds. */
   public DiagnosisService(QueryBackend backend, Catalog catalog) {
@@ -74,6 +79,16 @@ public final class DiagnosisService {
     this.diagnoser = new Diagnoser(inventories, backend);
     this.thresholds = thresholds;
     this.nowMs = nowMs;
+    this.causes =
+        new AlertCauses(
+            inventories.catalog(),
+            end ->
+                diagnose(
+                    new DiagnosisRequest(
+                        OptionalLong.empty(),
+                        OptionalLong.of(end),
+                        OptionalLong.empty(),
+                        OptionalLong.empty())));
   }
 
   /**
@@ -99,6 +114,45 @@ public final class DiagnosisService {
               + " integer");
     }
     return diagnoser.diagnose(start, end, step, thresholds.get());
+  }
+
+  /**
+   * The cause of an active alert at {@code evalTimeMs}, from the diagnosis of the default window
+   * ending then ({@link AlertCauses} says which alerts and which finding): empty when the alert has
+   * no {@code model_name} or {@code pod} label or its expression reads no family the catalog knows.
+   * Alerts evaluated at the same time share one diagnosis.
+   *
+   * @param alertName the rule's {@code alert}
+   * @param expr the rule's expression
+   * @param labels the alert's labels
+   * @param activeAtMs when the alert became active (the dashboard link starts no later)
+   * @param evalTimeMs the evaluation's time: the diagnosis window's end
+   * @throws dev.infermon.promql.QueryException when the diagnosis's queries fail
+   */
+  public Optional<AlertCause> causeOf(
+      String alertName, String expr, Map<String, String> labels, long activeAtMs, long evalTimeMs) {
+    return causes.causeOf(alertName, expr, labels, activeAtMs, evalTimeMs);
+  }
+
+  /**
+   * {@link #causeOf} as the alert's annotations ({@link AlertCause#annotations}), links under
+   * {@code externalUrl}; when the diagnosis's queries fail, {@link AlertCause#ERROR} with the error
+   * instead, so the alert says why it has no cause. Empty for an alert diagnosis does not speak to.
+   */
+  public Map<String, String> alertAnnotations(
+      String alertName,
+      String expr,
+      Map<String, String> labels,
+      long activeAtMs,
+      long evalTimeMs,
+      String externalUrl) {
+    try {
+      return causeOf(alertName, expr, labels, activeAtMs, evalTimeMs)
+          .map(c -> c.annotations(externalUrl))
+          .orElse(Map.of());
+    } catch (QueryException e) {
+      return Map.of(AlertCause.ERROR, "diagnosis failed: " + e.getMessage());
+    }
   }
 
   /**

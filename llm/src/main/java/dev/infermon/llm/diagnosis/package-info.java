@@ -8,7 +8,8 @@
  * per pod, every signal it could not read, which is never judged as fine. Reads the store through
  * {@code QueryBackend} range queries only, compiled by the dashboard's {@code PromqlCompiler} for
  * the engines the shared inventory finds. {@link dev.infermon.llm.diagnosis.DiagnosisService} is
- * the front door (default window, step rule, thresholds, the alert pack's thresholds as
- * configured); it is thread-safe when its backend is; requests and results are immutable.
+ * the front door (default window, step rule, thresholds, the alert pack's thresholds as configured,
+ * and the cause of an active alert, {@link dev.infermon.llm.diagnosis.AlertCause}); it is
+ * thread-safe when its backend is; requests and results are immutable.
  */
 package dev.infermon.llm.diagnosis;

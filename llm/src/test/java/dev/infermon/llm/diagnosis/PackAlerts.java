@@ -5,6 +5,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.AlertPack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.rules.AlertAnnotator;
 import dev.infermon.rules.AlertNotifier;
 import dev.infermon.rules.AlertSnapshot;
 import dev.infermon.rules.EngineQueryFunction;
@@ -40,15 +41,21 @@ final class PackAlerts {
   private final List<RuleGroup> groups;
 
   PackAlerts(MemoryStorage storage) {
+    this(storage, AlertAnnotator.NONE);
+  }
+
+  /** The pack whose alerts {@code annotator} annotates at each evaluation (as serve wires it). */
+  PackAlerts(MemoryStorage storage, AlertAnnotator annotator) {
     String pack =
         AlertPack.ruleFile(
             Catalog.builtIn(), new LinkedHashSet<>(Catalog.ENGINES), LlmConfig.Alerts.DEFAULT);
     RuleManagerOptions opts =
         RuleManagerOptions.defaults(
-            new EngineQueryFunction(new Engine(EngineOptions.DEFAULTS), storage),
-            storage,
-            storage,
-            AlertNotifier.NONE);
+                new EngineQueryFunction(new Engine(EngineOptions.DEFAULTS), storage),
+                storage,
+                storage,
+                AlertNotifier.NONE)
+            .withAnnotator(annotator, RuleManagerOptions.DEFAULT_ANNOTATOR_TIMEOUT);
     groups =
         new ArrayList<>(
             RuleManager.groups(
@@ -64,6 +71,21 @@ final class PackAlerts {
         throw new AssertionError("the alert pack failed to evaluate: " + g.lastErrors());
       }
     }
+  }
+
+  /** The alerts firing after the last evaluation, with their annotations. */
+  Map<Firing, Map<String, String>> firingAnnotations() {
+    Map<Firing, Map<String, String>> out = new java.util.LinkedHashMap<>();
+    for (RuleGroup g : groups) {
+      for (String alert : SYMPTOMS.keySet()) {
+        for (AlertSnapshot a : g.firingAlerts(alert)) {
+          out.put(
+              new Firing(alert, a.labels().get("namespace"), a.labels().get("model_name")),
+              a.annotations().toMap());
+        }
+      }
+    }
+    return out;
   }
 
   /** The alerts firing after the last evaluation. */

@@ -8,6 +8,7 @@ import dev.infermon.notifier.Notifier;
 import dev.infermon.notifier.NotifierConfigs;
 import dev.infermon.notifier.NotifierMetrics;
 import dev.infermon.notifier.NotifierOptions;
+import dev.infermon.rules.AlertAnnotator;
 import dev.infermon.rules.Notification;
 import dev.infermon.rules.QueryFunction;
 import dev.infermon.rules.RuleGroupStatus;
@@ -51,7 +52,8 @@ final class Alerting implements AutoCloseable {
       Storage storage,
       Config cfg,
       String externalUrl,
-      ExportService exports) {
+      ExportService exports,
+      AlertAnnotator causes) {
     this.settings = settings;
     this.metrics = metrics;
     this.exports = exports;
@@ -60,7 +62,8 @@ final class Alerting implements AutoCloseable {
             .withExternal(cfg.global().externalLabels(), externalUrl)
             .withDefaultInterval(cfg.global().evaluationInterval())
             .withAlertTiming(
-                settings.resendDelay(), settings.forOutageTolerance(), settings.forGracePeriod());
+                settings.resendDelay(), settings.forOutageTolerance(), settings.forGracePeriod())
+            .withAnnotator(causes, RuleManagerOptions.DEFAULT_ANNOTATOR_TIMEOUT);
     this.rules = new RuleManager(opts, RULE_THREADS);
   }
 
@@ -72,6 +75,7 @@ final class Alerting implements AutoCloseable {
    *     is restored
    * @param externalUrl the URL alerts link back to ({@code generatorURL})
    * @param exports the LLM layer's exports: the default alert pack and the SLO rules
+   * @param causes what annotates active alerts with their cause (the LLM layer's diagnosis)
    * @throws dev.infermon.rules.rulefmt.RuleFileException when a rule file does not load
    */
   static Alerting start(
@@ -81,9 +85,10 @@ final class Alerting implements AutoCloseable {
       QueryFunction query,
       Storage storage,
       String externalUrl,
-      ExportService exports) {
+      ExportService exports,
+      AlertAnnotator causes) {
     List<RuleFile> files = RuleFiles.load(cfg.ruleFiles(), cfg.llm(), exports);
-    Alerting a = new Alerting(settings, metrics, query, storage, cfg, externalUrl, exports);
+    Alerting a = new Alerting(settings, metrics, query, storage, cfg, externalUrl, exports, causes);
     a.notifier = a.newNotifier(cfg);
     a.rules.update(files);
     a.applied = cfg;

@@ -103,7 +103,8 @@ public final class Infermon implements AutoCloseable {
             engine,
             remote,
             web::externalUrl,
-            layer.exports());
+            layer.exports(),
+            layer.alertCauses(web::externalUrl));
     scrape = new ScrapeComponent(remote::storage, own, jitterSeed());
     llm = new LlmComponent(layer, engine);
     OwnMetrics.bindTsdb(registry, storage::tsdb);

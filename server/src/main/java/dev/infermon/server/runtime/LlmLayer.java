@@ -10,7 +10,9 @@ import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.rules.AlertAnnotator;
 import dev.infermon.web.WebServices;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -81,6 +83,28 @@ public final class LlmLayer {
         .slo(this::slo)
         .lint(this::lint)
         .exports(exports);
+  }
+
+  /**
+   * Annotates the rules' active alerts with their cause ({@link
+   * DiagnosisService#alertAnnotations}), dashboard links under {@code externalUrl}; adds nothing
+   * while no backend is bound. Thread-safe.
+   */
+  public AlertAnnotator alertCauses(Supplier<String> externalUrl) {
+    return a -> {
+      DiagnosisService d = diagnosis();
+      if (d == null) {
+        return Map.of();
+      }
+      String url = externalUrl.get();
+      return d.alertAnnotations(
+          a.alertName(),
+          a.expr(),
+          a.labels().toMap(),
+          a.activeAtMs(),
+          a.evalTimeMs(),
+          url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+    };
   }
 
   public ExportService exports() {

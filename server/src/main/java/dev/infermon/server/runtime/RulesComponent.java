@@ -3,6 +3,7 @@ package dev.infermon.server.runtime;
 import dev.infermon.config.Config;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.promql.engine.Engine;
+import dev.infermon.rules.AlertAnnotator;
 import dev.infermon.rules.EngineQueryFunction;
 import dev.infermon.rules.QueryFunction;
 import dev.infermon.rules.RuleGroupStatus;
@@ -22,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * rules keep an engine of their own, with the query engine's options, outside the stack (their
  * evaluations are not counted in {@code infermon_engine_queries_total}; in remote mode they are).
  *
+ * <p>Active alerts carry their cause: the LLM layer's diagnosis annotates them at each evaluation
+ * ({@code causes}, docs/alerting.md).
+ *
  * <p>Reload: the rule files (and the {@code llm} alert pack) are read again and the notifier is
  * rebuilt when {@code alerting} changed; {@code global.external_labels} is refused (see {@link
  * Alerting#prepare}).
@@ -36,6 +40,7 @@ final class RulesComponent implements Component {
   private final RemoteStorage storage;
   private final Supplier<String> externalUrl;
   private final ExportService exports;
+  private final AlertAnnotator causes;
   private volatile Alerting alerting;
 
   RulesComponent(
@@ -45,7 +50,8 @@ final class RulesComponent implements Component {
       QueryEngine engine,
       RemoteStorage storage,
       Supplier<String> externalUrl,
-      ExportService exports) {
+      ExportService exports,
+      AlertAnnotator causes) {
     this.settings = settings;
     this.metrics = metrics;
     this.tsdb = tsdb;
@@ -53,6 +59,7 @@ final class RulesComponent implements Component {
     this.storage = storage;
     this.externalUrl = externalUrl;
     this.exports = exports;
+    this.causes = causes;
   }
 
   @Override
@@ -83,7 +90,8 @@ final class RulesComponent implements Component {
             query,
             storage.storage(),
             externalUrl.get(),
-            exports);
+            exports,
+            causes);
   }
 
   @Override

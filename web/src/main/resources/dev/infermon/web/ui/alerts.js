@@ -20,6 +20,23 @@ function chips(obj) {
   return Object.entries(obj || {}).map(([k, v]) => `<span class="chip">${esc(k)}="${esc(v)}"</span>`).join('');
 }
 
+// The cause diagnosis gives an alert (docs/alerting.md): shown first, its evidence below it and the
+// dashboard as a link; the rule's own annotations follow.
+const CAUSE = ['cause', 'cause_evidence', 'cause_error', 'dashboard_url'];
+
+function annotations(ann) {
+  const a = ann || {};
+  const out = [];
+  if (a.cause) out.push(`<div class="cause"><b>cause</b>: ${esc(a.cause)}</div>`);
+  if (a.cause_evidence) out.push(`<div class="muted"><b>evidence</b>: ${esc(a.cause_evidence)}</div>`);
+  if (a.cause_error) out.push(`<div class="error"><b>cause</b>: ${esc(a.cause_error)}</div>`);
+  if (/^https?:\/\//.test(a.dashboard_url || '')) out.push(`<div><a href="${esc(a.dashboard_url)}">Dashboard at the alert's time</a></div>`);
+  for (const [k, v] of Object.entries(a)) {
+    if (!CAUSE.includes(k)) out.push(`<div><b>${esc(k)}</b>: ${esc(v)}</div>`);
+  }
+  return out.join('');
+}
+
 export function mount(main) {
   main.innerHTML = `<h1>Alerts</h1><div class="toolbar"><button type="button" class="btn" id="alerts-refresh">↻ Refresh</button></div>
     <h2>Active alerts</h2><div id="active-alerts"><div class="loading">Loading…</div></div>
@@ -38,7 +55,7 @@ export function mount(main) {
       a.sort((x, y) => (x.state === 'firing' ? 0 : 1) - (y.state === 'firing' ? 0 : 1));
       alertsEl.innerHTML = a.length ? `<table class="data"><thead><tr><th scope="col">State</th><th scope="col">Alert</th><th scope="col">Labels</th><th scope="col">Annotations</th><th scope="col">Active since</th><th scope="col">Value</th></tr></thead><tbody>
         ${a.map((x) => `<tr data-state="${esc(x.state)}"><td><span class="badge ${esc(x.state)}">${esc(x.state)}</span></td><td>${esc(x.labels.alertname || '')}</td>
-        <td>${chips(x.labels)}</td><td>${Object.entries(x.annotations || {}).map(([k, v]) => `<div><b>${esc(k)}</b>: ${esc(v)}</div>`).join('')}</td>
+        <td>${chips(x.labels)}</td><td>${annotations(x.annotations)}</td>
         <td class="num">${x.activeAt ? esc(ago(Date.parse(x.activeAt))) : ''}</td><td class="num" title="${esc(x.value)}">${esc(fmtAlertValue(x.value, units[x.labels.alertname] || ''))}</td></tr>`).join('')}</tbody></table>`
         : '<div class="empty"><div class="reason">No alert is pending or firing.</div><div class="todo">Rules below show what is watched.</div></div>';
     } catch (e) {

@@ -1,0 +1,213 @@
+package dev.infermon.llm.diagnosis;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.promql.parser.Children;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.ParseException;
+import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.promql.parser.VectorSelector;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongFunction;
+
+/**
+ * The cause of an active alert, from the diagnosis of the {@link DiagnosisService#DEFAULT_WINDOW}
+ * up to the alert's evaluation. Which alerts: those whose labels name a {@code model_name} or a
+ * {@code pod} and whose expression reads a family the catalog knows (the default pack's three, and
+ * a user's rule over engine metrics alike). The finding named is, on the alert's namespace, model
+ * and (when the alert has one) pod: for a pack alert, one that explains the alert's symptom; for
+ * another alert, any; a state before {@code cause-not-found}, earlier states of the causal chain
+ * ({@link State}'s order) first.
+ *
+ * <p>Cost: one diagnosis per evaluation time, shared by every alert evaluated at that time (a few
+ * evaluation times are kept, so the groups of one minute share theirs too).
+ *
+ * <p>Threading: thread-safe; diagnoses run under the cache's lock, so alerts evaluated at once wait
+ * for one diagnosis rather than each running their own.
+ */
+final class AlertCauses {
+  /** The default pack's alerts (export.AlertPack's names; a test holds them equal). */
+  static final Map<String, Symptom> PACK =
+      Map.of(
+          "LLMTimeToFirstTokenHigh", Symptom.TTFT_HIGH,
+          "LLMRequestsQueuedWhilePreempting", Symptom.QUEUED_WHILE_PREEMPTING,
+          "LLMRequestFailuresHigh", Symptom.FAILURES_HIGH);
+
+  /** Evaluation times whose diagnosis is kept. */
+  static final int CACHED = 4;
+
+  private final Catalog catalog;
+  private final LongFunction<Diagnosis> diagnose;
+  private final Map<Long, Diagnosis> cache =
+      new LinkedHashMap<>(CACHED * 2, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Diagnosis> e) {
+          return size() > CACHED;
+        }
+      };
+
+  /** {@code diagnose} gives the diagnosis of the default window ending at its argument (ms). */
+  AlertCauses(Catalog catalog, LongFunction<Diagnosis> diagnose) {
+    this.catalog = catalog;
+    this.diagnose = diagnose;
+  }
+
+  /**
+   * The cause of the alert, or empty when it is not one diagnosis speaks to.
+   *
+   * @throws dev.infermon.promql.QueryException when the diagnosis's queries fail
+   */
+  Optional<AlertCause> causeOf(
+      String alertName, String expr, Map<String, String> labels, long activeAtMs, long evalMs) {
+    String model = labels.getOrDefault("model_name", "");
+    String pod = labels.getOrDefault("pod", "");
+    if ((model.isEmpty() && pod.isEmpty()) || !readsCatalogFamily(expr)) {
+      return Optional.empty();
+    }
+    String namespace = labels.getOrDefault("namespace", "");
+    Diagnosis d = diagnosis(evalMs);
+    Symptom symptom = PACK.get(alertName);
+    List<Finding> matching = new ArrayList<>();
+    for (Finding f : d.findings()) {
+      boolean place =
+          (model.isEmpty() || f.model().equals(model))
+              && (namespace.isEmpty() || f.namespace().equals(namespace))
+              && (pod.isEmpty() || f.pod().isEmpty() || f.pod().equals(pod));
+      if (place && (symptom == null || f.symptoms().contains(symptom))) {
+        matching.add(f);
+      }
+    }
+    matching.sort((a, b) -> Integer.compare(rank(a.state()), rank(b.state())));
+    long from = Math.min(activeAtMs, evalMs - DiagnosisService.DEFAULT_WINDOW_MS);
+    String link = dashboard(namespace, model, pod, from, evalMs);
+    if (matching.isEmpty()) {
+      String what = symptom == null ? "no state" : "no " + symptom.id();
+      return Optional.of(
+          new AlertCause(
+              "",
+              "diagnosis sees "
+                  + what
+                  + " on "
+                  + where(namespace, model, pod)
+                  + " over the last "
+                  + DiagnosisService.DEFAULT_WINDOW,
+              List.of(),
+              link));
+    }
+    Finding first = matching.get(0);
+    return Optional.of(
+        new AlertCause(first.state().id(), line(first, matching), first.evidence(), link));
+  }
+
+  private synchronized Diagnosis diagnosis(long evalMs) {
+    Diagnosis d = cache.get(evalMs);
+    if (d == null) {
+      d = diagnose.apply(evalMs);
+      cache.put(evalMs, d);
+    }
+    return d;
+  }
+
+  /** The states' order, cause-not-found last. */
+  private static int rank(State s) {
+    return s == State.CAUSE_NOT_FOUND ? Integer.MAX_VALUE : s.ordinal();
+  }
+
+  /**
+   * {@code kv-pressure on pod-0: <summary>; also saturated (2 pods), pd-bottleneck (model)}: the
+   * finding named, where, and the other states that explain the same symptom there.
+   */
+  private static String line(Finding first, List<Finding> all) {
+    Map<State, int[]> others = new EnumMap<>(State.class);
+    for (Finding f : all) {
+      if (f.state() != first.state()) {
+        // [pods, model-level findings]
+        others.computeIfAbsent(f.state(), s -> new int[2])[f.pod().isEmpty() ? 1 : 0]++;
+      }
+    }
+    StringBuilder b =
+        new StringBuilder(first.state().id())
+            .append(" on ")
+            .append(first.pod().isEmpty() ? "the model" : first.pod())
+            .append(": ")
+            .append(first.summary());
+    if (!others.isEmpty()) {
+      List<String> parts = new ArrayList<>();
+      others.forEach(
+          (s, n) -> {
+            List<String> on = new ArrayList<>();
+            if (n[1] > 0) {
+              on.add("model");
+            }
+            if (n[0] > 0) {
+              on.add(n[0] + (n[0] == 1 ? " pod" : " pods"));
+            }
+            parts.add(s.id() + " (" + String.join(", ", on) + ")");
+          });
+      b.append("; also ").append(String.join(", ", parts));
+    }
+    return b.toString().replace('\n', ' ');
+  }
+
+  private static String where(String namespace, String model, String pod) {
+    String w = pod.isEmpty() ? model : pod + (model.isEmpty() ? "" : " (" + model + ")");
+    return namespace.isEmpty() ? w : namespace + "/" + w;
+  }
+
+  /**
+   * The dashboard filtered to the namespace and model, at the pod level when the alert names a pod
+   * (the dashboard has no pod filter), over {@code [fromMs, toMs]}.
+   */
+  static String dashboard(String namespace, String model, String pod, long fromMs, long toMs) {
+    StringBuilder b = new StringBuilder("/dashboard?");
+    if (!namespace.isEmpty()) {
+      b.append("namespace=").append(enc(namespace)).append('&');
+    }
+    if (!model.isEmpty()) {
+      b.append("model=").append(enc(model)).append('&');
+    }
+    if (!pod.isEmpty()) {
+      b.append("level=pod&");
+    }
+    return b.append("from=").append(fromMs).append("&to=").append(toMs).toString();
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  /** Whether {@code expr} selects a sample name of an engine the catalog knows. */
+  boolean readsCatalogFamily(String expr) {
+    Expr root;
+    try {
+      root = PromqlParser.parse(expr);
+    } catch (ParseException e) {
+      return false;
+    }
+    Deque<Expr> todo = new ArrayDeque<>(List.of(root));
+    while (!todo.isEmpty()) {
+      Expr e = todo.pop();
+      if (e instanceof VectorSelector) {
+        String name = ((VectorSelector) e).name();
+        for (EngineCatalog c : catalog.engines()) {
+          if (name != null && c.familyOfSample(name).isPresent()) {
+            return true;
+          }
+        }
+      }
+      todo.addAll(Children.of(e));
+    }
+    return false;
+  }
+}

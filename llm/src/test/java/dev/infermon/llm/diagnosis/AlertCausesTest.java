@@ -1,0 +1,137 @@
+package dev.infermon.llm.diagnosis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.export.AlertPack;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Which alerts get a cause and which finding they name, over one diagnosis of namespace {@code a}:
+ * model {@code m} has kv-pressure on pod {@code p1} (TTFT, queue), saturated on {@code p2} (TTFT)
+ * and an unexplained failure share on the model; model {@code n} has errors rising on {@code q1};
+ * model {@code org/m} has kv-pressure on {@code r1}.
+ */
+class AlertCausesTest {
+  static final long T = 1_780_000_000_000L;
+  static final String TTFT_EXPR =
+      "histogram_quantile(0.95, sum by (namespace, model_name, le)"
+          + " (rate(vllm:time_to_first_token_seconds_bucket[5m]))) > 1";
+
+  static Finding finding(State s, String model, String pod, Symptom... symptoms) {
+    Evidence e =
+        new Evidence(
+            "signal of " + s.id(), "q", "{pod=\"" + pod + "\"}", 0.5, T, "max over the window");
+    return new Finding(
+        s, model, "a", pod, s.id() + " summary", List.of(e), List.of(symptoms), List.of());
+  }
+
+  static final Diagnosis DIAGNOSIS =
+      new Diagnosis(
+          T - DiagnosisService.DEFAULT_WINDOW_MS,
+          T,
+          List.of("a/p1 (m)", "a/p2 (m)", "a/q1 (n)"),
+          List.of(
+              finding(
+                  State.KV_PRESSURE, "m", "p1", Symptom.TTFT_HIGH, Symptom.QUEUED_WHILE_PREEMPTING),
+              finding(State.SATURATED, "m", "p2", Symptom.TTFT_HIGH),
+              finding(State.CAUSE_NOT_FOUND, "m", "", Symptom.FAILURES_HIGH),
+              finding(State.ERRORS_RISING, "n", "q1", Symptom.FAILURES_HIGH),
+              finding(State.KV_PRESSURE, "org/m", "r1", Symptom.QUEUED_WHILE_PREEMPTING)));
+
+  static Map<String, String> labels(String spec) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String kv : spec.trim().split("\\s+")) {
+      String[] p = kv.split("=", 2);
+      out.put(p[0], p[1]);
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0} {2}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
+          # alert                          | expression                     | labels                    | the cause (- for none)
+          LLMTimeToFirstTokenHigh          | TTFT                           | namespace=a model_name=m  | saturated on p2: saturated summary; also kv-pressure (1 pod)
+          LLMRequestsQueuedWhilePreempting | vllm:num_requests_waiting > 50 | namespace=a model_name=m  | kv-pressure on p1: kv-pressure summary
+          LLMRequestFailuresHigh           | vllm:request_success_total > 0 | namespace=a model_name=m  | cause-not-found on the model: cause-not-found summary
+          LLMRequestFailuresHigh           | vllm:request_success_total > 0 | namespace=a model_name=n  | errors-rising on q1: errors-rising summary
+          LLMTimeToFirstTokenHigh          | TTFT                           | namespace=a model_name=z  | diagnosis sees no ttft-high on a/z over the last 30m
+          QueueOnAPod                      | vllm:num_requests_waiting > 5  | namespace=a pod=p1        | kv-pressure on p1: kv-pressure summary; also cause-not-found (model)
+          QueueOnAPodOfAModel              | vllm:num_requests_waiting > 5  | model_name=m pod=p2       | saturated on p2: saturated summary; also cause-not-found (model)
+          Down                             | up == 0                        | namespace=a model_name=m  | -
+          NoModelNoPod                     | vllm:num_requests_waiting > 5  | namespace=a               | -
+          NotPromql                        | vllm:num_requests_waiting >    | namespace=a model_name=m  | -
+          """)
+  void causeOfAnAlert(String alert, String expr, String labels, String cause) {
+    AlertCauses causes = new AlertCauses(Catalog.builtIn(), end -> DIAGNOSIS);
+    Optional<AlertCause> got =
+        causes.causeOf(
+            alert, "TTFT".equals(expr) ? TTFT_EXPR : expr, labels(labels), T - 600_000, T);
+    assertThat(got.map(AlertCause::cause).orElse(null)).isEqualTo(cause);
+  }
+
+  @Test
+  void annotationsNameTheEvidenceAndTheDashboard() {
+    AlertCause c =
+        new AlertCauses(Catalog.builtIn(), end -> DIAGNOSIS)
+            .causeOf(
+                AlertPack.QUEUED,
+                "vllm:num_requests_waiting > 50",
+                labels("namespace=a model_name=org/m"),
+                T - 3_600_000,
+                T)
+            .orElseThrow();
+    assertThat(c.state()).isEqualTo("kv-pressure");
+    assertThat(c.annotations("http://infermon:9090"))
+        .containsExactly(
+            Map.entry("cause", "kv-pressure on r1: kv-pressure summary"),
+            Map.entry(
+                "cause_evidence",
+                "signal of kv-pressure {pod=\"r1\"} = 0.5 at 2026-05-28T20:26:40Z (max over the window)"),
+            // from the alert's start (earlier than the diagnosis window) to the evaluation
+            Map.entry(
+                "dashboard_url",
+                "http://infermon:9090/dashboard?namespace=a&model=org%2Fm&from="
+                    + (T - 3_600_000)
+                    + "&to="
+                    + T));
+  }
+
+  @Test
+  void alertsOfOneEvaluationShareOneDiagnosis() {
+    AtomicInteger diagnoses = new AtomicInteger();
+    AlertCauses causes =
+        new AlertCauses(
+            Catalog.builtIn(),
+            end -> {
+              diagnoses.incrementAndGet();
+              return DIAGNOSIS;
+            });
+    for (long t : new long[] {T, T, T + 60_000, T + 60_000, T}) {
+      for (String model : List.of("m", "n")) {
+        causes.causeOf(AlertPack.TTFT, TTFT_EXPR, labels("namespace=a model_name=" + model), T, t);
+      }
+    }
+    assertThat(diagnoses.get()).isEqualTo(2);
+  }
+
+  @Test
+  void thePacksAlertNamesAreTheExportsOwn() {
+    assertThat(AlertCauses.PACK)
+        .containsOnlyKeys(AlertPack.TTFT, AlertPack.QUEUED, AlertPack.FAILURES)
+        .containsEntry(AlertPack.TTFT, Symptom.TTFT_HIGH)
+        .containsEntry(AlertPack.QUEUED, Symptom.QUEUED_WHILE_PREEMPTING)
+        .containsEntry(AlertPack.FAILURES, Symptom.FAILURES_HIGH);
+  }
+}
