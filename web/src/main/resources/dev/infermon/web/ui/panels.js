@@ -11,7 +11,9 @@ export function todoFor(r) {
   switch (String(r.kind || '').toUpperCase()) {
     case 'NOT_EXPOSED':
       return r.version ? 'Run ' + (r.engine || 'the engine') + ' ' + r.version + ' or later to get this panel; until then it does not apply to these pods.'
-        : 'This engine does not expose the metric: read the panel as not applicable to these pods.';
+        // Without a release the reason is either "this engine never has it" or "the page lacks a
+        // family its siblings imply" (cut, relabelled, proxied): the line must be true for both.
+        : 'Where the engine never has this metric the panel does not apply to these pods; where the reason says the page is incomplete, check what drops names on the way (relabelling, a proxy, a cut page).';
     case 'BEHIND_FLAG':
       return 'Enable ' + (r.flag || 'the flag named above') + ' on ' + (r.engine || 'the engine') + ' to expose the metric.';
     case 'NOT_ATTRIBUTED':
