@@ -287,18 +287,27 @@ class UiBrowserTest {
   void targetsAreGroupedByWorkloadWithTheirHealth() {
     open("/targets");
     wait.until(d -> !d.findElements(By.cssSelector("details.group tbody tr")).isEmpty());
-    List<String> groups =
-        browser.driver.findElements(By.cssSelector("details.group")).stream()
-            .map(e -> e.getAttribute("data-workload"))
-            .toList();
+    // one snapshot in the page: the list is drawn again when the engine badges arrive, so
+    // elements found before that would be stale
+    @SuppressWarnings("unchecked")
+    Map<String, Object> page =
+        (Map<String, Object>)
+            browser.driver.executeScript(
+                "return {groups: [...document.querySelectorAll('details.group')]"
+                    + ".map(e => e.dataset.workload),"
+                    + " rows: [...document.querySelectorAll('details.group tbody tr')]"
+                    + ".map(r => ({health: r.dataset.health, chips: r.querySelectorAll('.chip').length}))};");
+    @SuppressWarnings("unchecked")
+    List<String> groups = (List<String>) page.get("groups");
     long workloads =
         harness.fleet.inventory().stream().map(p -> p.workloadName()).distinct().count();
     assertThat(groups).hasSize((int) workloads).doesNotHaveDuplicates();
-    List<WebElement> rows = browser.driver.findElements(By.cssSelector("details.group tbody tr"));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> rows = (List<Map<String, Object>>) page.get("rows");
     assertThat(rows).hasSize(harness.fleet.inventory().size());
-    for (WebElement r : rows) {
-      assertThat(r.getAttribute("data-health")).isIn("up", "down", "unknown");
-      assertThat(r.findElements(By.cssSelector(".chip"))).isNotEmpty();
+    for (Map<String, Object> r : rows) {
+      assertThat(r.get("health")).isIn("up", "down", "unknown");
+      assertThat(((Number) r.get("chips")).intValue()).isPositive();
     }
   }
 
