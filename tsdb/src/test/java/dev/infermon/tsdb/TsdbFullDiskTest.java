@@ -10,6 +10,7 @@ import dev.infermon.storage.Querier;
 import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.storage.testing.Sample;
 import dev.infermon.storage.testing.Samples;
+import dev.infermon.storage.testing.TmpfsMount;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

@@ -6,6 +6,7 @@ import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.server.runtime.Infermon;
+import dev.infermon.storage.testing.TmpfsMount;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.http.HttpResponse;

@@ -1,4 +1,4 @@
-package dev.infermon.tsdb;
+package dev.infermon.storage.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,15 +10,15 @@ import java.util.concurrent.TimeUnit;
  * A small tmpfs mounted for a test, so a full disk is real. Needs root and a container that allows
  * mounts; {@link #mount} says why when it cannot, and the caller skips.
  */
-final class TmpfsMount implements AutoCloseable {
-  final Path dir;
+public final class TmpfsMount implements AutoCloseable {
+  public final Path dir;
 
   private TmpfsMount(Path dir) {
     this.dir = dir;
   }
 
   /** Mounts a tmpfs of {@code size} (as mount's size=, e.g. "2m") on {@code dir}. */
-  static TmpfsMount mount(Path dir, String size) throws IOException, InterruptedException {
+  public static TmpfsMount mount(Path dir, String size) throws IOException, InterruptedException {
     Files.createDirectories(dir);
     String out = run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString());
     if (out != null) {
