@@ -43,7 +43,7 @@ class UiTruthTest {
   static Harness harness;
   static Browser browser;
   static WebDriverWait wait;
-  static long startedMs;
+  static final Duration HISTORY = Duration.ofMinutes(3);
 
   @BeforeAll
   static void start() throws Exception {
@@ -58,8 +58,8 @@ class UiTruthTest {
             .scenario(Scenario.SATURATED)
             .smProfilingFields(false)
             .build();
-    startedMs = System.currentTimeMillis();
-    harness = Harness.start(fleet, Duration.ZERO, 1, dir);
+    // three minutes of history: the heatmap's window and the step before it are stored at start
+    harness = Harness.start(fleet, HISTORY, 1, dir);
     UiBrowserTest.awaitData(harness.baseUrl());
     browser = Browser.start(1440, 1000, false);
     wait = new WebDriverWait(browser.driver, Duration.ofSeconds(45));
@@ -149,13 +149,8 @@ class UiTruthTest {
 
   @Test
   void aHeatmapColumnIsTheCountOfItsStep() throws Exception {
-    // a window the fleet's series all cover, a step before its start included
-    long wantUptime = 100_000;
-    long up = System.currentTimeMillis() - startedMs;
-    if (up < wantUptime) {
-      Thread.sleep(wantUptime - up);
-    }
-    // ends a few seconds ago: no scrape of the window is still being written
+    // a window inside the backfilled history, a step before its start included; it ends a few
+    // seconds ago, so no scrape of the window is still being written
     long to = System.currentTimeMillis() - 5_000;
     long from = to - 60_000;
     open("/dashboard?level=model&backend=vllm&lazy=0&from=" + from + "&to=" + to);
