@@ -24,15 +24,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The receiver goes away for a minute while infermon keeps scraping, then comes back. Two queues
- * see the same samples: a roomy one loses nothing; a tiny one loses what it cannot hold, and counts
- * exactly that. Each queue tags its copy with an external label, so both land in the same receiver
- * as distinct series and the receiver's own counts are the proof.
+ * The receiver goes away for 15 s (fifteen times the longest backoff; the tiny queue fills in about
+ * a second) while infermon keeps scraping, then comes back. Two queues see the same samples: a
+ * roomy one loses nothing; a tiny one loses what it cannot hold, and counts exactly that. Each
+ * queue tags its copy with an external label, so both land in the same receiver as distinct series
+ * and the receiver's own counts are the proof.
  */
 class ReceiverOutageTest {
   private static final int SERIES = 50;
   private static final long SCRAPE_EVERY_MS = 200;
-  private static final long OUTAGE_MS = 60_000;
+  private static final long OUTAGE_MS = 15_000;
 
   @TempDir Path tmp;
 
