@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * The text of a golden file: generated fact lines, and reviewers' comments, which the comparison
@@ -57,6 +58,7 @@ final class GoldenFile {
    */
   static String regenerate(String old, List<String> header, List<String> facts) {
     Map<String, Deque<Carried>> carried = new HashMap<>();
+    Map<String, Deque<Carried>> byShape = new HashMap<>();
     if (old != null) {
       List<String> pending = new ArrayList<>();
       boolean inHeader = true;
@@ -72,9 +74,9 @@ final class GoldenFile {
         }
         inHeader = false;
         String trailing = line.substring(fact.length()).strip();
-        carried
-            .computeIfAbsent(fact, k -> new ArrayDeque<>())
-            .add(new Carried(List.copyOf(pending), trailing));
+        Carried c = new Carried(List.copyOf(pending), trailing);
+        carried.computeIfAbsent(fact, k -> new ArrayDeque<>()).add(c);
+        byShape.computeIfAbsent(withoutPositions(fact), k -> new ArrayDeque<>()).add(c);
         pending.clear();
       }
     }
@@ -90,8 +92,11 @@ final class GoldenFile {
       if (fact.contains("\n") || !fact(fact).equals(fact)) {
         throw new IllegalArgumentException("a fact line must hold no comment or break: " + fact);
       }
-      Deque<Carried> q = carried.get(fact);
-      Carried c = q == null ? null : q.poll();
+      Carried c = take(carried.get(fact));
+      if (c == null) {
+        // a finding whose file position moved (the exported dashboard grew) keeps its comments
+        c = take(byShape.get(withoutPositions(fact)));
+      }
       if (c != null) {
         c.before.forEach(b -> sb.append(b).append('\n'));
       }
@@ -137,7 +142,35 @@ final class GoldenFile {
   }
 
   /** A fact line's comments: the comment lines above it and its trailing comment. */
-  private record Carried(List<String> before, String trailing) {}
+  private static final class Carried {
+    final List<String> before;
+    final String trailing;
+    boolean taken;
+
+    Carried(List<String> before, String trailing) {
+      this.before = before;
+      this.trailing = trailing;
+    }
+  }
+
+  /** The first comments of {@code q} that no fact line has taken yet, now taken; null if none. */
+  private static Carried take(Deque<Carried> q) {
+    while (q != null && !q.isEmpty()) {
+      Carried c = q.poll();
+      if (!c.taken) {
+        c.taken = true;
+        return c;
+      }
+    }
+    return null;
+  }
+
+  private static final Pattern POSITION = Pattern.compile(" at (\\S+?):\\d+:\\d+ ");
+
+  /** {@code fact} with its {@code at file:line:column} positions blanked. */
+  static String withoutPositions(String fact) {
+    return POSITION.matcher(fact).replaceAll(" at $1:_:_ ");
+  }
 
   /** {@code line} without its comment and trailing blanks. */
   private static String fact(String line) {

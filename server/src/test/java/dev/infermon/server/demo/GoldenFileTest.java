@@ -50,7 +50,20 @@ class GoldenFileTest {
             "# h\n\na 1  # WRONG: 1st\na 1\n",
             List.of("a 1", "a 1"),
             "# h\n\na 1  # WRONG: 1st\na 1\n"),
-        Arguments.of(u + "# h\n\na 1\n", List.of("a 1"), u + "# h\n\na 1\n"));
+        Arguments.of(u + "# h\n\na 1\n", List.of("a 1"), u + "# h\n\na 1\n"),
+        // a finding that moved in its file keeps its comment; an exact line is matched first
+        Arguments.of(
+            "# h\n\nlint x at d.json:10:4 \"m\"  # WRONG: y\n",
+            List.of("lint x at d.json:12:4 \"m\""),
+            "# h\n\nlint x at d.json:12:4 \"m\"  # WRONG: y\n"),
+        Arguments.of(
+            "# h\n\nl at d.json:1:1 m  # A\nl at d.json:2:1 m  # B\n",
+            List.of("l at d.json:2:1 m", "l at d.json:3:1 m"),
+            "# h\n\nl at d.json:2:1 m  # B\nl at d.json:3:1 m  # A\n"),
+        Arguments.of(
+            "# h\n\nlint x at d.json:10:4 \"m\"  # WRONG: y\n",
+            List.of("lint x at d.json:10:4 \"n\""),
+            "# h\n\nlint x at d.json:10:4 \"n\"\n"));
   }
 
   @ParameterizedTest(name = "[{index}] {1}")
