@@ -5,24 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.infermon.config.app.WebConfig;
 import dev.infermon.config.value.Secret;
 import dev.infermon.promql.engine.EngineOptions;
-import java.io.InputStream;
+import dev.infermon.web.testing.SelfSignedPem;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.MessageDigest;
-import java.security.cert.Certificate;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
@@ -93,75 +90,20 @@ class AuthTlsTest {
     }
   }
 
-  /** A self-signed certificate for 127.0.0.1 made with the JDK's keytool, exported as PEM. */
-  private Path[] selfSigned() throws Exception {
-    Path ks = dir.resolve("ks.p12");
-    Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias",
-                "s",
-                "-keyalg",
-                "RSA",
-                "-keysize",
-                "2048",
-                "-dname",
-                "CN=localhost",
-                "-ext",
-                "san=ip:127.0.0.1,dns:localhost",
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                ks.toString(),
-                "-storepass",
-                "changeit",
-                "-keypass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    try (InputStream in = p.getInputStream()) {
-      in.readAllBytes();
-    }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isZero();
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(ks)) {
-      store.load(in, "changeit".toCharArray());
-    }
-    Certificate cert = store.getCertificate("s");
-    byte[] key = store.getKey("s", "changeit".toCharArray()).getEncoded();
-    Base64.Encoder mime = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
-    Path certFile = dir.resolve("cert.pem");
-    Path keyFile = dir.resolve("key.pem");
-    Files.writeString(
-        certFile,
-        "-----BEGIN CERTIFICATE-----\n"
-            + mime.encodeToString(cert.getEncoded())
-            + "\n-----END CERTIFICATE-----\n");
-    Files.writeString(
-        keyFile,
-        "-----BEGIN PRIVATE KEY-----\n"
-            + mime.encodeToString(key)
-            + "\n-----END PRIVATE KEY-----\n");
-    return new Path[] {certFile, keyFile};
-  }
-
   @Test
   void servesHttpsFromPemFiles() throws Exception {
-    Path[] pem = selfSigned();
+    SelfSignedPem pem = SelfSignedPem.create(dir);
     try (TestServer s =
         TestServer.start(
             dir,
             EngineOptions.DEFAULTS,
-            o -> o.withTls(Optional.of(new WebOptions.TlsFiles(pem[0], pem[1]))))) {
+            o -> o.withTls(Optional.of(new WebOptions.TlsFiles(pem.cert(), pem.key()))))) {
       assertThat(s.server.scheme()).isEqualTo("https");
       KeyStore trust = KeyStore.getInstance("PKCS12");
       trust.load(null, null);
       trust.setCertificateEntry(
-          "server", dev.infermon.web.tls.PemKeyStore.load(pem[0], pem[1]).getCertificate("server"));
+          "server",
+          dev.infermon.web.tls.PemKeyStore.load(pem.cert(), pem.key()).getCertificate("server"));
       TrustManagerFactory tmf =
           TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trust);

@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.server.runtime.Infermon;
+import dev.infermon.web.testing.SelfSignedPem;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,9 +33,9 @@ class WebConfigFileServeTest {
   @BeforeEach
   void certificate() throws Exception {
     assumeTrue(Files.isExecutable(CURL), "the test needs /usr/bin/curl");
-    Path[] pem = selfSigned(dir);
-    cert = pem[0];
-    key = pem[1];
+    SelfSignedPem pem = SelfSignedPem.create(dir);
+    cert = pem.cert();
+    key = pem.key();
   }
 
   /** htpasswd writes {@code $2y$}; jBCrypt writes {@code $2a$} for the same hash. */
@@ -154,59 +152,5 @@ class WebConfigFileServeTest {
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     int nl = out.lastIndexOf('\n');
     return new Curl(out.substring(nl + 1).trim(), Files.readString(headers), out.substring(0, nl));
-  }
-
-  /** A self-signed certificate for 127.0.0.1 made with the JDK's keytool, exported as PEM. */
-  static Path[] selfSigned(Path dir) throws Exception {
-    Path ks = dir.resolve("ks.p12");
-    Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias",
-                "s",
-                "-keyalg",
-                "RSA",
-                "-keysize",
-                "2048",
-                "-dname",
-                "CN=localhost",
-                "-ext",
-                "san=ip:127.0.0.1,dns:localhost",
-                "-validity",
-                "2",
-                "-storetype",
-                "PKCS12",
-                "-keystore",
-                ks.toString(),
-                "-storepass",
-                "changeit",
-                "-keypass",
-                "changeit")
-            .redirectErrorStream(true)
-            .start();
-    try (InputStream in = p.getInputStream()) {
-      in.readAllBytes();
-    }
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isZero();
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(ks)) {
-      store.load(in, "changeit".toCharArray());
-    }
-    Certificate c = store.getCertificate("s");
-    byte[] k = store.getKey("s", "changeit".toCharArray()).getEncoded();
-    Base64.Encoder mime = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
-    Path certFile = dir.resolve("cert.pem");
-    Path keyFile = dir.resolve("key.pem");
-    Files.writeString(
-        certFile,
-        "-----BEGIN CERTIFICATE-----\n"
-            + mime.encodeToString(c.getEncoded())
-            + "\n-----END CERTIFICATE-----\n");
-    Files.writeString(
-        keyFile,
-        "-----BEGIN PRIVATE KEY-----\n" + mime.encodeToString(k) + "\n-----END PRIVATE KEY-----\n");
-    return new Path[] {certFile, keyFile};
   }
 }
