@@ -6,19 +6,12 @@ import static dev.infermon.server.cli.ServeTestSupport.post;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.infermon.server.runtime.Infermon;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,31 +42,16 @@ class AlertingServeTest {
       """;
 
   @TempDir Path dir;
-  private HttpServer receiver;
-  private final BlockingQueue<String> posts = new LinkedBlockingQueue<>();
+  private PostRecorder receiver;
 
   @BeforeEach
   void startReceiver() throws IOException {
-    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
-    receiver.createContext(
-        "/",
-        ex -> {
-          byte[] body = ex.getRequestBody().readAllBytes();
-          posts.add(
-              ex.getRequestMethod()
-                  + " "
-                  + ex.getRequestURI().getPath()
-                  + " "
-                  + new String(body, StandardCharsets.UTF_8));
-          ex.sendResponseHeaders(200, -1);
-          ex.close();
-        });
-    receiver.start();
+    receiver = PostRecorder.start();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 
   @Test
@@ -90,8 +68,8 @@ class AlertingServeTest {
             + "alerting:\n"
             + "  alertmanagers:\n"
             + "    - static_configs:\n"
-            + "        - targets: ['127.0.0.1:"
-            + receiver.getAddress().getPort()
+            + "        - targets: ['"
+            + receiver.hostPort()
             + "']\n");
     Infermon m =
         serve(
@@ -112,7 +90,7 @@ class AlertingServeTest {
           .contains("\"severity\":\"page\"")
           .contains("\"summary\":\"always 1\"");
 
-      String post = posts.poll(20, TimeUnit.SECONDS);
+      String post = receiver.next(Duration.ofSeconds(20));
       assertThat(post).as("a POST reached the Alertmanager stand-in").isNotNull();
       assertThat(post)
           .startsWith("POST /api/v2/alerts [")

@@ -5,23 +5,16 @@ import static dev.infermon.server.cli.ServeTestSupport.await;
 import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.infermon.server.runtime.Infermon;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,8 +40,7 @@ class ReloadServeTest {
           + "        expr: vector(1)\n";
 
   @org.junit.jupiter.api.io.TempDir Path dir;
-  private HttpServer receiver;
-  private final BlockingQueue<String> posts = new LinkedBlockingQueue<>();
+  private PostRecorder receiver;
 
   /** What a row checks against the running server. */
   @FunctionalInterface
@@ -168,7 +160,7 @@ class ReloadServeTest {
             "",
             (t, m) -> {
               t.appendOne(m);
-              t.awaitPost("POST /receive");
+              t.receiver.await("POST /receive", PATIENCE);
             }),
         new Row(
             "alerting: an added Alertmanager receives the firing alert",
@@ -180,7 +172,9 @@ class ReloadServeTest {
             NOTHING,
             200,
             "",
-            (t, m) -> assertThat(t.awaitPost("POST /api/v2/alerts")).contains("AlwaysFiring")),
+            (t, m) ->
+                assertThat(t.receiver.await("POST /api/v2/alerts", PATIENCE))
+                    .contains("AlwaysFiring")),
         new Row(
             "alerting: a rule file that does not load is named, and the rules stay",
             "rule_files: ['{dir}/rules.yml']\n",
@@ -271,7 +265,7 @@ class ReloadServeTest {
   }
 
   private String fill(String yaml, int port) {
-    return yaml.replace("{receiver}", "127.0.0.1:" + receiver.getAddress().getPort())
+    return yaml.replace("{receiver}", receiver.hostPort())
         .replace("{port}", Integer.toString(port))
         .replace("{dir}", dir.toString());
   }
@@ -343,39 +337,13 @@ class ReloadServeTest {
     assertThat(w.statusCode()).isEqualTo(204);
   }
 
-  /** The first POST to the receiver that starts with {@code prefix}. */
-  private String awaitPost(String prefix) throws InterruptedException {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (System.nanoTime() < deadline) {
-      String p = posts.poll(200, TimeUnit.MILLISECONDS);
-      if (p != null && p.startsWith(prefix)) {
-        return p;
-      }
-    }
-    throw new AssertionError("no " + prefix + " within " + PATIENCE);
-  }
-
   @BeforeEach
   void startReceiver() throws IOException {
-    receiver = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
-    receiver.createContext(
-        "/",
-        ex -> {
-          byte[] body = ex.getRequestBody().readAllBytes();
-          posts.add(
-              ex.getRequestMethod()
-                  + " "
-                  + ex.getRequestURI().getPath()
-                  + " "
-                  + new String(body, StandardCharsets.ISO_8859_1));
-          ex.sendResponseHeaders(200, -1);
-          ex.close();
-        });
-    receiver.start();
+    receiver = PostRecorder.start();
   }
 
   @AfterEach
   void stopReceiver() {
-    receiver.stop(0);
+    receiver.close();
   }
 }
