@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.function.LongFunction;
 
 /**
@@ -31,8 +33,11 @@ import java.util.function.LongFunction;
  * <p>Cost: one diagnosis per evaluation time, shared by every alert evaluated at that time (a few
  * evaluation times are kept, so the groups of one minute share theirs too).
  *
- * <p>Threading: thread-safe; diagnoses run under the cache's lock, so alerts evaluated at once wait
- * for one diagnosis rather than each running their own.
+ * <p>Threading: thread-safe. The cache's lock is held only to find or enter an evaluation time's
+ * pending diagnosis, never while one runs: the first caller for a time runs it on its own thread,
+ * callers for the same time wait for that one rather than run their own, and callers for other
+ * times (groups evaluated at other seconds) run theirs at once. A diagnosis that fails is not kept,
+ * so the next evaluation tries again.
  */
 final class AlertCauses {
   /** The default pack's alerts (export.AlertPack's names; a test holds them equal). */
@@ -47,12 +52,14 @@ final class AlertCauses {
 
   private final Catalog catalog;
   private final LongFunction<Diagnosis> diagnose;
-  private final Map<Long, Diagnosis> cache =
+
+  /** Guarded by itself; a pending entry is replaced by nothing else than its own outcome. */
+  private final Map<Long, FutureTask<Diagnosis>> cache =
       new LinkedHashMap<>(CACHED * 2, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Diagnosis> e) {
+        protected boolean removeEldestEntry(Map.Entry<Long, FutureTask<Diagnosis>> e) {
           return size() > CACHED;
         }
       };
@@ -110,13 +117,59 @@ final class AlertCauses {
         new AlertCause(first.state().id(), line(first, matching), first.evidence(), link));
   }
 
-  private synchronized Diagnosis diagnosis(long evalMs) {
-    Diagnosis d = cache.get(evalMs);
-    if (d == null) {
-      d = diagnose.apply(evalMs);
-      cache.put(evalMs, d);
+  /**
+   * The diagnosis at {@code evalMs}: the kept one, the one another thread is running (waited for),
+   * or one run here, outside the lock.
+   *
+   * @throws DiagnosisInterruptedException when the thread is interrupted while waiting (the rule
+   *     group's annotator budget ran out)
+   */
+  private Diagnosis diagnosis(long evalMs) {
+    FutureTask<Diagnosis> task;
+    boolean mine = false;
+    synchronized (cache) {
+      task = cache.get(evalMs);
+      if (task == null) {
+        task = new FutureTask<>(() -> diagnose.apply(evalMs));
+        cache.put(evalMs, task);
+        mine = true;
+      }
     }
-    return d;
+    if (mine) {
+      task.run();
+    }
+    try {
+      return task.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DiagnosisInterruptedException(evalMs);
+    } catch (ExecutionException e) {
+      forget(evalMs, task);
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new IllegalStateException("diagnosis at " + evalMs + " failed", cause);
+    }
+  }
+
+  /** Drops a failed diagnosis, unless a later one has taken its place already. */
+  private void forget(long evalMs, FutureTask<Diagnosis> failed) {
+    synchronized (cache) {
+      cache.remove(evalMs, failed);
+    }
+  }
+
+  /** Waiting for a diagnosis another thread runs was interrupted. */
+  static final class DiagnosisInterruptedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DiagnosisInterruptedException(long evalMs) {
+      super("interrupted while waiting for the diagnosis at " + evalMs);
+    }
   }
 
   /** The states' order, cause-not-found last. */

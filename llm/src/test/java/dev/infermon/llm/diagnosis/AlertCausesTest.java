@@ -1,13 +1,22 @@
 package dev.infermon.llm.diagnosis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.AlertPack;
+import dev.infermon.promql.QueryException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -124,6 +133,92 @@ class AlertCausesTest {
       }
     }
     assertThat(diagnoses.get()).isEqualTo(2);
+  }
+
+  /**
+   * A diagnosis runs outside the cache's lock: while the one at {@code T} is running, an alert at
+   * another evaluation time gets its cause from its own, and a second alert at {@code T} waits for
+   * the running one rather than start another.
+   */
+  @Test
+  void aRunningDiagnosisHoldsUpOnlyItsOwnEvaluationTime() throws Exception {
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Map<Long, AtomicInteger> runs = new ConcurrentHashMap<>();
+    AlertCauses causes =
+        new AlertCauses(
+            Catalog.builtIn(),
+            end -> {
+              runs.computeIfAbsent(end, e -> new AtomicInteger()).incrementAndGet();
+              if (end == T) {
+                running.countDown();
+                await(release);
+              }
+              return DIAGNOSIS;
+            });
+    ExecutorService pool = Executors.newFixedThreadPool(3);
+    try {
+      Callable<Optional<AlertCause>> atT =
+          () -> causes.causeOf(AlertPack.TTFT, TTFT_EXPR, labels("namespace=a model_name=m"), T, T);
+      Future<Optional<AlertCause>> first = pool.submit(atT);
+      assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+      Future<Optional<AlertCause>> second = pool.submit(atT);
+      // times out when the diagnosis at T holds the lock others need
+      Optional<AlertCause> later =
+          pool.submit(
+                  () ->
+                      causes.causeOf(
+                          AlertPack.QUEUED,
+                          "vllm:num_requests_waiting > 50",
+                          labels("namespace=a model_name=m"),
+                          T,
+                          T + 60_000))
+              .get(30, TimeUnit.SECONDS);
+      assertThat(later.map(AlertCause::state)).contains("kv-pressure");
+      assertThat(first.isDone() || second.isDone()).isFalse();
+      release.countDown();
+      assertThat(first.get(30, TimeUnit.SECONDS).map(AlertCause::state)).contains("saturated");
+      assertThat(second.get(30, TimeUnit.SECONDS).map(AlertCause::state)).contains("saturated");
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+    assertThat(runs).containsOnlyKeys(T, T + 60_000);
+    assertThat(runs.get(T).get()).as("diagnoses at T").isEqualTo(1);
+    assertThat(runs.get(T + 60_000).get()).isEqualTo(1);
+  }
+
+  @Test
+  void aFailedDiagnosisIsNotKeptSoTheNextEvaluationTriesAgain() {
+    AtomicInteger calls = new AtomicInteger();
+    AlertCauses causes =
+        new AlertCauses(
+            Catalog.builtIn(),
+            end -> {
+              if (calls.incrementAndGet() == 1) {
+                throw new QueryException("query timed out");
+              }
+              return DIAGNOSIS;
+            });
+    Map<String, String> l = labels("namespace=a model_name=n");
+    assertThatThrownBy(
+            () -> causes.causeOf(AlertPack.FAILURES, "vllm:request_success_total > 0", l, T, T))
+        .isInstanceOf(QueryException.class)
+        .hasMessage("query timed out");
+    assertThat(
+            causes
+                .causeOf(AlertPack.FAILURES, "vllm:request_success_total > 0", l, T, T)
+                .map(AlertCause::state))
+        .contains("errors-rising");
+    assertThat(calls.get()).isEqualTo(2);
+  }
+
+  private static void await(CountDownLatch l) {
+    try {
+      l.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test
