@@ -55,6 +55,14 @@ public final class ServeCommand implements Callable<Integer> {
   String listenAddress;
 
   @Option(
+      names = "--web.external-url",
+      paramLabel = "URL",
+      description =
+          "The URL infermon is reached at, e.g. behind a reverse proxy; links in alerts start"
+              + " with it (default: the listen address).")
+  String externalUrl;
+
+  @Option(
       names = "--storage.tsdb.path",
       paramLabel = "DIR",
       description = "Data directory (default: storage.tsdb.path, data/).")
@@ -218,7 +226,8 @@ public final class ServeCommand implements Callable<Integer> {
             duration("--rules.alert.for-grace-period", forGracePeriod),
             duration("--rules.alert.resend-delay", resendDelay),
             notificationQueueCapacity),
-        Optional.ofNullable(webConfigFile));
+        Optional.ofNullable(webConfigFile),
+        Optional.ofNullable(externalUrl));
   }
 
   /** Every flag and its value, as {@code /api/v1/status/flags} shows them (no secrets here). */
@@ -226,6 +235,7 @@ public final class ServeCommand implements Callable<Integer> {
     Map<String, String> m = new TreeMap<>();
     m.put("config.file", String.valueOf(configFile));
     m.put("web.listen-address", listenAddress == null ? "" : listenAddress);
+    m.put("web.external-url", externalUrl == null ? "" : externalUrl);
     m.put("web.config.file", webConfigFile == null ? "" : webConfigFile.toString());
     m.put("storage.tsdb.path", tsdbPath == null ? "" : tsdbPath.toString());
     m.put("storage.tsdb.retention.time", retentionTime == null ? "" : retentionTime);

@@ -77,8 +77,14 @@ final class WebComponent implements Component {
     return server;
   }
 
-  /** Where alerts link back to: the listen address, or the host name when bound to all. */
+  /**
+   * Where alerts link back to: {@code --web.external-url}, else the listen address, or the host
+   * name when bound to all.
+   */
   String externalUrl() {
+    if (settings.externalUrl().isPresent()) {
+      return settings.externalUrl().get();
+    }
     String listen = options.listenAddress();
     int colon = listen.lastIndexOf(':');
     String host = colon < 0 ? listen : listen.substring(0, colon);

@@ -37,12 +37,14 @@ import picocli.CommandLine;
  * extended with the Alertmanager and the pack's {@code for} set to 0 (so the backfilled history
  * fires the alerts at the first evaluation instead of after 10 minutes of wall time). What
  * Alertmanager's {@code /api/v2/alerts} then holds for the TTFT and queue alerts names KV pressure
- * as the cause, with evidence and the dashboard link under infermon's URL. Skipped without the
- * binary; every wait is bounded.
+ * as the cause, with evidence, and the dashboard and generator links under {@code
+ * --web.external-url} (a reverse proxy's URL with a path). Skipped without the binary; every wait
+ * is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
   static final Duration WAIT = Duration.ofSeconds(40);
+  static final String PROXY = "https://proxy.example.com/infermon";
 
   @TempDir Path dir;
   private Process am;
@@ -122,7 +124,6 @@ class AlertCauseAlertmanagerTest {
             "test",
             new PrintWriter(new StringWriter()));
     try {
-      String infermon = "http://127.0.0.1:" + demo.infermon().port();
       JsonNode ttft = waitForAlert("LLMTimeToFirstTokenHigh");
       JsonNode queued = waitForAlert("LLMRequestsQueuedWhilePreempting");
       for (JsonNode a : List.of(ttft, queued)) {
@@ -133,9 +134,11 @@ class AlertCauseAlertmanagerTest {
         assertThat(ann.path("cause").asText()).contains("KV cache");
         assertThat(ann.path("cause_evidence").asText()).contains("KV cache usage").contains(" = ");
         assertThat(ann.path("dashboard_url").asText())
-            .startsWith(infermon + "/dashboard?namespace=inference&model=meta-llama%2FLlama-3.1-8B")
+            .as("under --web.external-url")
+            .startsWith(PROXY + "/dashboard?namespace=inference&model=meta-llama%2FLlama-3.1-8B")
             .contains("&from=")
             .contains("&to=");
+        assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
         assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
         assertThat(ann.has("cause_error")).isFalse();
       }
@@ -156,6 +159,8 @@ class AlertCauseAlertmanagerTest {
         .parseArgs(
             "--config.file=" + config,
             "--web.listen-address=127.0.0.1:0",
+            // as behind a reverse proxy that serves infermon under a path
+            "--web.external-url=" + PROXY + "/",
             "--storage.tsdb.path=" + workDir.resolve("data"));
     return serve.settings(System.getenv());
   }
