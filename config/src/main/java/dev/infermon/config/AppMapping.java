@@ -110,14 +110,37 @@ final class AppMapping {
     Duration interval =
         ScrapeMapping.positiveOr(v.duration("scrape_interval", null), g.scrapeInterval());
     Duration timeout = timeout(v, interval, g.scrapeTimeout());
-    String workloadLabel = v.string("workload_label", InferenceConfig.DEFAULT_WORKLOAD_LABEL);
-    if (!Checks.isKubernetesLabelKey(workloadLabel)) {
-      v.error(
-          "workload_label", Checks.quote(workloadLabel) + " is not a valid Kubernetes label key");
-    }
+    List<String> workloadLabels = workloadLabels(v);
     List<String> backendLabels =
         labelKeys(v, "backend_labels", InferenceConfig.DEFAULT_BACKEND_LABELS);
+    Map<String, String> backendByLabel =
+        v.has("backend_by_label")
+            ? v.stringMap("backend_by_label")
+            : InferenceConfig.DEFAULT_BACKEND_BY_LABEL;
+    for (String k : backendByLabel.keySet()) {
+      if (!Checks.isKubernetesLabelKey(k)) {
+        v.error("backend_by_label", Checks.quote(k) + " is not a valid Kubernetes label key");
+      }
+    }
     List<String> roleLabels = labelKeys(v, "role_labels", InferenceConfig.DEFAULT_ROLE_LABELS);
+    Map<String, String> metricsPaths = new LinkedHashMap<>(InferenceConfig.DEFAULT_METRICS_PATHS);
+    if (v.has("metrics_paths")) {
+      metricsPaths.clear();
+      v.stringMap("metrics_paths")
+          .forEach(
+              (backend, p) -> {
+                if (!p.startsWith("/")) {
+                  v.error(
+                      "metrics_paths",
+                      "path "
+                          + Checks.quote(p)
+                          + " of backend "
+                          + Checks.quote(backend)
+                          + " must start with /");
+                }
+                metricsPaths.put(backend, p);
+              });
+    }
     Reader r = v.reader();
     Set<String> seen = new HashSet<>();
     List<InferenceConfig.WorkloadOverride> workloads =
@@ -166,9 +189,11 @@ final class AppMapping {
             metricsPath,
             interval,
             timeout,
-            workloadLabel,
+            workloadLabels,
             backendLabels,
+            backendByLabel,
             roleLabels,
+            metricsPaths,
             workloads,
             dcgm);
     v.finish();
@@ -198,6 +223,21 @@ final class AppMapping {
       v.error(key, key + " must start with /, got " + Checks.quote(p));
     }
     return p;
+  }
+
+  /** {@code workload_label} (one key, the older form) or {@code workload_labels}, not both. */
+  private static List<String> workloadLabels(MapView v) {
+    if (v.has("workload_label") && v.has("workload_labels")) {
+      v.error("workload_labels", "set workload_label or workload_labels, not both");
+    }
+    if (v.has("workload_label")) {
+      String k = v.string("workload_label", InferenceConfig.DEFAULT_WORKLOAD_LABEL);
+      if (!Checks.isKubernetesLabelKey(k)) {
+        v.error("workload_label", Checks.quote(k) + " is not a valid Kubernetes label key");
+      }
+      return List.of(k);
+    }
+    return labelKeys(v, "workload_labels", InferenceConfig.DEFAULT_WORKLOAD_LABELS);
   }
 
   private static List<String> labelKeys(MapView v, String key, List<String> def) {

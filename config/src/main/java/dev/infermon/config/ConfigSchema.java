@@ -333,8 +333,11 @@ final class ConfigSchema {
               "scrape_interval",
               "scrape_timeout",
               "workload_label",
+              "workload_labels",
               "backend_labels",
+              "backend_by_label",
               "role_labels",
+              "metrics_paths",
               "workloads",
               "dcgm"));
 

@@ -500,6 +500,31 @@ class BadConfigsTest {
             """,
             "infermon.yml:3:11: inference.dcgm.port: port must be between 1 and 65535, got 70000"),
         bad(
+            "both forms of the workload label",
+            """
+            inference:
+              workload_label: a.io/w
+              workload_labels: [b.io/w]
+            """,
+            "infermon.yml:3:20: inference.workload_labels: set workload_label or workload_labels,"
+                + " not both"),
+        bad(
+            "a backend's metrics path not absolute",
+            """
+            inference:
+              metrics_paths: {trtllm: prometheus/metrics}
+            """,
+            "infermon.yml:2:18: inference.metrics_paths: path \"prometheus/metrics\" of backend"
+                + " \"trtllm\" must start with /"),
+        bad(
+            "a marker that is no label key",
+            """
+            inference:
+              backend_by_label: {"not a key": dynamo}
+            """,
+            "infermon.yml:2:21: inference.backend_by_label: \"not a key\" is not a valid"
+                + " Kubernetes label key"),
+        bad(
             "TTFT quantile out of range",
             """
             llm:

@@ -1,13 +1,24 @@
 package dev.infermon.config.app;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code inference} section: discovery of LLM inference pods in Kubernetes (and, under {@code
  * dcgm}, of the GPU exporters beside them). Pods match {@code label_selector}; their port named
- * {@code port_name} is scraped at {@code metrics_path}. Workload, backend and role come from pod
- * labels, trying each listed label in order. Intervals are resolved against {@code global}.
+ * {@code port_name} is scraped at {@code metrics_path}, or at the path {@code metrics_paths} names
+ * for the pod's backend. Workload, backend and role come from pod labels, trying each listed label
+ * in order; a pod with no backend label takes the backend {@code backend_by_label} gives the first
+ * of its keys the pod carries. Intervals are resolved against {@code global}.
+ *
+ * <p>The default label lists name the operators' own keys, so that pods of KServe, llm-d and NVIDIA
+ * Dynamo are labelled right once {@code label_selector} selects them (the default selector stays
+ * ACK's): KServe {@code pkg/constants/constants.go} and LLMInferenceService's workload selector
+ * ({@code app.kubernetes.io/name} with {@code app.kubernetes.io/part-of=llminferenceservice}),
+ * llm-d's {@code llm-d.ai/role}, Dynamo's {@code deploy/operator/internal/consts/consts.go}.
  */
 public record InferenceConfig(
     boolean enabled,
@@ -18,12 +29,26 @@ public record InferenceConfig(
     String metricsPath,
     java.time.Duration scrapeInterval,
     java.time.Duration scrapeTimeout,
-    String workloadLabel,
+    List<String> workloadLabels,
     List<String> backendLabels,
+    Map<String, String> backendByLabel,
     List<String> roleLabels,
+    Map<String, String> metricsPaths,
     List<WorkloadOverride> workloads,
     DcgmConfig dcgm) {
   public static final String DEFAULT_WORKLOAD_LABEL = "alibabacloud.com/inference-workload";
+
+  /**
+   * ACK's workload, then KServe InferenceService's ({@code InferenceServicePodLabelKey}), Dynamo's
+   * graph deployment ({@code KubeLabelDynamoGraphDeploymentName}), and last the name KServe's
+   * LLMInferenceService stamps on its workload pods.
+   */
+  public static final List<String> DEFAULT_WORKLOAD_LABELS =
+      List.of(
+          DEFAULT_WORKLOAD_LABEL,
+          "serving.kserve.io/inferenceservice",
+          "nvidia.com/dynamo-graph-deployment-name",
+          "app.kubernetes.io/name");
 
   /** Pods that carry the workload label, whatever its value. */
   public static final String DEFAULT_LABEL_SELECTOR = DEFAULT_WORKLOAD_LABEL;
@@ -36,7 +61,37 @@ public record InferenceConfig(
       List.of(
           "rolebasedgroup.workloads.x-k8s.io/role",
           "rbg.workloads.x-k8s.io/role-name",
-          "llm-d.ai/role");
+          "llm-d.ai/role",
+          // Dynamo: a v1alpha1-era worker is component type "worker" with the role in the
+          // sub-component type; a v1beta1 one has "prefill" / "decode" as its component type, and
+          // its frontend "frontend" (the router in front of the workers).
+          "nvidia.com/dynamo-sub-component-type",
+          "nvidia.com/dynamo-component-type");
+
+  /** Every pod the Dynamo operator renders carries its component type. */
+  public static final Map<String, String> DEFAULT_BACKEND_BY_LABEL =
+      Map.of("nvidia.com/dynamo-component-type", "dynamo");
+
+  /**
+   * trtllm-serve serves its metrics at {@code /prometheus/metrics} (TensorRT-LLM#12545, #12636;
+   * {@code tensorrt_llm/metrics/collector.py}).
+   */
+  public static final Map<String, String> DEFAULT_METRICS_PATHS =
+      Map.of("trtllm", "/prometheus/metrics");
+
+  public InferenceConfig {
+    workloadLabels = List.copyOf(workloadLabels);
+    backendLabels = List.copyOf(backendLabels);
+    // in the order given: the first key a pod carries wins
+    backendByLabel = Collections.unmodifiableMap(new LinkedHashMap<>(backendByLabel));
+    roleLabels = List.copyOf(roleLabels);
+    metricsPaths = Map.copyOf(metricsPaths);
+  }
+
+  /** The metrics path of a pod whose backend is {@code backend} (empty when unknown). */
+  public String metricsPathFor(String backend) {
+    return metricsPaths.getOrDefault(backend, metricsPath);
+  }
 
   /** Scrape settings for the pods of one workload, overriding the section's. */
   public record WorkloadOverride(

@@ -20,10 +20,11 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code namespace}, {@code pod}, {@code node}, {@code container}: where it runs;
- *   <li>{@code workload_name}: the value of the workload label ({@code
- *       alibabacloud.com/inference-workload} by default);
+ *   <li>{@code workload_name}: the first of the workload labels the pod carries ({@code
+ *       alibabacloud.com/inference-workload}, KServe's, Dynamo's, ... by default);
  *   <li>{@code backend}: the first of the backend labels the pod carries ({@code
- *       alibabacloud.com/inference-backend}, then {@code inference_backend}); {@code dcgm} for GPU
+ *       alibabacloud.com/inference-backend}, then {@code inference_backend}), else the backend
+ *       {@code backend_by_label} names for a key it carries ({@code dynamo}); {@code dcgm} for GPU
  *       exporters;
  *   <li>{@code role}: the first of the role labels the pod carries (prefill / decode);
  *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} for GPU
@@ -34,8 +35,8 @@ import java.util.Map;
  *
  * <p>Only pods in phase {@code Running} with an IP are targets; an inference pod also needs a
  * container port with the configured name. Per-workload scrape intervals and timeouts travel as
- * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path as {@code
- * __metrics_path__}. Stateless and thread-safe.
+ * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path (the backend's, when
+ * {@code metrics_paths} names one) as {@code __metrics_path__}. Stateless and thread-safe.
  */
 public final class InferenceTargets {
   /** The job of inference pods. */
@@ -59,7 +60,8 @@ public final class InferenceTargets {
       return none;
     }
     Map<String, String> podLabels = labels(pod);
-    String workload = podLabels.getOrDefault(cfg.workloadLabel(), "");
+    String workload = first(podLabels, cfg.workloadLabels());
+    String backend = backend(podLabels, cfg);
     Duration interval = cfg.scrapeInterval();
     Duration timeout = cfg.scrapeTimeout();
     for (InferenceConfig.WorkloadOverride w : cfg.workloads()) {
@@ -73,10 +75,10 @@ public final class InferenceTargets {
     common.set("pod", name);
     common.set("node", nodeName(pod));
     common.set("workload_name", workload);
-    common.set("backend", first(podLabels, cfg.backendLabels()));
+    common.set("backend", backend);
     common.set("role", first(podLabels, cfg.roleLabels()));
     common.set(DiscoveryLabels.JOB, INFERENCE_JOB);
-    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPath());
+    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(backend));
     common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
     common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
     List<Labels> targets = new ArrayList<>();
@@ -150,6 +152,23 @@ public final class InferenceTargets {
     }
     String ip = pod.getStatus().getPodIP();
     return ip == null || ip.isEmpty() ? null : ip;
+  }
+
+  /**
+   * The first backend label's value; else the backend named for the first marker key the pod
+   * carries (operators such as Dynamo's label a pod by what it is, not by a backend value).
+   */
+  private static String backend(Map<String, String> podLabels, InferenceConfig cfg) {
+    String b = first(podLabels, cfg.backendLabels());
+    if (!b.isEmpty()) {
+      return b;
+    }
+    for (Map.Entry<String, String> e : cfg.backendByLabel().entrySet()) {
+      if (podLabels.containsKey(e.getKey())) {
+        return e.getValue();
+      }
+    }
+    return "";
   }
 
   private static String first(Map<String, String> podLabels, List<String> keys) {
