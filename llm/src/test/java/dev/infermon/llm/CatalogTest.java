@@ -168,6 +168,13 @@ class CatalogTest {
     "llm_d_epp_kv_cache_index_lookup_hits_total, llm-d-router, current, ''",
     "llm_d_router_epp_kv_cache_index_lookup_hits_total, llm-d-router, current, ''",
     "kvcache_index_lookup_hits_total, llm-d-kv-cache, deprecated, ''",
+    "sgl_router_requests_total, sglang-model-gateway, gone, ''",
+    "sgl_router_request_duration_seconds_bucket, sglang-model-gateway, gone, ''",
+    "smg_router_requests_total, sglang-model-gateway, current, ''",
+    "smg_router_ttft_seconds_count, sglang-model-gateway, current, ''",
+    "smg_worker_requests_active, sglang-model-gateway, current, ''",
+    "smg_scheduler_queue_depth, sglang-model-gateway, current, ''",
+    "smg_pd_ttft_seconds_bucket, sglang-model-gateway, current, ''",
   })
   void routerAndSchedulerNamesAreKnownWithTheirGeneration(
       String name, String component, String state, String replacedBy) {
