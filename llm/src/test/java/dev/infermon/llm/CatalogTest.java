@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -184,6 +185,30 @@ class CatalogTest {
     assertThat(m.gone() ? "gone" : m.deprecated().isEmpty() ? "current" : "deprecated")
         .isEqualTo(state);
     assertThat(m.replacedBy()).isEqualTo(replacedBy);
+  }
+
+  /**
+   * The production-stack router's page shares the engine's {@code vllm:} prefix (its own gauges,
+   * per backend {@code server}): the router is not a vLLM engine. Families from its
+   * metrics_service/__init__.py and routers/metrics_router.py (routers.yaml).
+   */
+  @Test
+  void theProductionStackRoutersPageIsNotAVllmEngine() {
+    Set<String> routerPage =
+        Set.of(
+            "vllm:num_requests_running",
+            "vllm:num_requests_waiting",
+            "vllm:current_qps",
+            "vllm:avg_decoding_length",
+            "vllm:num_prefill_requests",
+            "vllm:num_decoding_requests",
+            "vllm:healthy_pods_total",
+            "vllm:avg_latency",
+            "vllm:avg_itl",
+            "vllm:num_incoming_requests_total",
+            "vllm:request_latency_seconds");
+    Detection d = new EngineDetector(CATALOG).detect(routerPage);
+    assertThat(d.engine()).as("%s", d).isNotEqualTo("vllm");
   }
 
   @ParameterizedTest(name = "{0} -> {1}")

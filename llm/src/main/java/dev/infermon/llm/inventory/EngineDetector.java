@@ -71,7 +71,8 @@ public final class EngineDetector {
         spelling = v.getKey();
       }
     }
-    EngineCatalog engine = spelling == null ? null : engines.get(spelling);
+    EngineCatalog engine =
+        spelling == null || routersOwn(families, spelling.prefix()) ? null : engines.get(spelling);
     if (engine == null) {
       return new Detection(
           Detection.UNKNOWN, "", null, List.of(), List.of(), null, lookalike(families));
@@ -265,6 +266,25 @@ public final class EngineDetector {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether the page carries a name that only a router has under the engine's own prefix ({@code
+   * vllm:current_qps}: vLLM production-stack's router reuses {@code vllm:}, and its {@code
+   * vllm:num_requests_running} is per backend, not an engine's): then the target is the router.
+   */
+  private boolean routersOwn(Set<String> families, String prefix) {
+    if (prefix.isEmpty()) {
+      return false;
+    }
+    for (String f : families) {
+      if (f.startsWith(prefix)
+          && catalog.identifyFamily(f).isEmpty()
+          && catalog.nonEngine().lookup(f).isPresent()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean signaturePresent(
