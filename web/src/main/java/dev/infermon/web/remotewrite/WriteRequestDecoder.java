@@ -30,6 +30,8 @@ import org.xerial.snappy.Snappy;
  */
 public final class WriteRequestDecoder {
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  // Compiled once: String.matches compiles its pattern on every call, once per series here.
+  private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
   /** prompb's MetricMetadata.MetricType enum, by number. */
   private static final MetricType[] TYPES = {
@@ -197,7 +199,7 @@ public final class WriteRequestDecoder {
       throw new InvalidWriteRequestException("series " + index + " of the request has no labels");
     }
     String metric = l.get(Labels.METRIC_NAME);
-    if (metric != null && !metric.matches("[a-zA-Z_:][a-zA-Z0-9_:]*")) {
+    if (metric != null && !METRIC_NAME.matcher(metric).matches()) {
       throw new InvalidWriteRequestException(
           "invalid metric name " + quote(metric) + " in series " + index + " of the request");
     }

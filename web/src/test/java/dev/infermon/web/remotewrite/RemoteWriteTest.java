@@ -321,6 +321,13 @@ class RemoteWriteTest {
           .isEqualTo("invalid label name \"bad-name\" in series 0 of the request\n");
       assertThat(write(s, WriteRequestEncoder.encode(List.of(dup))).body())
           .isEqualTo("duplicate label name \"a\" in series 0 of the request\n");
+      RawSeries badMetric =
+          new RawSeries(List.of("__name__", "1m", "a", "1"), new long[] {T}, new double[] {1});
+      assertThat(write(s, WriteRequestEncoder.encode(List.of(badMetric))).body())
+          .isEqualTo("invalid metric name \"1m\" in series 0 of the request\n");
+      RawSeries colon =
+          new RawSeries(List.of("__name__", "vllm:x", "a", "1"), new long[] {T}, new double[] {1});
+      assertThat(write(s, WriteRequestEncoder.encode(List.of(colon))).statusCode()).isEqualTo(204);
       HttpResponse<String> garbage = write(s, "garbage".getBytes());
       assertThat(garbage.statusCode()).isEqualTo(400);
       assertThat(garbage.body()).isEqualTo("snappy: corrupt input\n");
