@@ -111,6 +111,7 @@ class UiModulesTest {
           panels.js | todoFor | [{"kind": "NOT_EXPOSED", "engine": "vLLM", "version": "0.8"}] | "Run vLLM 0.8 or later to get this panel; until then it does not apply to these pods."
           panels.js | todoFor | [{"kind": "NOT_EXPOSED", "engine": "vllm"}] | "Where the engine never has this metric the panel does not apply to these pods; where the reason says the page is incomplete, check what drops names on the way (relabelling, a proxy, a cut page)."
           panels.js | todoFor | [{"kind": "REMOVED"}]            | "The release these pods run no longer has this metric: the panel does not apply to them."
+          panels.js | todoFor | [{"kind": "NO_MATCH"}]           | "The metric moves but the query selects none of its series: clear the model filter, or check the labels relabelling sets."
           engines.js | releaseText | [{"first": "0.8", "last": "0.11"}] | "0.8 – 0.11"
           engines.js | releaseText | [{"first": "0.11", "last": "0.11"}] | "0.11"
           engines.js | releaseText | [null]                           | "release unknown"

@@ -34,14 +34,61 @@ class ReasonsAreTrueTest {
   /** A page's series: family (sample) name and its labels besides the target's. */
   private static final Map<String, List<Sample>> PAGES = new LinkedHashMap<>();
 
-  private record Sample(String name, Map<String, String> labels, boolean counter) {}
+  /** What a series' samples do over the stored window. */
+  private enum Shape {
+    /** 10 more every scrape (a counter with traffic). */
+    RISING,
+    /** 1 throughout (a held gauge, a counter that once counted). */
+    HELD,
+    /** 0 throughout (an idle engine). */
+    ZERO
+  }
+
+  private record Sample(String name, Map<String, String> labels, Shape shape) {}
 
   private static void page(String page, String name, boolean counter, String... labels) {
+    page(page, name, counter ? Shape.RISING : Shape.HELD, labels);
+  }
+
+  private static void page(String page, String name, Shape shape, String... labels) {
     Map<String, String> l = new LinkedHashMap<>();
     for (int i = 0; i < labels.length; i += 2) {
       l.put(labels[i], labels[i + 1]);
     }
-    PAGES.computeIfAbsent(page, k -> new ArrayList<>()).add(new Sample(name, l, counter));
+    PAGES.computeIfAbsent(page, k -> new ArrayList<>()).add(new Sample(name, l, shape));
+  }
+
+  /** A V1 page with the scheduler gauges, token counters and TTFT histogram shaped so. */
+  private static void vllmV1(String page, Shape gauges, Shape counters) {
+    for (String g :
+        List.of("num_requests_running", "num_requests_waiting", "kv_cache_usage_perc")) {
+      page(page, "vllm:" + g, gauges, "engine", "0", "model_name", "m");
+    }
+    for (String c : List.of("prompt_tokens_total", "generation_tokens_total")) {
+      page(page, "vllm:" + c, counters, "engine", "0", "model_name", "m");
+    }
+    for (String le : List.of("0.1", "1.0", "+Inf")) {
+      page(
+          page,
+          "vllm:time_to_first_token_seconds_bucket",
+          counters,
+          "engine",
+          "0",
+          "le",
+          le,
+          "model_name",
+          "m");
+    }
+    for (String suffix : List.of("_sum", "_count")) {
+      page(
+          page,
+          "vllm:time_to_first_token_seconds" + suffix,
+          counters,
+          "engine",
+          "0",
+          "model_name",
+          "m");
+    }
   }
 
   static {
@@ -67,6 +114,41 @@ class ReasonsAreTrueTest {
     page("sglang_041", "sglang:generation_tokens_total", true, "model_name", "m");
     // a dcgm-exporter whose custom counters CSV has GPU_UTIL but not FB_USED
     page("vllm_v1_dcgm_no_fb", "DCGM_FI_DEV_GPU_UTIL", false, "gpu", "0", "UUID", "GPU-1");
+    // the same, its GPU attributed to the vLLM pod: GPUs are counted from GPU_UTIL
+    page(
+        "vllm_v1_dcgm_util_pod",
+        "DCGM_FI_DEV_GPU_UTIL",
+        false,
+        "gpu",
+        "0",
+        "UUID",
+        "GPU-1",
+        "exported_namespace",
+        "n",
+        "exported_pod",
+        "p");
+    // an exporter whose CSV keeps only a profiling field: no per-GPU family to count GPUs by
+    page(
+        "vllm_v1_dcgm_prof_only",
+        "DCGM_FI_PROF_SM_ACTIVE",
+        false,
+        "gpu",
+        "0",
+        "UUID",
+        "GPU-1",
+        "exported_namespace",
+        "n",
+        "exported_pod",
+        "p");
+    // an idle V1 engine: every family there, nothing moves
+    vllmV1("vllm_idle", Shape.ZERO, Shape.ZERO);
+    // a V1 engine with traffic: the families move
+    vllmV1("vllm_busy", Shape.HELD, Shape.RISING);
+    // an idle SGLang 0.5.1: the scheduler gauges at 0, no family created on first use yet
+    for (String g :
+        List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
+      page("sglang_idle", "sglang:" + g, Shape.ZERO, "engine_type", "unified", "model_name", "m");
+    }
   }
 
   @ParameterizedTest(name = "{0} {1} filter={2}: {3} {4} {5}")
@@ -87,6 +169,14 @@ class ReasonsAreTrueTest {
           sglang_cut         | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:num_queue_reqs is missing from this endpoint although sglang:num_running_reqs is present and SGLang's scheduler writes them together at every log
           sglang_041         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | SGLang 0.3.5–0.4.1 does not expose requests_finished; sglang:num_requests_total is exposed from SGLang 0.4.3
           vllm_v1_dcgm_no_fb | gpu.memory_used     |             | EMPTY   | BEHIND_FLAG  | dcgm   | DCGM_FI_DEV_FB_USED is in dcgm-exporter's default counters CSV but no exporter exports it: its counters CSV leaves it out; add DCGM_FI_DEV_FB_USED to the exporter's counters CSV (-f)
+          vllm_v1_dcgm_util_pod | model.tokens_per_gpu |       | OK      |              |        |
+          vllm_v1_dcgm_prof_only | model.tokens_per_gpu |      | EMPTY   | BEHIND_FLAG  | dcgm   | no dcgm-exporter exports a per-GPU family to count GPUs by (DCGM_FI_DEV_FB_USED, DCGM_FI_DEV_FB_FREE, DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_GPU_TEMP, DCGM_FI_DEV_SM_CLOCK)
+          vllm_idle          | pod.ttft            |             | EMPTY   | NO_TRAFFIC   | vllm   | vllm:time_to_first_token_seconds did not change in the range: no traffic of that kind
+          vllm_busy          | pod.ttft            |             | OK      |              |        |
+          vllm_busy          | pod.ttft            | model_name=x | EMPTY  | NO_MATCH     | vllm   | vllm:time_to_first_token_seconds changes in the range but the panel's query selects none of its series
+          sglang_idle        | model.qps           |             | EMPTY   | NO_TRAFFIC   | sglang | sglang:num_requests_total appears only once observed: no traffic yet
+          sglang_cut         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:num_requests_total is created on first use and sglang:num_running_reqs is not 0 in the window, so requests were served: the page lacks it
+          sglang_cut         | model.ttft          |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use and sglang:num_running_reqs is not 0
           """)
   void theFirstReasonIsTheRealOne(
       String page,
@@ -122,14 +212,16 @@ class ReasonsAreTrueTest {
     if (first.engine().equals("dcgm")) {
       assertThat(p.reasons().get(0)).as("a GPU count's reason comes first").isEqualTo(first);
     }
-    assertThat(p.reasons()).noneMatch(r -> r.kind() == EmptyReason.Kind.NO_TRAFFIC);
+    if (first.kind() != EmptyReason.Kind.NO_TRAFFIC) {
+      assertThat(p.reasons()).noneMatch(r -> r.kind() == EmptyReason.Kind.NO_TRAFFIC);
+    }
   }
 
   private static PanelResult render(String page, String panel, Filters filters) {
     MemoryStorage storage = new MemoryStorage();
     Appender a = storage.appender();
-    boolean dcgm = page.endsWith("_dcgm_no_fb");
-    String inference = dcgm ? "vllm_v1" : page;
+    boolean dcgm = page.contains("_dcgm_");
+    String inference = dcgm ? page.substring(0, page.indexOf("_dcgm_")) : page;
     write(a, inference, inference.startsWith("sglang") ? "sglang" : "vllm", "p", "inference");
     if (dcgm) {
       write(a, page, "dcgm", "exporter", "dcgm");
@@ -161,7 +253,8 @@ class ReasonsAreTrueTest {
       long t = T0 + i * 15_000L;
       a.append(0, labels("up", target, Map.of()), t, 1);
       for (Sample s : PAGES.get(page)) {
-        a.append(0, labels(s.name(), target, s.labels()), t, s.counter() ? 10.0 * i : 1);
+        double v = s.shape() == Shape.RISING ? 10.0 * i : s.shape() == Shape.HELD ? 1 : 0;
+        a.append(0, labels(s.name(), target, s.labels()), t, v);
       }
     }
   }

@@ -12,6 +12,7 @@ import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.WriterGroup;
 import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.llm.inventory.Traffic;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -238,6 +239,30 @@ final class NameCheck {
               + " writes them together "
               + g.when()
               + ": the pages are incomplete (cut, or names dropped by relabelling or a proxy) ("
+              + runs
+              + ").",
+          "",
+          name);
+      return;
+    }
+    Optional<String> served =
+        catalogMode || !latest.lazy() || r.first().compareTo(firstRelease(hit)) < 0
+            ? Optional.empty() // a release before the family is as true as "the page lacks it"
+            : s.ref.targetsOf(hit.engine()).stream()
+                .flatMap(t -> Traffic.served(hit.engine(), t, latest.name()).stream())
+                .findFirst();
+    if (served.isPresent()) {
+      s.report(
+          CheckId.UNKNOWN_METRIC,
+          Severity.WARNING,
+          at,
+          name
+              + " is missing from the endpoints although "
+              + hit.engine().title()
+              + " creates it on first use and "
+              + served.get()
+              + " is not 0 in the window, so requests were served: the pages are incomplete (cut, or"
+              + " names dropped by relabelling or a proxy) ("
               + runs
               + ").",
           "",

@@ -183,6 +183,7 @@ public final class DashboardService {
       // longer has does not apply; missing signals are not
       if (!any
           || (e.kind() != EmptyReason.Kind.NO_TRAFFIC
+              && e.kind() != EmptyReason.Kind.NO_MATCH
               && e.kind() != EmptyReason.Kind.NOT_ATTRIBUTED
               && e.kind() != EmptyReason.Kind.REMOVED)) {
         why.add(e);

@@ -22,8 +22,16 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
     BEHIND_FLAG,
     /** No GPU reported by dcgm-exporter is attributed to the pods in scope. */
     NOT_ATTRIBUTED,
-    /** The families are there but carry no samples or no change in the range yet. */
+    /**
+     * The families are there but their samples did not change in the range (counters flat, gauges
+     * held), or a family the engine creates on first use is absent and nothing shows it served.
+     */
     NO_TRAFFIC,
+    /**
+     * The families' samples change in the range, yet the query selects none of their series: a
+     * filter or a label the query needs leaves them out.
+     */
+    NO_MATCH,
     /**
      * The signal's families were removed before the release the targets run (vLLM's V0-only {@code
      * num_requests_swapped}): the query does not apply, so a panel with other data stays OK.

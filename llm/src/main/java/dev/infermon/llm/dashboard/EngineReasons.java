@@ -8,7 +8,9 @@ import dev.infermon.llm.catalog.ReleaseRange;
 import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.catalog.WriterGroup;
+import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.llm.inventory.Traffic;
 import dev.infermon.llm.signals.Signal;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,12 +36,9 @@ final class EngineReasons {
 
   EmptyReason explain(Signal s, List<SignalSource> sources, TargetInventory t) {
     ReleaseRange range = t.detection().versions();
-    if (present(sources, t, range)) {
-      return reason(
-          EmptyReason.Kind.NO_TRAFFIC,
-          e.title() + " exposes " + s.key() + " but the range holds no samples or no change yet",
-          null,
-          null);
+    Optional<FamilyInfo> shown = present(sources, t, range);
+    if (shown.isPresent()) {
+      return traffic(s, shown.get());
     }
     String release = range == null ? e.title() : e.title() + " " + range;
     Candidate in = inRange(sources, range);
@@ -71,18 +70,43 @@ final class EngineReasons {
           null,
           null);
     }
-    return absent(in, family, release, range);
+    return absent(in, family, release, range, t);
+  }
+
+  /** A source family is on the target: what its samples did says whether traffic is the reason. */
+  private EmptyReason traffic(Signal s, FamilyInfo f) {
+    switch (f.activity()) {
+      case CHANGING:
+        return reason(
+            EmptyReason.Kind.NO_MATCH,
+            f.name()
+                + " changes in the range but the panel's query selects none of its series: a"
+                + " filter (model_name) or a label the query needs leaves them out",
+            null,
+            null);
+      case ZERO:
+      case FLAT:
+        return reason(
+            EmptyReason.Kind.NO_TRAFFIC,
+            f.name() + " did not change in the range: no traffic of that kind",
+            null,
+            null);
+      default:
+        return reason(
+            EmptyReason.Kind.NO_TRAFFIC,
+            e.title() + " exposes " + s.key() + " but the range holds no samples or no change yet",
+            null,
+            null);
+    }
   }
 
   /** In the release but absent, with no sibling to show the writer ran. */
-  private EmptyReason absent(Candidate in, String family, String release, ReleaseRange range) {
-    if (in.entry.lazy() || in.source.zeroWhenAbsent()) {
-      return reason(
-          EmptyReason.Kind.NO_TRAFFIC,
-          family + " appears only once observed: no traffic yet",
-          null,
-          null);
-    }
+  private EmptyReason absent(
+      Candidate in, String family, String release, ReleaseRange range, TargetInventory t) {
+    boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
+    // created on the first request, and the samples show requests were served: the page owes it
+    Optional<String> served =
+        in.entry.lazy() ? Traffic.served(e, t, in.entry.name()) : Optional.empty();
     if (!existsThroughout(in.entry, range)) {
       return reason(
           EmptyReason.Kind.NOT_EXPOSED,
@@ -93,8 +117,29 @@ final class EngineReasons {
               + in.entry.since()
               + " and this target ("
               + release
-              + ") does not expose it: it runs an older release, or the page lacks it",
+              + ") does not expose it: it runs an older release, or "
+              + (lazy && served.isEmpty()
+                  ? "it has not observed one yet (created on first use)"
+                  : "the page lacks it"),
           in.entry.since().name(),
+          null);
+    }
+    if (served.isPresent()) {
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          family
+              + " is created on first use and "
+              + served.get()
+              + " is not 0 in the window, so requests were served: the page lacks it (cut, or names"
+              + " dropped by relabelling or a proxy)",
+          null,
+          null);
+    }
+    if (lazy) {
+      return reason(
+          EmptyReason.Kind.NO_TRAFFIC,
+          family + " appears only once observed: no traffic yet",
+          null,
           null);
     }
     return reason(
@@ -233,21 +278,29 @@ final class EngineReasons {
     return null;
   }
 
-  /** Whether a source that applies to some release of the range has a family on the target. */
-  private boolean present(List<SignalSource> sources, TargetInventory t, ReleaseRange range) {
+  /**
+   * A family on the target of a source that applies to some release of the range, the one whose
+   * samples moved most when several are.
+   */
+  private Optional<FamilyInfo> present(
+      List<SignalSource> sources, TargetInventory t, ReleaseRange range) {
+    FamilyInfo best = null;
     for (SignalSource src : sources) {
       if (src.since() != null && range != null && range.last().before(src.since())) {
         continue; // V0's request_success_total is no failure count, whatever its samples
       }
       for (String name : src.metrics()) {
         for (MetricEntry m : e.entries(name)) {
-          if (onTarget(m, t)) {
-            return true;
+          for (NameVariant v : e.variants()) {
+            FamilyInfo f = t.families().get(m.familyName(v));
+            if (f != null && (best == null || f.activity().compareTo(best.activity()) > 0)) {
+              best = f;
+            }
           }
         }
       }
     }
-    return false;
+    return Optional.ofNullable(best);
   }
 
   private boolean onTarget(MetricEntry m, TargetInventory t) {

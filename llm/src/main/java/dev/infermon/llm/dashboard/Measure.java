@@ -80,7 +80,7 @@ public sealed interface Measure {
   record PerGpu(Measure measure) implements Measure {
     public List<Signal> signals() {
       List<Signal> out = new ArrayList<>(measure.signals());
-      out.add(Signal.GPU_MEMORY_USED);
+      out.add(Signal.GPU_COUNT);
       return out;
     }
   }

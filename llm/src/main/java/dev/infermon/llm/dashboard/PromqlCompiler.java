@@ -332,13 +332,7 @@ public final class PromqlCompiler {
     }
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
-      for (String f : r.families()) {
-        raw.add(
-            "label_replace(label_replace("
-                + f
-                + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
-                + " \"exported_namespace\", \"(.+)\")");
-      }
+      r.families().forEach(f -> raw.add(attributed(f)));
     }
     return "("
         + String.join(" or ", raw)
@@ -355,9 +349,36 @@ public final class PromqlCompiler {
     return scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale());
   }
 
+  /**
+   * The GPUs attributed to each group's pods, from every per-GPU family present ({@link
+   * Signal#GPU_COUNT}): one GPU's series of several families differ only by name, so dropping the
+   * name leaves one series per GPU whichever families its exporter exports.
+   */
   private String gpuCount(List<String> g, Options o) {
-    String joined = joinedGpu(Signal.GPU_MEMORY_USED, o);
-    return joined == null ? null : "count " + by(g) + " (" + joined + ")";
+    String pods = podMap(o);
+    List<Resolved> rs = resolve(Signal.GPU_COUNT, o);
+    if (pods == null || rs.isEmpty()) {
+      return null;
+    }
+    List<String> raw = new ArrayList<>();
+    for (Resolved r : rs) {
+      r.families().forEach(f -> raw.add(attributed(f)));
+    }
+    return "count "
+        + by(g)
+        + " (max without (__name__) ("
+        + String.join(" or ", raw)
+        + ") * on (namespace, pod) group_left (model_name, role) "
+        + pods
+        + ")";
+  }
+
+  /** A dcgm family's series with the inference pod they are attributed to as namespace/pod. */
+  private static String attributed(String family) {
+    return "label_replace(label_replace("
+        + family
+        + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
+        + " \"exported_namespace\", \"(.+)\")";
   }
 
   private static String ratio(String num, String den) {

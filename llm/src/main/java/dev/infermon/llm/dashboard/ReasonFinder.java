@@ -78,17 +78,23 @@ final class ReasonFinder {
       List<EmptyReason> reasons = new ArrayList<>(gpu);
       reasons.addAll(engines);
       if (signals.size() > 1) {
-        List<EmptyReason> real =
-            reasons.stream().filter(r -> r.kind() != EmptyReason.Kind.NO_TRAFFIC).toList();
+        List<EmptyReason> real = reasons.stream().filter(r -> !guess(r)).toList();
         reasons.removeIf(
             r ->
-                r.kind() == EmptyReason.Kind.NO_TRAFFIC
+                guess(r)
                     && real.stream()
                         .anyMatch(o -> o.engine().equals(r.engine()) || o.engine().equals("dcgm")));
       }
       out.addAll(reasons);
     }
     return new ArrayList<>(out);
+  }
+
+  /**
+   * A reason about a family that is there: unproven when another part of the measure is missing.
+   */
+  private static boolean guess(EmptyReason r) {
+    return r.kind() == EmptyReason.Kind.NO_TRAFFIC || r.kind() == EmptyReason.Kind.NO_MATCH;
   }
 
   /**
@@ -139,14 +145,39 @@ final class ReasonFinder {
               null));
       return;
     }
+    // a signal's sources are alternatives (a GPU is counted from any per-GPU family): it is
+    // missing only when every source lacks a family, and the preferred source says how to add it
+    MetricEntry missing = null;
+    List<String> alternatives = new ArrayList<>();
     for (SignalSource src : dcgm.sources(s)) {
+      MetricEntry lacking = null;
       for (String name : src.metrics()) {
-        boolean present = exporters.stream().anyMatch(t -> t.families().containsKey(name));
-        if (!present) {
-          out.add(missingField(dcgm.entries(name).get(0)));
-          return;
+        alternatives.add(name);
+        if (lacking == null && exporters.stream().noneMatch(t -> t.families().containsKey(name))) {
+          lacking = dcgm.entries(name).get(0);
         }
       }
+      if (lacking == null) {
+        missing = null;
+        break;
+      }
+      missing = missing == null ? lacking : missing;
+    }
+    if (missing != null) {
+      EmptyReason field = missingField(missing);
+      out.add(
+          alternatives.size() == 1
+              ? field
+              : new EmptyReason(
+                  field.kind(),
+                  "dcgm",
+                  "no dcgm-exporter exports a per-GPU family to count GPUs by ("
+                      + String.join(", ", alternatives)
+                      + "); "
+                      + field.message(),
+                  null,
+                  field.flag()));
+      return;
     }
     out.add(
         new EmptyReason(

@@ -92,6 +92,7 @@ public final class StoredInventory {
         }
       }
     }
+    Map<String, FamilyInfo.Activity> activity = activity(backend, timeMs, windowMs, families);
     List<TargetInventory> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
       String key = t.getKey();
@@ -107,9 +108,8 @@ public final class StoredInventory {
                           MetricType.UNKNOWN,
                           names,
                           new ArrayList<>(
-                              bounds
-                                  .getOrDefault(key, Map.of())
-                                  .getOrDefault(f, new TreeSet<>())))));
+                              bounds.getOrDefault(key, Map.of()).getOrDefault(f, new TreeSet<>())),
+                          activity.getOrDefault(key + "|" + f, FamilyInfo.Activity.ZERO))));
       Detection d = detector.detect(infos);
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
@@ -117,6 +117,69 @@ public final class StoredInventory {
       out.add(new TargetInventory(t.getValue(), up.getOrDefault(key, true), d, infos));
     }
     return new Inventory(out);
+  }
+
+  /**
+   * What each target's families did over the window, by {@code key|family}: two instant queries
+   * over the same names as the series read (which series changed, which are not 0), so "no traffic"
+   * is said from the samples' values, not from the families' presence. The name is kept in a label
+   * through a subquery of ten steps (range functions drop {@code __name__}, and two families of one
+   * target would then collide). A family in neither answer was 0 throughout.
+   */
+  private Map<String, FamilyInfo.Activity> activity(
+      QueryBackend backend, long timeMs, long windowMs, Map<String, Optional<String>> families) {
+    String named =
+        "label_replace({__name__=~\""
+            + namePattern()
+            + "\"}, \""
+            + NAME
+            + "\", \"$1\", \"__name__\", \"(.+)\")["
+            + windowMs
+            + "ms:"
+            + Math.max(1000, windowMs / 10)
+            + "ms]";
+    String by = " by (job, instance, namespace, pod, " + NAME + ") ";
+    Map<String, FamilyInfo.Activity> out = new HashMap<>();
+    mark(
+        backend.instantQuery(
+            "count"
+                + by
+                + "(max_over_time("
+                + named
+                + ") != 0 or min_over_time("
+                + named
+                + ") != 0)",
+            timeMs),
+        FamilyInfo.Activity.FLAT,
+        families,
+        out);
+    mark(
+        backend.instantQuery("count" + by + "(changes(" + named + ") > 0)", timeMs),
+        FamilyInfo.Activity.CHANGING,
+        families,
+        out);
+    return out;
+  }
+
+  /** The label that carries a sample's name through {@link #activity}'s range functions. */
+  private static final String NAME = "infermon_sample_name";
+
+  private void mark(
+      QueryResult r,
+      FamilyInfo.Activity a,
+      Map<String, Optional<String>> families,
+      Map<String, FamilyInfo.Activity> out) {
+    if (!(r.value() instanceof Vector)) {
+      return;
+    }
+    for (Sample s : ((Vector) r.value()).samples()) {
+      String sample = s.labels().get(NAME);
+      String family =
+          families.computeIfAbsent(sample, n -> Optional.ofNullable(familyOf(n))).orElse(null);
+      if (family != null) {
+        out.merge(key(s.labels()) + "|" + family, a, (x, y) -> x.compareTo(y) >= 0 ? x : y);
+      }
+    }
   }
 
   /** A target that is down exposes nothing: its {@code backend} label still names the engine. */

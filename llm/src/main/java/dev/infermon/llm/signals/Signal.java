@@ -42,7 +42,12 @@ public enum Signal {
   GPU_DRAM_ACTIVE(Kind.GPU, "percent"),
   GPU_COPY_UTIL(Kind.GPU, "percent"),
   GPU_UTIL(Kind.GPU, "percent"),
-  GPU_MEMORY_USED(Kind.GPU, "mebibytes");
+  GPU_MEMORY_USED(Kind.GPU, "mebibytes"),
+  /**
+   * The GPUs attributed to the pods in scope, counted from whichever per-GPU family an exporter
+   * exports (its sources are alternatives, not parts).
+   */
+  GPU_COUNT(Kind.GPU, "gpus");
 
   /** How a signal's samples are read. */
   public enum Kind {

@@ -22,6 +22,8 @@ export function todoFor(r) {
       return 'The release these pods run no longer has this metric: the panel does not apply to them.';
     case 'NO_TRAFFIC':
       return 'No requests reached these pods in the window: send traffic or widen the time range.';
+    case 'NO_MATCH':
+      return 'The metric moves but the query selects none of its series: clear the model filter, or check the labels relabelling sets.';
     case 'TARGET_DOWN':
       return 'The targets behind this panel are down: open the Targets page to see the scrape error.';
     case 'NO_TARGETS':
