@@ -144,10 +144,29 @@ class ReasonsAreTrueTest {
     vllmV1("vllm_idle", Shape.ZERO, Shape.ZERO);
     // a V1 engine with traffic: the families move
     vllmV1("vllm_busy", Shape.HELD, Shape.RISING);
+    // request_success_total without finished_reason (as NIM writes it): it moves, nothing selects
+    // it
+    vllmV1("vllm_no_reason", Shape.HELD, Shape.RISING);
+    page(
+        "vllm_no_reason",
+        "vllm:request_success_total",
+        Shape.RISING,
+        "engine",
+        "0",
+        "model_name",
+        "m");
     // an idle SGLang 0.5.1: the scheduler gauges at 0, no family created on first use yet
     for (String g :
         List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
       page("sglang_idle", "sglang:" + g, Shape.ZERO, "engine_type", "unified", "model_name", "m");
+      page(
+          "sglang_idle_m2",
+          "sglang:" + g,
+          Shape.ZERO,
+          "engine_type",
+          "unified",
+          "model_name",
+          "m2");
     }
   }
 
@@ -173,10 +192,15 @@ class ReasonsAreTrueTest {
           vllm_v1_dcgm_prof_only | model.tokens_per_gpu |      | EMPTY   | BEHIND_FLAG  | dcgm   | no dcgm-exporter exports a per-GPU family to count GPUs by (DCGM_FI_DEV_FB_USED, DCGM_FI_DEV_FB_FREE, DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_POWER_USAGE, DCGM_FI_DEV_GPU_TEMP, DCGM_FI_DEV_SM_CLOCK)
           vllm_idle          | pod.ttft            |             | EMPTY   | NO_TRAFFIC   | vllm   | vllm:time_to_first_token_seconds did not change in the range: no traffic of that kind
           vllm_busy          | pod.ttft            |             | OK      |              |        |
-          vllm_busy          | pod.ttft            | model_name=x | EMPTY  | NO_MATCH     | vllm   | vllm:time_to_first_token_seconds changes in the range but the panel's query selects none of its series
+          vllm_busy          | pod.ttft            | model_name=x | EMPTY  | NO_TARGETS   |        | no inference target matches the filters
+          vllm_no_reason     | model.success_rate  |             | EMPTY   | NO_MATCH     | vllm   | vllm:request_success_total changes in the range but the panel's query selects none of its series
           sglang_idle        | model.qps           |             | EMPTY   | NO_TRAFFIC   | sglang | sglang:num_requests_total appears only once observed: no traffic yet
           sglang_cut         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:num_requests_total is created on first use and sglang:num_running_reqs is not 0 in the window, so requests were served: the page lacks it
           sglang_cut         | model.ttft          |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use and sglang:num_running_reqs is not 0
+          vllm_busy+sglang_idle_m2 | model.ttft    |             | PARTIAL | NO_TRAFFIC   | sglang | sglang:time_to_first_token_seconds appears only once observed: no traffic yet
+          vllm_busy+sglang_idle_m2 | pod.ttft      |             | PARTIAL | NO_TRAFFIC   | sglang | sglang:time_to_first_token_seconds appears only once observed: no traffic yet
+          vllm_busy+sglang_cut | model.ttft        |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use
+          vllm_idle+vllm_busy | model.ttft         |             | OK      |              |        |
           """)
   void theFirstReasonIsTheRealOne(
       String page,
@@ -222,7 +246,12 @@ class ReasonsAreTrueTest {
     Appender a = storage.appender();
     boolean dcgm = page.contains("_dcgm_");
     String inference = dcgm ? page.substring(0, page.indexOf("_dcgm_")) : page;
-    write(a, inference, inference.startsWith("sglang") ? "sglang" : "vllm", "p", "inference");
+    // "a+b": a fleet of one target per page, pods p, p2, ...
+    String[] fleet = inference.split("\\+");
+    for (int i = 0; i < fleet.length; i++) {
+      String backend = fleet[i].startsWith("sglang") ? "sglang" : "vllm";
+      write(a, fleet[i], backend, i == 0 ? "p" : "p" + (i + 1), "inference");
+    }
     if (dcgm) {
       write(a, page, "dcgm", "exporter", "dcgm");
     }

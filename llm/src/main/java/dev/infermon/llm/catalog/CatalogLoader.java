@@ -123,12 +123,12 @@ public final class CatalogLoader {
     int i = 0;
     for (JsonNode v : array(root, "name_variants", true)) {
       String at = "name_variants[" + i++ + "]";
-      checkKeys(v, Set.of("prefix", "optional_labels", "until", "cite"), at);
+      // no "until": a wrapper's spelling follows the wrapper's release (Ray), not the engine's
+      checkKeys(v, Set.of("prefix", "optional_labels", "cite"), at);
       variants.add(
           new NameVariant(
               text(v, "prefix", at, true),
               strings(v.path("optional_labels")),
-              release(v, "until", at),
               text(v, "cite", at, true)));
     }
     if (variants.isEmpty()) {

@@ -8,11 +8,9 @@ import java.util.List;
  *
  * @param prefix prepended to every catalog name that is not prefixless
  * @param optionalLabels labels the variant may add to every series
- * @param until first release the variant no longer applies to, or null
  * @param cite where the variant is documented
  */
-public record NameVariant(
-    String prefix, List<String> optionalLabels, ReleaseLine until, String cite) {
+public record NameVariant(String prefix, List<String> optionalLabels, String cite) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");

@@ -179,13 +179,15 @@ public final class DashboardService {
     }
     List<EmptyReason> why = new ArrayList<>(errors);
     for (EmptyReason e : reasons.explain(p, inv, r.filters())) {
-      // with data on the panel, "no traffic" of one engine is noise, and a family the release no
-      // longer has does not apply; missing signals are not
-      if (!any
-          || (e.kind() != EmptyReason.Kind.NO_TRAFFIC
-              && e.kind() != EmptyReason.Kind.NO_MATCH
-              && e.kind() != EmptyReason.Kind.NOT_ATTRIBUTED
-              && e.kind() != EmptyReason.Kind.REMOVED)) {
+      // with data on the panel, "no traffic" of an engine that shows data is noise, and a family
+      // the release no longer has does not apply; missing signals are not, nor is the silence of
+      // an engine none of whose series is on the panel (a mixed fleet's other engine)
+      boolean noise =
+          e.kind() == EmptyReason.Kind.REMOVED
+              || e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
+              || ((e.kind() == EmptyReason.Kind.NO_TRAFFIC || e.kind() == EmptyReason.Kind.NO_MATCH)
+                  && shows(e.engine(), queries, inv));
+      if (!any || !noise) {
         why.add(e);
       }
     }
@@ -203,6 +205,34 @@ public final class DashboardService {
               null));
     }
     return new PanelResult(p, queries, status, why);
+  }
+
+  /**
+   * Whether some series with values on the panel comes from {@code engine}'s targets: by its {@code
+   * pod}, else by its {@code model_name} (a model-level series names no engine, but only the
+   * engines serving that model could have written it). A series with neither (a fleet total) counts
+   * for every engine.
+   */
+  private static boolean shows(String engine, List<PanelResult.QueryData> queries, Inventory inv) {
+    Inventory mine = inv.filter(t -> t.engine().equals(engine));
+    for (PanelResult.QueryData q : queries) {
+      for (PanelResult.SeriesData s : q.series()) {
+        if (!s.hasValues()) {
+          continue;
+        }
+        String pod = s.labels().get("pod");
+        String model = s.labels().get("model_name");
+        if (pod != null) {
+          if (mine.targets().stream().anyMatch(t -> t.label("pod").equals(pod))) {
+            return true;
+          }
+        } else if (model == null
+            || mine.targets().stream().anyMatch(t -> t.models().contains(model))) {
+          return true;
+        }
+      }
+    }
+    return engine.isEmpty();
   }
 
   private static PanelResult.SeriesData series(TimeSeries ts) {

@@ -61,7 +61,7 @@ public sealed interface Measure {
 
   /**
    * The share of finished requests that succeeded: {@code 1 - failed / finished}, where a finish
-   * reason of stop or length succeeds and abort or error fails (docs/dashboard.md).
+   * reason of stop, length or repetition succeeds and abort or error fails (docs/dashboard.md).
    */
   record SuccessRate() implements Measure {
     public List<Signal> signals() {

@@ -37,7 +37,11 @@ final class ReasonFinder {
           for (Map.Entry<String, String> f : filters.values().entrySet()) {
             String label = f.getKey();
             if (label.equals("model_name")) {
-              continue; // not a target label: the queries filter it
+              // not a target label: a target is out of scope when its series name other models
+              if (!filters.regex() && !t.models().isEmpty() && !t.models().contains(f.getValue())) {
+                return false;
+              }
+              continue;
             }
             if (!filters.regex() && !t.label(label).equals(f.getValue())) {
               return false;

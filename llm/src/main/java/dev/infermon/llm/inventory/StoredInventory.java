@@ -54,6 +54,7 @@ public final class StoredInventory {
     }
     Map<String, Map<String, TreeSet<String>>> labelNames = new LinkedHashMap<>();
     Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
+    Map<String, TreeSet<String>> models = new HashMap<>();
     List<Labels> series =
         backend.series(List.of("{__name__=~\"" + namePattern() + "\"}"), timeMs - windowMs, timeMs);
     // tens of thousands of series share a few hundred names: resolve each name once (the catalog
@@ -68,6 +69,9 @@ public final class StoredInventory {
       }
       String key = key(l);
       targetLabels.computeIfAbsent(key, k -> targetLabels(l, true));
+      if (l.has("model_name")) {
+        models.computeIfAbsent(key, k -> new TreeSet<>()).add(l.get("model_name"));
+      }
       TreeSet<String> names =
           labelNames
               .computeIfAbsent(key, k -> new LinkedHashMap<>())
@@ -114,7 +118,13 @@ public final class StoredInventory {
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
       }
-      out.add(new TargetInventory(t.getValue(), up.getOrDefault(key, true), d, infos));
+      out.add(
+          new TargetInventory(
+              t.getValue(),
+              up.getOrDefault(key, true),
+              d,
+              infos,
+              models.getOrDefault(key, new TreeSet<>())));
     }
     return new Inventory(out);
   }
