@@ -55,13 +55,13 @@ public final class CatalogLoader {
           "avoid",
           "cite");
 
-  private final String file;
+  private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final Map<String, List<LabelSpec>> labelGroups = new LinkedHashMap<>();
   private final Map<String, JsonNode> bucketSets = new LinkedHashMap<>();
 
   private CatalogLoader(String file) {
-    this.file = file;
+    this.nodes = new CatalogNodes(file, () -> versions);
   }
 
   /** Loads the built-in data of {@code engine} from the class path. */
@@ -95,21 +95,21 @@ public final class CatalogLoader {
 
   private EngineCatalog read(JsonNode root) {
     if (root == null || !root.isObject()) {
-      throw fail("", "the document must be a mapping");
+      throw nodes.fail("", "the document must be a mapping");
     }
-    checkKeys(root, TOP_KEYS, "");
-    String engine = text(root, "engine", "", true);
-    String title = text(root, "title", "", true);
+    nodes.checkKeys(root, TOP_KEYS, "");
+    String engine = nodes.text(root, "engine", "", true);
+    String title = nodes.text(root, "title", "", true);
     JsonNode vs = root.path("versions");
     if (!vs.isArray() || vs.isEmpty()) {
-      throw fail("versions", "a non-empty list of release lines is required");
+      throw nodes.fail("versions", "a non-empty list of release lines is required");
     }
     List<ReleaseLine> lines = new ArrayList<>();
     for (JsonNode v : vs) {
       String name = v.asText();
       for (ReleaseLine l : lines) {
         if (l.name().equals(name)) {
-          throw fail("versions", "release line " + name + " is listed twice");
+          throw nodes.fail("versions", "release line " + name + " is listed twice");
         }
       }
       lines.add(new ReleaseLine(name, lines.size()));
@@ -121,18 +121,18 @@ public final class CatalogLoader {
 
     List<NameVariant> variants = new ArrayList<>();
     int i = 0;
-    for (JsonNode v : array(root, "name_variants", true)) {
+    for (JsonNode v : nodes.array(root, "name_variants", true)) {
       String at = "name_variants[" + i++ + "]";
       // no "until": a wrapper's spelling follows the wrapper's release (Ray), not the engine's
-      checkKeys(v, Set.of("prefix", "optional_labels", "cite"), at);
+      nodes.checkKeys(v, Set.of("prefix", "optional_labels", "cite"), at);
       variants.add(
           new NameVariant(
-              text(v, "prefix", at, true),
-              strings(v.path("optional_labels")),
-              text(v, "cite", at, true)));
+              nodes.text(v, "prefix", at, true),
+              CatalogNodes.strings(v.path("optional_labels")),
+              nodes.text(v, "cite", at, true)));
     }
     if (variants.isEmpty()) {
-      throw fail("name_variants", "at least one name variant is required");
+      throw nodes.fail("name_variants", "at least one name variant is required");
     }
     Iterator<Map.Entry<String, JsonNode>> groups =
         root.path("label_groups").properties().iterator();
@@ -148,7 +148,7 @@ public final class CatalogLoader {
 
     List<MetricEntry> metrics = new ArrayList<>();
     i = 0;
-    for (JsonNode m : array(root, "metrics", true)) {
+    for (JsonNode m : nodes.array(root, "metrics", true)) {
       metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
     }
     checkDisjoint(metrics);
@@ -159,7 +159,8 @@ public final class CatalogLoader {
       for (Avoidance.Replacement r : m.avoid().use()) {
         for (String n : r.metrics()) {
           if (metrics.stream().noneMatch(x -> x.name().equals(n))) {
-            throw fail(m.name() + ".avoid", "the replacement names unknown metric \"" + n + "\"");
+            throw nodes.fail(
+                m.name() + ".avoid", "the replacement names unknown metric \"" + n + "\"");
           }
         }
       }
@@ -174,7 +175,7 @@ public final class CatalogLoader {
       try {
         signal = Signal.fromKey(s.getKey());
       } catch (IllegalArgumentException e) {
-        throw fail(at, e.getMessage());
+        throw nodes.fail(at, e.getMessage());
       }
       List<SignalSource> sources = new ArrayList<>();
       int j = 0;
@@ -190,8 +191,8 @@ public final class CatalogLoader {
         variants,
         metrics,
         signals,
-        strings(root.path("ignore_prefixes")),
-        strings(root.path("dedupe_labels")),
+        CatalogNodes.strings(root.path("ignore_prefixes")),
+        CatalogNodes.strings(root.path("dedupe_labels")),
         created(root),
         writers(root, metrics));
   }
@@ -200,25 +201,25 @@ public final class CatalogLoader {
   private List<WriterGroup> writers(JsonNode root, List<MetricEntry> metrics) {
     List<WriterGroup> out = new ArrayList<>();
     int i = 0;
-    for (JsonNode g : array(root, "written_together", false)) {
+    for (JsonNode g : nodes.array(root, "written_together", false)) {
       String at = "written_together[" + i++ + "]";
-      checkKeys(g, Set.of("name", "writer", "when", "metrics", "note", "cite"), at);
-      text(g, "cite", at, true);
-      List<String> names = strings(g.path("metrics"));
+      nodes.checkKeys(g, Set.of("name", "writer", "when", "metrics", "note", "cite"), at);
+      nodes.text(g, "cite", at, true);
+      List<String> names = CatalogNodes.strings(g.path("metrics"));
       for (String n : names) {
         if (metrics.stream().noneMatch(m -> m.name().equals(n))) {
-          throw fail(at, "unknown metric \"" + n + "\"");
+          throw nodes.fail(at, "unknown metric \"" + n + "\"");
         }
       }
       try {
         out.add(
             new WriterGroup(
-                text(g, "name", at, true),
-                text(g, "writer", at, true),
-                text(g, "when", at, true),
+                nodes.text(g, "name", at, true),
+                nodes.text(g, "writer", at, true),
+                nodes.text(g, "when", at, true),
                 names));
       } catch (IllegalArgumentException e) {
-        throw fail(at, e.getMessage());
+        throw nodes.fail(at, e.getMessage());
       }
     }
     return out;
@@ -230,85 +231,87 @@ public final class CatalogLoader {
       return null;
     }
     JsonNode c = root.get("created_series");
-    checkKeys(c, Set.of("since", "note", "cite"), "created_series");
-    text(c, "cite", "created_series", true);
-    ReleaseLine since = release(c, "since", "created_series");
+    nodes.checkKeys(c, Set.of("since", "note", "cite"), "created_series");
+    nodes.text(c, "cite", "created_series", true);
+    ReleaseLine since = nodes.release(c, "since", "created_series");
     if (since == null) {
-      throw fail("created_series", "since is required");
+      throw nodes.fail("created_series", "since is required");
     }
     return since;
   }
 
   private Avoidance avoid(JsonNode a, String at) {
-    checkKeys(a, Set.of("why", "use"), at);
+    nodes.checkKeys(a, Set.of("why", "use"), at);
     List<Avoidance.Replacement> use = new ArrayList<>();
     int i = 0;
     for (JsonNode u : a.path("use")) {
       String uat = at + ".use[" + i++ + "]";
-      checkKeys(u, Set.of("expr", "metrics"), uat);
+      nodes.checkKeys(u, Set.of("expr", "metrics"), uat);
       try {
-        use.add(new Avoidance.Replacement(text(u, "expr", uat, true), strings(u.path("metrics"))));
+        use.add(
+            new Avoidance.Replacement(
+                nodes.text(u, "expr", uat, true), CatalogNodes.strings(u.path("metrics"))));
       } catch (IllegalArgumentException e) {
-        throw fail(uat, e.getMessage());
+        throw nodes.fail(uat, e.getMessage());
       }
     }
     try {
-      return new Avoidance(text(a, "why", at, true), use);
+      return new Avoidance(nodes.text(a, "why", at, true), use);
     } catch (IllegalArgumentException e) {
-      throw fail(at, e.getMessage());
+      throw nodes.fail(at, e.getMessage());
     }
   }
 
   private MetricEntry metric(
       String engine, JsonNode m, String at, boolean lazyDefault, String counterSuffix) {
-    checkKeys(m, METRIC_KEYS, at);
-    String name = text(m, "name", at, true);
+    nodes.checkKeys(m, METRIC_KEYS, at);
+    String name = nodes.text(m, "name", at, true);
     at = at + " (" + name + ")";
     MetricType type;
     try {
-      type = MetricType.parse(text(m, "type", at, true));
+      type = MetricType.parse(nodes.text(m, "type", at, true));
     } catch (IllegalArgumentException e) {
-      throw fail(at, e.getMessage());
+      throw nodes.fail(at, e.getMessage());
     }
     if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
-      throw fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
+      throw nodes.fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
     }
-    ReleaseLine since = release(m, "since", at);
+    ReleaseLine since = nodes.release(m, "since", at);
     if (since == null) {
-      throw fail(at, "since is required");
+      throw nodes.fail(at, "since is required");
     }
     History history = History.NONE;
     if (m.has("history")) {
       JsonNode h = m.get("history");
       String hat = at + ".history";
-      checkKeys(
+      nodes.checkKeys(
           h, Set.of("renamed_from", "replaced_by", "deprecated", "hidden", "removed", "note"), hat);
       history =
           new History(
-              text(h, "renamed_from", hat, false),
-              text(h, "replaced_by", hat, false),
-              release(h, "deprecated", hat),
-              release(h, "hidden", hat),
-              release(h, "removed", hat),
-              text(h, "note", hat, false));
+              nodes.text(h, "renamed_from", hat, false),
+              nodes.text(h, "replaced_by", hat, false),
+              nodes.release(h, "deprecated", hat),
+              nodes.release(h, "hidden", hat),
+              nodes.release(h, "removed", hat),
+              nodes.text(h, "note", hat, false));
       if (history.removed() != null && !since.before(history.removed())) {
-        throw fail(hat, "removed before it was added");
+        throw nodes.fail(hat, "removed before it was added");
       }
     }
     Condition condition = Condition.ALWAYS;
     if (m.has("condition")) {
       JsonNode c = m.get("condition");
       String cat = at + ".condition";
-      checkKeys(c, Set.of("kind", "flag", "registered"), cat);
+      nodes.checkKeys(c, Set.of("kind", "flag", "registered"), cat);
       try {
         condition =
             new Condition(
                 Condition.Kind.valueOf(
-                    text(c, "kind", cat, true).toUpperCase(java.util.Locale.ROOT)),
-                text(c, "flag", cat, true),
+                    nodes.text(c, "kind", cat, true).toUpperCase(java.util.Locale.ROOT)),
+                nodes.text(c, "flag", cat, true),
                 c.path("registered").asBoolean(false));
       } catch (IllegalArgumentException e) {
-        throw fail(cat, e.getMessage());
+        throw nodes.fail(cat, e.getMessage());
       }
     }
     List<BucketSpec> buckets = List.of();
@@ -317,7 +320,7 @@ public final class CatalogLoader {
       if (b.isTextual()) {
         JsonNode set = bucketSets.get(b.asText());
         if (set == null) {
-          throw fail(at, "unknown bucket set \"" + b.asText() + "\"");
+          throw nodes.fail(at, "unknown bucket set \"" + b.asText() + "\"");
         }
         b = set;
       }
@@ -328,7 +331,7 @@ public final class CatalogLoader {
           engine,
           name,
           type,
-          text(m, "unit", at, true),
+          nodes.text(m, "unit", at, true),
           labels(m.path("labels"), at + ".labels", true),
           m.path("open_labels").asBoolean(false),
           since,
@@ -338,17 +341,17 @@ public final class CatalogLoader {
           m.path("lazy").asBoolean(lazyDefault),
           m.path("version_evidence").asBoolean(true),
           m.path("prefixless").asBoolean(false),
-          text(m, "note", at, false),
+          nodes.text(m, "note", at, false),
           m.has("avoid") ? avoid(m.get("avoid"), at + ".avoid") : null,
-          text(m, "cite", at, false));
+          nodes.text(m, "cite", at, false));
     } catch (IllegalArgumentException e) {
-      throw fail(at, e.getMessage());
+      throw nodes.fail(at, e.getMessage());
     }
   }
 
   private List<BucketSpec> buckets(JsonNode list, String at) {
     if (!list.isArray() || list.isEmpty()) {
-      throw fail(at, "a non-empty list of bucket specs is required");
+      throw nodes.fail(at, "a non-empty list of bucket specs is required");
     }
     List<BucketSpec> out = new ArrayList<>();
     int i = 0;
@@ -356,28 +359,29 @@ public final class CatalogLoader {
       String bat = at + "[" + i++ + "]";
       try {
         if (b.isArray()) {
-          out.add(new BucketSpec(null, null, BucketSpec.Rule.FIXED, doubles(b), 0, 0, 0, null));
+          out.add(
+              new BucketSpec(null, null, BucketSpec.Rule.FIXED, nodes.doubles(b), 0, 0, 0, null));
           continue;
         }
-        checkKeys(
+        nodes.checkKeys(
             b, Set.of("since", "until", "bounds", "rule", "start", "factor", "count", "note"), bat);
         BucketSpec.Rule rule =
             b.has("bounds")
                 ? BucketSpec.Rule.FIXED
                 : BucketSpec.Rule.valueOf(
-                    text(b, "rule", bat, true).toUpperCase(java.util.Locale.ROOT));
+                    nodes.text(b, "rule", bat, true).toUpperCase(java.util.Locale.ROOT));
         out.add(
             new BucketSpec(
-                release(b, "since", bat),
-                release(b, "until", bat),
+                nodes.release(b, "since", bat),
+                nodes.release(b, "until", bat),
                 rule,
-                b.has("bounds") ? doubles(b.get("bounds")) : List.of(),
+                b.has("bounds") ? nodes.doubles(b.get("bounds")) : List.of(),
                 b.path("start").asDouble(0),
                 b.path("factor").asDouble(0),
                 b.path("count").asInt(0),
-                text(b, "note", bat, false)));
+                nodes.text(b, "note", bat, false)));
       } catch (IllegalArgumentException e) {
-        throw fail(bat, e.getMessage());
+        throw nodes.fail(bat, e.getMessage());
       }
     }
     return out;
@@ -385,7 +389,7 @@ public final class CatalogLoader {
 
   private List<LabelSpec> labels(JsonNode list, String at, boolean groupsAllowed) {
     if (list.isMissingNode()) {
-      throw fail(at, "labels are required (an empty list when there are none)");
+      throw nodes.fail(at, "labels are required (an empty list when there are none)");
     }
     List<LabelSpec> out = new ArrayList<>();
     int i = 0;
@@ -400,21 +404,21 @@ public final class CatalogLoader {
         }
         continue;
       }
-      checkKeys(l, Set.of("name", "since", "until", "optional", "note"), lat);
+      nodes.checkKeys(l, Set.of("name", "since", "until", "optional", "note"), lat);
       out.add(
           new LabelSpec(
-              text(l, "name", lat, true),
-              release(l, "since", lat),
-              release(l, "until", lat),
+              nodes.text(l, "name", lat, true),
+              nodes.release(l, "since", lat),
+              nodes.release(l, "until", lat),
               l.path("optional").asBoolean(false),
-              text(l, "note", lat, false)));
+              nodes.text(l, "note", lat, false)));
     }
     return out;
   }
 
   private SignalSource source(
       String engine, Signal signal, JsonNode s, String at, List<MetricEntry> metrics) {
-    checkKeys(
+    nodes.checkKeys(
         s,
         Set.of(
             "metric",
@@ -429,14 +433,16 @@ public final class CatalogLoader {
             "note"),
         at);
     List<String> names =
-        s.has("metrics") ? strings(s.get("metrics")) : List.of(text(s, "metric", at, true));
+        s.has("metrics")
+            ? CatalogNodes.strings(s.get("metrics"))
+            : List.of(nodes.text(s, "metric", at, true));
     for (String n : names) {
       boolean known = false;
       for (MetricEntry m : metrics) {
         known |= m.name().equals(n);
       }
       if (!known) {
-        throw fail(at, "signal source names unknown metric \"" + n + "\"");
+        throw nodes.fail(at, "signal source names unknown metric \"" + n + "\"");
       }
     }
     Map<String, String> match = new LinkedHashMap<>();
@@ -453,13 +459,13 @@ public final class CatalogLoader {
           s.has("agg") ? Aggregation.parse(s.get("agg").asText()) : Aggregation.SUM,
           s.path("dedupe").asBoolean(false),
           match,
-          strings(s.path("by")),
+          CatalogNodes.strings(s.path("by")),
           s.path("scale").asDouble(1),
           s.path("zero_when_absent").asBoolean(false),
-          release(s, "since", at),
-          text(s, "note", at, false));
+          nodes.release(s, "since", at),
+          nodes.text(s, "note", at, false));
     } catch (IllegalArgumentException e) {
-      throw fail(at, e.getMessage());
+      throw nodes.fail(at, e.getMessage());
     }
   }
 
@@ -477,82 +483,9 @@ public final class CatalogLoader {
           overlap |= x.existsIn(v) && y.existsIn(v);
         }
         if (overlap) {
-          throw fail("metrics", x.name() + " is listed twice for the same releases");
+          throw nodes.fail("metrics", x.name() + " is listed twice for the same releases");
         }
       }
     }
-  }
-
-  private ReleaseLine release(JsonNode n, String key, String at) {
-    if (!n.has(key) || n.get(key).isNull()) {
-      return null;
-    }
-    String name = n.get(key).asText();
-    for (ReleaseLine v : versions) {
-      if (v.name().equals(name)) {
-        return v;
-      }
-    }
-    throw fail(at + "." + key, "unknown release line \"" + name + "\" (not in versions)");
-  }
-
-  private void checkKeys(JsonNode n, Set<String> allowed, String at) {
-    if (!n.isObject()) {
-      throw fail(at, "expected a mapping");
-    }
-    Iterator<String> names = n.fieldNames();
-    while (names.hasNext()) {
-      String k = names.next();
-      if (!allowed.contains(k)) {
-        throw fail(at, "unknown key \"" + k + "\"");
-      }
-    }
-  }
-
-  private String text(JsonNode n, String key, String at, boolean required) {
-    JsonNode v = n.get(key);
-    if (v == null || v.isNull()) {
-      if (required) {
-        throw fail(at, key + " is required");
-      }
-      return null;
-    }
-    if (!v.isValueNode()) {
-      throw fail(at + "." + key, "expected a scalar");
-    }
-    return v.asText();
-  }
-
-  private JsonNode array(JsonNode n, String key, boolean required) {
-    JsonNode v = n.path(key);
-    if (!v.isArray()) {
-      if (required) {
-        throw fail(key, "a list is required");
-      }
-    }
-    return v;
-  }
-
-  private static List<String> strings(JsonNode list) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode s : list) {
-      out.add(s.asText());
-    }
-    return out;
-  }
-
-  private List<Double> doubles(JsonNode list) {
-    List<Double> out = new ArrayList<>();
-    for (JsonNode d : list) {
-      if (!d.isNumber()) {
-        throw new IllegalArgumentException("bucket bound is not a number: " + d);
-      }
-      out.add(d.asDouble());
-    }
-    return out;
-  }
-
-  private CatalogException fail(String at, String what) {
-    return new CatalogException(file + (at.isEmpty() ? "" : ": " + at) + ": " + what);
   }
 }
