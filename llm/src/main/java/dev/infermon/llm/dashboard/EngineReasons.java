@@ -119,7 +119,7 @@ final class EngineReasons {
               + release
               + ") does not expose it: it runs an older release, or "
               + (lazy && served.isEmpty()
-                  ? "it has not observed one yet (created on first use)"
+                  ? "nothing has created it yet (it appears on first use)"
                   : "the page lacks it"),
           in.entry.since().name(),
           null);
