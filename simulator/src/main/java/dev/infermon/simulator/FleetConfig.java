@@ -24,6 +24,8 @@ import java.util.List;
  * @param namespace the Kubernetes namespace of the inference pods
  * @param scenario the scenario every inference pod starts in
  * @param smProfilingFields whether dcgm-exporter's CSV enables SM active and SM occupancy
+ * @param speculativeTokens the current vLLM pods' {@code --speculative-config}
+ *     num_speculative_tokens, 0 (the default) for no speculative decoding
  */
 public record FleetConfig(
     long seed,
@@ -40,7 +42,8 @@ public record FleetConfig(
     int gpusPerNode,
     String namespace,
     Scenario scenario,
-    boolean smProfilingFields) {
+    boolean smProfilingFields,
+    int speculativeTokens) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -60,6 +63,10 @@ public record FleetConfig(
     }
     if (gpusPerNode < 1 || gpusPerNode > 16) {
       throw new IllegalArgumentException("gpusPerNode must be in [1, 16], got " + gpusPerNode);
+    }
+    if (speculativeTokens < 0 || speculativeTokens > 16) {
+      throw new IllegalArgumentException(
+          "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
     if (legacyRelease == null || scenario == null) {
       throw new IllegalArgumentException("legacyRelease and scenario must not be null");
@@ -120,6 +127,7 @@ public record FleetConfig(
     b.namespace = namespace;
     b.scenario = scenario;
     b.smProfilingFields = smProfilingFields;
+    b.speculativeTokens = speculativeTokens;
     return b;
   }
 
@@ -145,6 +153,7 @@ public record FleetConfig(
     private String namespace = "inference";
     private Scenario scenario = Scenario.HEALTHY;
     private boolean smProfilingFields = true;
+    private int speculativeTokens;
 
     private Builder() {}
 
@@ -269,6 +278,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#speculativeTokens()
+     */
+    public Builder speculativeTokens(int v) {
+      speculativeTokens = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -290,7 +307,8 @@ public record FleetConfig(
           gpusPerNode,
           namespace,
           scenario,
-          smProfilingFields);
+          smProfilingFields,
+          speculativeTokens);
     }
   }
 }

@@ -86,7 +86,8 @@ final class FleetLayout {
               Workload.Phase.BOTH,
               name,
               s,
-              start));
+              start,
+              config.speculativeTokens()));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {
       ModelProfile p = nextModel();
@@ -96,7 +97,7 @@ final class FleetLayout {
       PodInfo info =
           info(name, workload, Backend.VLLM, "", "vllm", r.version(), p, 1, p.tensorParallel());
       pods.add(
-          new VllmPod(info, r, p, config.seed(), shape(p), Workload.Phase.BOTH, name, s, start));
+          new VllmPod(info, r, p, config.seed(), shape(p), Workload.Phase.BOTH, name, s, start, 0));
     }
     for (int i = 0; i < config.sglangPods(); i++) {
       ModelProfile p = nextModel();
@@ -136,7 +137,8 @@ final class FleetLayout {
                 role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE,
                 vw,
                 s,
-                start));
+                start,
+                0));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {

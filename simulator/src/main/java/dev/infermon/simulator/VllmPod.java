@@ -13,6 +13,7 @@ import java.util.List;
 /** A vLLM server: one engine core per data-parallel rank, one page. Not thread-safe. */
 public final class VllmPod extends InferencePod {
   private final VllmRelease release;
+  private final int speculativeTokens;
   private final List<VllmMetrics> metrics = new ArrayList<>();
 
   VllmPod(
@@ -24,9 +25,11 @@ public final class VllmPod extends InferencePod {
       Workload.Phase phase,
       String arrivalKey,
       Scenario scenario,
-      double startEpoch) {
+      double startEpoch,
+      int speculativeTokens) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
     this.release = release;
+    this.speculativeTokens = speculativeTokens;
     start();
   }
 
@@ -37,7 +40,10 @@ public final class VllmPod extends InferencePod {
     }
     VllmMetrics m =
         new VllmMetrics(
-            profile().params().maxModelLen(), release.isV0(), info().role().equals("decode"));
+            profile().params().maxModelLen(),
+            release.isV0(),
+            info().role().equals("decode"),
+            speculativeTokens);
     metrics.add(m);
     return m;
   }

@@ -27,7 +27,7 @@ final class Fixtures {
    * {@code fixtures/} (what was transcribed from one).
    */
   static String capture(String name) {
-    if (!name.equals("vllm-v1-current-families.txt")) {
+    if (!name.startsWith("vllm-v1-") || !name.endsWith("-families.txt")) {
       return Captures.get(name).text();
     }
     try (InputStream in = Fixtures.class.getResourceAsStream("/fixtures/" + name)) {
@@ -52,10 +52,16 @@ final class Fixtures {
 
   /** The page of a vLLM server of {@code release} after {@code seconds} of traffic. */
   static String vllmPage(VllmRelease release, int maxModelLen, int engines, double seconds) {
+    return vllmPage(release, maxModelLen, engines, seconds, 0);
+  }
+
+  /** The same with {@code --speculative-config} of {@code k} speculative tokens (0: off). */
+  static String vllmPage(
+      VllmRelease release, int maxModelLen, int engines, double seconds, int speculativeTokens) {
     List<VllmPage.Engine> views = new java.util.ArrayList<>();
     EngineParams p = params(maxModelLen);
     for (int i = 0; i < engines; i++) {
-      VllmMetrics m = new VllmMetrics(maxModelLen, release.isV0(), false);
+      VllmMetrics m = new VllmMetrics(maxModelLen, release.isV0(), false, speculativeTokens);
       EngineModel e = new EngineModel(p, workload(maxModelLen), LoadShape.flat(), 7 + i, m, T0);
       e.advanceTo(T0 + seconds);
       views.add(new VllmPage.Engine(i, m, e.state()));

@@ -62,6 +62,64 @@ class VllmPageShapeTest {
   }
 
   @Test
+  void specDecodePageAddsTheRealSpecFamiliesFirstAndCountsLikeVllm() {
+    String text = Fixtures.vllmPage(VllmRelease.V1_CURRENT, 32768, 2, 600, 6);
+    Page sim = PageChecker.strict(text);
+    for (String line : Fixtures.capture("vllm-v1-spec-decode-families.txt").strip().split("\n")) {
+      if (line.startsWith("#")) {
+        continue;
+      }
+      String[] cols = line.split("\\|");
+      Family f = sim.family(cols[0]);
+      assertThat(f.type).as(cols[0]).isEqualTo(cols[1]);
+      assertThat(String.join(",", f.labelNames())).as(cols[0]).isEqualTo(cols[2]);
+      assertThat(f.help).as(cols[0]).isEqualTo(cols[3]);
+    }
+    // registered before the MFU counters, as on the real page
+    assertThat(text.indexOf("# HELP vllm:spec_decode_num_drafts_total"))
+        .isPositive()
+        .isLessThan(text.indexOf("# HELP vllm:estimated_flops_per_gpu_total"));
+    assertThat(sim.family("vllm:spec_decode_num_accepted_tokens_per_pos_total").samples)
+        .extracting(s -> s.label("engine") + "/" + s.label("position"))
+        .containsExactly(
+            "0/0", "0/1", "0/2", "0/3", "0/4", "0/5", "1/0", "1/1", "1/2", "1/3", "1/4", "1/5");
+    for (String engine : List.of("0", "1")) {
+      double drafts = value(sim, "vllm:spec_decode_num_drafts_total", engine);
+      double accepted = value(sim, "vllm:spec_decode_num_accepted_tokens_total", engine);
+      assertThat(drafts).as("traffic drafted").isPositive();
+      assertThat(value(sim, "vllm:spec_decode_num_draft_tokens_total", engine))
+          .isEqualTo(6 * drafts);
+      // observe_draft counts positions 0..accepted-1: they sum to accepted and never rise
+      double sum = 0;
+      double previous = Double.MAX_VALUE;
+      for (PageChecker.Sample s :
+          sim.family("vllm:spec_decode_num_accepted_tokens_per_pos_total").samples) {
+        if (s.label("engine").equals(engine)) {
+          assertThat(s.value()).isLessThanOrEqualTo(previous);
+          previous = s.value();
+          sum += s.value();
+        }
+      }
+      assertThat(sum).isEqualTo(accepted);
+      // each verify step emits 1 + accepted: generation tokens after the first ones are
+      // drafts + accepted, up to the tokens of a step not yet complete
+      double firsts = sim.value("vllm:time_to_first_token_seconds_count", "engine", engine);
+      assertThat(value(sim, "vllm:generation_tokens_total", engine) - firsts - drafts - accepted)
+          .isBetween(0.0, 6.0);
+    }
+  }
+
+  @Test
+  void specDecodeFamiliesAreAbsentWithoutTheFlag() {
+    Page sim = PageChecker.strict(Fixtures.vllmPage(VllmRelease.V1_CURRENT, 32768, 1, 60));
+    assertThat(sim.families.keySet()).noneMatch(n -> n.startsWith("vllm:spec_decode_"));
+  }
+
+  private static double value(Page page, String family, String engine) {
+    return page.value(family, "engine", engine);
+  }
+
+  @Test
   void currentPageKeepsThe011BucketsAndDropsTheDeprecatedHistogram() {
     Page old = PageChecker.lenient(Fixtures.capture("vllm-0.11.x-idle.txt"));
     Page sim = PageChecker.strict(Fixtures.vllmPage(VllmRelease.V1_CURRENT, 32768, 1, 600));

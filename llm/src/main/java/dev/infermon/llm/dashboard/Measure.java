@@ -50,8 +50,24 @@ public sealed interface Measure {
     }
   }
 
-  /** One measure divided by another (0/0 gives no point, not NaN). */
-  record Ratio(Measure numerator, Measure denominator) implements Measure {
+  /**
+   * One measure divided by another (0/0 gives no point, not NaN), plus a constant: vLLM's mean
+   * acceptance length is {@code 1 + accepted / drafts}, the 1 being the bonus token every verify
+   * step emits.
+   */
+  record Ratio(Measure numerator, Measure denominator, double plus) implements Measure {
+    /** A plain ratio. */
+    public Ratio(Measure numerator, Measure denominator) {
+      this(numerator, denominator, 0);
+    }
+
+    /** Validates. */
+    public Ratio {
+      if (!Double.isFinite(plus)) {
+        throw new IllegalArgumentException("plus must be finite, got " + plus);
+      }
+    }
+
     public List<Signal> signals() {
       List<Signal> out = new ArrayList<>(numerator.signals());
       out.addAll(denominator.signals());

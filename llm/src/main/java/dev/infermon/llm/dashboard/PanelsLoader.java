@@ -301,10 +301,15 @@ final class PanelsLoader {
   }
 
   private Measure ratio(JsonNode v, String where, String at) {
-    keys(v, Set.of("numerator", "denominator"), where + ": " + at);
+    keys(v, Set.of("numerator", "denominator", "plus"), where + ": " + at);
+    JsonNode plus = v.path("plus");
+    if (!plus.isMissingNode() && !plus.isNumber()) {
+      throw fail(where, at + ".plus", "must be a number, got " + plus);
+    }
     return new Measure.Ratio(
         nested(v.path("numerator"), where, at + ".numerator"),
-        nested(v.path("denominator"), where, at + ".denominator"));
+        nested(v.path("denominator"), where, at + ".denominator"),
+        plus.asDouble(0));
   }
 
   private Measure nested(JsonNode v, String where, String at) {

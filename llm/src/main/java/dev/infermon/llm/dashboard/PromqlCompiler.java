@@ -119,7 +119,8 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.Ratio) {
       Measure.Ratio r = (Measure.Ratio) m;
-      return ratio(expr(r.numerator(), g, o), expr(r.denominator(), g, o));
+      String q = ratio(expr(r.numerator(), g, o), expr(r.denominator(), g, o));
+      return q == null || r.plus() == 0 ? q : num(r.plus()) + " + " + q;
     }
     if (m instanceof Measure.SuccessRate) {
       return successRate(g, o);

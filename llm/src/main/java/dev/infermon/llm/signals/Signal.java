@@ -36,6 +36,7 @@ public enum Signal {
   SPEC_DRAFT_TOKENS(Kind.COUNTER, "tokens"),
   SPEC_ACCEPTED_TOKENS(Kind.COUNTER, "tokens"),
   SPEC_ACCEPTANCE(Kind.GAUGE, "ratio"),
+  SPEC_DRAFTS(Kind.COUNTER, "drafts"),
   GPU_TENSOR_ACTIVE(Kind.GPU, "percent"),
   GPU_SM_ACTIVE(Kind.GPU, "percent"),
   GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent"),

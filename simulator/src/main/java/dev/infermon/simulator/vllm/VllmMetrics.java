@@ -10,7 +10,11 @@ import dev.infermon.simulator.text.Histogram;
  * when a prefill completes, generation tokens per step, prefix-cache queries and hits (tokens) when
  * a request is scheduled, preemptions, finished requests by reason, and the per-request histograms
  * observed when a request finishes. The V0 (0.4.3) page reads the same counts with V0's buckets.
- * Not thread-safe.
+ * With speculative decoding ({@code --speculative-config}, {@code num_speculative_tokens = k}) the
+ * decode tokens are grouped into verify steps as {@code vllm/v1/spec_decode/metrics.py} counts
+ * them: each step drafts k tokens, accepts a of them and emits 1 + a, so generation tokens after
+ * the first equal drafts + accepted, as on the real 2026-09 spec-decode page (17807 + 27189 ≈
+ * 44995). Not thread-safe.
  */
 public final class VllmMetrics implements EngineListener {
   /** Reason labels in the order vLLM pre-creates them. */
@@ -18,8 +22,17 @@ public final class VllmMetrics implements EngineListener {
     "stop", "length", "abort", "error", "repetition"
   };
 
+  /**
+   * Accepted draft tokens of consecutive verify steps, clamped to k: a fixed cycle, so the truth a
+   * test reads is exact, with acceptance decaying by position as in the real capture.
+   */
+  private static final int[] ACCEPTED_CYCLE = {
+    1, 0, 2, 1, 3, 0, 1, 2, 4, 1, 0, 2, 1, 5, 0, 1, 3, 2, 1, 6
+  };
+
   private final boolean v0;
   private final boolean externalPrompt;
+  private final int speculativeTokens;
 
   // counters
   long promptTokens;
@@ -31,6 +44,11 @@ public final class VllmMetrics implements EngineListener {
   long promptLocalCacheHit;
   long promptExternal;
   final long[] finished = new long[FINISHED_REASONS.length];
+  long specDrafts;
+  long specDraftTokens;
+  long specAccepted;
+  final long[] specAcceptedPerPos;
+  private long specPending; // decode tokens not yet grouped into a verify step
   long httpOk;
   long httpServerError;
   double httpRequestBytes;
@@ -70,8 +88,28 @@ public final class VllmMetrics implements EngineListener {
    * @param externalPrompt whether prompts arrive over a KV connector (the decode side of a PD pair)
    */
   public VllmMetrics(int maxModelLen, boolean v0, boolean externalPrompt) {
+    this(maxModelLen, v0, externalPrompt, 0);
+  }
+
+  /**
+   * Counters at zero for an engine with the given context length.
+   *
+   * @param v0 whether to use V0's (0.4.3) latency buckets
+   * @param externalPrompt whether prompts arrive over a KV connector (the decode side of a PD pair)
+   * @param speculativeTokens {@code num_speculative_tokens}, 0 without speculative decoding
+   */
+  public VllmMetrics(int maxModelLen, boolean v0, boolean externalPrompt, int speculativeTokens) {
+    if (speculativeTokens < 0 || speculativeTokens > 16) {
+      throw new IllegalArgumentException(
+          "speculativeTokens must be in [0, 16], got " + speculativeTokens);
+    }
+    if (v0 && speculativeTokens > 0) {
+      throw new IllegalArgumentException("the simulated V0 page has no spec-decode counters");
+    }
     this.v0 = v0;
     this.externalPrompt = externalPrompt;
+    this.speculativeTokens = speculativeTokens;
+    this.specAcceptedPerPos = new long[speculativeTokens];
     double[] tokens = VllmBuckets.oneTwoFive(maxModelLen);
     requestPromptTokens = new Histogram(tokens);
     requestGenerationTokens = new Histogram(tokens);
@@ -116,6 +154,31 @@ public final class VllmMetrics implements EngineListener {
       }
     }
     throw new IllegalArgumentException("unknown finished_reason: \"" + reason + "\"");
+  }
+
+  /** {@code num_speculative_tokens}; 0 when speculative decoding is off. */
+  public int speculativeTokens() {
+    return speculativeTokens;
+  }
+
+  /** Verify steps that drafted ({@code vllm:spec_decode_num_drafts_total}). */
+  public long specDrafts() {
+    return specDrafts;
+  }
+
+  /** Draft tokens proposed ({@code vllm:spec_decode_num_draft_tokens_total}). */
+  public long specDraftTokens() {
+    return specDraftTokens;
+  }
+
+  /** Draft tokens accepted ({@code vllm:spec_decode_num_accepted_tokens_total}). */
+  public long specAccepted() {
+    return specAccepted;
+  }
+
+  /** Drafts whose token at {@code position} was accepted ({@code ..._per_pos_total}). */
+  public long specAcceptedAt(int position) {
+    return specAcceptedPerPos[position];
   }
 
   /** The time-to-first-token histogram. */
@@ -173,6 +236,28 @@ public final class VllmMetrics implements EngineListener {
     windowGeneration += tokens;
     itl.observe(interval, tokens, interval * tokens);
     v0Tpot.observe(interval, tokens, interval * tokens);
+    if (speculativeTokens > 0) {
+      draft(tokens);
+    }
+  }
+
+  /** Groups decode tokens into verify steps that each emit 1 + accepted tokens. */
+  private void draft(int tokens) {
+    specPending += tokens;
+    while (true) {
+      int accepted =
+          Math.min(speculativeTokens, ACCEPTED_CYCLE[(int) (specDrafts % ACCEPTED_CYCLE.length)]);
+      if (specPending < 1 + accepted) {
+        return;
+      }
+      specPending -= 1 + accepted;
+      specDrafts++;
+      specDraftTokens += speculativeTokens;
+      specAccepted += accepted;
+      for (int i = 0; i < accepted; i++) {
+        specAcceptedPerPos[i]++; // as SpecDecodingStats.observe_draft: positions 0..accepted-1
+      }
+    }
   }
 
   @Override

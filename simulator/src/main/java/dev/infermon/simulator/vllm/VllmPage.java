@@ -94,6 +94,39 @@ public final class VllmPage {
     return out.toString();
   }
 
+  /**
+   * {@code SpecDecodingProm} of {@code vllm/v1/spec_decode/metrics.py} (vllm-project/vllm @
+   * 016a8587): registered first when {@code --speculative-config} is set, names and HELP texts as
+   * on the real spec-decode page (jvr0x/lmswitch tests/fixtures/vllm_metrics.txt @ f5803ce).
+   */
+  private static void renderSpecDecode(
+      List<Engine> engines, String model, PythonFamilies f, CreatedClock created) {
+    f.counter(
+        "vllm:spec_decode_num_drafts",
+        "Number of spec decoding drafts.",
+        perEngine(engines, model, created, e -> e.metrics().specDrafts));
+    f.counter(
+        "vllm:spec_decode_num_draft_tokens",
+        "Number of draft tokens.",
+        perEngine(engines, model, created, e -> e.metrics().specDraftTokens));
+    f.counter(
+        "vllm:spec_decode_num_accepted_tokens",
+        "Number of accepted tokens.",
+        perEngine(engines, model, created, e -> e.metrics().specAccepted));
+    List<Child> perPos = new ArrayList<>();
+    for (Engine e : engines) {
+      long[] byPos = e.metrics().specAcceptedPerPos;
+      for (int i = 0; i < byPos.length; i++) {
+        perPos.add(
+            new Child(labels(e, model, "position", Integer.toString(i)), byPos[i], created.next()));
+      }
+    }
+    f.counter(
+        "vllm:spec_decode_num_accepted_tokens_per_pos",
+        "Accepted tokens per draft position.",
+        perPos);
+  }
+
   private static String pythonVersion(VllmRelease r) {
     switch (r) {
       case V1_CURRENT:
@@ -112,6 +145,9 @@ public final class VllmPage {
     boolean current = v.release() == VllmRelease.V1_CURRENT;
     String model = v.modelName();
     List<Engine> engines = v.engines();
+    if (engines.get(0).metrics().speculativeTokens() > 0) {
+      renderSpecDecode(engines, model, f, created);
+    }
     if (current) {
       String[] mfu = {
         "vllm:estimated_flops_per_gpu",
