@@ -55,6 +55,7 @@ class DashboardTest {
         FleetConfig.builder()
             .scenario(Scenario.ERROR_SPIKE)
             .legacyRelease(VllmRelease.V0_11)
+            .speculativeTokens(4) // the current pods draft: every panel has data
             .build();
     fleet = new SimulatedFleet(config, true);
     fleet.run(

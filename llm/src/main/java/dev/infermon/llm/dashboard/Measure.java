@@ -68,6 +68,13 @@ public sealed interface Measure {
       }
     }
 
+    /** A plain ratio prints as it did before {@code plus} existed (the layout golden). */
+    @Override
+    public String toString() {
+      String parts = "numerator=" + numerator + ", denominator=" + denominator;
+      return "Ratio[" + parts + (plus == 0 ? "" : ", plus=" + plus) + "]";
+    }
+
     public List<Signal> signals() {
       List<Signal> out = new ArrayList<>(numerator.signals());
       out.addAll(denominator.signals());

@@ -178,6 +178,12 @@ class PanelsLoaderTest {
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
                 + " mean, quantile, heatmap, gpu, success_rate, ratio, per_gpu)"),
         row(
+            "a ratio's plus that is not a number",
+            "{rate: prefix_cache_hits}, denominator",
+            "{rate: prefix_cache_hits}, plus: one, denominator",
+            "panels.yaml: panel \"model.ttft\": queries[1].ratio.plus: must be a number, got"
+                + " \"one\""),
+        row(
             "fixed quantile out of range",
             "fixed: 0.95",
             "fixed: 95",
@@ -219,7 +225,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(46);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(50);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }
