@@ -37,6 +37,8 @@ public enum Signal {
   SPEC_ACCEPTED_TOKENS(Kind.COUNTER, "tokens"),
   SPEC_ACCEPTANCE(Kind.GAUGE, "ratio"),
   SPEC_DRAFTS(Kind.COUNTER, "drafts"),
+  ENGINES_ASLEEP(Kind.GAUGE, "engines"),
+  ENGINES_ASLEEP_BY_LEVEL(Kind.GAUGE, "engines"),
   GPU_TENSOR_ACTIVE(Kind.GPU, "percent"),
   GPU_SM_ACTIVE(Kind.GPU, "percent"),
   GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent"),

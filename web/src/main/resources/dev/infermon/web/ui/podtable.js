@@ -10,6 +10,7 @@ export const POD_COLUMNS = [
   { title: 'KV-cache usage', panel: 'pod.kv_usage', pick: '', unit: 'percentunit' },
   { title: 'Waiting', panel: 'pod.scheduler', pick: ' waiting', unit: 'none' },
   { title: 'Output tokens/s', panel: 'pod.tokens', pick: ' out', unit: 'tokens/s' },
+  { title: 'Engines asleep', panel: 'pod.sleep', pick: ' asleep', unit: 'none' },
 ];
 export const GPU_COLUMNS = [
   { title: 'GPU utilisation', panel: 'gpu.utilization', pick: '', unit: 'percent' },
