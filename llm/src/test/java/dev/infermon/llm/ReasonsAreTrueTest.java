@@ -183,6 +183,7 @@ class ReasonsAreTrueTest {
           vllm_cut           | pod.tpot            |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:request_time_per_output_token_seconds exists from vLLM 0.11 and this target (vLLM 0.9.2–0.33) does not expose it: it runs an older release, or the page lacks it
           vllm_cut           | pod.scheduler       |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:num_requests_running is missing from this endpoint
           vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | vllm:num_requests_swapped was deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10 (V1 does not swap) and nothing replaced it
+          vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | nothing replaced it: vLLM 0.9.2–0.33 has no requests_swapped; from 0.9 until its removal in 0.10 it is hidden, not removed: --show-hidden-metrics-for-version=0.8 brings it back
           vllm_v1            | pod.scheduler       |             | OK      |              |        |
           vllm_v1            | model.tokens_per_gpu |            | EMPTY   | NO_TARGETS   | dcgm   | no dcgm-exporter target is scraped
           sglang_cut         | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:num_queue_reqs is missing from this endpoint although sglang:num_running_reqs is present and SGLang's scheduler writes them together at every log

@@ -1,6 +1,7 @@
 package dev.infermon.llm.dashboard;
 
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.History;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.ReleaseLine;
@@ -182,7 +183,7 @@ final class EngineReasons {
           EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.key(), null, null);
     }
     if (!later && latest != null) {
-      return removed(s, latest.entry, release);
+      return removed(s, latest.entry, release, range);
     }
     String note = earliest.source.note() == null ? "" : " (" + earliest.source.note() + ")";
     String family = earliest.entry.familyName(spelling);
@@ -214,7 +215,7 @@ final class EngineReasons {
   }
 
   /** Every source family was gone before the range: when, and what replaced it. */
-  private EmptyReason removed(Signal s, MetricEntry m, String release) {
+  private EmptyReason removed(Signal s, MetricEntry m, String release, ReleaseRange range) {
     String replaced =
         m.history().replacedBy() == null
             ? "nothing replaced it"
@@ -231,9 +232,31 @@ final class EngineReasons {
             + ": "
             + release
             + " has no "
-            + s.key(),
+            + s.key()
+            + hiddenHint(m.history(), range),
         null,
         null);
+  }
+
+  /**
+   * Where the target may run a release that hides the family rather than dropping it: vLLM's escape
+   * hatch. "Deprecated in X.Y, hidden in X.Y+1 but can be re-enabled by
+   * --show-hidden-metrics-for-version=X.Y" (https://docs.vllm.ai/en/v0.12.0/usage/metrics/).
+   */
+  private static String hiddenHint(History h, ReleaseRange range) {
+    if (h.hidden() == null || h.deprecated() == null || range == null) {
+      return "";
+    }
+    if (h.removed() != null && !range.first().before(h.removed())) {
+      return "";
+    }
+    String until = h.removed() == null ? "" : " until its removal in " + h.removed();
+    return "; from "
+        + h.hidden()
+        + until
+        + " it is hidden, not removed: --show-hidden-metrics-for-version="
+        + h.deprecated()
+        + " brings it back";
   }
 
   /** "deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10": the steps the catalog knows. */
