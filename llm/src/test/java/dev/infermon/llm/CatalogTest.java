@@ -18,6 +18,8 @@ import dev.infermon.model.metadata.MetricType;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.VllmPod;
+import dev.infermon.simulator.router.ProductionStackRouter;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -208,6 +210,23 @@ class CatalogTest {
             "vllm:num_incoming_requests_total",
             "vllm:request_latency_seconds");
     Detection d = new EngineDetector(CATALOG).detect(routerPage);
+    assertThat(d.engine()).as("%s", d).isNotEqualTo("vllm");
+  }
+
+  /** The simulator's production-stack router page, parsed as a scrape would, is the router too. */
+  @Test
+  void theSimulatedProductionStackRouterPageIsNotAVllmEngine() throws Exception {
+    Fleet fleet = Fleet.create(FleetConfig.builder().build(), SimulatedFleet.START);
+    fleet.advance(Duration.ofMinutes(2));
+    List<VllmPod> pods =
+        fleet.pods().stream().filter(VllmPod.class::isInstance).map(VllmPod.class::cast).toList();
+    String page =
+        new ProductionStackRouter(pods.get(0).profile().name(), SimulatedFleet.START / 1e3)
+            .render(pods, fleet.nowMillis() / 1e3);
+    Map<String, FamilyInfo> families =
+        PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
+    assertThat(families).containsKeys("vllm:current_qps", "vllm:num_requests_running");
+    Detection d = new EngineDetector(CATALOG).detect(families);
     assertThat(d.engine()).as("%s", d).isNotEqualTo("vllm");
   }
 

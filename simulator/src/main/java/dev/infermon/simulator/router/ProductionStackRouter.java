@@ -1,0 +1,130 @@
+package dev.infermon.simulator.router;
+
+import dev.infermon.simulator.VllmPod;
+import dev.infermon.simulator.model.EngineModel;
+import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.text.PromText;
+import dev.infermon.simulator.text.PythonFamilies;
+import dev.infermon.simulator.text.PythonFamilies.Child;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The vLLM production-stack router's {@code /metrics} in front of the vLLM pods of one model.
+ * Names, help texts, labels and types are those of vllm-project/production-stack
+ * src/vllm_router/services/metrics_service/__init__.py and routers/metrics_router.py @ a6c01db0:
+ * per-backend gauges under the engine's own {@code vllm:} prefix with a {@code server} label (the
+ * backend URL), set on every scrape from the router's request stats. The router only sees requests
+ * it forwarded: one waiting in an engine's queue is, to the router, "in prefill" (sent, no first
+ * token yet), so its {@code vllm:num_requests_running} is the engine's running plus waiting. {@code
+ * vllm:num_requests_waiting} is declared but never set, so it prints without samples. QPS is the
+ * arrivals in the last {@code --request-stats-window} (default 60 s) over the window. Not
+ * thread-safe.
+ */
+public final class ProductionStackRouter {
+  /** The router's default {@code --request-stats-window}, seconds (parsers/parser.py). */
+  static final double WINDOW_SECONDS = 60;
+
+  private final String model;
+  private final double created;
+  private final Map<String, Deque<double[]>> arrivals = new HashMap<>();
+  private final Map<String, Long> lastSent = new HashMap<>();
+  private long incoming;
+
+  /**
+   * A router for {@code model}, started at {@code createdEpoch}.
+   *
+   * @throws IllegalArgumentException when the model is blank
+   */
+  public ProductionStackRouter(String model, double createdEpoch) {
+    if (model == null || model.isBlank()) {
+      throw new IllegalArgumentException("router model must not be blank: " + model);
+    }
+    this.model = model;
+    this.created = createdEpoch;
+  }
+
+  /** The URL the router knows a pod by: its {@code server} label. */
+  public static String serverUrl(VllmPod pod) {
+    return "http://" + pod.info().name() + ":8000";
+  }
+
+  /** Requests this pod was sent since it started: finished plus in flight. */
+  static long sent(VllmPod pod) {
+    long n = 0;
+    for (EngineModel e : pod.engines()) {
+      EngineState s = e.state();
+      n += e.finishedCount() + s.running() + s.waiting() + s.transferring();
+    }
+    return n;
+  }
+
+  /** The page at {@code now} (epoch seconds) for the pods behind the router. */
+  public String render(List<VllmPod> pods, double now) {
+    List<Child> running = new ArrayList<>();
+    List<Child> prefill = new ArrayList<>();
+    List<Child> decoding = new ArrayList<>();
+    List<Child> qps = new ArrayList<>();
+    List<Child> healthy = new ArrayList<>();
+    for (VllmPod pod : pods) {
+      String[] server = {"server", serverUrl(pod)};
+      boolean up = pod.up(now);
+      healthy.add(new Child(server, up ? 1 : 0, created));
+      if (!up) {
+        continue;
+      }
+      int waiting = 0;
+      int inBatch = 0;
+      for (EngineModel e : pod.engines()) {
+        EngineState s = e.state();
+        waiting += s.waiting() + s.transferring();
+        inBatch += s.running();
+      }
+      long sent = sent(pod);
+      countIncoming(server[1] + "#" + pod.restarts(), sent);
+      prefill.add(new Child(server, waiting, created));
+      decoding.add(new Child(server, inBatch, created));
+      running.add(new Child(server, waiting + inBatch, created));
+      qps.add(new Child(server, qps(server[1], sent, now), created));
+    }
+    PromText out = new PromText(4096);
+    PythonFamilies f = new PythonFamilies(out, false, true);
+    f.gauge("vllm:num_requests_running", "Number of running requests", running);
+    f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
+    f.gauge("vllm:current_qps", "Current Queries Per Second", qps);
+    f.gauge("vllm:num_prefill_requests", "Number of Prefill Requests", prefill);
+    f.gauge("vllm:num_decoding_requests", "Number of Decoding Requests", decoding);
+    f.counter(
+        "vllm:num_incoming_requests",
+        "Total valid incoming requests to router (including when no backends available).",
+        List.of(new Child(new String[] {"model", model}, incoming, created)));
+    f.gauge("vllm:healthy_pods_total", "Number of healthy vLLM pods", healthy);
+    return out.toString();
+  }
+
+  /**
+   * The router's counter outlives a pod's restart, which resets what the pod was sent; {@code
+   * incarnation} names the pod and its restart count.
+   */
+  private void countIncoming(String incarnation, long sent) {
+    incoming += sent - lastSent.getOrDefault(incarnation, 0L);
+    lastSent.put(incarnation, sent);
+  }
+
+  private double qps(String server, long sent, double now) {
+    Deque<double[]> window = arrivals.computeIfAbsent(server, s -> new ArrayDeque<>());
+    if (!window.isEmpty() && sent < window.peekLast()[1]) {
+      window.clear(); // the pod restarted: its count starts again
+    }
+    window.addLast(new double[] {now, sent});
+    while (window.size() > 1 && window.peekFirst()[0] < now - WINDOW_SECONDS) {
+      window.removeFirst();
+    }
+    double[] first = window.peekFirst();
+    return (sent - first[1]) / WINDOW_SECONDS;
+  }
+}
