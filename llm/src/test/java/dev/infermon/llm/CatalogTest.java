@@ -8,6 +8,7 @@ import dev.infermon.llm.catalog.CatalogException;
 import dev.infermon.llm.catalog.CatalogLoader;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.EngineDetector;
@@ -277,6 +278,39 @@ class CatalogTest {
                 + " avoid: {use: []}}]",
             "why is required"),
         Arguments.of("created_series: {cite: c}\nmetrics: []", "since is required"));
+  }
+
+  /** A product's subset of families (NVIDIA NIM's of vLLM) names catalog entries and a product. */
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{prefix: '', product: P, serves: [nope], cite: c} | unknown metric \"nope\"",
+        "{prefix: '', serves: [a], cite: c}                | lists the families it serves but names no product",
+      })
+  void aProductsSubsetIsChecked(String variant, String message) {
+    String yaml =
+        "engine: x\ntitle: X\nversions: ['1']\nname_variants: [{prefix: 'x:', cite: c}, "
+            + variant
+            + "]\nmetrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c}]\n";
+    assertThatThrownBy(
+            () ->
+                CatalogLoader.load(
+                    "bad.yaml", new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))))
+        .isInstanceOf(CatalogException.class)
+        .hasMessageStartingWith("bad.yaml")
+        .hasMessageContaining(message);
+  }
+
+  @Test
+  void nimServesOnlyItsSubsetOfVllm() {
+    EngineCatalog vllm = Catalog.builtIn().engine("vllm");
+    NameVariant nim =
+        vllm.variants().stream().filter(v -> v.prefix().isEmpty()).findFirst().orElseThrow();
+    assertThat(nim.product()).isEqualTo("NVIDIA NIM");
+    assertThat(nim.serves("time_to_first_token_seconds")).isTrue();
+    assertThat(nim.serves("num_preemptions_total")).isFalse();
+    assertThat(vllm.variants().get(0).serves("num_preemptions_total")).isTrue();
   }
 
   @ParameterizedTest(name = "{1}")

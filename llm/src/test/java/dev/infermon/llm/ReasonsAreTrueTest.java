@@ -155,6 +155,16 @@ class ReasonsAreTrueTest {
         "0",
         "model_name",
         "m");
+    // NVIDIA NIM (capture nim-llm-2024-10-30): vLLM's V0 names unprefixed, only NIM's subset
+    for (String g :
+        List.of("num_requests_running", "num_requests_waiting", "gpu_cache_usage_perc")) {
+      page("nim", g, false, "model_name", "m");
+    }
+    page("nim", "prompt_tokens_total", true, "model_name", "m");
+    page("nim", "generation_tokens_total", true, "model_name", "m");
+    // two generic names only (too few to tell NIM by): the backend label "nim" says vLLM
+    page("nim_two", "num_requests_running", false, "model_name", "m");
+    page("nim_two", "gpu_cache_usage_perc", false, "model_name", "m");
     // an idle SGLang 0.5.1: the scheduler gauges at 0, no family created on first use yet
     for (String g :
         List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
@@ -202,6 +212,12 @@ class ReasonsAreTrueTest {
           vllm_busy+sglang_idle_m2 | pod.ttft      |             | PARTIAL | NO_TRAFFIC   | sglang | sglang:time_to_first_token_seconds appears only once observed: no traffic yet
           vllm_busy+sglang_cut | model.ttft        |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use
           vllm_idle+vllm_busy | model.ttft         |             | OK      |              |        |
+          nim                | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_preemptions_total: it serves a fixed subset of vLLM's families, whatever vLLM release it embeds
+          nim                | pod.queue_time      |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose request_queue_time_seconds
+          nim                | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_requests_swapped
+          nim                | pod.kv_usage        |             | OK      |              |        |
+          nim_two            | pod.kv_usage        |             | OK      |              |        |
+          nim_two            | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_preemptions_total
           """)
   void theFirstReasonIsTheRealOne(
       String page,
@@ -250,7 +266,8 @@ class ReasonsAreTrueTest {
     // "a+b": a fleet of one target per page, pods p, p2, ...
     String[] fleet = inference.split("\\+");
     for (int i = 0; i < fleet.length; i++) {
-      String backend = fleet[i].startsWith("sglang") ? "sglang" : "vllm";
+      String backend =
+          fleet[i].startsWith("sglang") ? "sglang" : fleet[i].startsWith("nim") ? "nim" : "vllm";
       write(a, fleet[i], backend, i == 0 ? "p" : "p" + (i + 1), "inference");
     }
     if (dcgm) {

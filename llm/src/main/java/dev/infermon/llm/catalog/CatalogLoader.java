@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -124,12 +125,18 @@ public final class CatalogLoader {
     for (JsonNode v : nodes.array(root, "name_variants", true)) {
       String at = "name_variants[" + i++ + "]";
       // no "until": a wrapper's spelling follows the wrapper's release (Ray), not the engine's
-      nodes.checkKeys(v, Set.of("prefix", "optional_labels", "cite"), at);
-      variants.add(
-          new NameVariant(
-              nodes.text(v, "prefix", at, true),
-              CatalogNodes.strings(v.path("optional_labels")),
-              nodes.text(v, "cite", at, true)));
+      nodes.checkKeys(v, Set.of("prefix", "optional_labels", "cite", "product", "serves"), at);
+      try {
+        variants.add(
+            new NameVariant(
+                nodes.text(v, "prefix", at, true),
+                CatalogNodes.strings(v.path("optional_labels")),
+                nodes.text(v, "cite", at, true),
+                nodes.text(v, "product", at, false),
+                new LinkedHashSet<>(CatalogNodes.strings(v.path("serves")))));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(at, e.getMessage());
+      }
     }
     if (variants.isEmpty()) {
       throw nodes.fail("name_variants", "at least one name variant is required");
@@ -152,6 +159,14 @@ public final class CatalogLoader {
       metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
     }
     checkDisjoint(metrics);
+    for (NameVariant v : variants) {
+      for (String n : v.serves()) {
+        if (metrics.stream().noneMatch(x -> x.name().equals(n))) {
+          throw nodes.fail(
+              "name_variants \"" + v.prefix() + "\".serves", "unknown metric \"" + n + "\"");
+        }
+      }
+    }
     for (MetricEntry m : metrics) {
       if (m.avoid() == null) {
         continue;

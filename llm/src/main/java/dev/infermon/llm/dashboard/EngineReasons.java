@@ -104,6 +104,21 @@ final class EngineReasons {
   /** In the release but absent, with no sibling to show the writer ran. */
   private EmptyReason absent(
       Candidate in, String family, String release, ReleaseRange range, TargetInventory t) {
+    if (!spelling.serves(in.entry.name())) {
+      // a product embedding the engine: its subset, not the release or a setting, leaves it out
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          spelling.product()
+              + " does not expose "
+              + family
+              + ": it serves a fixed subset of "
+              + e.title()
+              + "'s families, whatever "
+              + e.title()
+              + " release it embeds, and this one is not among them",
+          null,
+          null);
+    }
     boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
     // created on the first request, and the samples show requests were served: the page owes it
     Optional<String> served =

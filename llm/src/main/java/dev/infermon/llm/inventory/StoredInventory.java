@@ -193,7 +193,16 @@ public final class StoredInventory {
   }
 
   /** A target that is down exposes nothing: its {@code backend} label still names the engine. */
-  private static Detection fromBackendLabel(String backend) {
+  private Detection fromBackendLabel(String backend) {
+    if (backend.equals("nim")) {
+      // NVIDIA NIM for LLMs serves vLLM's names unprefixed: its spelling, so reasons name NIM
+      EngineCatalog vllm = catalog.engine("vllm");
+      for (Spelling s : Spelling.of(vllm)) {
+        if (s.prefix().isEmpty()) {
+          return new Detection("vllm", "", null, List.of(), List.of(), s, null);
+        }
+      }
+    }
     String engine = Detection.UNKNOWN;
     if (backend.startsWith("vllm")) {
       engine = "vllm";
