@@ -69,11 +69,18 @@ class ScrapeManagerTest {
             Labels.of("team", "llm"));
     manager.accept(Map.of("pool", List.of(group)));
 
+    // the bad target's parse error, not a scrape that timed out on a loaded machine
     await(
-        "both targets scraped twice",
+        "both targets scraped twice, the bad one to its parse error",
         () ->
             manager.activeTargets().get("pool").stream().allMatch(t -> t.lastScrape() != null)
-                && storage.metric("good_metric").size() >= 2);
+                && storage.metric("good_metric").size() >= 2
+                && manager.activeTargets().get("pool").stream()
+                    .anyMatch(
+                        t ->
+                            t.scrapeUrl().endsWith("/t/bad")
+                                && t.lastError() != null
+                                && t.lastError().contains("line 1")));
     Map<String, List<TargetStatus>> active = manager.activeTargets();
     assertThat(active.get("pool")).hasSize(2);
     TargetStatus bad =
