@@ -82,6 +82,21 @@ public final class DcgmExporter {
     return hostname;
   }
 
+  /**
+   * The energy counters ({@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION}, mJ) of the GPUs attributed
+   * to pod {@code pod}, summed, as of the last collection.
+   */
+  public double energyMillijoules(String pod) {
+    double mj = 0;
+    for (int i = 0; i < gpus.size(); i++) {
+      Gpu.Attribution a = gpus.get(i).attribution();
+      if (a != null && a.pod().equals(pod)) {
+        mj += (long) states[i].energyMj;
+      }
+    }
+    return mj;
+  }
+
   /** Collects if the interval has passed, then renders the page as of the last collection. */
   public String render(double now) {
     collect(now);
