@@ -169,6 +169,21 @@ public final class Fleet {
     return (InferencePod) t;
   }
 
+  /**
+   * Ground truth for energy panels: the joules the GPUs attributed to pod {@code name} have used
+   * since boot, as of their exporters' last collection (what their energy counters read).
+   */
+  public synchronized double gpuEnergyJoules(String name) {
+    target(name);
+    double mj = 0;
+    for (SimTarget t : targets.values()) {
+      if (t instanceof DcgmTarget) {
+        mj += ((DcgmTarget) t).exporter().energyMillijoules(name);
+      }
+    }
+    return mj / 1000;
+  }
+
   /** The inference pods, in inventory order. */
   public List<InferencePod> pods() {
     return pods;

@@ -26,6 +26,8 @@ import java.util.List;
  * @param smProfilingFields whether dcgm-exporter's CSV enables SM active and SM occupancy
  * @param speculativeTokens the current vLLM pods' {@code --speculative-config}
  *     num_speculative_tokens, 0 (the default) for no speculative decoding
+ * @param dcgmNodeLabel how dcgm-exporter spells its node label: {@code Hostname} through release
+ *     4.5.3-4.8.2, {@code hostname} on main since NVIDIA/dcgm-exporter#655 (d5e5f51)
  */
 public record FleetConfig(
     long seed,
@@ -43,10 +45,15 @@ public record FleetConfig(
     String namespace,
     Scenario scenario,
     boolean smProfilingFields,
-    int speculativeTokens) {
+    int speculativeTokens,
+    String dcgmNodeLabel) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
+    if (!"Hostname".equals(dcgmNodeLabel) && !"hostname".equals(dcgmNodeLabel)) {
+      throw new IllegalArgumentException(
+          "dcgmNodeLabel must be Hostname or hostname, got " + dcgmNodeLabel);
+    }
     nonNegative("vllmPods", vllmPods);
     nonNegative("legacyVllmPods", legacyVllmPods);
     nonNegative("dataParallelPods", dataParallelPods);
@@ -128,6 +135,7 @@ public record FleetConfig(
     b.scenario = scenario;
     b.smProfilingFields = smProfilingFields;
     b.speculativeTokens = speculativeTokens;
+    b.dcgmNodeLabel = dcgmNodeLabel;
     return b;
   }
 
@@ -154,6 +162,7 @@ public record FleetConfig(
     private Scenario scenario = Scenario.HEALTHY;
     private boolean smProfilingFields = true;
     private int speculativeTokens;
+    private String dcgmNodeLabel = "Hostname";
 
     private Builder() {}
 
@@ -286,6 +295,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#dcgmNodeLabel()
+     */
+    public Builder dcgmNodeLabel(String v) {
+      dcgmNodeLabel = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -308,7 +325,8 @@ public record FleetConfig(
           namespace,
           scenario,
           smProfilingFields,
-          speculativeTokens);
+          speculativeTokens,
+          dcgmNodeLabel);
     }
   }
 }

@@ -302,7 +302,10 @@ final class FleetLayout {
               perNode,
               1,
               1);
-      exporters.add(new DcgmTarget(info, new DcgmExporter(host, gpus, config.smProfilingFields())));
+      exporters.add(
+          new DcgmTarget(
+              info,
+              new DcgmExporter(host, gpus, config.smProfilingFields(), config.dcgmNodeLabel())));
     }
   }
 

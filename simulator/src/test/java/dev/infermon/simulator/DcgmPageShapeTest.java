@@ -1,6 +1,7 @@
 package dev.infermon.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.simulator.PageChecker.Family;
 import dev.infermon.simulator.PageChecker.Page;
@@ -14,6 +15,10 @@ import org.junit.jupiter.api.Test;
 /** The simulated dcgm-exporter page has the real pages' families, HELP, types and label order. */
 class DcgmPageShapeTest {
   private static DcgmExporter exporter(boolean smFields) {
+    return exporter(smFields, "Hostname");
+  }
+
+  private static DcgmExporter exporter(boolean smFields, String nodeLabel) {
     Gpu attributed =
         new Gpu(
             0,
@@ -34,7 +39,7 @@ class DcgmPageShapeTest {
             () -> GpuActivity.Reading.ZERO,
             () -> 1,
             false);
-    return new DcgmExporter("gpu-node-00", List.of(attributed, idle), smFields);
+    return new DcgmExporter("gpu-node-00", List.of(attributed, idle), smFields, nodeLabel);
   }
 
   @Test
@@ -81,5 +86,31 @@ class DcgmPageShapeTest {
             "DCGM_FI_PROF_SM_ACTIVE",
             "DCGM_FI_PROF_SM_OCCUPANCY",
             "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE");
+  }
+
+  /** dcgm-exporter main renamed Hostname to hostname (#655, d5e5f51); nothing else moved. */
+  @Test
+  void mainSpellsTheNodeLabelLowerCaseInTheSamePlace() {
+    Page release = PageChecker.strict(exporter(false, "Hostname").render(Fixtures.T0));
+    Page main = PageChecker.strict(exporter(false, "hostname").render(Fixtures.T0));
+    for (String name : release.families.keySet()) {
+      List<String> expected =
+          release.family(name).samples.get(0).labelNames().stream()
+              .map(l -> l.equals("Hostname") ? "hostname" : l)
+              .toList();
+      assertThat(main.family(name).samples.get(0).labelNames()).as(name).isEqualTo(expected);
+    }
+    assertThat(release.family("DCGM_FI_DEV_GPU_UTIL").samples.get(0).labelNames())
+        .contains("Hostname");
+  }
+
+  @Test
+  void anyOtherNodeLabelIsRefused() {
+    assertThatThrownBy(() -> exporter(false, "node"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("node");
+    assertThatThrownBy(() -> FleetConfig.builder().dcgmNodeLabel("HOSTNAME").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dcgmNodeLabel");
   }
 }

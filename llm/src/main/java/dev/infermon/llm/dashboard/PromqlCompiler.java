@@ -7,6 +7,7 @@ import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.signals.Aggregation;
 import dev.infermon.llm.signals.Signal;
+import dev.infermon.model.metadata.MetricType;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -333,7 +334,10 @@ public final class PromqlCompiler {
     }
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
-      r.families().forEach(f -> raw.add(attributed(f)));
+      for (String f : r.families()) {
+        // a counter (the energy counter) is read as its per-second rate before the join
+        raw.add(attributed(isCounter(r, f) ? "rate(" + f + "[" + o.window() + "])" : f));
+      }
     }
     return "("
         + String.join(" or ", raw)
@@ -372,6 +376,19 @@ public final class PromqlCompiler {
         + ") * on (namespace, pod) group_left (model_name, role) "
         + pods
         + ")";
+  }
+
+  private static boolean isCounter(Resolved r, String family) {
+    for (String name : r.source().metrics()) {
+      for (MetricEntry e : r.engine().entries(name)) {
+        for (NameVariant v : r.engine().variants()) {
+          if (e.familyName(v).equals(family)) {
+            return e.type() == MetricType.COUNTER;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** A dcgm family's series with the inference pod they are attributed to as namespace/pod. */

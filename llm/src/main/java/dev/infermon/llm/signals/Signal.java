@@ -47,6 +47,11 @@ public enum Signal {
   GPU_UTIL(Kind.GPU, "percent"),
   GPU_MEMORY_USED(Kind.GPU, "mebibytes"),
   /**
+   * Energy the GPUs used, read through {@code rate} of dcgm-exporter's energy counter (joules per
+   * second, i.e. watts, once scaled from millijoules).
+   */
+  GPU_ENERGY(Kind.GPU, "joules"),
+  /**
    * The GPUs attributed to the pods in scope, counted from whichever per-GPU family an exporter
    * exports (its sources are alternatives, not parts).
    */

@@ -225,7 +225,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(51);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(53);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

@@ -104,6 +104,13 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean noSmFields;
 
   @Option(
+      names = "--dcgm-node-label",
+      description =
+          "dcgm-exporter's node label: Hostname (releases through 4.5.3-4.8.2) or hostname"
+              + " (main, #655) (default: ${DEFAULT-VALUE}).")
+  String dcgmNodeLabel = "Hostname";
+
+  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -137,7 +144,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "--namespace",
           "--single-port",
           "--warmup",
-          "--no-sm-fields");
+          "--no-sm-fields",
+          "--dcgm-node-label");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -294,7 +302,8 @@ public final class SimulateCommand implements Callable<Integer> {
             .sglangGatewayPods(sglangGatewayPods)
             .gpusPerNode(gpusPerNode)
             .namespace(namespace)
-            .smProfilingFields(!noSmFields);
+            .smProfilingFields(!noSmFields)
+            .dcgmNodeLabel(dcgmNodeLabel);
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
     }

@@ -11,8 +11,8 @@ import java.util.Locale;
  * has passed (values in between repeat, as the real exporter's do) and writes the page in the order
  * of the default counters CSV, optionally with {@code DCGM_FI_PROF_SM_ACTIVE} and {@code
  * DCGM_FI_PROF_SM_OCCUPANCY} as a custom CSV adds them. Labels keep the exporter's fixed order
- * ({@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device}, {@code modelName}, {@code
- * Hostname}, {@code DCGM_FI_DRIVER_VERSION}) followed by the attributes in name order. Integers are
+ * ({@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device}, {@code modelName}, the node
+ * label, {@code DCGM_FI_DRIVER_VERSION}) followed by the attributes in name order. Integers are
  * written plain, doubles with six decimals. Not thread-safe.
  */
 public final class DcgmExporter {
@@ -26,6 +26,7 @@ public final class DcgmExporter {
   private static final String DRIVER = "580.95.05";
 
   private final String hostname;
+  private final String nodeLabel;
   private final List<Gpu> gpus;
   private final boolean smFields;
   private final State[] states;
@@ -34,15 +35,29 @@ public final class DcgmExporter {
   private double lastCollect = Double.NaN;
 
   /**
+   * An exporter of a release (node label {@code Hostname}) for {@code gpus} on {@code hostname}.
+   */
+  public DcgmExporter(String hostname, List<Gpu> gpus, boolean smFields) {
+    this(hostname, gpus, smFields, "Hostname");
+  }
+
+  /**
    * An exporter for {@code gpus} on {@code hostname}.
    *
    * @param smFields whether the custom CSV enables SM active and SM occupancy
+   * @param nodeLabel {@code Hostname} (releases through 4.5.3-4.8.2) or {@code hostname} (main
+   *     since NVIDIA/dcgm-exporter#655, d5e5f51)
    */
-  public DcgmExporter(String hostname, List<Gpu> gpus, boolean smFields) {
+  public DcgmExporter(String hostname, List<Gpu> gpus, boolean smFields, String nodeLabel) {
     if (gpus.isEmpty()) {
       throw new IllegalArgumentException("node " + hostname + " has no GPUs");
     }
+    if (!"Hostname".equals(nodeLabel) && !"hostname".equals(nodeLabel)) {
+      throw new IllegalArgumentException(
+          "nodeLabel must be Hostname or hostname, got " + nodeLabel);
+    }
     this.hostname = hostname;
+    this.nodeLabel = nodeLabel;
     this.gpus = List.copyOf(gpus);
     this.smFields = smFields;
     this.states = new State[gpus.size()];
@@ -62,9 +77,24 @@ public final class DcgmExporter {
     return gpus;
   }
 
-  /** The node name ({@code Hostname}). */
+  /** The node name (the value of {@code Hostname} or {@code hostname}). */
   public String hostname() {
     return hostname;
+  }
+
+  /**
+   * The energy counters ({@code DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION}, mJ) of the GPUs attributed
+   * to pod {@code pod}, summed, as of the last collection.
+   */
+  public double energyMillijoules(String pod) {
+    double mj = 0;
+    for (int i = 0; i < gpus.size(); i++) {
+      Gpu.Attribution a = gpus.get(i).attribution();
+      if (a != null && a.pod().equals(pod)) {
+        mj += (long) states[i].energyMj;
+      }
+    }
+    return mj;
   }
 
   /** Collects if the interval has passed, then renders the page as of the last collection. */
@@ -252,13 +282,20 @@ public final class DcgmExporter {
   private String[] labels(Gpu gpu, String[] extra) {
     List<String> out = new ArrayList<>(24);
     String[] fixed = {
-      "gpu", Integer.toString(gpu.index()),
-      "UUID", gpu.uuid(),
-      "pci_bus_id", gpu.pciBusId(),
-      "device", "nvidia" + gpu.index(),
-      "modelName", gpu.modelName(),
-      "Hostname", hostname,
-      "DCGM_FI_DRIVER_VERSION", DRIVER
+      "gpu",
+      Integer.toString(gpu.index()),
+      "UUID",
+      gpu.uuid(),
+      "pci_bus_id",
+      gpu.pciBusId(),
+      "device",
+      "nvidia" + gpu.index(),
+      "modelName",
+      gpu.modelName(),
+      nodeLabel,
+      hostname,
+      "DCGM_FI_DRIVER_VERSION",
+      DRIVER
     };
     out.addAll(List.of(fixed));
     // attributes follow in name order: container, err_code, err_msg, namespace, pod, pod_uid
