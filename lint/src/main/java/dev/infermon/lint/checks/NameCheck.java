@@ -43,7 +43,7 @@ final class NameCheck {
           RouterNames.check(s, info, at);
           continue;
         }
-        if (lookalike(s, info, at) || colonsReplaced(s, name, at)) {
+        if (NameSpellings.lookalike(s, info, at) || NameSpellings.colonsReplaced(s, name, at)) {
           continue;
         }
         if (!inEngineNamespace(s, name)) {
@@ -142,7 +142,7 @@ final class NameCheck {
 
   private static void missing(QueryScope s, MetricInfo info, Location at) {
     String name = info.sample();
-    String spelt = otherSpelling(s, name);
+    String spelt = NameSpellings.otherSpelling(s, name);
     if (spelt != null) {
       s.report(
           CheckId.PREFIX_SPELLING,
@@ -403,126 +403,6 @@ final class NameCheck {
         name + " is not a known metric: " + where + ".",
         close == null ? "" : (renamed != null ? "renamed to " : "did you mean ") + close + "?",
         name);
-  }
-
-  /**
-   * A name the endpoints do expose, on a target whose names are an engine's in a spelling the
-   * catalog does not know (the inventory's lookalike): the query may be right for those endpoints,
-   * but infermon reads none of it until they are relabelled. True when reported.
-   */
-  private static boolean lookalike(QueryScope s, MetricInfo info, Location at) {
-    for (dev.infermon.llm.inventory.TargetInventory t : info.targets()) {
-      dev.infermon.llm.inventory.Lookalike l = t.detection().lookalike();
-      if (l == null || !info.sample().startsWith(l.seenPrefix())) {
-        continue;
-      }
-      String use = l.use().prefix() + info.sample().substring(l.seenPrefix().length());
-      s.report(
-          CheckId.PREFIX_SPELLING,
-          Severity.WARNING,
-          at,
-          info.sample() + " is exposed by " + t.label("instance") + ": " + l.message() + ".",
-          "relabel the endpoints' names to " + l.use().label() + " and use " + use,
-          info.sample());
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * A name of an engine written with its prefix's {@code :} turned into {@code _} ({@code
-   * vllm_num_requests_running}), a spelling no target of the catalog's engines has: reported with
-   * the spelling the engine's targets use (the engine's default without targets). True when
-   * reported.
-   */
-  private static boolean colonsReplaced(QueryScope s, String name, Location at) {
-    for (EngineCatalog e : s.ref.catalog().engines()) {
-      for (NameVariant v : e.variants()) {
-        String under = v.prefix().replace(':', '_');
-        if (!v.prefix().contains(":") || !name.startsWith(under) || e.spelling(under).isPresent()) {
-          continue;
-        }
-        Reference.CatalogHit hit = s.ref.catalogHit(v.prefix() + name.substring(under.length()));
-        if (hit == null || hit.engine() != e) {
-          continue;
-        }
-        String use =
-            inTargetSpelling(s, hit, hit.variant().prefix() + name.substring(under.length()));
-        s.report(
-            CheckId.PREFIX_SPELLING,
-            at,
-            name
-                + " is "
-                + e.title()
-                + "'s "
-                + hit.family()
-                + " with the prefix's ':' turned into '_', a spelling "
-                + e.title()
-                + " never exposes"
-                + (s.ref.spellingsOf(e).isEmpty() ? "" : "; the endpoints spell it " + use)
-                + ".",
-            "use " + use,
-            name);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * {@code sample} (of {@code hit}'s family, in {@code hit}'s spelling) in the spelling of the
-   * engine's targets: the first of them, or the name as it is when the targets use its spelling or
-   * there are none.
-   */
-  private static String inTargetSpelling(QueryScope s, Reference.CatalogHit hit, String sample) {
-    Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(hit.engine());
-    if (used.isEmpty() || hit.latest().prefixless()) {
-      return sample;
-    }
-    for (dev.infermon.llm.catalog.Spelling sp : used) {
-      if (sp.variant().equals(hit.variant())) {
-        return sample;
-      }
-    }
-    String prefix = used.iterator().next().prefix();
-    return prefix + sample.substring(hit.variant().prefix().length());
-  }
-
-  /**
-   * The same name under another prefix of its engine: the one a target exposes, or, when no target
-   * of the engine uses the name's spelling, the spelling they use (a family created on first use is
-   * absent under either spelling; the spelling is still wrong).
-   */
-  private static String otherSpelling(QueryScope s, String name) {
-    if (s.ref.mode() == Reference.Mode.CATALOG) {
-      return null;
-    }
-    Reference.CatalogHit hit = s.ref.catalogHit(name);
-    if (hit != null) {
-      String spelt = inTargetSpelling(s, hit, name);
-      if (!spelt.equals(name)) {
-        return spelt;
-      }
-    }
-    for (EngineCatalog e : s.ref.catalog().engines()) {
-      for (NameVariant from : e.variants()) {
-        if (from.prefix().isEmpty() || !name.startsWith(from.prefix())) {
-          continue;
-        }
-        String rest = name.substring(from.prefix().length());
-        for (NameVariant to : e.variants()) {
-          if (to == from || to.prefix().isEmpty()) {
-            continue;
-          }
-          String alt = to.prefix() + rest;
-          MetricInfo i = s.info(alt);
-          if (i.exposed() && i.judgedByTargets()) {
-            return alt;
-          }
-        }
-      }
-    }
-    return null;
   }
 
   /** A current name whose history says it was renamed from {@code name}'s family. */
