@@ -162,6 +162,8 @@ class ReasonsAreTrueTest {
     }
     page("nim", "prompt_tokens_total", true, "model_name", "m");
     page("nim", "generation_tokens_total", true, "model_name", "m");
+    // a vLLM server without its stat loggers (--disable-log-stats): its process families only
+    page("vllm_no_stats", "process_cpu_seconds_total", true);
     // two generic names only (too few to tell NIM by): the backend label "nim" says vLLM
     page("nim_two", "num_requests_running", false, "model_name", "m");
     page("nim_two", "gpu_cache_usage_perc", false, "model_name", "m");
@@ -218,6 +220,7 @@ class ReasonsAreTrueTest {
           nim                | pod.kv_usage        |             | OK      |              |        |
           nim_two            | pod.kv_usage        |             | OK      |              |        |
           nim_two            | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_preemptions_total
+          vllm_no_stats      | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | check that stat logging is on (no --disable-log-stats) and that the scrape reaches its /metrics
           """)
   void theFirstReasonIsTheRealOne(
       String page,

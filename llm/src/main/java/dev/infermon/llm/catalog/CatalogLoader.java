@@ -37,7 +37,8 @@ public final class CatalogLoader {
           "dedupe_labels",
           "counter_suffix",
           "created_series",
-          "written_together");
+          "written_together",
+          "metrics_on");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
@@ -209,7 +210,8 @@ public final class CatalogLoader {
         CatalogNodes.strings(root.path("ignore_prefixes")),
         CatalogNodes.strings(root.path("dedupe_labels")),
         created(root),
-        writers(root, metrics));
+        writers(root, metrics),
+        root.path("metrics_on").asText(""));
   }
 
   /** {@code written_together: [{name, writer, metrics, cite}]}: families written at once. */

@@ -23,6 +23,7 @@ public final class EngineCatalog {
   private final List<String> dedupeLabels;
   private final ReleaseLine createdSince;
   private final List<WriterGroup> writers;
+  private final String metricsOn;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -35,7 +36,8 @@ public final class EngineCatalog {
       List<String> ignorePrefixes,
       List<String> dedupeLabels,
       ReleaseLine createdSince,
-      List<WriterGroup> writers) {
+      List<WriterGroup> writers,
+      String metricsOn) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -48,9 +50,18 @@ public final class EngineCatalog {
     this.dedupeLabels = List.copyOf(dedupeLabels);
     this.createdSince = createdSince;
     this.writers = List.copyOf(writers);
+    this.metricsOn = metricsOn;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
+  }
+
+  /**
+   * What turns the engine's metrics on, as a clause ("stat logging is on (no
+   * --disable-log-stats)"); empty when the catalog does not say.
+   */
+  public String metricsOn() {
+    return metricsOn;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

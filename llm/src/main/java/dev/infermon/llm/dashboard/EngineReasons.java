@@ -163,9 +163,9 @@ final class EngineReasons {
         release
             + " should expose "
             + family
-            + " but the target does not: check that the engine's metrics are on (vLLM: no"
-            + " --disable-log-stats; SGLang: --enable-metrics) and that the scrape reaches its"
-            + " /metrics",
+            + " but the target does not: check that "
+            + (e.metricsOn().isEmpty() ? "the engine's metrics are on" : e.metricsOn())
+            + " and that the scrape reaches its /metrics",
         null,
         null);
   }
