@@ -64,44 +64,6 @@ public record ServeSettings(
     }
   }
 
-  /** Settings whose links start at the listen address. */
-  public ServeSettings(
-      Path configFile,
-      boolean configFileExplicit,
-      Optional<String> listenAddress,
-      Optional<Path> tsdbPath,
-      Optional<Duration> retentionTime,
-      Optional<ByteSize> retentionSize,
-      boolean remoteWriteReceiver,
-      boolean lifecycleApi,
-      Duration queryTimeout,
-      int queryMaxSamples,
-      Optional<Integer> queryMaxConcurrency,
-      Duration lookbackDelta,
-      Map<String, String> env,
-      Map<String, String> flagValues,
-      AlertingSettings alerting,
-      Optional<Path> webConfigFile) {
-    this(
-        configFile,
-        configFileExplicit,
-        listenAddress,
-        tsdbPath,
-        retentionTime,
-        retentionSize,
-        remoteWriteReceiver,
-        lifecycleApi,
-        queryTimeout,
-        queryMaxSamples,
-        queryMaxConcurrency,
-        lookbackDelta,
-        env,
-        flagValues,
-        alerting,
-        webConfigFile,
-        Optional.empty());
-  }
-
   /**
    * {@code url} as links start with it: without its trailing {@code /}.
    *
@@ -166,6 +128,7 @@ public record ServeSettings(
         env,
         flagValues,
         AlertingSettings.DEFAULTS,
+        Optional.empty(),
         Optional.empty());
   }
 }
