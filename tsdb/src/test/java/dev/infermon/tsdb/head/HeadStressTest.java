@@ -108,31 +108,44 @@ class HeadStressTest {
     return ROUNDS;
   }
 
-  /** Reads while the writers run (at most 2,000 passes), then once more after they finished. */
-  private static int read(Head head, AtomicInteger committedRounds) {
+  /**
+   * Reads while the writers run (at most 2,000 passes), then once more after they finished. The
+   * last pass waits for the writers: on a busy machine the reader can use up its passes before any
+   * writer has committed, and a reader that never saw a sample has checked nothing.
+   */
+  private static int read(Head head, AtomicInteger committedRounds) throws InterruptedException {
     int checked = 0;
-    boolean last = false;
-    for (int i = 0; i < 2_000 && !last; i++) {
-      last = committedRounds.get() == WRITERS * ROUNDS;
-      try (Querier q = head.querier()) {
-        SeriesSet set = q.select(i % 2 == 0, Long.MIN_VALUE, Long.MAX_VALUE, stress());
-        while (set.next()) {
-          int s = Integer.parseInt(set.at().labels().get("s"));
-          SampleIterator it = set.at().iterator();
-          long prev = Long.MIN_VALUE;
-          while (it.next()) {
-            long t = it.timestamp();
-            if (t <= prev) {
-              throw new AssertionError("not increasing: " + t + " after " + prev);
-            }
-            int r = (int) (t / STEP);
-            if (t % STEP != 0 || it.value() != value(s, r)) {
-              throw new AssertionError("invented sample " + t + "=" + it.value());
-            }
-            prev = t;
+    for (int i = 0; i < 2_000 && committedRounds.get() < WRITERS * ROUNDS; i++) {
+      checked += readOnce(head, i % 2 == 0);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(100);
+    while (committedRounds.get() < WRITERS * ROUNDS && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    return checked + readOnce(head, true);
+  }
+
+  /** One pass over every series; returns how many series it checked. */
+  private static int readOnce(Head head, boolean sorted) {
+    int checked = 0;
+    try (Querier q = head.querier()) {
+      SeriesSet set = q.select(sorted, Long.MIN_VALUE, Long.MAX_VALUE, stress());
+      while (set.next()) {
+        int s = Integer.parseInt(set.at().labels().get("s"));
+        SampleIterator it = set.at().iterator();
+        long prev = Long.MIN_VALUE;
+        while (it.next()) {
+          long t = it.timestamp();
+          if (t <= prev) {
+            throw new AssertionError("not increasing: " + t + " after " + prev);
           }
-          checked++;
+          int r = (int) (t / STEP);
+          if (t % STEP != 0 || it.value() != value(s, r)) {
+            throw new AssertionError("invented sample " + t + "=" + it.value());
+          }
+          prev = t;
         }
+        checked++;
       }
     }
     return checked;
