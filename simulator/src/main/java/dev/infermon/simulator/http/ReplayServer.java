@@ -162,7 +162,7 @@ public final class ReplayServer implements AutoCloseable {
   }
 
   private void page(HttpExchange ex, ReplayTarget target) throws IOException {
-    String page = target.capture().render(fleet.factor(target, clock.millis()));
+    String page = target.capture().render(fleet.factor(target, clock.millis()), target.uptime());
     FleetServer.send(ex, 200, target.capture().contentType(), page);
   }
 

@@ -5,15 +5,19 @@ import dev.infermon.textparse.Format;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * A real {@code /metrics} page, read once with textparse, that renders the page the same target
- * would serve later: {@link #render(double) render(factor)} multiplies every counter, histogram
- * {@code _bucket}/{@code _count}/{@code _sum} and summary {@code _count}/{@code _sum} by {@code
- * factor} and leaves everything else as captured. One factor for all of them keeps a histogram's
- * buckets cumulative, its {@code _count} equal to its {@code +Inf} bucket, its mean ({@code
- * _sum/_count}) and its bucket shares (so its quantiles), and every ratio between counters.
+ * would serve later: {@link #render(double, Duration) render(factor, uptime)} multiplies every
+ * counter, histogram {@code _bucket}/{@code _count}/{@code _sum} and summary {@code _count}/{@code
+ * _sum} by {@code factor} and leaves everything else as captured. One factor for all of them keeps
+ * a histogram's buckets cumulative, its {@code _count} equal to its {@code +Inf} bucket, its mean
+ * ({@code _sum/_count}) and its bucket shares (so its quantiles), and every ratio between counters.
+ * The exception is a counter that counts since before its process started and whose rate a gauge on
+ * the page states (dcgm's energy since GPU boot beside its power draw, {@link StatedRates}): it
+ * grows at the stated rate for {@code (factor - 1) x uptime}.
  *
  * <p>What is kept byte for byte: every line that does not advance (comments, {@code HELP}, {@code
  * TYPE}, gauges with their value as written, three-digit exponents included), line order ({@code
@@ -135,16 +139,24 @@ public final class Capture {
   /**
    * The page with every advancing value multiplied by {@code factor}: 1 is the capture itself, 2
    * the same target after as much traffic again; 0 is the process's start (counters at zero).
+   * {@code uptime} is how long the captured counters took to reach their values: the time that
+   * counters with a stated rate grow for is {@code (factor - 1) x uptime} (never below their
+   * captured value, never below 0).
    *
-   * @throws IllegalArgumentException if {@code factor} is negative, infinite or NaN
+   * @throws IllegalArgumentException if {@code factor} is negative, infinite or NaN, or {@code
+   *     uptime} is not positive
    */
-  public String render(double factor) {
+  public String render(double factor, Duration uptime) {
     if (!(factor >= 0) || Double.isInfinite(factor)) {
       throw new IllegalArgumentException("factor must be finite and >= 0, got " + factor);
     }
+    if (uptime == null || uptime.isNegative() || uptime.isZero()) {
+      throw new IllegalArgumentException("uptime must be positive, got " + uptime);
+    }
+    double seconds = Math.max(0, factor - 1) * (uptime.toMillis() / 1000.0);
     StringBuilder sb = new StringBuilder(sizeHint);
     for (Chunk c : chunks) {
-      c.appendTo(sb, factor);
+      c.appendTo(sb, factor, seconds);
     }
     return sb.toString();
   }
@@ -156,13 +168,14 @@ public final class Capture {
 
   /** A run of lines of the rendered page. */
   sealed interface Chunk permits Text, Advancing {
-    void appendTo(StringBuilder sb, double factor);
+    /** Writes the lines at {@code factor}, {@code seconds} after the capture (for stated rates). */
+    void appendTo(StringBuilder sb, double factor, double seconds);
   }
 
   /** Lines written as they are. */
   record Text(String text) implements Chunk {
     @Override
-    public void appendTo(StringBuilder sb, double factor) {
+    public void appendTo(StringBuilder sb, double factor, double seconds) {
       sb.append(text);
     }
   }
@@ -178,6 +191,8 @@ public final class Capture {
    *     count)
    * @param count the captured {@code _count} whose whole-number growth a {@code _sum} follows (so
    *     that its mean stays exact), or NaN to grow by the factor itself
+   * @param perSecond the growth per second a gauge on the page states for this counter, or NaN to
+   *     grow by the factor
    * @param suffix what follows the value (an exemplar) and the newline
    */
   record Advancing(
@@ -187,20 +202,25 @@ public final class Capture {
       boolean integers,
       boolean floor,
       double count,
+      double perSecond,
       String suffix)
       implements Chunk {
     @Override
-    public void appendTo(StringBuilder sb, double factor) {
+    public void appendTo(StringBuilder sb, double factor, double seconds) {
       sb.append(prefix);
       if (factor == 1) {
         sb.append(literal);
       } else {
-        sb.append(format(value(factor), integers));
+        sb.append(format(value(factor, seconds), integers));
       }
       sb.append(suffix);
     }
 
-    double value(double factor) {
+    double value(double factor, double seconds) {
+      if (!Double.isNaN(perSecond)) {
+        double v = base + perSecond * seconds;
+        return floor ? Math.floor(v) : v;
+      }
       if (count > 0) {
         return base * (Math.floor(count * factor) / count);
       }

@@ -47,6 +47,9 @@ final class CaptureParser {
    * @param suffix what follows the value, without the timestamp, and the newline
    * @param family for a {@code _count} or {@code _sum}: its series' labels under the family name,
    *     which pairs them; else null
+   * @param metric the sample's name
+   * @param rateKey for a counter whose rate a gauge states, and for that gauge: the key that pairs
+   *     them ({@link StatedRates#key}); else null
    */
   private record SampleLine(
       String prefix,
@@ -54,7 +57,9 @@ final class CaptureParser {
       double value,
       SampleKinds.Kind kind,
       String suffix,
-      Labels family) {
+      Labels family,
+      String metric,
+      Labels rateKey) {
     boolean advances() {
       return kind != SampleKinds.Kind.FIXED && Double.isFinite(value) && value >= 0;
     }
@@ -119,9 +124,16 @@ final class CaptureParser {
   private Capture build(Format format, int end, List<Integer> dropped) {
     boolean om = format == Format.OPENMETRICS;
     Map<Labels, Double> counts = new HashMap<>();
+    Map<Labels, Double> statedRates = new HashMap<>();
     for (int ln = 1; ln < end; ln++) {
-      if (lines[ln] != null && lines[ln].isCount()) {
-        counts.put(lines[ln].family(), lines[ln].value());
+      SampleLine s = lines[ln];
+      if (s != null && s.isCount()) {
+        counts.put(s.family(), s.value());
+      }
+      if (s != null && s.rateKey() != null && StatedRates.statesRate(s.metric())) {
+        if (Double.isFinite(s.value()) && s.value() >= 0) {
+          statedRates.put(s.rateKey(), StatedRates.perSecond(s.metric(), s.value()));
+        }
       }
     }
     List<Capture.Chunk> chunks = new ArrayList<>();
@@ -147,7 +159,7 @@ final class CaptureParser {
         chunks.add(new Capture.Text(text.toString()));
         text.setLength(0);
       }
-      chunks.add(advancing(s, om, counts));
+      chunks.add(advancing(s, om, counts, statedRates));
     }
     if (om && !eof) {
       text.append("# EOF\n");
@@ -169,9 +181,11 @@ final class CaptureParser {
   /**
    * An advancing line: a counter captured as an integer stays one; OpenMetrics counts stay whole
    * numbers, as that format requires, and their sums follow them so the mean stays exact; text
-   * counts grow by the factor itself, which keeps every bucket's share exact.
+   * counts grow by the factor itself, which keeps every bucket's share exact. A counter whose rate
+   * a gauge on the page states grows at that rate.
    */
-  private static Capture.Advancing advancing(SampleLine s, boolean om, Map<Labels, Double> counts) {
+  private static Capture.Advancing advancing(
+      SampleLine s, boolean om, Map<Labels, Double> counts, Map<Labels, Double> statedRates) {
     boolean integers = INTEGER.matcher(s.literal()).matches();
     boolean floor =
         (integers && s.kind() == SampleKinds.Kind.COUNTER)
@@ -180,8 +194,12 @@ final class CaptureParser {
     if (om && s.kind() == SampleKinds.Kind.SUM && s.family() != null) {
       count = counts.getOrDefault(s.family(), Double.NaN);
     }
+    double perSecond = Double.NaN;
+    if (s.rateKey() != null && s.kind() == SampleKinds.Kind.COUNTER) {
+      perSecond = statedRates.getOrDefault(s.rateKey(), Double.NaN);
+    }
     return new Capture.Advancing(
-        s.prefix(), s.literal(), s.value(), integers, floor, count, s.suffix());
+        s.prefix(), s.literal(), s.value(), integers, floor, count, perSecond, s.suffix());
   }
 
   /** One sample line: its series as written, value text, and exemplar; the timestamp dropped. */
@@ -212,7 +230,8 @@ final class CaptureParser {
       String base = metric.substring(0, metric.lastIndexOf('_'));
       family = p.labels().toBuilder().set("__name__", base).build();
     }
-    return new SampleLine(series + " ", literal, p.value(), kind, suffix, family);
+    Labels rateKey = StatedRates.key(metric, p.labels());
+    return new SampleLine(series + " ", literal, p.value(), kind, suffix, family, metric, rateKey);
   }
 
   /**

@@ -75,14 +75,14 @@ public final class ReplayFleet {
   /** The page of target {@code name} at {@code timeMillis}. */
   public String render(String name, long timeMillis) {
     ReplayTarget t = target(name);
-    return t.capture().render(factor(t, timeMillis));
+    return t.capture().render(factor(t, timeMillis), t.uptime());
   }
 
   /** Every page at {@code timeMillis}, by target name, in order. */
   public Map<String, String> snapshot(long timeMillis) {
     Map<String, String> pages = new LinkedHashMap<>();
     for (ReplayTarget t : targets) {
-      pages.put(t.name(), t.capture().render(factor(t, timeMillis)));
+      pages.put(t.name(), t.capture().render(factor(t, timeMillis), t.uptime()));
     }
     return Collections.unmodifiableMap(pages);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.textparse.Format;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,14 +137,35 @@ class CaptureTest {
             "p_EXCERPT",
             "# TYPE i info\ni_info{v=\"1\"} 1\n# TYPE c counter\nc_total 1\nc_tot",
             3,
-            "# TYPE i info\ni_info{v=\"1\"} 1\n# TYPE c counter\nc_total 3\n# EOF\n"));
+            "# TYPE i info\ni_info{v=\"1\"} 1\n# TYPE c counter\nc_total 3\n# EOF\n"),
+        new Row(
+            "dcgm's energy since GPU boot grows at the power draw beside it (W x 1000 mJ/s), not"
+                + " by the factor",
+            "p",
+            POWER + "{gpu=\"0\"} 40.5\n" + ENERGY + "{gpu=\"0\"} 1000000\n",
+            2,
+            // one uptime (3,600 s) later at 40.5 W: 1,000,000 + 40.5 x 1000 x 3600 mJ
+            POWER + "{gpu=\"0\"} 40.5\n" + ENERGY + "{gpu=\"0\"} 146800000\n"),
+        new Row(
+            "an energy counter whose GPU has no power gauge grows by the factor",
+            "p",
+            POWER + "{gpu=\"1\"} 40.5\n" + ENERGY + "{gpu=\"0\"} 1000000\n",
+            2,
+            POWER + "{gpu=\"1\"} 40.5\n" + ENERGY + "{gpu=\"0\"} 2000000\n"));
   }
+
+  /** dcgm's family headers up to the sample name; a row appends labels and value. */
+  private static final String POWER =
+      "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE";
+
+  private static final String ENERGY =
+      "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION";
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("rendering")
   void renders(Row row) throws Exception {
     Capture c = Capture.parse(row.name(), row.page().getBytes(StandardCharsets.UTF_8));
-    assertThat(c.render(row.factor())).isEqualTo(row.expected());
+    assertThat(c.render(row.factor(), Duration.ofHours(1))).isEqualTo(row.expected());
   }
 
   record Bad(String what, String name, String page, int line, int column, String detail) {}
@@ -198,6 +220,7 @@ class CaptureTest {
     assertThat(c.advancingSamples()).isEqualTo(1);
     assertThat(c.engine()).isEqualTo("vllm");
     assertThat(c.format()).isEqualTo(Format.TEXT);
-    assertThatThrownBy(() -> c.render(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> c.render(-1, Duration.ofHours(1)))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -36,6 +36,12 @@ class ReplayCapturesTest {
   private static final long T0 = 1_790_000_000_000L;
   private static final Duration LATER = Duration.ofMinutes(15);
   private static final double FACTOR = 1.25;
+  private static final String ENERGY = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION";
+
+  /** The power gauge on the same GPU as an energy series. */
+  private static Labels power(Labels energy) {
+    return energy.toBuilder().set("__name__", "DCGM_FI_DEV_POWER_USAGE").build();
+  }
 
   /**
    * What the replay of each capture must show.
@@ -187,9 +193,19 @@ class ReplayCapturesTest {
       ScrapedPage.Sample s2 = p2.bySeries().get(s1.labels());
       if (s1.advances()) {
         assertThat(s2.value()).as("%s grows", s1.labels()).isGreaterThanOrEqualTo(s1.value());
-        assertThat(s2.value())
-            .as("%s at the steady rate", s1.labels())
-            .isIn(s1.value() * FACTOR, Math.floor(s1.value() * FACTOR));
+        ScrapedPage.Sample watts =
+            s1.name().equals(ENERGY) ? p1.bySeries().get(power(s1.labels())) : null;
+        if (watts != null) {
+          // since GPU boot: it grows at the power draw beside it (W x 1000 mJ/s), not by FACTOR
+          double want = s1.value() + watts.value() * 1000 * LATER.toSeconds();
+          assertThat(s2.value())
+              .as("%s at its power draw", s1.labels())
+              .isIn(want, Math.floor(want));
+        } else {
+          assertThat(s2.value())
+              .as("%s at the steady rate", s1.labels())
+              .isIn(s1.value() * FACTOR, Math.floor(s1.value() * FACTOR));
+        }
       } else {
         assertThat(Double.compare(s2.value(), s1.value()))
             .as("%s stays as captured", s1.labels())
