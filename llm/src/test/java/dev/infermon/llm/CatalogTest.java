@@ -10,6 +10,7 @@ import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.NonEngineMetric;
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.EngineDetector;
 import dev.infermon.llm.inventory.FamilyInfo;
@@ -287,6 +288,10 @@ class CatalogTest {
       value = {
         "{prefix: '', product: P, serves: [nope], cite: c} | unknown metric \"nope\"",
         "{prefix: '', serves: [a], cite: c}                | lists the families it serves but names no product",
+        "{prefix: '', renames: {a: b}, cite: c}            | renames families but names no product",
+        "{prefix: '', product: P, serves: [a], renames: {nope: b}, cite: c} | renames \"nope\", which it does not serve",
+        "{prefix: '', product: P, renames: {nope: b}, cite: c} | unknown metric \"nope\"",
+        "{prefix: '', product: P, renames: {a: ''}, cite: c} | renames \"a\" to nothing",
       })
   void aProductsSubsetIsChecked(String variant, String message) {
     String yaml =
@@ -311,6 +316,24 @@ class CatalogTest {
     assertThat(nim.serves("time_to_first_token_seconds")).isTrue();
     assertThat(nim.serves("num_preemptions_total")).isFalse();
     assertThat(vllm.variants().get(0).serves("num_preemptions_total")).isTrue();
+  }
+
+  /**
+   * NIM's request_finish_total is vLLM's request_success_total (finished requests by reason); its
+   * own request_success_total (successes, model_name only) is another family the catalog does not
+   * list (capture nim-llm-2024-10-30, lines 151-156).
+   */
+  @Test
+  void nimServesVllmsFinishedRequestsUnderItsOwnName() {
+    EngineCatalog vllm = Catalog.builtIn().engine("vllm");
+    Spelling nim = vllm.spelling("").orElseThrow();
+    MetricEntry finished = vllm.entries("request_success_total").get(0);
+    assertThat(nim.render(finished)).isEqualTo("request_finish_total");
+    assertThat(vllm.spelling("vllm:").orElseThrow().render(finished))
+        .isEqualTo("vllm:request_success_total");
+    assertThat(vllm.identifyFamily("request_finish_total").orElseThrow().entries())
+        .containsExactlyElementsOf(vllm.entries("request_success_total"));
+    assertThat(vllm.identifyFamily("request_success_total")).isEmpty();
   }
 
   @ParameterizedTest(name = "{1}")

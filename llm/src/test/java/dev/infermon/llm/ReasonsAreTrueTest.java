@@ -162,6 +162,8 @@ class ReasonsAreTrueTest {
     }
     page("nim", "prompt_tokens_total", true, "model_name", "m");
     page("nim", "generation_tokens_total", true, "model_name", "m");
+    // vLLM's request_success_total (by finished_reason) under NIM's name for it
+    page("nim", "request_finish_total", true, "finished_reason", "length", "model_name", "m");
     // a vLLM server without its stat loggers (--disable-log-stats): its process families only
     page("vllm_no_stats", "process_cpu_seconds_total", true);
     // two generic names only (too few to tell NIM by): the backend label "nim" says vLLM
@@ -218,6 +220,10 @@ class ReasonsAreTrueTest {
           nim                | pod.queue_time      |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose request_queue_time_seconds
           nim                | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_requests_swapped
           nim                | pod.kv_usage        |             | OK      |              |        |
+          nim                | model.qps           |             | OK      |              |        |
+          nim                | pod.finish_reasons  |             | OK      |              |        |
+          nim                | pod.spec_acceptance |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose spec_decode_num_accepted_tokens_total
+          nim                | pod.sleep           |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose engine_sleep_state
           nim_two            | pod.kv_usage        |             | OK      |              |        |
           nim_two            | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_preemptions_total
           vllm_no_stats      | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | check that stat logging is on (no --disable-log-stats) and that the scrape reaches its /metrics

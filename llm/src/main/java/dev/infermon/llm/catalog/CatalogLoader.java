@@ -124,20 +124,7 @@ public final class CatalogLoader {
     List<NameVariant> variants = new ArrayList<>();
     int i = 0;
     for (JsonNode v : nodes.array(root, "name_variants", true)) {
-      String at = "name_variants[" + i++ + "]";
-      // no "until": a wrapper's spelling follows the wrapper's release (Ray), not the engine's
-      nodes.checkKeys(v, Set.of("prefix", "optional_labels", "cite", "product", "serves"), at);
-      try {
-        variants.add(
-            new NameVariant(
-                nodes.text(v, "prefix", at, true),
-                CatalogNodes.strings(v.path("optional_labels")),
-                nodes.text(v, "cite", at, true),
-                nodes.text(v, "product", at, false),
-                new LinkedHashSet<>(CatalogNodes.strings(v.path("serves")))));
-      } catch (IllegalArgumentException e) {
-        throw nodes.fail(at, e.getMessage());
-      }
+      variants.add(nodes.nameVariant(v, "name_variants[" + i++ + "]"));
     }
     if (variants.isEmpty()) {
       throw nodes.fail("name_variants", "at least one name variant is required");
@@ -161,10 +148,11 @@ public final class CatalogLoader {
     }
     checkDisjoint(metrics);
     for (NameVariant v : variants) {
-      for (String n : v.serves()) {
+      Set<String> named = new LinkedHashSet<>(v.serves());
+      named.addAll(v.renames().keySet());
+      for (String n : named) {
         if (metrics.stream().noneMatch(x -> x.name().equals(n))) {
-          throw nodes.fail(
-              "name_variants \"" + v.prefix() + "\".serves", "unknown metric \"" + n + "\"");
+          throw nodes.fail("name_variants \"" + v.prefix() + "\"", "unknown metric \"" + n + "\"");
         }
       }
     }

@@ -3,7 +3,10 @@ package dev.infermon.llm.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -70,6 +73,31 @@ final class CatalogNodes {
       }
     }
     return v;
+  }
+
+  /**
+   * A name variant ({@code name_variants[i]}); no {@code until}: a wrapper's spelling follows the
+   * wrapper's release (Ray), not the engine's.
+   */
+  NameVariant nameVariant(JsonNode v, String at) {
+    checkKeys(v, Set.of("prefix", "optional_labels", "cite", "product", "serves", "renames"), at);
+    Map<String, String> renames = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = v.path("renames").properties().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> r = it.next();
+      renames.put(r.getKey(), r.getValue().asText());
+    }
+    try {
+      return new NameVariant(
+          text(v, "prefix", at, true),
+          strings(v.path("optional_labels")),
+          text(v, "cite", at, true),
+          text(v, "product", at, false),
+          new LinkedHashSet<>(strings(v.path("serves"))),
+          renames);
+    } catch (IllegalArgumentException e) {
+      throw fail(at, e.getMessage());
+    }
   }
 
   static List<String> strings(JsonNode list) {

@@ -94,7 +94,7 @@ public record MetricEntry(
 
   /** The family name under {@code variant}. */
   public String familyName(NameVariant variant) {
-    return prefixless ? name : variant.prefix() + name;
+    return prefixless ? name : variant.familyName(name);
   }
 
   /** The sample names the family exposes under {@code variant}. */

@@ -1,12 +1,15 @@
 package dev.infermon.llm.catalog;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * A spelling under which an engine's metrics appear: {@code vllm:} directly, {@code ray_vllm:}
  * through Ray, {@code sglang_} through the SGLang gateway, none through NVIDIA NIM. A variant may
- * add labels of its own, and a product that embeds the engine may serve only some of its families.
+ * add labels of its own, and a product that embeds the engine may serve only some of its families,
+ * some of them under a name of its own (NIM serves vLLM's {@code request_success_total}, counted by
+ * finish reason, as {@code request_finish_total}).
  *
  * @param prefix prepended to every catalog name that is not prefixless
  * @param optionalLabels labels the variant may add to every series
@@ -15,24 +18,57 @@ import java.util.Set;
  *     NIM for LLMs"), or null
  * @param serves the catalog names the product serves, whatever the engine release; empty when the
  *     spelling carries every family of the release
+ * @param renames catalog name to the whole family name the product gives it instead of prefix and
+ *     catalog name; every key is a family it serves
  */
 public record NameVariant(
-    String prefix, List<String> optionalLabels, String cite, String product, Set<String> serves) {
+    String prefix,
+    List<String> optionalLabels,
+    String cite,
+    String product,
+    Set<String> serves,
+    Map<String, String> renames) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
     }
-    if (!serves.isEmpty() && (product == null || product.isBlank())) {
+    boolean noProduct = product == null || product.isBlank();
+    if (!serves.isEmpty() && noProduct) {
       throw new IllegalArgumentException(
           "name variant \"" + prefix + "\" lists the families it serves but names no product");
     }
+    if (!renames.isEmpty() && noProduct) {
+      throw new IllegalArgumentException(
+          "name variant \"" + prefix + "\" renames families but names no product");
+    }
     optionalLabels = List.copyOf(optionalLabels);
     serves = Set.copyOf(serves);
+    for (Map.Entry<String, String> r : renames.entrySet()) {
+      if (!serves.isEmpty() && !serves.contains(r.getKey())) {
+        throw new IllegalArgumentException(
+            "name variant \""
+                + prefix
+                + "\" renames \""
+                + r.getKey()
+                + "\", which it does not serve");
+      }
+      if (r.getValue() == null || r.getValue().isBlank()) {
+        throw new IllegalArgumentException(
+            "name variant \"" + prefix + "\" renames \"" + r.getKey() + "\" to nothing");
+      }
+    }
+    renames = Map.copyOf(renames);
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of());
+    this(prefix, optionalLabels, cite, null, Set.of(), Map.of());
+  }
+
+  /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */
+  public String familyName(String name) {
+    String renamed = renames.get(name);
+    return renamed != null ? renamed : prefix + name;
   }
 
   /** Whether this spelling can carry the catalog family {@code name} at all. */

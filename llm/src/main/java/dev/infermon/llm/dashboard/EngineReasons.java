@@ -41,6 +41,10 @@ final class EngineReasons {
     if (shown.isPresent()) {
       return traffic(s, shown.get());
     }
+    Optional<MetricEntry> unserved = unserved(sources);
+    if (unserved.isPresent()) {
+      return productSubset(unserved.get().familyName(spelling));
+    }
     String release = range == null ? e.title() : e.title() + " " + range;
     Candidate in = inRange(sources, range);
     if (in == null) {
@@ -105,19 +109,7 @@ final class EngineReasons {
   private EmptyReason absent(
       Candidate in, String family, String release, ReleaseRange range, TargetInventory t) {
     if (!spelling.serves(in.entry.name())) {
-      // a product embedding the engine: its subset, not the release or a setting, leaves it out
-      return reason(
-          EmptyReason.Kind.NOT_EXPOSED,
-          spelling.product()
-              + " does not expose "
-              + family
-              + ": it serves a fixed subset of "
-              + e.title()
-              + "'s families, whatever "
-              + e.title()
-              + " release it embeds, and this one is not among them",
-          null,
-          null);
+      return productSubset(family);
     }
     boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
     // created on the first request, and the samples show requests were served: the page owes it
@@ -166,6 +158,42 @@ final class EngineReasons {
             + " but the target does not: check that "
             + (e.metricsOn().isEmpty() ? "the engine's metrics are on" : e.metricsOn())
             + " and that the scrape reaches its /metrics",
+        null,
+        null);
+  }
+
+  /**
+   * The first source family of a product that serves none of the signal's sources (NVIDIA NIM's
+   * subset of vLLM): its subset decides before any release or flag, since neither an engine upgrade
+   * nor a flag the product does not pass through would bring the family.
+   */
+  private Optional<MetricEntry> unserved(List<SignalSource> sources) {
+    MetricEntry first = null;
+    for (SignalSource src : sources) {
+      for (String name : src.metrics()) {
+        if (spelling.serves(name)) {
+          return Optional.empty();
+        }
+        if (first == null && !e.entries(name).isEmpty()) {
+          first = e.entries(name).get(0);
+        }
+      }
+    }
+    return Optional.ofNullable(first);
+  }
+
+  /** A product embedding the engine: its subset, not the release or a setting, leaves it out. */
+  private EmptyReason productSubset(String family) {
+    return reason(
+        EmptyReason.Kind.NOT_EXPOSED,
+        spelling.product()
+            + " does not expose "
+            + family
+            + ": it serves a fixed subset of "
+            + e.title()
+            + "'s families, whatever "
+            + e.title()
+            + " release it embeds, and this one is not among them",
         null,
         null);
   }
