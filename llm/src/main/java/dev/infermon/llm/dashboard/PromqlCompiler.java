@@ -126,6 +126,9 @@ public final class PromqlCompiler {
     if (m instanceof Measure.SuccessRate) {
       return successRate(g, o);
     }
+    if (m instanceof Measure.DecodePerToken) {
+      return decodePerToken(g, o);
+    }
     if (m instanceof Measure.Gpu) {
       return gpu(((Measure.Gpu) m).signal(), g, o);
     }
@@ -167,9 +170,37 @@ public final class PromqlCompiler {
   }
 
   private String selector(String family, String suffix, SignalSource src, Options o) {
-    List<String> matchers = new ArrayList<>(o.filters().matchers(o.panelMatch()));
+    // a family without model_name is scoped to a model through the pods it joins (podMap)
+    Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
+    List<String> matchers = new ArrayList<>(filters.matchers(o.panelMatch()));
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
+    src.valueLabels().forEach(l -> matchers.add(l + "=~\"[0-9]+\""));
     return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
+  }
+
+  /**
+   * The product of the numbers {@code labels} of {@code sel}'s series hold, one series per series.
+   * PromQL has no function from a label to a value; {@code histogram_quantile(1, ...)} over a
+   * histogram of one observation whose only finite bucket bound is the label's number answers
+   * exactly that bound (0 + bound x 1/1), and keeps the series' other labels, so the product
+   * matches one to one. Pure PromQL: it works on every backend and over all history.
+   */
+  private static String labelValues(String sel, List<String> labels) {
+    List<String> factors = new ArrayList<>();
+    for (String l : labels) {
+      String q = Filters.quote(l);
+      factors.add(
+          "histogram_quantile(1, label_replace("
+              + sel
+              + ", \"le\", \"$1\", "
+              + q
+              + ", \"(.+)\") or label_replace("
+              + sel
+              + ", \"le\", \"+Inf\", "
+              + q
+              + ", \"(.+)\"))");
+    }
+    return factors.size() == 1 ? factors.get(0) : "(" + String.join(" * ", factors) + ")";
   }
 
   /**
@@ -181,6 +212,9 @@ public final class PromqlCompiler {
     boolean several = r.source().metrics().size() > 1;
     for (String f : r.families()) {
       String p = selector(f, suffix, r.source(), o);
+      if (!r.source().valueLabels().isEmpty()) {
+        p = labelValues(p, r.source().valueLabels());
+      }
       if (PER_STEP.equals(fn)) {
         p = perStep(several ? named(p) : p, o.step());
       } else {
@@ -237,8 +271,19 @@ public final class PromqlCompiler {
     List<String> byLabels = rs.get(0).source().by();
     for (Resolved r : rs) {
       List<String> labels = union(union(g, TARGET), r.source().by());
-      inner.add(
-          r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")");
+      String one =
+          r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")";
+      if (r.source().modelFromPod()) {
+        String pods = podMap(o);
+        if (pods == null) {
+          continue;
+        }
+        one = "(" + one + ") * on (namespace, pod) group_left (model_name, role) " + pods;
+      }
+      inner.add(one);
+    }
+    if (inner.isEmpty()) {
+      return null;
     }
     return scale(
         outer.op() + " " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")",
@@ -305,6 +350,23 @@ public final class PromqlCompiler {
       return null;
     }
     return "1 - (" + failed + ") / (" + finished + " > 0)";
+  }
+
+  /**
+   * Decode seconds per token decoded ({@link Measure.DecodePerToken}); the tokens are counted only
+   * on the engines that measure decode time, so a model served by several engines divides like by
+   * like.
+   */
+  private String decodePerToken(List<String> g, Options o) {
+    Set<String> engines = new LinkedHashSet<>();
+    resolve(Signal.DECODE_TIME, o).forEach(r -> engines.add(r.engine().engine()));
+    String seconds = counter(Signal.DECODE_TIME, "_sum", g, o, "rate", engines);
+    String tokens = counter(Signal.GENERATION_LENGTH, "_sum", g, o, "rate", engines);
+    String requests = counter(Signal.GENERATION_LENGTH, "_count", g, o, "rate", engines);
+    if (seconds == null || tokens == null || requests == null) {
+      return null;
+    }
+    return ratio(seconds, tokens + " - " + requests);
   }
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */

@@ -13,6 +13,10 @@ public enum Signal {
   REQUESTS_WAITING_BY_REASON(Kind.GAUGE, "requests"),
   REQUESTS_SWAPPED(Kind.GAUGE, "requests"),
   KV_USAGE(Kind.GAUGE, "ratio"),
+  /** The KV cache's size in blocks (vLLM) or pages (SGLang), from the engine's config. */
+  KV_CAPACITY_BLOCKS(Kind.GAUGE, "blocks"),
+  /** The KV cache's size in tokens, from the engine's config. */
+  KV_CAPACITY_TOKENS(Kind.GAUGE, "tokens"),
   PREEMPTIONS(Kind.COUNTER, "preemptions"),
   PREFIX_CACHE_QUERIES(Kind.COUNTER, "tokens"),
   PREFIX_CACHE_HITS(Kind.COUNTER, "tokens"),
