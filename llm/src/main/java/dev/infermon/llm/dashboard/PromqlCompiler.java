@@ -174,7 +174,6 @@ public final class PromqlCompiler {
     Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
     List<String> matchers = new ArrayList<>(filters.matchers(o.panelMatch()));
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
-    src.valueLabels().forEach(l -> matchers.add(l + "=~\"[0-9]+\""));
     return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
   }
 
@@ -183,24 +182,25 @@ public final class PromqlCompiler {
    * PromQL has no function from a label to a value; {@code histogram_quantile(1, ...)} over a
    * histogram of one observation whose only finite bucket bound is the label's number answers
    * exactly that bound (0 + bound x 1/1), and keeps the series' other labels, so the product
-   * matches one to one. Pure PromQL: it works on every backend and over all history.
+   * matches one to one. Pure PromQL: it works on every backend and over all history. A series whose
+   * label is absent or not a number ({@code "None"}) has only the {@code +Inf} bucket, whose
+   * quantile is NaN, which {@code >= 0} drops; no matcher names the label, which a release without
+   * it does not have, and no series reaches the quantile without {@code le} (a warning).
    */
   private static String labelValues(String sel, List<String> labels) {
+    String inf = "label_replace(" + sel + ", \"le\", \"+Inf\", \"__name__\", \".*\")";
     List<String> factors = new ArrayList<>();
     for (String l : labels) {
-      String q = Filters.quote(l);
       factors.add(
           "histogram_quantile(1, label_replace("
-              + sel
+              + inf
               + ", \"le\", \"$1\", "
-              + q
-              + ", \"(.+)\") or label_replace("
-              + sel
-              + ", \"le\", \"+Inf\", "
-              + q
-              + ", \"(.+)\"))");
+              + Filters.quote(l)
+              + ", \"([0-9]+)\") or "
+              + inf
+              + ")");
     }
-    return factors.size() == 1 ? factors.get(0) : "(" + String.join(" * ", factors) + ")";
+    return String.join(" * ", factors) + " >= 0";
   }
 
   /**
@@ -271,6 +271,9 @@ public final class PromqlCompiler {
     List<String> byLabels = rs.get(0).source().by();
     for (Resolved r : rs) {
       List<String> labels = union(union(g, TARGET), r.source().by());
+      if (r.source().modelFromPod()) {
+        labels.remove("model_name"); // the family has none: the join below adds the pod's
+      }
       String one =
           r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")";
       if (r.source().modelFromPod()) {
