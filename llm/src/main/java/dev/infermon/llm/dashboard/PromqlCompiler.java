@@ -261,6 +261,32 @@ public final class PromqlCompiler {
     return new ArrayList<>(s);
   }
 
+  /**
+   * The labels one target's series of {@code src} are combined by: the group's and the target's.
+   */
+  private static List<String> perTarget(List<String> g, SignalSource src) {
+    List<String> labels = union(union(g, TARGET), src.by());
+    if (src.modelFromPod()) {
+      labels.remove("model_name"); // the family has none: withModel adds the pod's
+    }
+    return labels;
+  }
+
+  /**
+   * {@code perTarget}, joined to the pods in scope for {@code model_name} and {@code role} when the
+   * source's family has no {@code model_name} (vLLM's {@code cache_config_info}, its API server's
+   * admission counter); null when no pod is in scope.
+   */
+  private String withModel(String perTarget, Resolved r, Options o) {
+    if (!r.source().modelFromPod()) {
+      return perTarget;
+    }
+    String pods = podMap(o);
+    return pods == null
+        ? null
+        : "(" + perTarget + ") * on (namespace, pod) group_left (model_name, role) " + pods;
+  }
+
   private String gauge(Signal s, List<String> g, Options o) {
     List<Resolved> rs = resolve(s, o);
     if (rs.isEmpty()) {
@@ -270,20 +296,19 @@ public final class PromqlCompiler {
     Aggregation outer = rs.get(0).source().aggregation();
     List<String> byLabels = rs.get(0).source().by();
     for (Resolved r : rs) {
-      List<String> labels = union(union(g, TARGET), r.source().by());
-      if (r.source().modelFromPod()) {
-        labels.remove("model_name"); // the family has none: the join below adds the pod's
-      }
       String one =
-          r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")";
-      if (r.source().modelFromPod()) {
-        String pods = podMap(o);
-        if (pods == null) {
-          continue;
-        }
-        one = "(" + one + ") * on (namespace, pod) group_left (model_name, role) " + pods;
+          withModel(
+              r.source().aggregation().op()
+                  + " "
+                  + by(perTarget(g, r.source()))
+                  + " ("
+                  + parts(r, "", o, null)
+                  + ")",
+              r,
+              o);
+      if (one != null) {
+        inner.add(one);
       }
-      inner.add(one);
     }
     if (inner.isEmpty()) {
       return null;
@@ -304,8 +329,12 @@ public final class PromqlCompiler {
         continue;
       }
       byLabels = r.source().by();
-      List<String> labels = union(union(g, TARGET), r.source().by());
-      inner.add("sum " + by(labels) + " (" + parts(r, suffix, o, fn) + ")");
+      String one =
+          withModel(
+              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")", r, o);
+      if (one != null) {
+        inner.add(one);
+      }
     }
     if (inner.isEmpty()) {
       return null;

@@ -27,6 +27,12 @@ public enum Signal {
   REQUESTS_SUCCEEDED(Kind.COUNTER, "requests"),
   REQUESTS_FAILED(Kind.COUNTER, "requests"),
   REQUESTS_BY_FINISH_REASON(Kind.COUNTER, "requests"),
+  /**
+   * Requests the server refused before they reached the engine (a queue cap: vLLM's {@code
+   * --max-num-queued-reqs} / {@code --max-num-queued-tokens}), so no finish reason counts them.
+   */
+  ADMISSION_REJECTIONS(Kind.COUNTER, "requests"),
+  ADMISSION_REJECTIONS_BY_REASON(Kind.COUNTER, "requests"),
   TTFT(Kind.HISTOGRAM, "seconds"),
   ITL(Kind.HISTOGRAM, "seconds"),
   TPOT(Kind.HISTOGRAM, "seconds"),

@@ -10,6 +10,7 @@ export const POD_COLUMNS = [
   { title: 'KV-cache usage', panel: 'pod.kv_usage', pick: '', unit: 'percentunit' },
   { title: 'KV capacity (tokens)', panel: 'pod.kv_capacity', pick: ' tokens', unit: 'none' },
   { title: 'Waiting', panel: 'pod.scheduler', pick: ' waiting', unit: 'none' },
+  { title: 'Rejected/s', panel: 'pod.admission_rejections', pick: ' rejected', unit: 'reqps' },
   { title: 'Output tokens/s', panel: 'pod.tokens', pick: ' out', unit: 'tokens/s' },
   { title: 'Engines asleep', panel: 'pod.sleep', pick: ' asleep', unit: 'none' },
 ];
