@@ -10,19 +10,10 @@ import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.EmptyReason;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
-import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
-import dev.infermon.llm.dashboard.Presence;
-import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.promql.backend.QueryStack;
-import dev.infermon.promql.value.Sample;
-import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.InferencePod;
-import dev.infermon.simulator.VllmPod;
-import dev.infermon.simulator.vllm.VllmMetrics;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,10 +36,10 @@ class DecodePerTokenTest {
   private static DashboardService service;
 
   /**
-   * Per step: vLLM pod -> [decode seconds, generated tokens, finished requests, ITL sum, ITL count,
-   * drafts, accepted] over its engines.
+   * Per vLLM pod: [decode seconds, generated tokens, finished requests, ITL sum, ITL count, drafts,
+   * accepted] over its engines.
    */
-  private static final Map<Long, Map<String, double[]>> truth = new HashMap<>();
+  private static VllmTruth truth;
 
   @BeforeAll
   static void run() {
@@ -64,71 +55,38 @@ class DecodePerTokenTest {
             .speculativeTokens(4)
             .build();
     fleet = new SimulatedFleet(config, false);
-    fleet.run(
-        Duration.ofMinutes(8),
-        snap -> {
-          Map<String, double[]> at = new HashMap<>();
-          for (InferencePod p : fleet.fleet.pods()) {
-            if (p instanceof VllmPod) {
-              double[] v = new double[7];
-              for (int i = 0; i < p.engines().size(); i++) {
-                VllmMetrics m = ((VllmPod) p).metrics(i);
-                v[0] += m.decodeTime().sum();
-                v[1] += m.requestGenerationTokens().sum();
-                v[2] += m.requestGenerationTokens().count();
-                v[3] += m.interTokenLatency().sum();
-                v[4] += m.interTokenLatency().count();
-                v[5] += m.specDrafts();
-                v[6] += m.specAccepted();
-              }
-              at.put(p.info().name(), v);
-            }
-          }
-          truth.put(snap.timeMillis(), at);
-        });
+    truth =
+        new VllmTruth(
+            fleet,
+            Duration.ofMinutes(8),
+            m ->
+                new double[] {
+                  m.decodeTime().sum(),
+                  m.requestGenerationTokens().sum(),
+                  m.requestGenerationTokens().count(),
+                  m.interTokenLatency().sum(),
+                  m.interTokenLatency().count(),
+                  m.specDrafts(),
+                  m.specAccepted()
+                });
     service = new DashboardService(QueryStack.of(fleet.backend), CATALOG);
   }
 
   private static Map<String, Double> now(Measure m, String panelId) {
-    Panel p = Dashboards.panel(panelId);
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(
-            Filters.NONE,
-            Map.of(),
-            0.95,
-            "5m",
-            Presence.of(service.inventory(fleet.now()).families()));
-    String q = new PromqlCompiler(CATALOG).compile(m, p.level(), o).orElseThrow();
-    Vector v = (Vector) fleet.backend.instantQuery(q, fleet.now()).value();
-    String key = p.level().groupBy().get(p.level().groupBy().size() - 1);
-    Map<String, Double> out = new HashMap<>();
-    for (Sample s : v.samples()) {
-      out.put(s.labels().get(key), s.value());
-    }
-    return out;
+    return PanelValues.at(
+        fleet.backend, fleet.now(), m, Dashboards.panel(panelId).level(), Filters.NONE);
   }
 
   private static Map<String, Double> panelNow(String panelId) {
-    return now(Dashboards.panel(panelId).queries().get(0).measure(), panelId);
-  }
-
-  /** Truth over the window PromQL's rate sees: samples in (now-5m, now], the first at now-285s. */
-  private static double[] delta(String pod) {
-    double[] end = truth.get(fleet.now()).get(pod);
-    double[] start = truth.get(fleet.now() - 285_000).get(pod);
-    double[] d = new double[end.length];
-    for (int i = 0; i < d.length; i++) {
-      d[i] = end[i] - start[i];
-    }
-    return d;
+    return PanelValues.panel(fleet.backend, fleet.now(), panelId, 0, Filters.NONE);
   }
 
   @Test
   void podDecodeTimePerTokenIsDecodeSecondsOverTokensAfterTheFirst() {
     Map<String, Double> panel = panelNow("pod.decode_per_token");
-    assertThat(panel).containsOnlyKeys(truth.get(fleet.now()).keySet());
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
+    assertThat(panel).containsOnlyKeys(truth.pods());
+    for (String pod : truth.pods()) {
+      double[] d = truth.delta(pod);
       assertThat(d[1] - d[2]).as(pod + " decoded tokens").isPositive();
       double expected = d[0] / (d[1] - d[2]);
       assertThat(panel.get(pod)).as(pod).isCloseTo(expected, within(expected * 1e-9));
@@ -137,13 +95,7 @@ class DecodePerTokenTest {
 
   @Test
   void theModelDividesOnlyTheTokensOfEnginesThatMeasureDecodeTime() {
-    double[] sum = new double[3];
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
-      for (int i = 0; i < sum.length; i++) {
-        sum[i] += d[i];
-      }
-    }
+    double[] sum = truth.total();
     double expected = sum[0] / (sum[1] - sum[2]);
     // the SGLang pod's generated tokens are left out: it has no decode-time histogram
     assertThat(panelNow("model.decode_per_token").get(MODEL))
@@ -155,8 +107,8 @@ class DecodePerTokenTest {
     Map<String, Double> perToken = panelNow("pod.decode_per_token");
     Map<String, Double> itl =
         now(new Measure.Mean(dev.infermon.llm.signals.Signal.ITL), "pod.tpot");
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
+    for (String pod : truth.pods()) {
+      double[] d = truth.delta(pod);
       assertThat(itl.get(pod)).as(pod).isCloseTo(d[3] / d[4], within(d[3] / d[4] * 1e-9));
       double acceptanceLength = 1 + d[6] / d[5];
       assertThat(acceptanceLength).as(pod).isGreaterThan(1.5);

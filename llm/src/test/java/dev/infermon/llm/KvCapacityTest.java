@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
-import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Filters;
-import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
-import dev.infermon.llm.dashboard.Presence;
-import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
-import dev.infermon.promql.value.Sample;
-import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.SglangPod;
@@ -86,29 +80,8 @@ class KvCapacityTest {
     }
   }
 
-  /** One query of a panel at {@code at}, by the panel's last grouping label. */
-  private static Map<String, Double> panel(
-      QueryBackend backend, long at, String id, int query, Filters filters) {
-    Panel p = Dashboards.panel(id);
-    DashboardService s = new DashboardService(QueryStack.of(backend), CATALOG);
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(
-            filters, Map.of(), 0.95, "5m", Presence.of(s.inventory(at).families()));
-    String q =
-        new PromqlCompiler(CATALOG)
-            .compile(p.queries().get(query).measure(), p.level(), o)
-            .orElseThrow();
-    Vector v = (Vector) backend.instantQuery(q, at).value();
-    String key = p.level().groupBy().get(p.level().groupBy().size() - 1);
-    Map<String, Double> out = new HashMap<>();
-    for (Sample x : v.samples()) {
-      assertThat(out.put(x.labels().get(key), x.value())).as(key + " once: " + q).isNull();
-    }
-    return out;
-  }
-
   private static Map<String, Double> fleetPanel(String id, int query, Filters filters) {
-    return panel(fleet.backend, fleet.now(), id, query, filters);
+    return PanelValues.panel(fleet.backend, fleet.now(), id, query, filters);
   }
 
   @Test
@@ -197,9 +170,9 @@ class KvCapacityTest {
     long end = start + Duration.ofMinutes(2).toMillis();
     new ReplayScrape(storage, true).run(replay, start, end);
     QueryBackend backend = new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS));
-    assertThat(panel(backend, end, "pod.kv_capacity", 0, Filters.NONE))
+    assertThat(PanelValues.panel(backend, end, "pod.kv_capacity", 0, Filters.NONE))
         .containsExactly(Map.entry("captured-0", (double) tokens));
-    assertThat(panel(backend, end, "pod.kv_capacity", 1, Filters.NONE))
+    assertThat(PanelValues.panel(backend, end, "pod.kv_capacity", 1, Filters.NONE))
         .containsExactly(Map.entry("captured-0", (double) blocks));
   }
 }
