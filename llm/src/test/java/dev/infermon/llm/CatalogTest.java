@@ -278,6 +278,10 @@ class CatalogTest {
             "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c,"
                 + " avoid: {use: []}}]",
             "why is required"),
+        Arguments.of(
+            "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c}]\n"
+                + "signals: {kv_capacity_tokens: [{metric: a, value_labels: num_blocks}]}",
+            "signals.kv_capacity_tokens[0].value_labels: a list of label names is required"),
         Arguments.of("created_series: {cite: c}\nmetrics: []", "since is required"));
   }
 

@@ -169,6 +169,11 @@ class ReasonsAreTrueTest {
     // two generic names only (too few to tell NIM by): the backend label "nim" says vLLM
     page("nim_two", "num_requests_running", false, "model_name", "m");
     page("nim_two", "gpu_cache_usage_perc", false, "model_name", "m");
+    // a V1 engine with traffic whose API server refuses requests at a queue cap (vLLM 0.32+,
+    // --max-num-queued-reqs): the counter has reason and no engine or model_name; the reason
+    // value is a stand-in, the sources read do not list the label's values
+    vllmV1("vllm_admission", Shape.HELD, Shape.RISING);
+    page("vllm_admission", "vllm:admission_rejections_total", true, "reason", "queue_cap");
     // an idle SGLang 0.5.1: the scheduler gauges at 0, no family created on first use yet
     for (String g :
         List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
@@ -227,6 +232,11 @@ class ReasonsAreTrueTest {
           nim_two            | pod.kv_usage        |             | OK      |              |        |
           nim_two            | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | NVIDIA NIM does not expose num_preemptions_total
           vllm_no_stats      | pod.preemptions     |             | EMPTY   | NOT_EXPOSED  | vllm   | check that stat logging is on (no --disable-log-stats) and that the scrape reaches its /metrics
+          vllm_admission     | pod.admission_rejections |        | OK      |              |        |
+          vllm_admission     | causal_model.admission_rejections | | OK    |              |        |
+          vllm_admission     | pod.admission_rejections | model_name=x | EMPTY | NO_TARGETS |     | no inference target matches the filters
+          vllm_busy          | pod.admission_rejections |        | EMPTY   | NOT_EXPOSED  | vllm   | vllm:admission_rejections_total exists from vLLM 0.32 and this target (vLLM 0.9.2–0.33) does not expose it
+          sglang_041         | pod.admission_rejections |        | EMPTY   | NOT_EXPOSED  | sglang | SGLang does not expose admission_rejections in any release
           """)
   void theFirstReasonIsTheRealOne(
       String page,
@@ -265,6 +275,20 @@ class ReasonsAreTrueTest {
     if (first.kind() != EmptyReason.Kind.NO_TRAFFIC) {
       assertThat(p.reasons()).noneMatch(r -> r.kind() == EmptyReason.Kind.NO_TRAFFIC);
     }
+  }
+
+  /** 10 refusals a scrape, every 15 s: the pod's and its model's rate, model from the pod. */
+  @ParameterizedTest
+  @CsvSource({
+    "pod.admission_rejections, pod, p",
+    "causal_model.admission_rejections, model_name, m"
+  })
+  void admissionRejectionsAreTheCountersRate(String panel, String label, String value) {
+    PanelResult p = render("vllm_admission", panel, Filters.NONE);
+    PanelResult.SeriesData s = p.queries().get(0).series().get(0);
+    assertThat(p.queries().get(0).series()).hasSize(1);
+    assertThat(s.labels()).containsEntry(label, value);
+    assertThat(s.last()).isCloseTo(10.0 / 15, org.assertj.core.api.Assertions.within(1e-9));
   }
 
   private static PanelResult render(String page, String panel, Filters filters) {

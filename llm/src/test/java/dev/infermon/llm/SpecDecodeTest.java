@@ -6,20 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
-import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.EmptyReason;
 import dev.infermon.llm.dashboard.Filters;
-import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
-import dev.infermon.llm.dashboard.Presence;
-import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.promql.backend.QueryStack;
-import dev.infermon.promql.value.Sample;
-import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.InferencePod;
-import dev.infermon.simulator.VllmPod;
-import dev.infermon.simulator.vllm.VllmMetrics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -51,84 +42,31 @@ class SpecDecodeTest {
   private static SimulatedFleet fleet;
   private static DashboardService service;
 
-  /** Per step: pod -> [drafts, draft tokens, accepted tokens] summed over its engines. */
-  private static final Map<Long, Map<String, double[]>> truth = new HashMap<>();
+  /** Per pod: [drafts, draft tokens, accepted tokens] summed over its engines. */
+  private static VllmTruth truth;
 
   @BeforeAll
   static void run() {
     fleet = new SimulatedFleet(SMALL.speculativeTokens(4).build(), false);
-    fleet.run(
-        Duration.ofMinutes(6),
-        snap -> {
-          Map<String, double[]> at = new HashMap<>();
-          for (InferencePod p : fleet.fleet.pods()) {
-            if (p instanceof VllmPod) {
-              double[] v = new double[3];
-              for (int i = 0; i < p.engines().size(); i++) {
-                VllmMetrics m = ((VllmPod) p).metrics(i);
-                v[0] += m.specDrafts();
-                v[1] += m.specDraftTokens();
-                v[2] += m.specAccepted();
-              }
-              at.put(p.info().name(), v);
-            }
-          }
-          truth.put(snap.timeMillis(), at);
-        });
+    truth =
+        new VllmTruth(
+            fleet,
+            Duration.ofMinutes(6),
+            m -> new double[] {m.specDrafts(), m.specDraftTokens(), m.specAccepted()});
     service = new DashboardService(QueryStack.of(fleet.backend), CATALOG);
   }
 
-  /** The value of one query of a panel now, for the series whose grouping label is {@code key}. */
+  /** The value of one query of a panel now, by the panel's last grouping label. */
   private static Map<String, Double> panelNow(String panelId, int query) {
-    Panel p = Dashboards.panel(panelId);
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(
-            Filters.NONE,
-            Map.of(),
-            0.95,
-            "5m",
-            Presence.of(service.inventory(fleet.now()).families()));
-    String q =
-        new PromqlCompiler(CATALOG)
-            .compile(p.queries().get(query).measure(), p.level(), o)
-            .orElseThrow();
-    Vector v = (Vector) fleet.backend.instantQuery(q, fleet.now()).value();
-    String key = p.level().groupBy().get(p.level().groupBy().size() - 1);
-    Map<String, Double> out = new HashMap<>();
-    for (Sample s : v.samples()) {
-      out.put(s.labels().get(key), s.value());
-    }
-    return out;
-  }
-
-  /** Truth over the window PromQL's rate sees: samples in (now-5m, now], the first at now-285s. */
-  private static double[] delta(String pod) {
-    double[] end = truth.get(fleet.now()).get(pod);
-    double[] start = truth.get(fleet.now() - 285_000).get(pod);
-    double[] d = new double[end.length];
-    for (int i = 0; i < d.length; i++) {
-      d[i] = end[i] - start[i];
-    }
-    return d;
-  }
-
-  private static double[] modelDelta() {
-    double[] sum = new double[3];
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
-      for (int i = 0; i < sum.length; i++) {
-        sum[i] += d[i];
-      }
-    }
-    return sum;
+    return PanelValues.panel(fleet.backend, fleet.now(), panelId, query, Filters.NONE);
   }
 
   @Test
   void podAcceptanceIsAcceptedOverDraftTokensOfEveryEngine() {
     Map<String, Double> panel = panelNow("pod.spec_acceptance", 0);
     assertThat(panel).hasSize(2);
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
+    for (String pod : truth.pods()) {
+      double[] d = truth.delta(pod);
       assertThat(d[1]).as(pod + " drafted").isPositive();
       assertThat(panel.get(pod)).as(pod).isCloseTo(d[2] / d[1], within(1e-9));
     }
@@ -138,8 +76,8 @@ class SpecDecodeTest {
   void podDraftsPerSecondAndMeanAcceptanceLength() {
     Map<String, Double> drafts = panelNow("pod.spec_drafts", 0);
     Map<String, Double> length = panelNow("pod.spec_drafts", 1);
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      double[] d = delta(pod);
+    for (String pod : truth.pods()) {
+      double[] d = truth.delta(pod);
       assertThat(drafts.get(pod)).as(pod).isCloseTo(d[0] / 285.0, within(d[0] / 285.0 * 1e-9));
       assertThat(length.get(pod)).as(pod).isCloseTo(1 + d[2] / d[0], within(1e-9));
     }
@@ -147,7 +85,7 @@ class SpecDecodeTest {
 
   @Test
   void modelPanelsSumThePodsBeforeDividing() {
-    double[] d = modelDelta();
+    double[] d = truth.total();
     assertThat(panelNow("model.spec_acceptance", 0).get(MODEL))
         .isCloseTo(d[2] / d[1], within(1e-9));
     assertThat(panelNow("model.spec_acceptance_length", 0).get(MODEL))

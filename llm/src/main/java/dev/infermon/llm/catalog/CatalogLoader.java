@@ -435,7 +435,9 @@ public final class CatalogLoader {
             "scale",
             "zero_when_absent",
             "since",
-            "note"),
+            "note",
+            "value_labels",
+            "model_from_pod"),
         at);
     List<String> names =
         s.has("metrics")
@@ -449,6 +451,10 @@ public final class CatalogLoader {
       if (!known) {
         throw nodes.fail(at, "signal source names unknown metric \"" + n + "\"");
       }
+    }
+    if (s.has("value_labels")
+        && (!s.get("value_labels").isArray() || s.get("value_labels").isEmpty())) {
+      throw nodes.fail(at + ".value_labels", "a list of label names is required");
     }
     Map<String, String> match = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = s.path("match").properties().iterator();
@@ -468,7 +474,9 @@ public final class CatalogLoader {
           s.path("scale").asDouble(1),
           s.path("zero_when_absent").asBoolean(false),
           nodes.release(s, "since", at),
-          nodes.text(s, "note", at, false));
+          nodes.text(s, "note", at, false),
+          CatalogNodes.strings(s.path("value_labels")),
+          s.path("model_from_pod").asBoolean(false));
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }

@@ -21,6 +21,11 @@ import java.util.Map;
  * @param zeroWhenAbsent whether an absent family means zero (a lazily created failure counter)
  * @param since first release where this source applies, or null for the family's own
  * @param note what a user must know about the mapping
+ * @param valueLabels labels whose numbers are the value, multiplied (an info gauge's value is 1 and
+ *     its labels carry the config: vLLM's {@code cache_config_info{num_gpu_blocks, block_size}});
+ *     empty for the sample value
+ * @param modelFromPod whether the family lacks {@code model_name} and takes it (and {@code role})
+ *     from the inference pod its series belong to
  */
 public record SignalSource(
     String engine,
@@ -33,9 +38,12 @@ public record SignalSource(
     double scale,
     boolean zeroWhenAbsent,
     ReleaseLine since,
-    String note) {
+    String note,
+    List<String> valueLabels,
+    boolean modelFromPod) {
   public SignalSource {
     metrics = List.copyOf(metrics);
+    valueLabels = List.copyOf(valueLabels);
     match = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(match));
     by = List.copyOf(by);
     if (metrics.isEmpty()) {

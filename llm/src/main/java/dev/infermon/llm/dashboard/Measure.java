@@ -92,6 +92,21 @@ public sealed interface Measure {
     }
   }
 
+  /**
+   * Decode time per token generated in decode: {@code rate(decode_time_sum) /
+   * (rate(generation_length_sum) - rate(generation_length_count))}, over the requests that
+   * finished. vLLM observes both histograms for every finished request; its decode phase runs from
+   * the first token to the last, so the tokens it produced are the generation length less the first
+   * (the prefill's), as {@code mean_time_per_output_token} counts them. Unlike inter-token latency,
+   * which vLLM observes once per engine step, this stays per token when a step emits several
+   * (speculative decoding).
+   */
+  record DecodePerToken() implements Measure {
+    public List<Signal> signals() {
+      return List.of(Signal.DECODE_TIME, Signal.GENERATION_LENGTH);
+    }
+  }
+
   /** A dcgm-exporter signal on the GPUs attributed to the inference pods in scope. */
   record Gpu(Signal signal) implements Measure {
     public List<Signal> signals() {

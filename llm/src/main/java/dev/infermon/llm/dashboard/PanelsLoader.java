@@ -40,6 +40,7 @@ final class PanelsLoader {
           "heatmap",
           "gpu",
           "success_rate",
+          "decode_per_token",
           "ratio",
           "per_gpu");
 
@@ -279,6 +280,11 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write success_rate: {}");
         }
         return new Measure.SuccessRate();
+      case "decode_per_token":
+        if (!v.isObject() || !v.isEmpty()) {
+          throw fail(where, at, "takes no arguments: write decode_per_token: {}");
+        }
+        return new Measure.DecodePerToken();
       case "quantile":
         return quantile(v, where, at);
       case "ratio":

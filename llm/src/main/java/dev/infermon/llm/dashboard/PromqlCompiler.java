@@ -126,6 +126,9 @@ public final class PromqlCompiler {
     if (m instanceof Measure.SuccessRate) {
       return successRate(g, o);
     }
+    if (m instanceof Measure.DecodePerToken) {
+      return decodePerToken(g, o);
+    }
     if (m instanceof Measure.Gpu) {
       return gpu(((Measure.Gpu) m).signal(), g, o);
     }
@@ -167,9 +170,37 @@ public final class PromqlCompiler {
   }
 
   private String selector(String family, String suffix, SignalSource src, Options o) {
-    List<String> matchers = new ArrayList<>(o.filters().matchers(o.panelMatch()));
+    // a family without model_name is scoped to a model through the pods it joins (podMap)
+    Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
+    List<String> matchers = new ArrayList<>(filters.matchers(o.panelMatch()));
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
     return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
+  }
+
+  /**
+   * The product of the numbers {@code labels} of {@code sel}'s series hold, one series per series.
+   * PromQL has no function from a label to a value; {@code histogram_quantile(1, ...)} over a
+   * histogram of one observation whose only finite bucket bound is the label's number answers
+   * exactly that bound (0 + bound x 1/1), and keeps the series' other labels, so the product
+   * matches one to one. Pure PromQL: it works on every backend and over all history. A series whose
+   * label is absent or not a number ({@code "None"}) has only the {@code +Inf} bucket, whose
+   * quantile is NaN, which {@code >= 0} drops; no matcher names the label, which a release without
+   * it does not have, and no series reaches the quantile without {@code le} (a warning).
+   */
+  private static String labelValues(String sel, List<String> labels) {
+    String inf = "label_replace(" + sel + ", \"le\", \"+Inf\", \"__name__\", \".*\")";
+    List<String> factors = new ArrayList<>();
+    for (String l : labels) {
+      factors.add(
+          "histogram_quantile(1, label_replace("
+              + inf
+              + ", \"le\", \"$1\", "
+              + Filters.quote(l)
+              + ", \"([0-9]+)\") or "
+              + inf
+              + ")");
+    }
+    return String.join(" * ", factors) + " >= 0";
   }
 
   /**
@@ -181,6 +212,9 @@ public final class PromqlCompiler {
     boolean several = r.source().metrics().size() > 1;
     for (String f : r.families()) {
       String p = selector(f, suffix, r.source(), o);
+      if (!r.source().valueLabels().isEmpty()) {
+        p = labelValues(p, r.source().valueLabels());
+      }
       if (PER_STEP.equals(fn)) {
         p = perStep(several ? named(p) : p, o.step());
       } else {
@@ -227,6 +261,32 @@ public final class PromqlCompiler {
     return new ArrayList<>(s);
   }
 
+  /**
+   * The labels one target's series of {@code src} are combined by: the group's and the target's.
+   */
+  private static List<String> perTarget(List<String> g, SignalSource src) {
+    List<String> labels = union(union(g, TARGET), src.by());
+    if (src.modelFromPod()) {
+      labels.remove("model_name"); // the family has none: withModel adds the pod's
+    }
+    return labels;
+  }
+
+  /**
+   * {@code perTarget}, joined to the pods in scope for {@code model_name} and {@code role} when the
+   * source's family has no {@code model_name} (vLLM's {@code cache_config_info}, its API server's
+   * admission counter); null when no pod is in scope.
+   */
+  private String withModel(String perTarget, Resolved r, Options o) {
+    if (!r.source().modelFromPod()) {
+      return perTarget;
+    }
+    String pods = podMap(o);
+    return pods == null
+        ? null
+        : "(" + perTarget + ") * on (namespace, pod) group_left (model_name, role) " + pods;
+  }
+
   private String gauge(Signal s, List<String> g, Options o) {
     List<Resolved> rs = resolve(s, o);
     if (rs.isEmpty()) {
@@ -236,9 +296,22 @@ public final class PromqlCompiler {
     Aggregation outer = rs.get(0).source().aggregation();
     List<String> byLabels = rs.get(0).source().by();
     for (Resolved r : rs) {
-      List<String> labels = union(union(g, TARGET), r.source().by());
-      inner.add(
-          r.source().aggregation().op() + " " + by(labels) + " (" + parts(r, "", o, null) + ")");
+      String one =
+          withModel(
+              r.source().aggregation().op()
+                  + " "
+                  + by(perTarget(g, r.source()))
+                  + " ("
+                  + parts(r, "", o, null)
+                  + ")",
+              r,
+              o);
+      if (one != null) {
+        inner.add(one);
+      }
+    }
+    if (inner.isEmpty()) {
+      return null;
     }
     return scale(
         outer.op() + " " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")",
@@ -256,8 +329,12 @@ public final class PromqlCompiler {
         continue;
       }
       byLabels = r.source().by();
-      List<String> labels = union(union(g, TARGET), r.source().by());
-      inner.add("sum " + by(labels) + " (" + parts(r, suffix, o, fn) + ")");
+      String one =
+          withModel(
+              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")", r, o);
+      if (one != null) {
+        inner.add(one);
+      }
     }
     if (inner.isEmpty()) {
       return null;
@@ -305,6 +382,23 @@ public final class PromqlCompiler {
       return null;
     }
     return "1 - (" + failed + ") / (" + finished + " > 0)";
+  }
+
+  /**
+   * Decode seconds per token decoded ({@link Measure.DecodePerToken}); the tokens are counted only
+   * on the engines that measure decode time, so a model served by several engines divides like by
+   * like.
+   */
+  private String decodePerToken(List<String> g, Options o) {
+    Set<String> engines = new LinkedHashSet<>();
+    resolve(Signal.DECODE_TIME, o).forEach(r -> engines.add(r.engine().engine()));
+    String seconds = counter(Signal.DECODE_TIME, "_sum", g, o, "rate", engines);
+    String tokens = counter(Signal.GENERATION_LENGTH, "_sum", g, o, "rate", engines);
+    String requests = counter(Signal.GENERATION_LENGTH, "_count", g, o, "rate", engines);
+    if (seconds == null || tokens == null || requests == null) {
+      return null;
+    }
+    return ratio(seconds, tokens + " - " + requests);
   }
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */

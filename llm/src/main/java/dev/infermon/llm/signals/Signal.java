@@ -13,6 +13,10 @@ public enum Signal {
   REQUESTS_WAITING_BY_REASON(Kind.GAUGE, "requests"),
   REQUESTS_SWAPPED(Kind.GAUGE, "requests"),
   KV_USAGE(Kind.GAUGE, "ratio"),
+  /** The KV cache's size in blocks (vLLM) or pages (SGLang), from the engine's config. */
+  KV_CAPACITY_BLOCKS(Kind.GAUGE, "blocks"),
+  /** The KV cache's size in tokens, from the engine's config. */
+  KV_CAPACITY_TOKENS(Kind.GAUGE, "tokens"),
   PREEMPTIONS(Kind.COUNTER, "preemptions"),
   PREFIX_CACHE_QUERIES(Kind.COUNTER, "tokens"),
   PREFIX_CACHE_HITS(Kind.COUNTER, "tokens"),
@@ -23,6 +27,12 @@ public enum Signal {
   REQUESTS_SUCCEEDED(Kind.COUNTER, "requests"),
   REQUESTS_FAILED(Kind.COUNTER, "requests"),
   REQUESTS_BY_FINISH_REASON(Kind.COUNTER, "requests"),
+  /**
+   * Requests the server refused before they reached the engine (a queue cap: vLLM's {@code
+   * --max-num-queued-reqs} / {@code --max-num-queued-tokens}), so no finish reason counts them.
+   */
+  ADMISSION_REJECTIONS(Kind.COUNTER, "requests"),
+  ADMISSION_REJECTIONS_BY_REASON(Kind.COUNTER, "requests"),
   TTFT(Kind.HISTOGRAM, "seconds"),
   ITL(Kind.HISTOGRAM, "seconds"),
   TPOT(Kind.HISTOGRAM, "seconds"),

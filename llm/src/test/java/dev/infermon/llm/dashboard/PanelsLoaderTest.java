@@ -107,6 +107,12 @@ class PanelsLoaderTest {
             "panels.yaml: panel \"model.ttft\": queries[1].ratio.numerator.rate: unknown signal:"
                 + " \"prefix_hits\""),
         row(
+            "decode_per_token with arguments",
+            "rate: requests_finished",
+            "decode_per_token: {signal: decode_time}",
+            "panels.yaml: panel \"model.qps\": queries[0].decode_per_token: takes no arguments:"
+                + " write decode_per_token: {}"),
+        row(
             "duplicate panel id",
             "  - id: model.ttft",
             "  - id: model.qps",
@@ -170,13 +176,13 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}', rate: requests_finished}",
             "{legend: '{{model_name}}'}",
             "panels.yaml: panel \"model.qps\": queries[0]: no measure (one of gauge, rate, mean,"
-                + " quantile, heatmap, gpu, success_rate, ratio, per_gpu)"),
+                + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu)"),
         row(
             "unknown measure",
             "rate: requests_finished}",
             "sum: requests_finished}",
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
-                + " mean, quantile, heatmap, gpu, success_rate, ratio, per_gpu)"),
+                + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu)"),
         row(
             "a ratio's plus that is not a number",
             "{rate: prefix_cache_hits}, denominator",
@@ -225,7 +231,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(53);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(60);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

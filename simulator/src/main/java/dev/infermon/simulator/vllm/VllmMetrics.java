@@ -49,6 +49,7 @@ public final class VllmMetrics implements EngineListener {
   long specAccepted;
   final long[] specAcceptedPerPos;
   private long specPending; // decode tokens not yet grouped into a verify step
+  private double specPendingSeconds; // the decode time of those tokens
   long httpOk;
   long httpServerError;
   double httpRequestBytes;
@@ -186,6 +187,16 @@ public final class VllmMetrics implements EngineListener {
     return ttft;
   }
 
+  /** The per-request decode-time histogram (first token to last). */
+  public Histogram decodeTime() {
+    return decode;
+  }
+
+  /** The inter-token-latency histogram: one observation per engine output of a request. */
+  public Histogram interTokenLatency() {
+    return itl;
+  }
+
   /** The per-request generation-length histogram. */
   public Histogram requestGenerationTokens() {
     return requestGenerationTokens;
@@ -234,23 +245,35 @@ public final class VllmMetrics implements EngineListener {
   public void onDecode(int tokens, double interval) {
     generationTokens += tokens;
     windowGeneration += tokens;
-    itl.observe(interval, tokens, interval * tokens);
     v0Tpot.observe(interval, tokens, interval * tokens);
     if (speculativeTokens > 0) {
-      draft(tokens);
+      draft(tokens, interval);
+    } else {
+      itl.observe(interval, tokens, interval * tokens);
     }
   }
 
-  /** Groups decode tokens into verify steps that each emit 1 + accepted tokens. */
-  private void draft(int tokens) {
-    specPending += tokens;
+  /**
+   * Groups decode tokens into verify steps that each emit 1 + accepted tokens. vLLM observes ITL
+   * once per engine output, and a verify step's output carries all its tokens ({@code
+   * vllm/v1/metrics/stats.py} update_from_output): one ITL observation per step, the time of its
+   * tokens, so ITL's sum stays the decode time and its count becomes the steps.
+   */
+  private void draft(int tokens, double interval) {
+    long fresh = tokens; // tokens of this call not yet in a step, after the carried ones
     while (true) {
       int accepted =
           Math.min(speculativeTokens, ACCEPTED_CYCLE[(int) (specDrafts % ACCEPTED_CYCLE.length)]);
-      if (specPending < 1 + accepted) {
+      if (specPending + fresh < 1 + accepted) {
+        specPending += fresh;
+        specPendingSeconds += fresh * interval;
         return;
       }
-      specPending -= 1 + accepted;
+      long taken = 1 + accepted - specPending;
+      fresh -= taken;
+      itl.observe(specPendingSeconds + taken * interval);
+      specPending = 0;
+      specPendingSeconds = 0;
       specDrafts++;
       specDraftTokens += speculativeTokens;
       specAccepted += accepted;

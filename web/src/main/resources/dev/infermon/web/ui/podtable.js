@@ -8,7 +8,9 @@ export const POD_COLUMNS = [
   { title: 'TTFT (quantile)', panel: 'pod.ttft', pick: ' q', unit: 's' },
   { title: 'E2E (quantile)', panel: 'pod.e2e', pick: ' q', unit: 's' },
   { title: 'KV-cache usage', panel: 'pod.kv_usage', pick: '', unit: 'percentunit' },
+  { title: 'KV capacity (tokens)', panel: 'pod.kv_capacity', pick: ' tokens', unit: 'none' },
   { title: 'Waiting', panel: 'pod.scheduler', pick: ' waiting', unit: 'none' },
+  { title: 'Rejected/s', panel: 'pod.admission_rejections', pick: ' rejected', unit: 'reqps' },
   { title: 'Output tokens/s', panel: 'pod.tokens', pick: ' out', unit: 'tokens/s' },
   { title: 'Engines asleep', panel: 'pod.sleep', pick: ' asleep', unit: 'none' },
 ];
