@@ -193,8 +193,8 @@ class ArchitectureTest {
    * chain over the dashboard's compiler and the inventory; {@code slo} rules and status from the
    * catalog's SLI sources; {@code export} files generated from the dashboard, the catalog and the
    * SLO rules; {@code efficiency} tokens per GPU-second, per joule and per unit of cost over the
-   * dashboard's compiler. The root package {@code dev.infermon.llm} holds what every service shares (the named
-   * error) and uses none of them.
+   * dashboard's compiler. The root package {@code dev.infermon.llm} holds what every service shares
+   * (the named error) and uses none of them.
    */
   @Test
   void llmPackagesReadFromTheCatalogOutwards() {
