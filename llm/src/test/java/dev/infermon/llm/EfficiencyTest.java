@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Level;
+import dev.infermon.llm.dashboard.Measure;
+import dev.infermon.llm.dashboard.Presence;
+import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.efficiency.Efficiency;
 import dev.infermon.llm.efficiency.EfficiencyRequest;
 import dev.infermon.llm.efficiency.EfficiencyService;
@@ -12,6 +17,8 @@ import dev.infermon.llm.efficiency.Figure;
 import dev.infermon.llm.efficiency.Figures;
 import dev.infermon.llm.efficiency.Group;
 import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.promql.value.Matrix;
+import dev.infermon.promql.value.TimeSeries;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.PodInfo;
@@ -207,6 +214,44 @@ class EfficiencyTest {
     Group pod = byDefault.pods().get(0);
     double gpuSeconds = value(pod.figures().gpuSeconds());
     assertThat(value(pod.figures().cost())).isCloseTo(gpuSeconds / 3600 * PRICE, within(1e-9));
+  }
+
+  /** The idle-GPU panel's points, each step's GPUs of pods running nothing, add up to the truth. */
+  @Test
+  void theIdleGpuPanelIntegratesToTheSimulatorsIdleGpuTime() {
+    InventoryService inventories = new InventoryService(CATALOG, fleet.backend);
+    long end = fleet.now();
+    String q =
+        new PromqlCompiler(CATALOG)
+            .compile(
+                new Measure.IdleGpus(),
+                Level.POD,
+                new PromqlCompiler.Options(
+                    Filters.NONE,
+                    Map.of(),
+                    0.95,
+                    "5m",
+                    Presence.of(inventories.inventory(end, WINDOW_MS).families())))
+            .orElseThrow();
+    Matrix m =
+        (Matrix) fleet.backend.rangeQuery(q, end - WINDOW_MS + STEP_MS, end, STEP_MS).value();
+    Map<String, Double> idle = new HashMap<>();
+    for (TimeSeries s : m.series()) {
+      double sum = 0;
+      for (int i = 0; i < s.size(); i++) {
+        sum += s.valueAt(i) * STEP_MS / 1000.0;
+      }
+      idle.put(s.labels().get("pod"), sum);
+      assertThat(s.size()).as("a point at every step, 0 when busy").isEqualTo(WINDOW_MS / STEP_MS);
+    }
+    int pods = 0;
+    for (PodInfo p : fleet.fleet.inventory()) {
+      if (!p.model().isEmpty()) {
+        pods++;
+        assertThat(idle.get(p.name())).as(p.name()).isEqualTo(truth(p)[3]);
+      }
+    }
+    assertThat(idle).hasSize(pods);
   }
 
   private static void add(double[] sum, double[] d) {

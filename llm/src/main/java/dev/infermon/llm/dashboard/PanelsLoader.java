@@ -41,7 +41,8 @@ final class PanelsLoader {
           "gpu",
           "success_rate",
           "ratio",
-          "per_gpu");
+          "per_gpu",
+          "idle_gpus");
 
   private final String file;
 
@@ -279,6 +280,11 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write success_rate: {}");
         }
         return new Measure.SuccessRate();
+      case "idle_gpus":
+        if (!v.isObject() || !v.isEmpty()) {
+          throw fail(where, at, "takes no arguments: write idle_gpus: {}");
+        }
+        return new Measure.IdleGpus();
       case "quantile":
         return quantile(v, where, at);
       case "ratio":

@@ -164,6 +164,9 @@ public final class PromqlCompiler {
     if (m instanceof Measure.Gpu) {
       return gpu(((Measure.Gpu) m).signal(), g, o);
     }
+    if (m instanceof Measure.IdleGpus) {
+      return idleGpus(g, o);
+    }
     if (m instanceof Measure.PerGpu) {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);
       String gpus = gpuCount(g, o);
@@ -413,6 +416,28 @@ public final class PromqlCompiler {
         + pods
         + ")";
   }
+
+  /**
+   * Each pod's GPUs times whether it runs no request ({@code == bool 0}), summed per group: a busy
+   * pod adds 0, so a fleet without idle GPUs draws a line at 0 rather than nothing.
+   */
+  private String idleGpus(List<String> g, Options o) {
+    String gpus = gpuCount(union(POD_KEYS, List.of()), o);
+    String running = gauge(Signal.REQUESTS_RUNNING, TARGET.subList(0, 2), o);
+    if (gpus == null || running == null) {
+      return null;
+    }
+    return "sum "
+        + by(g)
+        + " ("
+        + gpus
+        + " * on (namespace, pod) group_left () ("
+        + running
+        + " == bool 0))";
+  }
+
+  /** The labels of one inference pod as {@link #podMap} keeps them. */
+  private static final List<String> POD_KEYS = List.of("namespace", "pod", "model_name", "role");
 
   private static boolean isCounter(Resolved r, String family) {
     for (String name : r.source().metrics()) {
