@@ -3,6 +3,7 @@ package dev.infermon.config;
 import static dev.infermon.config.ConfigSchema.DCGM;
 import static dev.infermon.config.ConfigSchema.INFERENCE_WORKLOAD;
 import static dev.infermon.config.ConfigSchema.LLM_ALERTS;
+import static dev.infermon.config.ConfigSchema.LLM_COST;
 import static dev.infermon.config.ConfigSchema.LLM_SLO;
 import static dev.infermon.config.ConfigSchema.STORAGE_EXEMPLARS;
 import static dev.infermon.config.ConfigSchema.STORAGE_REMOTE;
@@ -296,8 +297,59 @@ final class AppMapping {
       quantiles = List.copyOf(qs);
     }
     List<LlmConfig.Slo> slos = slos(v);
+    LlmConfig.Cost cost = cost(v.map("cost", LLM_COST));
     v.finish();
-    return new LlmConfig(alerts, quantiles, slos);
+    return new LlmConfig(alerts, quantiles, slos, cost);
+  }
+
+  /** {@code llm.cost}: prices are numbers of at least 0; a GPU model is any non-empty key. */
+  private static LlmConfig.Cost cost(MapView c) {
+    String currency = c.string("currency", LlmConfig.Cost.DEFAULT_CURRENCY);
+    if (currency.isBlank()) {
+      c.error("currency", "must not be empty");
+      currency = LlmConfig.Cost.DEFAULT_CURRENCY;
+    }
+    Optional<Double> def = Optional.empty();
+    if (c.has("default_gpu_hour_price")) {
+      double p = c.number("default_gpu_hour_price", 0);
+      if (!(p >= 0) || Double.isInfinite(p)) {
+        c.error("default_gpu_hour_price", "a price must be a number of at least 0, got " + p);
+      } else {
+        def = Optional.of(p);
+      }
+    }
+    Map<String, Double> prices = new LinkedHashMap<>();
+    Reader r = c.reader();
+    for (Map.Entry<String, Node.Entry> e : c.entries("gpu_hour_prices").entrySet()) {
+      String path = c.path("gpu_hour_prices") + "." + e.getKey();
+      Node n = e.getValue().value();
+      Double p = price(n);
+      if (e.getKey().isBlank()) {
+        r.error(e.getValue().keyPos(), path, "a GPU model (dcgm-exporter's modelName) is empty");
+      } else if (p == null) {
+        r.error(n.pos(), path, "a price must be a number of at least 0, got " + n.describe());
+      } else {
+        prices.put(e.getKey(), p);
+      }
+    }
+    c.finish();
+    return new LlmConfig.Cost(currency, def, prices);
+  }
+
+  /** A finite number of at least 0, or null. */
+  private static Double price(Node n) {
+    if (n instanceof Node.ScalarNode) {
+      Node.ScalarNode s = (Node.ScalarNode) n;
+      if (s.type() == Node.ScalarType.INT || s.type() == Node.ScalarType.FLOAT) {
+        try {
+          double p = Double.parseDouble(s.text());
+          return p >= 0 && Double.isFinite(p) ? p : null;
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+    }
+    return null;
   }
 
   private static List<LlmConfig.Slo> slos(MapView v) {

@@ -359,7 +359,10 @@ final class ConfigSchema {
           "llm.slos",
           List.of("name", "model", "sli", "engine", "threshold", "objective", "window"));
 
-  static final Section LLM = Section.of("llm", List.of("alerts", "quantiles", "slos"));
+  static final Section LLM_COST =
+      Section.of("llm.cost", List.of("currency", "default_gpu_hour_price", "gpu_hour_prices"));
+
+  static final Section LLM = Section.of("llm", List.of("alerts", "quantiles", "slos", "cost"));
 
   static final Section UI = Section.of("ui", List.of("enabled", "title", "default_range"));
 
@@ -439,6 +442,7 @@ final class ConfigSchema {
           LLM,
           LLM_ALERTS,
           LLM_SLO,
+          LLM_COST,
           UI,
           WEB,
           WEB_AUTH,

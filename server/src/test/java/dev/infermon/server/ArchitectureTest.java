@@ -180,6 +180,7 @@ class ArchitectureTest {
    * <pre>
    * signals → catalog → inventory → dashboard → diagnosis
    *                                 dashboard → export
+   *                                 dashboard → efficiency
    *           catalog → slo ─────────────────→ export
    * </pre>
    *
@@ -191,8 +192,9 @@ class ArchitectureTest {
    * {@code dashboard} panels compiled to PromQL for an inventory; {@code diagnosis} the causal
    * chain over the dashboard's compiler and the inventory; {@code slo} rules and status from the
    * catalog's SLI sources; {@code export} files generated from the dashboard, the catalog and the
-   * SLO rules. The root package {@code dev.infermon.llm} holds what every service shares (the named
-   * error) and uses none of them.
+   * SLO rules; {@code efficiency} tokens per GPU-second, per joule and per unit of cost over the
+   * dashboard's compiler. The root package {@code dev.infermon.llm} holds what every service shares
+   * (the named error) and uses none of them.
    */
   @Test
   void llmPackagesReadFromTheCatalogOutwards() {
@@ -214,6 +216,10 @@ class ArchitectureTest {
         .definedBy("dev.infermon.llm.slo..")
         .layer("export")
         .definedBy("dev.infermon.llm.export..")
+        .layer("efficiency")
+        .definedBy("dev.infermon.llm.efficiency..")
+        .whereLayer("efficiency")
+        .mayNotBeAccessedByAnyLayer()
         .whereLayer("diagnosis")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("export")
@@ -221,17 +227,25 @@ class ArchitectureTest {
         .whereLayer("slo")
         .mayOnlyBeAccessedByLayers("export")
         .whereLayer("dashboard")
-        .mayOnlyBeAccessedByLayers("diagnosis", "export")
+        .mayOnlyBeAccessedByLayers("diagnosis", "export", "efficiency")
         .whereLayer("inventory")
-        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis")
+        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis", "efficiency")
         .whereLayer("catalog")
-        .mayOnlyBeAccessedByLayers("inventory", "dashboard", "diagnosis", "slo", "export")
+        .mayOnlyBeAccessedByLayers(
+            "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency")
         .whereLayer("signals")
         .mayOnlyBeAccessedByLayers(
-            "catalog", "inventory", "dashboard", "diagnosis", "slo", "export")
+            "catalog", "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency")
         .whereLayer("root")
         .mayOnlyBeAccessedByLayers(
-            "signals", "catalog", "inventory", "dashboard", "diagnosis", "slo", "export")
+            "signals",
+            "catalog",
+            "inventory",
+            "dashboard",
+            "diagnosis",
+            "slo",
+            "export",
+            "efficiency")
         .check(classes);
   }
 
@@ -247,6 +261,7 @@ class ArchitectureTest {
   private static final Set<String> RENDERERS =
       Set.of(
           "dev.infermon.llm.diagnosis.DiagnosisJson",
+          "dev.infermon.llm.efficiency.EfficiencyJson",
           "dev.infermon.lint.report.TextReport",
           "dev.infermon.lint.report.JsonReport",
           "dev.infermon.lint.report.SarifReport");

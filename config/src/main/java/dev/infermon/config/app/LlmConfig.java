@@ -1,22 +1,78 @@
 package dev.infermon.config.app;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The {@code llm} section: the built-in alert pack, the latency quantiles that dashboards show and
  * the service-level objectives. Alerts are few and user-facing: time to first token over target,
- * requests piling up while the engine preempts, and failures rising.
+ * requests piling up while the engine preempts, and failures rising. {@code cost} prices GPU time
+ * for the efficiency figures.
  */
-public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos) {
+public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, Cost cost) {
   public LlmConfig {
     quantiles = List.copyOf(quantiles);
     slos = List.copyOf(slos);
+    if (cost == null) {
+      throw new IllegalArgumentException("cost must be set (Cost.NONE for no prices)");
+    }
   }
 
-  /** The section without SLOs. */
+  /** The section without prices. */
+  public LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos) {
+    this(alerts, quantiles, slos, Cost.NONE);
+  }
+
+  /** The section without SLOs and prices. */
   public LlmConfig(Alerts alerts, List<Double> quantiles) {
     this(alerts, quantiles, List.of());
+  }
+
+  /**
+   * The price of GPU time, for cost per million generated tokens (docs/configuration.md).
+   *
+   * @param currency what the prices are in ({@code USD}); only printed beside the figures
+   * @param defaultGpuHourPrice the price of a GPU-hour of a GPU model not in {@code gpuHourPrices};
+   *     absent: such GPUs have no price and the cost of their pods is not computed
+   * @param gpuHourPrices price of one GPU-hour keyed by dcgm-exporter's {@code modelName} label
+   *     value ({@code NVIDIA H100 80GB HBM3}), in file order
+   */
+  public record Cost(
+      String currency, Optional<Double> defaultGpuHourPrice, Map<String, Double> gpuHourPrices) {
+    public static final String DEFAULT_CURRENCY = "USD";
+
+    /** No prices: cost figures are absent, with that reason. */
+    public static final Cost NONE = new Cost(DEFAULT_CURRENCY, Optional.empty(), Map.of());
+
+    /** Validates: a price is a finite number of at least 0. */
+    public Cost {
+      if (currency == null || currency.isBlank()) {
+        throw new IllegalArgumentException("currency must not be empty");
+      }
+      defaultGpuHourPrice.ifPresent(p -> checkPrice("default_gpu_hour_price", p));
+      gpuHourPrices.forEach((k, v) -> checkPrice("gpu_hour_prices." + k, v));
+      gpuHourPrices = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(gpuHourPrices));
+    }
+
+    /** The price of one GPU-hour of {@code gpuModel}, or empty when none is configured. */
+    public Optional<Double> price(String gpuModel) {
+      Double p = gpuHourPrices.get(gpuModel);
+      return p != null ? Optional.of(p) : defaultGpuHourPrice;
+    }
+
+    /** Whether any price is configured. */
+    public boolean priced() {
+      return defaultGpuHourPrice.isPresent() || !gpuHourPrices.isEmpty();
+    }
+
+    private static void checkPrice(String what, double p) {
+      if (!(p >= 0 && Double.isFinite(p))) {
+        throw new IllegalArgumentException(what + " must be a number of at least 0, got " + p);
+      }
+    }
   }
 
   /**

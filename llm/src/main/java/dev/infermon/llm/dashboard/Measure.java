@@ -114,6 +114,16 @@ public sealed interface Measure {
     }
   }
 
+  /**
+   * The GPUs attributed to the group's pods while those pods run no request (running-requests gauge
+   * at 0): GPU time paid for and unused. 0 when every pod is busy, so the line is there.
+   */
+  record IdleGpus() implements Measure {
+    public List<Signal> signals() {
+      return List.of(Signal.GPU_COUNT, Signal.REQUESTS_RUNNING);
+    }
+  }
+
   /** A measure divided by the number of GPUs attributed to the group's pods. */
   record PerGpu(Measure measure) implements Measure {
     public List<Signal> signals() {

@@ -42,7 +42,8 @@ final class PanelsLoader {
           "success_rate",
           "decode_per_token",
           "ratio",
-          "per_gpu");
+          "per_gpu",
+          "idle_gpus");
 
   private final String file;
 
@@ -285,6 +286,11 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write decode_per_token: {}");
         }
         return new Measure.DecodePerToken();
+      case "idle_gpus":
+        if (!v.isObject() || !v.isEmpty()) {
+          throw fail(where, at, "takes no arguments: write idle_gpus: {}");
+        }
+        return new Measure.IdleGpus();
       case "quantile":
         return quantile(v, where, at);
       case "ratio":

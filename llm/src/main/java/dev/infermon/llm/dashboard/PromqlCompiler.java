@@ -78,7 +78,7 @@ public final class PromqlCompiler {
   private static final String PER_STEP = "per-step";
 
   /** {@code ms} as a PromQL duration: {@code 30s}, {@code 1500ms}. */
-  static String duration(long ms) {
+  public static String duration(long ms) {
     if (ms <= 0) {
       throw new IllegalArgumentException("a step must be positive, got " + ms + " ms");
     }
@@ -95,6 +95,41 @@ public final class PromqlCompiler {
    */
   public Optional<String> compile(Measure m, List<String> groupBy, Options o) {
     return Optional.ofNullable(expr(m, List.copyOf(groupBy), o));
+  }
+
+  /**
+   * What counter signal {@code s} gained in the step ending at each point, summed per group: the
+   * per-step difference {@link #perStep} takes, so a range query's points sum to the counter's gain
+   * over the query's span (a reset loses its one step). For engine signals; see {@link
+   * #compileGpuGain} for dcgm-exporter's.
+   */
+  public Optional<String> compileGain(Signal s, List<String> groupBy, Options o) {
+    return Optional.ofNullable(counter(s, "", List.copyOf(groupBy), o, PER_STEP, null));
+  }
+
+  /**
+   * What dcgm-exporter counter signal {@code s} ({@link Signal#GPU_ENERGY}) gained in the step
+   * ending at each point on the GPUs attributed to the inference pods in scope, per group and
+   * scaled as the catalog says (millijoules to joules).
+   */
+  public Optional<String> compileGpuGain(Signal s, List<String> groupBy, Options o) {
+    String joined = joinedGpu(s, o, true);
+    if (joined == null) {
+      return Optional.empty();
+    }
+    SignalSource src = resolve(s, o).get(0).source();
+    return Optional.of(
+        scale(
+            src.aggregation().op() + " " + by(List.copyOf(groupBy)) + " (" + joined + ")",
+            src.scale()));
+  }
+
+  /**
+   * The number of GPUs attributed to each group's pods ({@link Signal#GPU_COUNT}); {@code groupBy}
+   * may name the GPUs' own labels ({@code modelName}) beside the pods'.
+   */
+  public Optional<String> compileGpuCount(List<String> groupBy, Options o) {
+    return Optional.ofNullable(gpuCount(List.copyOf(groupBy), o));
   }
 
   private String expr(Measure m, List<String> g, Options o) {
@@ -131,6 +166,9 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.Gpu) {
       return gpu(((Measure.Gpu) m).signal(), g, o);
+    }
+    if (m instanceof Measure.IdleGpus) {
+      return idleGpus(g, o);
     }
     if (m instanceof Measure.PerGpu) {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);
@@ -420,7 +458,7 @@ public final class PromqlCompiler {
    * exported_pod} under honor_labels=false, else {@code pod}) and joined to the pods in scope;
    * unattributed GPUs, and GPUs of pods out of scope, drop out of the join.
    */
-  private String joinedGpu(Signal s, Options o) {
+  private String joinedGpu(Signal s, Options o, boolean gain) {
     String pods = podMap(o);
     List<Resolved> rs = resolve(s, o);
     if (pods == null || rs.isEmpty()) {
@@ -430,7 +468,8 @@ public final class PromqlCompiler {
     for (Resolved r : rs) {
       for (String f : r.families()) {
         // a counter (the energy counter) is read as its per-second rate before the join
-        raw.add(attributed(isCounter(r, f) ? "rate(" + f + "[" + o.window() + "])" : f));
+        String read = gain ? perStep(f, o.step()) : "rate(" + f + "[" + o.window() + "])";
+        raw.add(attributed(isCounter(r, f) ? read : f));
       }
     }
     return "("
@@ -440,7 +479,7 @@ public final class PromqlCompiler {
   }
 
   private String gpu(Signal s, List<String> g, Options o) {
-    String joined = joinedGpu(s, o);
+    String joined = joinedGpu(s, o, false);
     if (joined == null) {
       return null;
     }
@@ -471,6 +510,28 @@ public final class PromqlCompiler {
         + pods
         + ")";
   }
+
+  /**
+   * Each pod's GPUs times whether it runs no request ({@code == bool 0}), summed per group: a busy
+   * pod adds 0, so a fleet without idle GPUs draws a line at 0 rather than nothing.
+   */
+  private String idleGpus(List<String> g, Options o) {
+    String gpus = gpuCount(union(POD_KEYS, List.of()), o);
+    String running = gauge(Signal.REQUESTS_RUNNING, TARGET.subList(0, 2), o);
+    if (gpus == null || running == null) {
+      return null;
+    }
+    return "sum "
+        + by(g)
+        + " ("
+        + gpus
+        + " * on (namespace, pod) group_left () ("
+        + running
+        + " == bool 0))";
+  }
+
+  /** The labels of one inference pod as {@link #podMap} keeps them. */
+  private static final List<String> POD_KEYS = List.of("namespace", "pod", "model_name", "role");
 
   private static boolean isCounter(Resolved r, String family) {
     for (String name : r.source().metrics()) {

@@ -176,13 +176,19 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}', rate: requests_finished}",
             "{legend: '{{model_name}}'}",
             "panels.yaml: panel \"model.qps\": queries[0]: no measure (one of gauge, rate, mean,"
-                + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu)"),
+                + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus)"),
         row(
             "unknown measure",
             "rate: requests_finished}",
             "sum: requests_finished}",
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
-                + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu)"),
+                + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus)"),
+        row(
+            "idle_gpus with an argument",
+            "rate: requests_finished}",
+            "idle_gpus: gpu_count}",
+            "panels.yaml: panel \"model.qps\": queries[0].idle_gpus: takes no arguments: write"
+                + " idle_gpus: {}"),
         row(
             "a ratio's plus that is not a number",
             "{rate: prefix_cache_hits}, denominator",
@@ -231,7 +237,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(60);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(64);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

@@ -10,8 +10,8 @@ import dev.infermon.config.app.LlmConfig;
  * SLOs).
  *
  * <p>Reload: the {@code llm} section takes effect from the next request on (the diagnosis's symptom
- * thresholds, {@code llm.alerts}, too); its alert pack and SLO rules are the rules' ({@link
- * RulesComponent}).
+ * thresholds, {@code llm.alerts}, and the prices of {@code llm.cost} too); its alert pack and SLO
+ * rules are the rules' ({@link RulesComponent}).
  */
 final class LlmComponent implements Component {
   private final LlmLayer layer;
@@ -33,7 +33,7 @@ final class LlmComponent implements Component {
     section = cfg.llm();
     if (engine.backend() != null) {
       // diagnosis checks the symptoms of the alert pack as loaded: the section in effect
-      layer.bind(engine.backend(), () -> section.alerts());
+      layer.bind(engine.backend(), () -> section.alerts(), () -> section.cost());
     }
   }
 

@@ -5,6 +5,7 @@ import dev.infermon.lint.LintService;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
+import dev.infermon.llm.efficiency.EfficiencyService;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.llm.slo.SloService;
@@ -18,10 +19,10 @@ import java.util.function.Supplier;
 /**
  * The LLM layer of one process, built in this one place: the catalog (loaded once), the exports and
  * a lint service without a store from the start (they need no storage); once a query backend is
- * bound, one {@link InventoryService} and over it the dashboard, diagnosis, SLO and stored-lint
- * services, so every part reads the same inventory cache. {@code serve} binds its embedded or
- * remote backend when the storage is ready; {@code infermon lint} and {@code infermon diagnose}
- * bind the remote API they are pointed at.
+ * bound, one {@link InventoryService} and over it the dashboard, diagnosis, SLO, stored-lint and
+ * efficiency services, so every part reads the same inventory cache. {@code serve} binds its
+ * embedded or remote backend when the storage is ready; {@code infermon lint} and {@code infermon
+ * diagnose} bind the remote API they are pointed at.
  *
  * <p>Threading: {@link #bind} and {@link #unbind} from the lifecycle's thread; the accessors from
  * any thread (the bound services are published together).
@@ -34,7 +35,11 @@ public final class LlmLayer {
 
   /** The services of a backend, built together. */
   private record Bound(
-      DashboardService dashboard, DiagnosisService diagnosis, SloService slo, LintService lint) {}
+      DashboardService dashboard,
+      DiagnosisService diagnosis,
+      SloService slo,
+      LintService lint,
+      EfficiencyService efficiency) {}
 
   /**
    * A layer over a remote API for one command (the CLI's): {@code backend} under the query stack
@@ -47,9 +52,14 @@ public final class LlmLayer {
     return l;
   }
 
-  /** As {@link #bind(QueryBackend, Supplier)} with the default alert thresholds. */
+  /** As {@link #bind(QueryBackend, Supplier, Supplier)} with the defaults: no prices. */
   public void bind(QueryBackend stack) {
     bind(stack, () -> LlmConfig.Alerts.DEFAULT);
+  }
+
+  /** As {@link #bind(QueryBackend, Supplier, Supplier)} without prices. */
+  public void bind(QueryBackend stack, Supplier<LlmConfig.Alerts> alerts) {
+    bind(stack, alerts, () -> LlmConfig.Cost.NONE);
   }
 
   /**
@@ -60,15 +70,18 @@ public final class LlmLayer {
    *     and caching it does
    * @param alerts the loaded alert pack's thresholds ({@code llm.alerts}, read at each diagnosis):
    *     the symptoms diagnosis checks are the ones the alerts fire on
+   * @param cost the GPU-hour prices ({@code llm.cost}, read at each efficiency request)
    */
-  public void bind(QueryBackend stack, Supplier<LlmConfig.Alerts> alerts) {
+  public void bind(
+      QueryBackend stack, Supplier<LlmConfig.Alerts> alerts, Supplier<LlmConfig.Cost> cost) {
     InventoryService inventories = new InventoryService(catalog, stack);
     bound =
         new Bound(
             new DashboardService(stack, inventories),
             new DiagnosisService(stack, inventories, alerts),
             new SloService(stack),
-            new LintService(inventories));
+            new LintService(inventories),
+            new EfficiencyService(stack, inventories, cost));
   }
 
   /** The storage is going away: its services answer "not ready" from now on. */
@@ -81,6 +94,7 @@ public final class LlmLayer {
     return b.dashboard(this::dashboard)
         .diagnosis(this::diagnosis)
         .slo(this::slo)
+        .efficiency(this::efficiency)
         .lint(this::lint)
         .exports(exports);
   }
@@ -133,5 +147,11 @@ public final class LlmLayer {
   public SloService slo() {
     Bound b = bound;
     return b == null ? null : b.slo();
+  }
+
+  /** Null while no backend is bound. */
+  public EfficiencyService efficiency() {
+    Bound b = bound;
+    return b == null ? null : b.efficiency();
   }
 }

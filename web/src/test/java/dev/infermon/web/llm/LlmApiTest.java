@@ -129,10 +129,12 @@ class LlmApiTest {
     JsonNode d = ok("/api/v1/llm/dashboard?level=model" + window());
     List<String> want = new ArrayList<>();
     for (Panel p : Dashboards.standard()) {
-      if (p.id().startsWith("model.")) {
+      // the model tab: the Model section and the efficiency per model
+      if (Dashboards.layout().levelOf(p).equals("model")) {
         want.add(p.id());
       }
     }
+    assertThat(want).contains("model.qps", "efficiency.idle_gpus");
     List<String> got = new ArrayList<>();
     d.path("panels").forEach(p -> got.add(p.path("panel").path("id").asText()));
     assertThat(got).isEqualTo(want);
