@@ -129,6 +129,16 @@ if (( HISTORY > 0 )); then
     "$WORK/fleet.yml" "$PODS" "$SIM_PORT" "$INTERVAL" "$HISTORY" "${writes[@]}" | tee "$WORK/backfill.log"
   cp "$WORK/fleet.yml" "$scrape_yml"
   kill -HUP "$infermon_pid" "$prom_pid" ${vm:+$vm_pid}
+  # A reload that did not take (seen once: infermon kept no targets after its SIGHUP, nothing
+  # logged) would measure an idle side; infermon's own endpoint reloads it then.
+  for i in $(seq 1 20); do
+    curl -fsS "http://127.0.0.1:$INFERMON_PORT/api/v1/targets" | grep -q '"scrapeUrl"' && break
+    sleep 1
+  done
+  if ! curl -fsS "http://127.0.0.1:$INFERMON_PORT/api/v1/targets" | grep -q '"scrapeUrl"'; then
+    echo "infermon has no targets 20 s after SIGHUP; reloading through POST /-/reload"
+    curl -fsS -X POST "http://127.0.0.1:$INFERMON_PORT/-/reload" || true
+  fi
   echo "live scraping from $(date -u +%T); waiting for the first block of infermon and Prometheus"
   for i in $(seq 1 600); do
     a=$(metric "http://127.0.0.1:$INFERMON_PORT/metrics" infermon_tsdb_blocks_loaded)
@@ -146,5 +156,21 @@ java -cp "$BENCH_JAR" dev.infermon.benchmarks.scrape.ScrapeVsPeers \
 # sizes (committed heap is most of the RSS, and how far it runs ahead of the live data varies
 # from run to run with the timing of full collections).
 jcmd "$infermon_pid" GC.heap_info 2>/dev/null | grep -E "total|Metaspace" | sed 's/^/infermon heap at the end: /' || true
+# Where the rest of infermon's resident memory is (docs/benchmarks.md, "Where infermon's memory
+# goes"): anonymous and file-backed RSS, the resident size of each kind of mapping, the thread
+# count, and, when INFERMON_HEAP has -XX:NativeMemoryTracking=summary, the JVM's own accounting and
+# a heap histogram, each written to <work>/infermon-*.txt.
+grep -E "^(VmRSS|RssAnon|RssFile|RssShmem|Threads)" "/proc/$infermon_pid/status" 2>/dev/null \
+  | tr -s ' \t' ' ' | sed 's/^/infermon at the end: /' || true
+awk -v data="$WORK/infermon-data/" '/^[0-9a-f]+-[0-9a-f]+ / {n = ($6 == "") ? "[anon]" : $6
+       if (index(n, data) == 1) { n = (n ~ /\/chunks\/[0-9]+$/) ? "block chunk files" : (n ~ /\/index$/) ? "block index files" : "head chunk segments" }
+       else sub(/.*\//, "", n)}
+     /^Rss:/ {rss[n] += $2} END {for (k in rss) if (rss[k] >= 1024) printf "%8.1f MiB  %s\n", rss[k] / 1024, k}' \
+  "/proc/$infermon_pid/smaps" 2>/dev/null | sort -rn > "$WORK/infermon-smaps.txt" || true
+if [[ "$HEAP" == *NativeMemoryTracking* ]]; then
+  jcmd "$infermon_pid" VM.native_memory summary > "$WORK/infermon-nmt.txt" 2>&1 || true
+  jcmd "$infermon_pid" GC.class_histogram > "$WORK/infermon-histogram.txt" 2>&1 || true
+  jcmd "$infermon_pid" Thread.print > "$WORK/infermon-threads.txt" 2>&1 || true
+fi
 echo "targets: $(grep -c -- "- targets:" "$WORK/fleet.yml" || true) in $WORK/fleet.yml"
 echo "uptime after: $(uptime)"

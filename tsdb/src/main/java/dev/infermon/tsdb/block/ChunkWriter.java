@@ -1,6 +1,7 @@
 package dev.infermon.tsdb.block;
 
 import dev.infermon.tsdb.encoding.EncodingBuffer;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ final class ChunkWriter implements AutoCloseable {
     OutputStream open(Path segment) throws IOException;
   }
 
-  static final SegmentFiles FILES = p -> Files.newOutputStream(p);
+  static final SegmentFiles FILES = p -> ChannelIo.sliced(Files.newOutputStream(p));
 
   private final Path blockDir;
   private final long segmentBytes;

@@ -2,6 +2,7 @@ package dev.infermon.tsdb.block;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.tsdb.encoding.EncodingBuffer;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,7 +40,7 @@ final class IndexWriter implements AutoCloseable {
    */
   IndexWriter(Path file, SortedSet<String> symbols) throws IOException {
     this.file = file;
-    this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+    this.out = new BufferedOutputStream(ChannelIo.sliced(Files.newOutputStream(file)), 1 << 16);
     buf.putBE32(IndexFormat.MAGIC);
     buf.putByte(IndexFormat.VERSION);
     buf.putByte(0);

@@ -1,6 +1,7 @@
 package dev.infermon.tsdb.head;
 
 import dev.infermon.tsdb.chunkenc.XorIterator;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -206,10 +207,7 @@ final class ChunkStore implements Closeable {
     System.arraycopy(src, off, scratch, writePrefix(scratch, 0, len), len);
     ByteBuffer b = ByteBuffer.wrap(scratch, 0, need);
     try {
-      long pos = at;
-      while (b.hasRemaining()) {
-        pos += s.channel().write(b, pos);
-      }
+      ChannelIo.writeFully(s.channel(), b, at);
       pageBytes += need;
       return true;
     } catch (IOException | RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.infermon.tsdb.wal;
 
 import dev.infermon.tsdb.encoding.CorruptDataException;
 import dev.infermon.tsdb.encoding.DecodingBuffer;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -60,10 +61,9 @@ final class SegmentReader implements AutoCloseable {
       }
       // Reading into the heap rather than mapping: a segment is read once at start-up, and a heap
       // copy cannot fault with SIGBUS if the file is truncated concurrently by repair.
+      // In slices: one read of the whole segment left a native buffer of its size on the thread.
       ByteBuffer buf = ByteBuffer.allocate((int) size);
-      while (buf.hasRemaining() && ch.read(buf) >= 0) {
-        // keep reading
-      }
+      ChannelIo.readFully(ch, buf);
       buf.flip();
       SegmentReader r = new SegmentReader(path, buf);
       r.readHeader();

@@ -3,6 +3,7 @@ package dev.infermon.tsdb.wal;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.tsdb.encoding.CorruptDataException;
 import dev.infermon.tsdb.encoding.EncodingBuffer;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import dev.infermon.tsdb.fileutil.FileUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -252,9 +253,7 @@ public final class WalReplay {
   }
 
   private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-    while (b.hasRemaining()) {
-      ch.write(b);
-    }
+    ChannelIo.writeFully(ch, b);
   }
 
   private void lose(String where) {

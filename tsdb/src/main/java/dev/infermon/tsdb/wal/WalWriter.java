@@ -2,6 +2,7 @@ package dev.infermon.tsdb.wal;
 
 import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.tsdb.encoding.EncodingBuffer;
+import dev.infermon.tsdb.fileutil.ChannelIo;
 import dev.infermon.tsdb.fileutil.FileUtil;
 import dev.infermon.tsdb.fileutil.IoErrors;
 import java.io.IOException;
@@ -299,9 +300,6 @@ public final class WalWriter implements AutoCloseable {
   }
 
   private static void writeFully(FileChannel ch, byte[] b, int n) throws IOException {
-    ByteBuffer buf = ByteBuffer.wrap(b, 0, n);
-    while (buf.hasRemaining()) {
-      ch.write(buf);
-    }
+    ChannelIo.writeFully(ch, ByteBuffer.wrap(b, 0, n));
   }
 }
