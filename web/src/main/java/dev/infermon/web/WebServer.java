@@ -5,6 +5,7 @@ import dev.infermon.web.auth.Authenticator;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.JettyHandler;
 import dev.infermon.web.http.Router;
+import dev.infermon.web.llm.IncidentApi;
 import dev.infermon.web.llm.LlmApi;
 import dev.infermon.web.llm.LlmLintApi;
 import dev.infermon.web.remotewrite.RemoteWriteHandler;
@@ -88,6 +89,7 @@ public final class WebServer implements AutoCloseable {
     new LlmApi(services.dashboard, services.exports, services.llm, System::currentTimeMillis)
         .register(router);
     new LlmLintApi(services.lint, services.diagnosis, services.slo).register(router);
+    new IncidentApi(services.diagnosis, services.rules).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 
 /**
  * The LLM layer's lint, diagnosis and SLO endpoints (docs/http-api.md, "Lint, diagnosis and SLOs"),
@@ -97,17 +96,17 @@ public final class LlmLintApi {
   private void diagnosis(Exchange ex) throws IOException, BodyTooLargeException {
     DiagnosisRequest r =
         new DiagnosisRequest(
-            optional(ex, "start", Params::time),
-            optional(ex, "end", Params::time),
-            optional(ex, "window", Params::duration),
-            optional(ex, "step", Params::duration));
+            LlmRoutes.optional(ex, "start", Params::time),
+            LlmRoutes.optional(ex, "end", Params::time),
+            LlmRoutes.optional(ex, "window", Params::duration),
+            LlmRoutes.optional(ex, "step", Params::duration));
     Object tree = DiagnosisJson.tree(LlmRoutes.ready(diagnosis).diagnose(r));
     Envelope.success(ex, g -> LlmJson.tree(g, tree));
   }
 
   private void slo(Exchange ex) throws IOException, BodyTooLargeException {
     List<Object> out = new ArrayList<>();
-    OptionalLong time = optional(ex, "time", Params::time);
+    OptionalLong time = LlmRoutes.optional(ex, "time", Params::time);
     for (SloStatus.State s : LlmRoutes.ready(slo).status(time)) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("slo", s.slo());
@@ -123,19 +122,5 @@ public final class LlmLintApi {
     }
     Map<String, Object> data = Map.of("slos", out);
     Envelope.success(ex, g -> LlmJson.tree(g, data));
-  }
-
-  /** A time or duration parameter, parsed; absent when empty (the service's default applies). */
-  private static OptionalLong optional(Exchange ex, String name, ToLongFunction<String> parse)
-      throws IOException, BodyTooLargeException {
-    String v = ex.param(name);
-    if (v.isEmpty()) {
-      return OptionalLong.empty();
-    }
-    try {
-      return OptionalLong.of(parse.applyAsLong(v));
-    } catch (IllegalArgumentException e) {
-      throw ApiException.invalidParam(name, e.getMessage());
-    }
   }
 }

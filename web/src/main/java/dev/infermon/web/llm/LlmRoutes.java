@@ -7,7 +7,9 @@ import dev.infermon.web.http.BodyTooLargeException;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.Route;
 import java.io.IOException;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * What every {@code /api/v1/llm/*} route shares: the web module's one error mapping ({@link
@@ -62,6 +64,20 @@ final class LlmRoutes {
 
     BodyUnreadable(Exception cause) {
       super(cause);
+    }
+  }
+
+  /** A time or duration parameter, parsed; absent when empty (the service's default applies). */
+  static OptionalLong optional(Exchange ex, String name, ToLongFunction<String> parse)
+      throws IOException, BodyTooLargeException {
+    String v = ex.param(name);
+    if (v.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(parse.applyAsLong(v));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.invalidParam(name, e.getMessage());
     }
   }
 }
