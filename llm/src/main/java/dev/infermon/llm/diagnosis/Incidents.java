@@ -173,7 +173,7 @@ final class Incidents {
   }
 
   /**
-   * The times diagnosis is evaluated at: from the view's start to its end (always included) at a
+   * The times diagnosis is evaluated at: back from the view's end (always included) to its start at a
    * step in whole minutes, at most {@link #MAX_EVALUATIONS}.
    */
   static List<Long> evaluations(long start, long end) {
