@@ -2,6 +2,7 @@ package dev.infermon.llm.diagnosis;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.parser.Children;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ParseException;
@@ -86,12 +87,15 @@ final class AlertCauses {
     List<Finding> matching = matching(diagnosis(evalMs), alertName, labels);
     long from = Math.min(activeAtMs, evalMs - DiagnosisService.DEFAULT_WINDOW_MS);
     String link = dashboard(namespace, model, pod, from, evalMs);
+    String incident = incident(alertName, labels);
     if (matching.isEmpty()) {
-      return Optional.of(new AlertCause("", seesNothing(alertName, labels), List.of(), link));
+      return Optional.of(
+          new AlertCause("", seesNothing(alertName, labels), List.of(), link, incident));
     }
     Finding first = matching.get(0);
     return Optional.of(
-        new AlertCause(first.state().id(), line(first, matching), first.evidence(), link));
+        new AlertCause(
+            first.state().id(), line(first, matching), first.evidence(), link, incident));
   }
 
   /**
@@ -250,6 +254,26 @@ final class AlertCauses {
       b.append("level=pod&");
     }
     return b.append("from=").append(fromMs).append("&to=").append(toMs).toString();
+  }
+
+  /**
+   * The incident page of the alert: {@code /incident?alert=} and its labels as a selector, {@code
+   * Name{a="x", b="y"}} (labels sorted, {@code alertname} as the name), URL-encoded: what the UI's
+   * alerts page links to and {@code /api/v1/llm/incident} takes.
+   */
+  static String incident(String alertName, Map<String, String> labels) {
+    StringBuilder b = new StringBuilder(alertName).append('{');
+    boolean first = true;
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(labels).entrySet()) {
+      if (e.getKey().equals("alertname")) {
+        continue;
+      }
+      b.append(first ? "" : ", ").append(e.getKey()).append("=\"");
+      Labels.escapeInto(b, e.getValue());
+      b.append('"');
+      first = false;
+    }
+    return "/incident?alert=" + enc(b.append('}').toString()).replace("+", "%20");
   }
 
   private static String enc(String s) {

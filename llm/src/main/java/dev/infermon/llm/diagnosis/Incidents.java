@@ -173,8 +173,8 @@ final class Incidents {
   }
 
   /**
-   * The times diagnosis is evaluated at: back from the view's end (always included) to its start at a
-   * step in whole minutes, at most {@link #MAX_EVALUATIONS}.
+   * The times diagnosis is evaluated at: back from the view's end (always included) to its start at
+   * a step in whole minutes, at most {@link #MAX_EVALUATIONS}.
    */
   static List<Long> evaluations(long start, long end) {
     long span = end - start;
