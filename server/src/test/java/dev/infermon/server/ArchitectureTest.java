@@ -262,6 +262,7 @@ class ArchitectureTest {
       Set.of(
           "dev.infermon.llm.diagnosis.DiagnosisJson",
           "dev.infermon.llm.efficiency.EfficiencyJson",
+          "dev.infermon.llm.diagnosis.IncidentJson",
           "dev.infermon.lint.report.TextReport",
           "dev.infermon.lint.report.JsonReport",
           "dev.infermon.lint.report.SarifReport");
@@ -287,8 +288,8 @@ class ArchitectureTest {
    *   <li>data: the catalog's immutable values that are not records ({@code Catalog}, {@code
    *       EngineCatalog}) and the panel specs ({@code Dashboards}, the {@code DashboardLayout} of
    *       levels, sections and panels it holds);
-   *   <li>a renderer of a value: {@code DiagnosisJson}, and lint's {@code TextReport}, {@code
-   *       JsonReport}, {@code SarifReport}.
+   *   <li>a renderer of a value: {@code DiagnosisJson}, {@code IncidentJson}, and lint's {@code
+   *       TextReport}, {@code JsonReport}, {@code SarifReport}.
    * </ul>
    *
    * Everything else is the layer's machinery ({@code Diagnoser}, {@code LintRun}, {@code

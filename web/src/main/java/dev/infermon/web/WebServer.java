@@ -5,6 +5,7 @@ import dev.infermon.web.auth.Authenticator;
 import dev.infermon.web.http.Exchange;
 import dev.infermon.web.http.JettyHandler;
 import dev.infermon.web.http.Router;
+import dev.infermon.web.llm.IncidentApi;
 import dev.infermon.web.llm.LlmApi;
 import dev.infermon.web.llm.LlmEfficiencyApi;
 import dev.infermon.web.llm.LlmLintApi;
@@ -90,6 +91,7 @@ public final class WebServer implements AutoCloseable {
         .register(router);
     new LlmLintApi(services.lint, services.diagnosis, services.slo).register(router);
     new LlmEfficiencyApi(services.efficiency).register(router);
+    new IncidentApi(services.diagnosis, services.rules).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

@@ -17,8 +17,11 @@ import java.util.Map;
  * @param evidence the facts of the state named, most telling first
  * @param dashboard the dashboard's path and query, without the external URL: {@code
  *     /dashboard?namespace=...&model=...&from=...&to=...} (times in ms)
+ * @param incident the incident page of the alert, without the external URL: {@code
+ *     /incident?alert=Name%7B...%7D} (the alert's labels as a selector)
  */
-public record AlertCause(String state, String cause, List<Evidence> evidence, String dashboard) {
+public record AlertCause(
+    String state, String cause, List<Evidence> evidence, String dashboard, String incident) {
   /** The annotation with the cause in one line. */
   public static final String CAUSE = "cause";
 
@@ -28,6 +31,11 @@ public record AlertCause(String state, String cause, List<Evidence> evidence, St
   /** The annotation with the dashboard's URL. */
   public static final String DASHBOARD = "dashboard_url";
 
+  /**
+   * The annotation with the incident page's URL: the alert's symptom, causes and pods over time.
+   */
+  public static final String INCIDENT = "incident_url";
+
   /** The annotation in place of the others when diagnosis could not run (the query's error). */
   public static final String ERROR = "cause_error";
 
@@ -35,8 +43,13 @@ public record AlertCause(String state, String cause, List<Evidence> evidence, St
   static final int EVIDENCE_SHOWN = 3;
 
   public AlertCause {
-    if (state == null || cause == null || cause.isBlank() || dashboard == null) {
-      throw new IllegalArgumentException("an alert's cause needs a state, a line and a dashboard");
+    if (state == null
+        || cause == null
+        || cause.isBlank()
+        || dashboard == null
+        || incident == null) {
+      throw new IllegalArgumentException(
+          "an alert's cause needs a state, a line, a dashboard and an incident");
     }
     if (cause.contains("\n")) {
       throw new IllegalArgumentException("the cause is one line, got: " + cause);
@@ -46,7 +59,8 @@ public record AlertCause(String state, String cause, List<Evidence> evidence, St
 
   /**
    * The annotations: {@link #CAUSE}, {@link #EVIDENCE} when there is any, {@link #DASHBOARD} as
-   * {@code externalUrl} (no trailing slash) followed by {@link #dashboard}.
+   * {@code externalUrl} (no trailing slash) followed by {@link #dashboard}, {@link #INCIDENT}
+   * likewise.
    */
   public Map<String, String> annotations(String externalUrl) {
     Map<String, String> out = new LinkedHashMap<>();
@@ -59,6 +73,7 @@ public record AlertCause(String state, String cause, List<Evidence> evidence, St
       out.put(EVIDENCE, String.join("; ", facts));
     }
     out.put(DASHBOARD, externalUrl + dashboard);
+    out.put(INCIDENT, externalUrl + incident);
     return out;
   }
 

@@ -2,6 +2,7 @@ package dev.infermon.llm.diagnosis;
 
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.parser.Children;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ParseException;
@@ -83,7 +84,29 @@ final class AlertCauses {
       return Optional.empty();
     }
     String namespace = labels.getOrDefault("namespace", "");
-    Diagnosis d = diagnosis(evalMs);
+    List<Finding> matching = matching(diagnosis(evalMs), alertName, labels);
+    long from = Math.min(activeAtMs, evalMs - DiagnosisService.DEFAULT_WINDOW_MS);
+    String link = dashboard(namespace, model, pod, from, evalMs);
+    String incident = incident(alertName, labels);
+    if (matching.isEmpty()) {
+      return Optional.of(
+          new AlertCause("", seesNothing(alertName, labels), List.of(), link, incident));
+    }
+    Finding first = matching.get(0);
+    return Optional.of(
+        new AlertCause(
+            first.state().id(), line(first, matching), first.evidence(), link, incident));
+  }
+
+  /**
+   * The findings of {@code d} that speak to the alert: on its namespace, model and (when it has
+   * one) pod; for a pack alert, those that explain its symptom. Earlier states of the causal chain
+   * first, {@code cause-not-found} last.
+   */
+  static List<Finding> matching(Diagnosis d, String alertName, Map<String, String> labels) {
+    String model = labels.getOrDefault("model_name", "");
+    String pod = labels.getOrDefault("pod", "");
+    String namespace = labels.getOrDefault("namespace", "");
     Symptom symptom = PACK.get(alertName);
     List<Finding> matching = new ArrayList<>();
     for (Finding f : d.findings()) {
@@ -96,25 +119,7 @@ final class AlertCauses {
       }
     }
     matching.sort((a, b) -> Integer.compare(rank(a.state()), rank(b.state())));
-    long from = Math.min(activeAtMs, evalMs - DiagnosisService.DEFAULT_WINDOW_MS);
-    String link = dashboard(namespace, model, pod, from, evalMs);
-    if (matching.isEmpty()) {
-      String what = symptom == null ? "no state" : "no " + symptom.id();
-      return Optional.of(
-          new AlertCause(
-              "",
-              "diagnosis sees "
-                  + what
-                  + " on "
-                  + where(namespace, model, pod)
-                  + " over the last "
-                  + DiagnosisService.DEFAULT_WINDOW,
-              List.of(),
-              link));
-    }
-    Finding first = matching.get(0);
-    return Optional.of(
-        new AlertCause(first.state().id(), line(first, matching), first.evidence(), link));
+    return matching;
   }
 
   /**
@@ -181,7 +186,7 @@ final class AlertCauses {
    * {@code kv-pressure on pod-0: <summary>; also saturated (2 pods), pd-bottleneck (model)}: the
    * finding named, where, and the other states that explain the same symptom there.
    */
-  private static String line(Finding first, List<Finding> all) {
+  static String line(Finding first, List<Finding> all) {
     Map<State, int[]> others = new EnumMap<>(State.class);
     for (Finding f : all) {
       if (f.state() != first.state()) {
@@ -213,6 +218,21 @@ final class AlertCauses {
     return b.toString().replace('\n', ' ');
   }
 
+  /** The line for an alert no finding speaks to: diagnosis does not see its symptom there. */
+  static String seesNothing(String alertName, Map<String, String> labels) {
+    Symptom symptom = PACK.get(alertName);
+    String what = symptom == null ? "no state" : "no " + symptom.id();
+    return "diagnosis sees "
+        + what
+        + " on "
+        + where(
+            labels.getOrDefault("namespace", ""),
+            labels.getOrDefault("model_name", ""),
+            labels.getOrDefault("pod", ""))
+        + " over the last "
+        + DiagnosisService.DEFAULT_WINDOW;
+  }
+
   private static String where(String namespace, String model, String pod) {
     String w = pod.isEmpty() ? model : pod + (model.isEmpty() ? "" : " (" + model + ")");
     return namespace.isEmpty() ? w : namespace + "/" + w;
@@ -234,6 +254,26 @@ final class AlertCauses {
       b.append("level=pod&");
     }
     return b.append("from=").append(fromMs).append("&to=").append(toMs).toString();
+  }
+
+  /**
+   * The incident page of the alert: {@code /incident?alert=} and its labels as a selector, {@code
+   * Name{a="x", b="y"}} (labels sorted, {@code alertname} as the name), URL-encoded: what the UI's
+   * alerts page links to and {@code /api/v1/llm/incident} takes.
+   */
+  static String incident(String alertName, Map<String, String> labels) {
+    StringBuilder b = new StringBuilder(alertName).append('{');
+    boolean first = true;
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(labels).entrySet()) {
+      if (e.getKey().equals("alertname")) {
+        continue;
+      }
+      b.append(first ? "" : ", ").append(e.getKey()).append("=\"");
+      Labels.escapeInto(b, e.getValue());
+      b.append('"');
+      first = false;
+    }
+    return "/incident?alert=" + enc(b.append('}').toString()).replace("+", "%20");
   }
 
   private static String enc(String s) {

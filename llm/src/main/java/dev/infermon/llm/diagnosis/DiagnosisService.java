@@ -10,6 +10,7 @@ import dev.infermon.promql.parser.PromqlParser;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -33,6 +34,15 @@ public final class DiagnosisService {
 
   static final long DEFAULT_WINDOW_MS = PromqlParser.parseDuration(DEFAULT_WINDOW);
 
+  /** How far back an incident's alert is searched for when not told: as a PromQL duration. */
+  public static final String INCIDENT_LOOKBACK = "24h";
+
+  /** How long before the alert fired an incident's view starts when not told. */
+  public static final String INCIDENT_LEAD_IN = "30m";
+
+  /** An incident's lookback is at most this: its search is one range query at 15 s steps. */
+  static final String MAX_INCIDENT_LOOKBACK = "7d";
+
   /** The finest step: one scrape interval of the usual 15 s. */
   static final long MIN_STEP_MS = 15_000;
 
@@ -43,6 +53,7 @@ public final class DiagnosisService {
   private final Supplier<Thresholds> thresholds;
   private final LongSupplier nowMs;
   private final AlertCauses causes;
+  private final Incidents incidents;
 
   /** With its own inventory service, the wall clock and the default thresholds. */
   public DiagnosisService(QueryBackend backend, Catalog catalog) {
@@ -79,16 +90,18 @@ public final class DiagnosisService {
     this.diagnoser = new Diagnoser(inventories, backend);
     this.thresholds = thresholds;
     this.nowMs = nowMs;
-    this.causes =
-        new AlertCauses(
-            inventories.catalog(),
-            end ->
-                diagnose(
-                    new DiagnosisRequest(
-                        OptionalLong.empty(),
-                        OptionalLong.of(end),
-                        OptionalLong.empty(),
-                        OptionalLong.empty())));
+    LongFunction<Diagnosis> atEnd =
+        end ->
+            diagnose(
+                new DiagnosisRequest(
+                    OptionalLong.empty(),
+                    OptionalLong.of(end),
+                    OptionalLong.empty(),
+                    OptionalLong.empty()));
+    this.causes = new AlertCauses(inventories.catalog(), atEnd);
+    // its own diagnoses, not the alert causes' cache: a view's dozen times would evict the live
+    // evaluations' ones
+    this.incidents = new Incidents(backend, causes, atEnd);
   }
 
   /**
@@ -153,6 +166,30 @@ public final class DiagnosisService {
     } catch (QueryException e) {
       return Map.of(AlertCause.ERROR, "diagnosis failed: " + e.getMessage());
     }
+  }
+
+  /**
+   * The incident of the alert {@code r} names: its last firing within the lookback before the end,
+   * the expression's value for it from the lead-in before it fired to its end (or the request's end
+   * while it fires), the diagnosis at steps over that view with the times its cause changed, and
+   * the pods involved ({@link Incident}). Empty when the alert did not fire within the lookback.
+   *
+   * @throws BadParameterException {@code lookback} or {@code lead_in} when not positive or too long
+   * @throws dev.infermon.promql.QueryException when the queries fail
+   */
+  public Optional<Incident> incident(IncidentRequest r) {
+    long end = r.endMs().orElseGet(nowMs);
+    long lookback = r.lookbackMs().orElse(PromqlParser.parseDuration(INCIDENT_LOOKBACK));
+    if (lookback <= 0 || lookback > PromqlParser.parseDuration(MAX_INCIDENT_LOOKBACK)) {
+      throw new BadParameterException(
+          "lookback", "the lookback must be positive and at most " + MAX_INCIDENT_LOOKBACK);
+    }
+    long leadIn = r.leadInMs().orElse(PromqlParser.parseDuration(INCIDENT_LEAD_IN));
+    if (leadIn < 0 || leadIn > lookback) {
+      throw new BadParameterException(
+          "lead_in", "the lead-in must be between 0 and the lookback (" + lookback / 1000 + "s)");
+    }
+    return incidents.incident(r, end, lookback, leadIn);
   }
 
   /**

@@ -65,6 +65,9 @@ class AlertCauseScenariosTest {
           .startsWith(URL + "/dashboard?namespace=" + alert.namespace() + "&model=")
           .contains("&to=" + f.now());
       assertThat(a).doesNotContainKey(AlertCause.ERROR).containsKey("summary");
+      assertThat(a.get(AlertCause.INCIDENT))
+          .startsWith(URL + "/incident?alert=" + alert.alert() + "%7B")
+          .contains("namespace%3D%22" + alert.namespace() + "%22");
     }
   }
 

@@ -114,7 +114,12 @@ class AlertCausesTest {
                 "http://infermon:9090/dashboard?namespace=a&model=org%2Fm&from="
                     + (T - 3_600_000)
                     + "&to="
-                    + T));
+                    + T),
+            // the alert's labels as a selector: Name{model_name="org/m", namespace="a"}
+            Map.entry(
+                "incident_url",
+                "http://infermon:9090/incident?alert=LLMRequestsQueuedWhilePreempting"
+                    + "%7Bmodel_name%3D%22org%2Fm%22%2C%20namespace%3D%22a%22%7D"));
   }
 
   @Test

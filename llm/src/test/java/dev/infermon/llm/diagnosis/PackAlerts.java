@@ -88,6 +88,17 @@ final class PackAlerts {
     return out;
   }
 
+  /** The labels of the alerts named {@code alert} firing after the last evaluation. */
+  List<Map<String, String>> firingLabels(String alert) {
+    List<Map<String, String>> out = new ArrayList<>();
+    for (RuleGroup g : groups) {
+      for (AlertSnapshot a : g.firingAlerts(alert)) {
+        out.add(a.labels().toMap());
+      }
+    }
+    return out;
+  }
+
   /** The alerts firing after the last evaluation. */
   Set<Firing> firing() {
     Set<Firing> out = new LinkedHashSet<>();

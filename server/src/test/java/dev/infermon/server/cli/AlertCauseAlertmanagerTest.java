@@ -37,9 +37,9 @@ import picocli.CommandLine;
  * extended with the Alertmanager and the pack's {@code for} set to 0 (so the backfilled history
  * fires the alerts at the first evaluation instead of after 10 minutes of wall time). What
  * Alertmanager's {@code /api/v2/alerts} then holds for the TTFT and queue alerts names KV pressure
- * as the cause, with evidence, and the dashboard and generator links under {@code
- * --web.external-url} (a reverse proxy's URL with a path). Skipped without the binary; every wait
- * is bounded.
+ * as the cause, with evidence, and the dashboard, incident and generator links under {@code
+ * --web.external-url} (a reverse proxy's URL with a path); infermon serves the incident page and
+ * its data at the link's path. Skipped without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
@@ -141,6 +141,19 @@ class AlertCauseAlertmanagerTest {
         assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
         assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
         assertThat(ann.has("cause_error")).isFalse();
+        // the incident page, under the proxy's URL; infermon serves the page and its data at the
+        // path the proxy strips
+        String incident = ann.path("incident_url").asText();
+        assertThat(incident).startsWith(PROXY + "/incident?alert=");
+        String path = incident.substring(PROXY.length());
+        HttpResponse<String> page = getFrom(demo.uiUrl(), path);
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("/ui/app.js");
+        String alert = path.substring("/incident?alert=".length());
+        HttpResponse<String> data = getFrom(demo.uiUrl(), "/api/v1/llm/incident?alert=" + alert);
+        assertThat(data.statusCode()).as(data.body()).isEqualTo(200);
+        assertThat(json.readTree(data.body()).at("/data/alert/alertname").asText())
+            .isEqualTo(a.path("labels").path("alertname").asText());
       }
     } finally {
       demo.close();
@@ -182,6 +195,14 @@ class AlertCauseAlertmanagerTest {
           .isLessThan(deadline);
       Thread.sleep(500);
     }
+  }
+
+  private HttpResponse<String> getFrom(String base, String path) throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base.replaceAll("/$", "") + path))
+            .timeout(Duration.ofSeconds(60))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> get(String path) throws Exception {

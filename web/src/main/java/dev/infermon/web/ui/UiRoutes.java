@@ -36,7 +36,15 @@ import java.util.zip.GZIPOutputStream;
 public final class UiRoutes {
   /** The client-side pages; each serves the same shell, which routes on the path. */
   public static final List<String> PAGES =
-      List.of("/", "/dashboard", "/targets", "/alerts", "/explore", "/diagnosis", "/engines");
+      List.of(
+          "/",
+          "/dashboard",
+          "/targets",
+          "/alerts",
+          "/explore",
+          "/diagnosis",
+          "/engines",
+          "/incident");
 
   static final String BASE = "dev/infermon/web/ui/";
   private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";

@@ -1,8 +1,10 @@
-// Alerts: firing and pending alerts with their labels and annotations, then every rule group with
+// Alerts: firing and pending alerts with their labels and annotations (a firing one linked to its
+// incident page), the alerts resolved in the last hour (linked likewise), then every rule group with
 // each rule's health, last error and evaluation time. An alert's value is printed in its rule's
 // unit when the rule's annotations say it (format.js alertUnit), else as Prometheus's humanize.
 import { api } from './api.js';
-import { alertUnit, ago, esc, fmt, fmtAlertValue } from './format.js';
+import { alertUnit, ago, esc, fmt, fmtAlertValue, fmtTime } from './format.js';
+import { incidentHref } from './incident.js';
 
 /** alertname → the unit of its value, from every alerting rule that states one. */
 export function unitsByAlert(groups) {
@@ -22,7 +24,7 @@ function chips(obj) {
 
 // The cause diagnosis gives an alert (docs/alerting.md): shown first, its evidence below it and the
 // dashboard as a link; the rule's own annotations follow.
-const CAUSE = ['cause', 'cause_evidence', 'cause_error', 'dashboard_url'];
+const CAUSE = ['cause', 'cause_evidence', 'cause_error', 'dashboard_url', 'incident_url'];
 
 function annotations(ann) {
   const a = ann || {};
@@ -37,13 +39,50 @@ function annotations(ann) {
   return out.join('');
 }
 
+/**
+ * Alerts that fired in the last hour and fire no longer, from their ALERTS series (the rule writes
+ * a point per evaluation while one fires and ends it when it resolves), each linked to its incident.
+ */
+function resolvedHtml(series, active) {
+  const rows = series.filter((s) => !active.has(key(s.metric))).map((s) => {
+    const labels = Object.assign({}, s.metric);
+    delete labels.__name__;
+    delete labels.alertstate;
+    return { labels, last: Number(s.values[s.values.length - 1][0]) };
+  });
+  if (!rows.length) return '<p class="muted">No alert resolved in the last hour.</p>';
+  return `<table class="data"><thead><tr><th scope="col">Alert</th><th scope="col">Labels</th><th scope="col">Last firing</th></tr></thead><tbody>
+    ${rows.map((r) => `<tr class="resolved-alert"><td>${esc(r.labels.alertname || '')}<div><a class="incident-link" href="${esc(incidentHref(r.labels))}" data-nav>Incident →</a></div></td>
+      <td>${chips(r.labels)}</td><td class="num">${esc(fmtTime(r.last * 1000))}</td></tr>`).join('')}</tbody></table>`;
+}
+
+function key(labels) {
+  return Object.keys(labels).filter((k) => k !== '__name__' && k !== 'alertstate').sort().map((k) => k + '=' + labels[k]).join(',');
+}
+
 export function mount(main) {
   main.innerHTML = `<h1>Alerts</h1><div class="toolbar"><button type="button" class="btn" id="alerts-refresh">↻ Refresh</button></div>
     <h2>Active alerts</h2><div id="active-alerts"><div class="loading">Loading…</div></div>
+    <h2>Resolved in the last hour</h2><div id="resolved-alerts"><div class="loading">Loading…</div></div>
     <h2>Rules</h2><div id="rule-groups"><div class="loading">Loading…</div></div>`;
   const controller = new AbortController();
   const alertsEl = main.querySelector('#active-alerts');
   const rulesEl = main.querySelector('#rule-groups');
+  const resolvedEl = main.querySelector('#resolved-alerts');
+
+  async function resolved() {
+    try {
+      const end = Date.now() / 1000;
+      const [r, a] = await Promise.all([
+        api.queryRange('ALERTS{alertstate="firing"}', (end - 3600).toFixed(3), end.toFixed(3), 60, controller.signal),
+        api.alerts(controller.signal),
+      ]);
+      const active = new Set((a.data.alerts || []).filter((x) => x.state === 'firing').map((x) => key(x.labels)));
+      resolvedEl.innerHTML = resolvedHtml(r.data.result || [], active);
+    } catch (e) {
+      if (e.name !== 'AbortError') resolvedEl.innerHTML = '<p class="error">' + esc(e.message) + '</p>';
+    }
+  }
 
   async function load() {
     // the rules first: they carry the units the alerts' values are printed in
@@ -54,7 +93,7 @@ export function mount(main) {
       const a = (await api.alerts(controller.signal)).data.alerts || [];
       a.sort((x, y) => (x.state === 'firing' ? 0 : 1) - (y.state === 'firing' ? 0 : 1));
       alertsEl.innerHTML = a.length ? `<table class="data"><thead><tr><th scope="col">State</th><th scope="col">Alert</th><th scope="col">Labels</th><th scope="col">Annotations</th><th scope="col">Active since</th><th scope="col">Value</th></tr></thead><tbody>
-        ${a.map((x) => `<tr data-state="${esc(x.state)}"><td><span class="badge ${esc(x.state)}">${esc(x.state)}</span></td><td>${esc(x.labels.alertname || '')}</td>
+        ${a.map((x) => `<tr data-state="${esc(x.state)}"><td><span class="badge ${esc(x.state)}">${esc(x.state)}</span></td><td>${esc(x.labels.alertname || '')}${x.state === 'firing' ? `<div><a class="incident-link" href="${esc(incidentHref(x.labels))}" data-nav>Incident →</a></div>` : ''}</td>
         <td>${chips(x.labels)}</td><td>${annotations(x.annotations)}</td>
         <td class="num">${x.activeAt ? esc(ago(Date.parse(x.activeAt))) : ''}</td><td class="num" title="${esc(x.value)}">${esc(fmtAlertValue(x.value, units[x.labels.alertname] || ''))}</td></tr>`).join('')}</tbody></table>`
         : '<div class="empty"><div class="reason">No alert is pending or firing.</div><div class="todo">Rules below show what is watched.</div></div>';
@@ -78,6 +117,8 @@ export function mount(main) {
     }
   }
   main.querySelector('#alerts-refresh').addEventListener('click', load);
+  main.querySelector('#alerts-refresh').addEventListener('click', resolved);
+  resolved();
   load();
   return { unmount() { controller.abort(); }, refresh: load };
 }

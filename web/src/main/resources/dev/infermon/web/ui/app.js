@@ -3,7 +3,7 @@
 
 const PAGES = {
   '/': 'dashboard', '/dashboard': 'dashboard', '/targets': 'targets', '/alerts': 'alerts',
-  '/explore': 'explore', '/diagnosis': 'diagnosis', '/engines': 'engines',
+  '/explore': 'explore', '/diagnosis': 'diagnosis', '/engines': 'engines', '/incident': 'incident',
 };
 const main = document.getElementById('main');
 let current = null;
