@@ -122,7 +122,12 @@ final class HeadroomFit {
     spread /= sum(p.running);
     double tokensPerRequest = sum(p.gen) / sum(p.rate);
     double residence = sum(p.running) / sum(p.rate);
-    double meanRunning = itl.meanX();
+    // the rate-weighted mean batch: the one the residence time above belongs to
+    double meanRunning = 0;
+    for (int i = 0; i < p.n; i++) {
+      meanRunning += p.rate[i] * p.running[i];
+    }
+    meanRunning /= sum(p.rate);
     double slope = Math.max(0, itl.slope());
     double batch = preempted ? preemptedAt / kvPerRequest : batchAtCeiling(kvPerRequest, spread);
     double ceilingUsage = batch * kvPerRequest;
