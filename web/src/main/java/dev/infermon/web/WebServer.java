@@ -88,6 +88,7 @@ public final class WebServer implements AutoCloseable {
     new LlmApi(services.dashboard, services.exports, services.llm, System::currentTimeMillis)
         .register(router);
     new LlmLintApi(services.lint, services.diagnosis, services.slo).register(router);
+    new dev.infermon.web.llm.LlmCapacityApi(services.capacity).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

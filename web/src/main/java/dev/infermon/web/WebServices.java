@@ -2,6 +2,7 @@ package dev.infermon.web;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.LintService;
+import dev.infermon.llm.capacity.CapacityService;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
 import dev.infermon.llm.export.ExportService;
@@ -46,6 +47,7 @@ public final class WebServices {
   final Supplier<DashboardService> dashboard;
   final Supplier<DiagnosisService> diagnosis;
   final Supplier<SloService> slo;
+  final Supplier<CapacityService> capacity;
   final Supplier<LintService> lint;
   final ExportService exports;
   final Supplier<LlmConfig> llm;
@@ -64,6 +66,7 @@ public final class WebServices {
     this.dashboard = b.dashboard;
     this.diagnosis = b.diagnosis;
     this.slo = b.slo;
+    this.capacity = b.capacity;
     this.lint = b.lint;
     this.exports = b.exports;
     this.llm = b.llm;
@@ -91,6 +94,7 @@ public final class WebServices {
     private Supplier<DashboardService> dashboard = () -> null;
     private Supplier<DiagnosisService> diagnosis = () -> null;
     private Supplier<SloService> slo = () -> null;
+    private Supplier<CapacityService> capacity = () -> null;
     private Supplier<LintService> lint = () -> null;
     private ExportService exports;
     private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
@@ -166,6 +170,12 @@ public final class WebServices {
     /** The SLO panel ({@code /api/v1/llm/slo}), or null while the storage is not ready. */
     public Builder slo(Supplier<SloService> slo) {
       this.slo = Objects.requireNonNull(slo, "slo");
+      return this;
+    }
+
+    /** Capacity headroom ({@code /api/v1/llm/capacity}), or null while the storage is not ready. */
+    public Builder capacity(Supplier<CapacityService> capacity) {
+      this.capacity = Objects.requireNonNull(capacity, "capacity");
       return this;
     }
 

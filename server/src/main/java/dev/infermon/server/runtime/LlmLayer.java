@@ -2,6 +2,7 @@ package dev.infermon.server.runtime;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.LintService;
+import dev.infermon.llm.capacity.CapacityService;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
@@ -34,7 +35,11 @@ public final class LlmLayer {
 
   /** The services of a backend, built together. */
   private record Bound(
-      DashboardService dashboard, DiagnosisService diagnosis, SloService slo, LintService lint) {}
+      DashboardService dashboard,
+      DiagnosisService diagnosis,
+      SloService slo,
+      LintService lint,
+      CapacityService capacity) {}
 
   /**
    * A layer over a remote API for one command (the CLI's): {@code backend} under the query stack
@@ -68,7 +73,8 @@ public final class LlmLayer {
             new DashboardService(stack, inventories),
             new DiagnosisService(stack, inventories, alerts),
             new SloService(stack),
-            new LintService(inventories));
+            new LintService(inventories),
+            new CapacityService(stack, inventories));
   }
 
   /** The storage is going away: its services answer "not ready" from now on. */
@@ -82,6 +88,7 @@ public final class LlmLayer {
         .diagnosis(this::diagnosis)
         .slo(this::slo)
         .lint(this::lint)
+        .capacity(this::capacity)
         .exports(exports);
   }
 
@@ -127,6 +134,12 @@ public final class LlmLayer {
   public DiagnosisService diagnosis() {
     Bound b = bound;
     return b == null ? null : b.diagnosis();
+  }
+
+  /** Null while no backend is bound. */
+  public CapacityService capacity() {
+    Bound b = bound;
+    return b == null ? null : b.capacity();
   }
 
   /** Null while no backend is bound. */
