@@ -247,6 +247,7 @@ class ArchitectureTest {
   private static final Set<String> RENDERERS =
       Set.of(
           "dev.infermon.llm.diagnosis.DiagnosisJson",
+          "dev.infermon.llm.capacity.CapacityJson",
           "dev.infermon.lint.report.TextReport",
           "dev.infermon.lint.report.JsonReport",
           "dev.infermon.lint.report.SarifReport");
