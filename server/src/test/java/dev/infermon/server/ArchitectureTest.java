@@ -263,6 +263,7 @@ class ArchitectureTest {
           "dev.infermon.llm.diagnosis.DiagnosisJson",
           "dev.infermon.llm.efficiency.EfficiencyJson",
           "dev.infermon.llm.diagnosis.IncidentJson",
+          "dev.infermon.llm.capacity.CapacityJson",
           "dev.infermon.lint.report.TextReport",
           "dev.infermon.lint.report.JsonReport",
           "dev.infermon.lint.report.SarifReport");

@@ -4,6 +4,7 @@ import dev.infermon.simulator.model.EngineListener;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.EngineParams;
 import dev.infermon.simulator.model.GpuActivity;
+import dev.infermon.simulator.model.KvCeiling;
 import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.Rng;
 import dev.infermon.simulator.model.Workload;
@@ -88,6 +89,22 @@ public abstract class InferencePod extends SimTarget {
   /** The served model. */
   public ModelProfile profile() {
     return profile;
+  }
+
+  /**
+   * The simulator's ground truth for this pod's capacity: the steady request rate (per second, all
+   * its engines together) at which its KV cache reaches its ceiling under the scenario in force
+   * ({@link KvCeiling}: preemptions begin or the cache stays full). Costs a few seconds of
+   * simulation; the scenario's arrival factor is not part of it.
+   */
+  public double kvCeilingRequestRate() {
+    double perEngine =
+        KvCeiling.requestRate(
+            engineParams(),
+            profile.workload().withPhase(phase),
+            scenario.effects(),
+            Rng.derive(seed, arrivalKey + "#ceiling"));
+    return perEngine * info().dataParallel();
   }
 
   /** The engines now running (empty while the pod is down). */

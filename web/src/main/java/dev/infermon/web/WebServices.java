@@ -2,6 +2,7 @@ package dev.infermon.web;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.LintService;
+import dev.infermon.llm.capacity.CapacityService;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
 import dev.infermon.llm.efficiency.EfficiencyService;
@@ -48,6 +49,7 @@ public final class WebServices {
   final Supplier<DiagnosisService> diagnosis;
   final Supplier<SloService> slo;
   final Supplier<EfficiencyService> efficiency;
+  final Supplier<CapacityService> capacity;
   final Supplier<LintService> lint;
   final ExportService exports;
   final Supplier<LlmConfig> llm;
@@ -67,6 +69,7 @@ public final class WebServices {
     this.diagnosis = b.diagnosis;
     this.slo = b.slo;
     this.efficiency = b.efficiency;
+    this.capacity = b.capacity;
     this.lint = b.lint;
     this.exports = b.exports;
     this.llm = b.llm;
@@ -95,6 +98,7 @@ public final class WebServices {
     private Supplier<DiagnosisService> diagnosis = () -> null;
     private Supplier<SloService> slo = () -> null;
     private Supplier<EfficiencyService> efficiency = () -> null;
+    private Supplier<CapacityService> capacity = () -> null;
     private Supplier<LintService> lint = () -> null;
     private ExportService exports;
     private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
@@ -176,6 +180,12 @@ public final class WebServices {
     /** Efficiency and cost ({@code /api/v1/llm/efficiency}), or null while not ready. */
     public Builder efficiency(Supplier<EfficiencyService> efficiency) {
       this.efficiency = Objects.requireNonNull(efficiency, "efficiency");
+      return this;
+    }
+
+    /** Capacity headroom ({@code /api/v1/llm/capacity}), or null while the storage is not ready. */
+    public Builder capacity(Supplier<CapacityService> capacity) {
+      this.capacity = Objects.requireNonNull(capacity, "capacity");
       return this;
     }
 

@@ -2,6 +2,7 @@ package dev.infermon.server.runtime;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.LintService;
+import dev.infermon.llm.capacity.CapacityService;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
@@ -20,9 +21,9 @@ import java.util.function.Supplier;
  * The LLM layer of one process, built in this one place: the catalog (loaded once), the exports and
  * a lint service without a store from the start (they need no storage); once a query backend is
  * bound, one {@link InventoryService} and over it the dashboard, diagnosis, SLO, stored-lint and
- * efficiency services, so every part reads the same inventory cache. {@code serve} binds its
- * embedded or remote backend when the storage is ready; {@code infermon lint} and {@code infermon
- * diagnose} bind the remote API they are pointed at.
+ * efficiency and capacity services, so every part reads the same inventory cache. {@code serve}
+ * binds its embedded or remote backend when the storage is ready; {@code infermon lint} and {@code
+ * infermon diagnose} bind the remote API they are pointed at.
  *
  * <p>Threading: {@link #bind} and {@link #unbind} from the lifecycle's thread; the accessors from
  * any thread (the bound services are published together).
@@ -39,7 +40,8 @@ public final class LlmLayer {
       DiagnosisService diagnosis,
       SloService slo,
       LintService lint,
-      EfficiencyService efficiency) {}
+      EfficiencyService efficiency,
+      CapacityService capacity) {}
 
   /**
    * A layer over a remote API for one command (the CLI's): {@code backend} under the query stack
@@ -81,7 +83,8 @@ public final class LlmLayer {
             new DiagnosisService(stack, inventories, alerts),
             new SloService(stack),
             new LintService(inventories),
-            new EfficiencyService(stack, inventories, cost));
+            new EfficiencyService(stack, inventories, cost),
+            new CapacityService(stack, inventories));
   }
 
   /** The storage is going away: its services answer "not ready" from now on. */
@@ -96,6 +99,7 @@ public final class LlmLayer {
         .slo(this::slo)
         .efficiency(this::efficiency)
         .lint(this::lint)
+        .capacity(this::capacity)
         .exports(exports);
   }
 
@@ -141,6 +145,12 @@ public final class LlmLayer {
   public DiagnosisService diagnosis() {
     Bound b = bound;
     return b == null ? null : b.diagnosis();
+  }
+
+  /** Null while no backend is bound. */
+  public CapacityService capacity() {
+    Bound b = bound;
+    return b == null ? null : b.capacity();
   }
 
   /** Null while no backend is bound. */
