@@ -18,6 +18,11 @@ final class FleetOptions {
   int sglangPods = 2;
 
   @Option(
+      names = "--tgi-pods",
+      description = "Hugging Face TGI pods (default: ${DEFAULT-VALUE}).")
+  int tgiPods;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -56,6 +61,7 @@ final class FleetOptions {
             .seed(seed)
             .vllmPods(vllmPods)
             .sglangPods(sglangPods)
+            .tgiPods(tgiPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));
