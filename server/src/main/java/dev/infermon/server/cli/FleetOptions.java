@@ -17,9 +17,7 @@ final class FleetOptions {
   @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
   int sglangPods = 2;
 
-  @Option(
-      names = "--tgi-pods",
-      description = "Hugging Face TGI pods (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--tgi-pods", description = "Hugging Face TGI pods (default: ${DEFAULT-VALUE}).")
   int tgiPods;
 
   @Option(
