@@ -14,14 +14,8 @@ public final class RustFloat {
 
   /** The text Rust's {@code Display} gives {@code d}. */
   public static String format(double d) {
-    if (d == Double.POSITIVE_INFINITY) {
-      return "+Inf";
-    }
-    if (d == Double.NEGATIVE_INFINITY) {
-      return "-Inf";
-    }
-    if (Double.isNaN(d)) {
-      return "NaN";
+    if (!Double.isFinite(d)) {
+      return PyFloat.format(d); // +Inf, -Inf, NaN: the same text
     }
     if (d == 0) {
       return (1 / d < 0) ? "-0" : "0";
