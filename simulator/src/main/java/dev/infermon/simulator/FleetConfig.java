@@ -17,6 +17,7 @@ import java.util.List;
  * @param sglangPods SGLang server pods ({@code sglang:} names)
  * @param sglangTensorParallel TP ranks of each SGLang server (each reports its scheduler series)
  * @param sglangGatewayPods pods served through the SGLang gateway ({@code sglang_} names)
+ * @param tgiPods Hugging Face TGI pods ({@code tgi_} names; none by default)
  * @param prefillDecode whether to add one vLLM and one SGLang prefill/decode pair
  * @param models served model names, assigned round-robin (built-in profiles or the 8B profile)
  * @param nodes GPU nodes (0 = as many as the pods need, plus one spare GPU)
@@ -38,6 +39,7 @@ public record FleetConfig(
     int sglangPods,
     int sglangTensorParallel,
     int sglangGatewayPods,
+    int tgiPods,
     boolean prefillDecode,
     List<String> models,
     int nodes,
@@ -59,6 +61,7 @@ public record FleetConfig(
     nonNegative("dataParallelPods", dataParallelPods);
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
+    nonNegative("tgiPods", tgiPods);
     nonNegative("nodes", nodes);
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
@@ -93,7 +96,13 @@ public record FleetConfig(
     if (namespace == null || !namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
       throw new IllegalArgumentException("namespace is not a DNS label: \"" + namespace + "\"");
     }
-    int pods = vllmPods + legacyVllmPods + sglangPods + sglangGatewayPods + (prefillDecode ? 4 : 0);
+    int pods =
+        vllmPods
+            + legacyVllmPods
+            + sglangPods
+            + sglangGatewayPods
+            + tgiPods
+            + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");
     }
@@ -127,6 +136,7 @@ public record FleetConfig(
     b.sglangPods = sglangPods;
     b.sglangTensorParallel = sglangTensorParallel;
     b.sglangGatewayPods = sglangGatewayPods;
+    b.tgiPods = tgiPods;
     b.prefillDecode = prefillDecode;
     b.models = models;
     b.nodes = nodes;
@@ -150,6 +160,7 @@ public record FleetConfig(
     private int sglangPods = 2;
     private int sglangTensorParallel = 2;
     private int sglangGatewayPods = 1;
+    private int tgiPods;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -228,6 +239,14 @@ public record FleetConfig(
      */
     public Builder sglangGatewayPods(int v) {
       sglangGatewayPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#tgiPods()
+     */
+    public Builder tgiPods(int v) {
+      tgiPods = v;
       return this;
     }
 
@@ -318,6 +337,7 @@ public record FleetConfig(
           sglangPods,
           sglangTensorParallel,
           sglangGatewayPods,
+          tgiPods,
           prefillDecode,
           models,
           nodes,

@@ -111,6 +111,14 @@ final class FleetLayout {
       String name = workload + "-" + ordinal(workload);
       pods.add(sglang(name, workload, Backend.SGLANG, "", true, p, Workload.Phase.BOTH, name));
     }
+    for (int i = 0; i < config.tgiPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "tgi-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(name, workload, Backend.TGI, "", "tgi", "3.3.7", p, 1, p.tensorParallel());
+      pods.add(new TgiPod(info, p, config.seed(), shape(p), name, s, start));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();
@@ -343,7 +351,8 @@ final class FleetLayout {
     }
     InferencePod pod = slot.pod();
     int engine = slot.engine();
-    String container = pod.info().engine().startsWith("sglang") ? "sglang" : "vllm";
+    String kind = pod.info().engine();
+    String container = kind.startsWith("sglang") ? "sglang" : kind.equals("tgi") ? "tgi" : "vllm";
     return new Gpu(
         index,
         uuid,

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param workloadName {@code workload_name} (the StatefulSet or RoleBasedGroup)
  * @param backend {@code backend}
  * @param role {@code prefill} or {@code decode} for PD pods, else empty
- * @param engine {@code vllm}, {@code sglang}, {@code sglang-gateway} or {@code dcgm-exporter}
+ * @param engine {@code vllm}, {@code sglang}, {@code sglang-gateway}, {@code tgi} or {@code
+ *     dcgm-exporter}
  * @param version the engine release whose page is served
  * @param model the served model, empty for exporters
  * @param node the node the pod runs on
@@ -67,6 +68,10 @@ public record PodInfo(
     labels.put("backend", backend.label());
     if (!role.isEmpty()) {
       labels.put("role", role);
+    }
+    if (backend == Backend.TGI) {
+      // TGI's page names no model: a relabel rule from the pod's model label gives it
+      labels.put("model_name", model);
     }
     return labels;
   }

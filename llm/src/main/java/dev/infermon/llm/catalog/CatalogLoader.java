@@ -437,7 +437,8 @@ public final class CatalogLoader {
             "since",
             "note",
             "value_labels",
-            "model_from_pod"),
+            "model_from_pod",
+            "series"),
         at);
     List<String> names =
         s.has("metrics")
@@ -476,10 +477,32 @@ public final class CatalogLoader {
           nodes.release(s, "since", at),
           nodes.text(s, "note", at, false),
           CatalogNodes.strings(s.path("value_labels")),
-          s.path("model_from_pod").asBoolean(false));
+          s.path("model_from_pod").asBoolean(false),
+          series(signal, s, at, names, metrics));
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }
+  }
+
+  /**
+   * The {@code series} of a source: only a counter signal read from histograms' {@code _sum} or
+   * {@code _count}.
+   */
+  private String series(
+      Signal signal, JsonNode s, String at, List<String> names, List<MetricEntry> metrics) {
+    if (!s.has("series")) {
+      return "";
+    }
+    String series = s.get("series").asText();
+    if (signal.kind() != Signal.Kind.COUNTER) {
+      throw nodes.fail(at, "series is for counter signals only, not " + signal.key());
+    }
+    for (MetricEntry m : metrics) {
+      if (names.contains(m.name()) && m.type() != MetricType.HISTOGRAM) {
+        throw nodes.fail(at, "series reads a histogram's samples; " + m.name() + " is not one");
+      }
+    }
+    return series;
   }
 
   /** Entries sharing a name (a type change between releases) must not overlap in releases. */

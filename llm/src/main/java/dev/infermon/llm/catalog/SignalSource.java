@@ -26,6 +26,8 @@ import java.util.Map;
  *     empty for the sample value
  * @param modelFromPod whether the family lacks {@code model_name} and takes it (and {@code role})
  *     from the inference pod its series belong to
+ * @param series the sample suffix read for a counter signal kept in a histogram ({@code _sum}: TGI
+ *     counts tokens only as its length histograms' sums), else empty
  */
 public record SignalSource(
     String engine,
@@ -40,8 +42,13 @@ public record SignalSource(
     ReleaseLine since,
     String note,
     List<String> valueLabels,
-    boolean modelFromPod) {
+    boolean modelFromPod,
+    String series) {
   public SignalSource {
+    series = series == null ? "" : series;
+    if (!series.isEmpty() && !series.equals("_sum") && !series.equals("_count")) {
+      throw new IllegalArgumentException("series must be _sum or _count, got \"" + series + "\"");
+    }
     metrics = List.copyOf(metrics);
     valueLabels = List.copyOf(valueLabels);
     match = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(match));
@@ -49,5 +56,35 @@ public record SignalSource(
     if (metrics.isEmpty()) {
       throw new IllegalArgumentException(signal + " of " + engine + " names no metric");
     }
+  }
+
+  /** A source reading the family's own samples. */
+  public SignalSource(
+      String engine,
+      Signal signal,
+      List<String> metrics,
+      Aggregation aggregation,
+      boolean dedupe,
+      Map<String, String> match,
+      List<String> by,
+      double scale,
+      boolean zeroWhenAbsent,
+      ReleaseLine since,
+      String note) {
+    this(
+        engine,
+        signal,
+        metrics,
+        aggregation,
+        dedupe,
+        match,
+        by,
+        scale,
+        zeroWhenAbsent,
+        since,
+        note,
+        List.of(),
+        false,
+        "");
   }
 }

@@ -212,7 +212,10 @@ public final class PromqlCompiler {
     Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
     List<String> matchers = new ArrayList<>(filters.matchers(o.panelMatch()));
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
-    return family + suffix + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
+    return family
+        + src.series()
+        + suffix
+        + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
   }
 
   /**

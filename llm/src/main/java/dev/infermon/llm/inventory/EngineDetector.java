@@ -86,7 +86,7 @@ public final class EngineDetector {
       if (m.isPresent()) {
         MetricEntry e = m.get().entries().get(0);
         if (e.versionEvidence()) {
-          present.addAll(m.get().entries());
+          present.addAll(ofType(m.get().entries(), infos.get(f)));
         }
         if (e.condition().gated()) {
           features.add(e.condition().flag());
@@ -205,6 +205,24 @@ public final class EngineDetector {
       }
     }
     return false;
+  }
+
+  /**
+   * The entries of a family's name with the type the page declares, when the catalog has that type
+   * among them: a name whose type changed dates the page by its type (TGI's skipped tokens, a
+   * histogram until v2.3 and a summary since).
+   */
+  private static List<MetricEntry> ofType(List<MetricEntry> entries, FamilyInfo info) {
+    if (info == null || info.type() == null) {
+      return entries;
+    }
+    List<MetricEntry> typed = new ArrayList<>();
+    for (MetricEntry e : entries) {
+      if (e.type() == info.type()) {
+        typed.add(e);
+      }
+    }
+    return typed.isEmpty() ? entries : typed;
   }
 
   /** Every present family (grouped by name) has an entry that exists in {@code v}. */

@@ -53,7 +53,9 @@ public final class PageFamilies {
         TreeSet<String> names = labels.computeIfAbsent(family, k -> new TreeSet<>());
         for (int i = 0; i < l.size(); i++) {
           String n = l.name(i);
-          if (!n.equals("__name__") && !(n.equals("le") && sample.endsWith("_bucket"))) {
+          if (!n.equals("__name__")
+              && !(n.equals("le") && sample.endsWith("_bucket"))
+              && !(n.equals("quantile") && isSummaryQuantile(sample, family, types))) {
             names.add(n);
           }
         }
@@ -150,5 +152,11 @@ public final class PageFamilies {
     } catch (NumberFormatException e) {
       return Double.NaN;
     }
+  }
+
+  /** A summary's quantile sample ({@code quantile} is its structure, as {@code le} a bucket's). */
+  private static boolean isSummaryQuantile(
+      String sample, String family, Map<String, MetricType> types) {
+    return sample.equals(family) && types.get(family) == MetricType.SUMMARY;
   }
 }

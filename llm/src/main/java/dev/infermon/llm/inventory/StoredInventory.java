@@ -78,7 +78,10 @@ public final class StoredInventory {
               .computeIfAbsent(family, k -> new TreeSet<>());
       for (int i = 0; i < l.size(); i++) {
         String n = l.name(i);
-        if (!n.equals("__name__") && !n.equals("le")) {
+        // le is a bucket's structure, quantile a summary's (its samples carry the family's name)
+        if (!n.equals("__name__")
+            && !n.equals("le")
+            && !(n.equals("quantile") && sample.equals(family))) {
           names.add(n);
         }
       }
@@ -208,6 +211,8 @@ public final class StoredInventory {
       engine = "vllm";
     } else if (backend.startsWith("sglang")) {
       engine = "sglang";
+    } else if (backend.equals("tgi")) {
+      engine = "tgi";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }

@@ -30,6 +30,9 @@ class DetectionRangeTest {
           vllm-0.11.x-idle.txt                                                | 0.11             |
           # NVLINK_BANDWIDTH_TOTAL is a default counter reading 0 on this PCIe card: no NVLink
           lke-rtx4000ada-pod-attributed-xid.prom                              | 4.0–4.5.3        | DCP profiling fields (datacenter GPU, SYS_ADMIN)
+          # tgi_request_skipped_tokens as a summary (#2528, v2.3); its reason="chunking" (v2.4) is a
+          # label value, which detection does not read
+          tgi-2.4-3.x_datadog-e2e.txt                                         | 2.3–3.3          |
           """)
   void theCaptureIsDatedByItsLabelsAndSiblings(String file, String range, String features)
       throws Exception {

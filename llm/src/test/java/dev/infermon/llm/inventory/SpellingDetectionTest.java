@@ -38,6 +38,8 @@ class SpellingDetectionTest {
           vllm_num_requests_running vllm_num_requests_waiting vllm_gpu_cache_usage_perc        | unknown | -               | vllm vllm_ vllm/vllm:
           num_running_reqs num_queue_reqs token_usage                                          | unknown | -               | sglang none sglang/sglang:
           team_sglang:num_running_reqs team_sglang:num_queue_reqs team_sglang:token_usage      | unknown | -               | sglang team_sglang: sglang/sglang:
+          tgi_queue_size tgi_batch_current_size tgi_request_count                              | tgi     | tgi/tgi_        | -
+          tgi:queue_size tgi:batch_current_size tgi:request_success                            | unknown | -               | tgi tgi: tgi/tgi_
           prompt_tokens_total generation_tokens_total                                          | unknown | -               | -
           http_requests_total node_cpu_seconds_total                                           | unknown | -               | -
           """)
@@ -68,6 +70,15 @@ class SpellingDetectionTest {
     // V0 names (gpu_cache_usage_perc, no _created series): a release before the V1 rename
     assertThat(d.versions()).isNotNull();
     assertThat(d.versions().last().name()).isNotEqualTo("0.33");
+  }
+
+  @Test
+  void tgiCaptureIsTgi() throws Exception {
+    Captures.Entry tgi = Captures.get("tgi-2.4-3.x_datadog-e2e.txt");
+    Detection d = DETECTOR.detect(PageFamilies.parse(tgi.bytes(), null).keySet());
+    assertThat(d.engine()).isEqualTo("tgi");
+    assertThat(d.spelling().key()).isEqualTo("tgi/tgi_");
+    assertThat(d.unknownFamilies()).isEmpty();
   }
 
   @Test

@@ -17,6 +17,9 @@ final class FleetOptions {
   @Option(names = "--sglang-pods", description = "SGLang pods (default: ${DEFAULT-VALUE}).")
   int sglangPods = 2;
 
+  @Option(names = "--tgi-pods", description = "Hugging Face TGI pods (default: ${DEFAULT-VALUE}).")
+  int tgiPods;
+
   @Option(
       names = "--pd",
       negatable = true,
@@ -56,6 +59,7 @@ final class FleetOptions {
             .seed(seed)
             .vllmPods(vllmPods)
             .sglangPods(sglangPods)
+            .tgiPods(tgiPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));

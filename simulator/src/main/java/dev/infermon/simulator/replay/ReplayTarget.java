@@ -57,9 +57,9 @@ public record ReplayTarget(
   /**
    * A target for {@code capture} with the labels discovery would give a pod of its engine, changed
    * by {@code overrides}: {@code namespace} {@value #DEFAULT_NAMESPACE}, {@code pod} from the file
-   * name, {@code backend} from the page's names ({@code vllm}, {@code sglang}, {@code dcgm}; none
-   * for other pages). An override with an empty value removes the label; {@code job} sets the
-   * scrape job instead of a label.
+   * name, {@code backend} from the page's names ({@code vllm}, {@code sglang}, {@code tgi}, {@code
+   * dcgm}; none for other pages). An override with an empty value removes the label; {@code job}
+   * sets the scrape job instead of a label.
    *
    * @param file the capture's file, whose name gives the default pod name
    * @throws IllegalArgumentException for a label name that is not valid or is reserved ({@code __})

@@ -88,7 +88,8 @@ final class SampleKinds {
   /**
    * The engine a sample name belongs to, by the prefixes the engines write: {@code vllm} ({@code
    * vllm:}, Ray Serve's {@code ray_vllm:}), {@code sglang} ({@code sglang:}, the gateway's {@code
-   * sglang_}), {@code dcgm} ({@code DCGM_FI_}); null for any other name.
+   * sglang_}), {@code tgi} (Hugging Face TGI's {@code tgi_}), {@code dcgm} ({@code DCGM_FI_}); null
+   * for any other name.
    */
   static String engineOf(String sample) {
     if (sample.startsWith("vllm:") || sample.startsWith("ray_vllm:")) {
@@ -96,6 +97,9 @@ final class SampleKinds {
     }
     if (sample.startsWith("sglang:") || sample.startsWith("sglang_")) {
       return "sglang";
+    }
+    if (sample.startsWith("tgi_")) {
+      return "tgi";
     }
     if (sample.startsWith("DCGM_FI_")) {
       return "dcgm";

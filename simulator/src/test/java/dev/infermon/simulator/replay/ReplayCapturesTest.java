@@ -139,7 +139,14 @@ class ReplayCapturesTest {
             "inference",
             List.of(),
             "prompt_tokens_total",
-            "time_to_first_token_seconds"));
+            "time_to_first_token_seconds"),
+        new Row(
+            "tgi/tgi-2.4-3.x_datadog-e2e.txt",
+            "tgi",
+            "inference",
+            List.of(),
+            "tgi_request_success", // a counter without _total, typed by its TYPE line
+            "tgi_request_duration"));
   }
 
   private final TestClock clock = new TestClock(T0);
