@@ -116,20 +116,14 @@ public record SliSource(
     }
   }
 
-  /** The prefixes the rules cover: every spelling of the engine. */
-  List<String> prefixes() {
-    List<String> out = new ArrayList<>();
-    for (NameVariant v : engine.variants()) {
-      out.add(v.prefix());
-    }
-    return out;
-  }
-
-  /** The sample names of {@code metric} + {@code suffix} under every covered prefix. */
+  /**
+   * The sample names of {@code metric} + {@code suffix} in every spelling of the engine: its
+   * prefixes, or the name a product gives the family instead (NIM's {@code request_finish_total}).
+   */
   List<String> names(String metric, String suffix) {
     List<String> out = new ArrayList<>();
-    for (String p : prefixes()) {
-      out.add(p + metric + suffix);
+    for (NameVariant v : engine.variants()) {
+      out.add(v.familyName(metric) + suffix);
     }
     return out;
   }
