@@ -6,6 +6,7 @@ public enum Backend {
   SGLANG("sglang"),
   VLLM_PD("vllm-pd"),
   SGLANG_PD("sglang-pd"),
+  LLAMACPP("llamacpp"),
   DCGM("dcgm");
 
   private final String label;

@@ -17,6 +17,8 @@ import java.util.List;
  * @param sglangPods SGLang server pods ({@code sglang:} names)
  * @param sglangTensorParallel TP ranks of each SGLang server (each reports its scheduler series)
  * @param sglangGatewayPods pods served through the SGLang gateway ({@code sglang_} names)
+ * @param llamacppPods llama.cpp llama-server pods ({@code llamacpp:} names, {@code --metrics} on);
+ *     none by default
  * @param prefillDecode whether to add one vLLM and one SGLang prefill/decode pair
  * @param models served model names, assigned round-robin (built-in profiles or the 8B profile)
  * @param nodes GPU nodes (0 = as many as the pods need, plus one spare GPU)
@@ -38,6 +40,7 @@ public record FleetConfig(
     int sglangPods,
     int sglangTensorParallel,
     int sglangGatewayPods,
+    int llamacppPods,
     boolean prefillDecode,
     List<String> models,
     int nodes,
@@ -59,6 +62,7 @@ public record FleetConfig(
     nonNegative("dataParallelPods", dataParallelPods);
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
+    nonNegative("llamacppPods", llamacppPods);
     nonNegative("nodes", nodes);
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
@@ -93,7 +97,13 @@ public record FleetConfig(
     if (namespace == null || !namespace.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")) {
       throw new IllegalArgumentException("namespace is not a DNS label: \"" + namespace + "\"");
     }
-    int pods = vllmPods + legacyVllmPods + sglangPods + sglangGatewayPods + (prefillDecode ? 4 : 0);
+    int pods =
+        vllmPods
+            + legacyVllmPods
+            + sglangPods
+            + sglangGatewayPods
+            + llamacppPods
+            + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");
     }
@@ -127,6 +137,7 @@ public record FleetConfig(
     b.sglangPods = sglangPods;
     b.sglangTensorParallel = sglangTensorParallel;
     b.sglangGatewayPods = sglangGatewayPods;
+    b.llamacppPods = llamacppPods;
     b.prefillDecode = prefillDecode;
     b.models = models;
     b.nodes = nodes;
@@ -150,6 +161,7 @@ public record FleetConfig(
     private int sglangPods = 2;
     private int sglangTensorParallel = 2;
     private int sglangGatewayPods = 1;
+    private int llamacppPods;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -228,6 +240,14 @@ public record FleetConfig(
      */
     public Builder sglangGatewayPods(int v) {
       sglangGatewayPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#llamacppPods()
+     */
+    public Builder llamacppPods(int v) {
+      llamacppPods = v;
       return this;
     }
 
@@ -318,6 +338,7 @@ public record FleetConfig(
           sglangPods,
           sglangTensorParallel,
           sglangGatewayPods,
+          llamacppPods,
           prefillDecode,
           models,
           nodes,

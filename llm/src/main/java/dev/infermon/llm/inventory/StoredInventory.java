@@ -208,6 +208,8 @@ public final class StoredInventory {
       engine = "vllm";
     } else if (backend.startsWith("sglang")) {
       engine = "sglang";
+    } else if (backend.equals("llamacpp")) {
+      engine = "llamacpp";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }

@@ -18,6 +18,11 @@ final class FleetOptions {
   int sglangPods = 2;
 
   @Option(
+      names = "--llamacpp-pods",
+      description = "llama.cpp llama-server pods, run with --metrics (default: ${DEFAULT-VALUE}).")
+  int llamacppPods;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -56,6 +61,7 @@ final class FleetOptions {
             .seed(seed)
             .vllmPods(vllmPods)
             .sglangPods(sglangPods)
+            .llamacppPods(llamacppPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));
