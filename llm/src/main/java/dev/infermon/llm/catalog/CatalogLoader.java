@@ -43,6 +43,7 @@ public final class CatalogLoader {
       Set.of(
           "name",
           "type",
+          "declared_type",
           "unit",
           "labels",
           "open_labels",
@@ -278,6 +279,17 @@ public final class CatalogLoader {
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }
+    MetricType declared = type;
+    if (m.has("declared_type")) {
+      try {
+        declared = MetricType.parse(nodes.text(m, "declared_type", at, true));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(at + ".declared_type", e.getMessage());
+      }
+      if (declared == type) {
+        throw nodes.fail(at + ".declared_type", "equals type: leave it out");
+      }
+    }
     if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
       throw nodes.fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
     }
@@ -336,6 +348,7 @@ public final class CatalogLoader {
           engine,
           name,
           type,
+          declared,
           nodes.text(m, "unit", at, true),
           labels(m.path("labels"), at + ".labels", true),
           m.path("open_labels").asBoolean(false),
