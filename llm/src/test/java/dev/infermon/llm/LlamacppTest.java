@@ -231,6 +231,43 @@ class LlamacppTest {
   }
 
   @Test
+  void aServerWithoutTheMetricsFlagIsDownAndTheReasonNamesTheFlag() {
+    SimulatedFleet off =
+        new SimulatedFleet(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .llamacppPods(1)
+                .llamacppWithoutMetrics(1)
+                .models(List.of(MODEL))
+                .build(),
+            false);
+    off.run(Duration.ofMinutes(3));
+    DashboardService s = new DashboardService(QueryStack.of(off.backend), CATALOG);
+    TargetInventory t =
+        s.inventory(off.now()).filter(x -> !x.engine().equals("dcgm")).targets().get(0);
+    assertThat(t.up()).isFalse();
+    assertThat(t.engine()).as("from its backend label").isEqualTo("llamacpp");
+    PanelResult p = null;
+    for (PanelResult r :
+        s.render(DashboardRequest.of(Filters.NONE, off.now() - 300_000, off.now()))) {
+      if (r.panel().id().equals("pod.tokens")) {
+        p = r;
+      }
+    }
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.reasons())
+        .extracting(EmptyReason::message)
+        .containsExactly(
+            "every llama.cpp target in scope is down: llama-server answers /metrics with HTTP 501"
+                + " unless it runs with --metrics, so a server started without the flag is a"
+                + " target that is down");
+  }
+
+  @Test
   void specDecodePanelsNameTheReleaseThatHasTheCounters() {
     PanelResult p = render().get("pod.spec_drafts");
     assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);

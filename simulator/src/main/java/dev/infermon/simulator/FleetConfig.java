@@ -19,6 +19,8 @@ import java.util.List;
  * @param sglangGatewayPods pods served through the SGLang gateway ({@code sglang_} names)
  * @param llamacppPods llama.cpp llama-server pods ({@code llamacpp:} names, {@code --metrics} on);
  *     none by default
+ * @param llamacppWithoutMetrics how many of the llama.cpp pods run without {@code --metrics} (the
+ *     last ones): their {@code /metrics} answers HTTP 501
  * @param prefillDecode whether to add one vLLM and one SGLang prefill/decode pair
  * @param models served model names, assigned round-robin (built-in profiles or the 8B profile)
  * @param nodes GPU nodes (0 = as many as the pods need, plus one spare GPU)
@@ -41,6 +43,7 @@ public record FleetConfig(
     int sglangTensorParallel,
     int sglangGatewayPods,
     int llamacppPods,
+    int llamacppWithoutMetrics,
     boolean prefillDecode,
     List<String> models,
     int nodes,
@@ -63,6 +66,15 @@ public record FleetConfig(
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
     nonNegative("llamacppPods", llamacppPods);
+    nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
+    if (llamacppWithoutMetrics > llamacppPods) {
+      throw new IllegalArgumentException(
+          "llamacppWithoutMetrics ("
+              + llamacppWithoutMetrics
+              + ") exceeds llamacppPods ("
+              + llamacppPods
+              + ")");
+    }
     nonNegative("nodes", nodes);
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
@@ -138,6 +150,7 @@ public record FleetConfig(
     b.sglangTensorParallel = sglangTensorParallel;
     b.sglangGatewayPods = sglangGatewayPods;
     b.llamacppPods = llamacppPods;
+    b.llamacppWithoutMetrics = llamacppWithoutMetrics;
     b.prefillDecode = prefillDecode;
     b.models = models;
     b.nodes = nodes;
@@ -162,6 +175,7 @@ public record FleetConfig(
     private int sglangTensorParallel = 2;
     private int sglangGatewayPods = 1;
     private int llamacppPods;
+    private int llamacppWithoutMetrics;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -248,6 +262,14 @@ public record FleetConfig(
      */
     public Builder llamacppPods(int v) {
       llamacppPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#llamacppWithoutMetrics()
+     */
+    public Builder llamacppWithoutMetrics(int v) {
+      llamacppWithoutMetrics = v;
       return this;
     }
 
@@ -339,6 +361,7 @@ public record FleetConfig(
           sglangTensorParallel,
           sglangGatewayPods,
           llamacppPods,
+          llamacppWithoutMetrics,
           prefillDecode,
           models,
           nodes,

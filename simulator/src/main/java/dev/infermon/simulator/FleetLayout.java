@@ -126,7 +126,8 @@ final class FleetLayout {
               p,
               1,
               p.tensorParallel());
-      pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start));
+      boolean metricsFlag = i < config.llamacppPods() - config.llamacppWithoutMetrics();
+      pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start, metricsFlag));
     }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));

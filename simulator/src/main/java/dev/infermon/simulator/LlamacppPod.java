@@ -16,6 +16,15 @@ public final class LlamacppPod extends InferencePod {
   /** The server's {@code --parallel} slots. */
   public static final int SLOTS = 4;
 
+  /** The handler's answer without {@code --metrics} (format_error_response, not_supported). */
+  static final Refusal METRICS_OFF =
+      new Refusal(
+          501,
+          "application/json; charset=utf-8",
+          "{\"error\":{\"code\":501,\"message\":\"This server does not support metrics"
+              + " endpoint. Start it with `--metrics`\",\"type\":\"not_supported_error\"}}");
+
+  private final boolean metricsFlag;
   private LlamacppMetrics metrics;
 
   LlamacppPod(
@@ -25,8 +34,10 @@ public final class LlamacppPod extends InferencePod {
       LoadShape shape,
       String arrivalKey,
       Scenario scenario,
-      double startEpoch) {
+      double startEpoch,
+      boolean metricsFlag) {
     super(info, profile, seed, shape, Workload.Phase.BOTH, arrivalKey, scenario, startEpoch);
+    this.metricsFlag = metricsFlag;
     start();
   }
 
@@ -63,8 +74,18 @@ public final class LlamacppPod extends InferencePod {
     return metrics;
   }
 
+  /** Whether the server runs with {@code --metrics}. */
+  public boolean metricsFlag() {
+    return metricsFlag;
+  }
+
+  @Override
+  Refusal refusal() {
+    return metricsFlag ? null : METRICS_OFF;
+  }
+
   @Override
   String renderPage(double now) {
-    return LlamacppPage.render(metrics);
+    return metricsFlag ? LlamacppPage.render(metrics) : null;
   }
 }

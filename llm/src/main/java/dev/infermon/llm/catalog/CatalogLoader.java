@@ -38,7 +38,8 @@ public final class CatalogLoader {
           "counter_suffix",
           "created_series",
           "written_together",
-          "metrics_on");
+          "metrics_on",
+          "metrics_off");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
@@ -200,7 +201,8 @@ public final class CatalogLoader {
         CatalogNodes.strings(root.path("dedupe_labels")),
         created(root),
         writers(root, metrics),
-        root.path("metrics_on").asText(""));
+        root.path("metrics_on").asText(""),
+        root.path("metrics_off").asText(""));
   }
 
   /** {@code written_together: [{name, writer, metrics, cite}]}: families written at once. */

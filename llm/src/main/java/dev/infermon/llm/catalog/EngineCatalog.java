@@ -24,6 +24,7 @@ public final class EngineCatalog {
   private final ReleaseLine createdSince;
   private final List<WriterGroup> writers;
   private final String metricsOn;
+  private final String metricsOff;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -37,7 +38,8 @@ public final class EngineCatalog {
       List<String> dedupeLabels,
       ReleaseLine createdSince,
       List<WriterGroup> writers,
-      String metricsOn) {
+      String metricsOn,
+      String metricsOff) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -51,6 +53,7 @@ public final class EngineCatalog {
     this.createdSince = createdSince;
     this.writers = List.copyOf(writers);
     this.metricsOn = metricsOn;
+    this.metricsOff = metricsOff;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -62,6 +65,15 @@ public final class EngineCatalog {
    */
   public String metricsOn() {
     return metricsOn;
+  }
+
+  /**
+   * What the endpoint does while the engine's metrics are off, when that fails the scrape, as a
+   * clause ("llama-server answers /metrics with HTTP 501 unless it runs with --metrics"); empty
+   * when the page is served either way.
+   */
+  public String metricsOff() {
+    return metricsOff;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

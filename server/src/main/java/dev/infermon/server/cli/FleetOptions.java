@@ -23,6 +23,13 @@ final class FleetOptions {
   int llamacppPods;
 
   @Option(
+      names = "--llamacpp-without-metrics",
+      description =
+          "How many of the llama.cpp pods run without --metrics: their /metrics answers HTTP 501"
+              + " (default: ${DEFAULT-VALUE}).")
+  int llamacppWithoutMetrics;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -62,6 +69,7 @@ final class FleetOptions {
             .vllmPods(vllmPods)
             .sglangPods(sglangPods)
             .llamacppPods(llamacppPods)
+            .llamacppWithoutMetrics(llamacppWithoutMetrics)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));

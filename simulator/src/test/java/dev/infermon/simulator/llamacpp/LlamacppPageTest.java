@@ -6,6 +6,7 @@ import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.LlamacppPod;
+import dev.infermon.simulator.Refusal;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -102,6 +103,35 @@ class LlamacppPageTest {
     assertThat(value(again, "prompt_tokens_seconds")).isZero();
     assertThat(value(again, "tokens_predicted_total"))
         .isEqualTo(value(first, "tokens_predicted_total"));
+  }
+
+  @Test
+  void withoutTheMetricsFlagTheEndpointAnswers501() {
+    Fleet off =
+        Fleet.create(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .llamacppPods(2)
+                .llamacppWithoutMetrics(1)
+                .build(),
+            1_780_000_000_000L);
+    off.advance(Duration.ofMinutes(1));
+    List<InferencePod> pods = off.pods();
+    assertThat(((LlamacppPod) pods.get(0)).metricsFlag()).isTrue();
+    assertThat(off.render(pods.get(0).info().name())).isPresent();
+    assertThat(off.refusal(pods.get(0).info().name())).isEmpty();
+    String name = pods.get(1).info().name();
+    assertThat(off.render(name)).isEmpty();
+    Refusal r = off.refusal(name).orElseThrow();
+    assertThat(r.status()).isEqualTo(501);
+    assertThat(r.body())
+        .isEqualTo(
+            "{\"error\":{\"code\":501,\"message\":\"This server does not support metrics"
+                + " endpoint. Start it with `--metrics`\",\"type\":\"not_supported_error\"}}");
   }
 
   private static double value(String page, String name) {
