@@ -39,7 +39,9 @@ public final class CatalogLoader {
           "created_series",
           "written_together",
           "metrics_on",
-          "metrics_off");
+          "metrics_off",
+          "model_from_label",
+          "disaggregated");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
@@ -202,7 +204,18 @@ public final class CatalogLoader {
         created(root),
         writers(root, metrics),
         root.path("metrics_on").asText(""),
-        root.path("metrics_off").asText(""));
+        root.path("metrics_off").asText(""),
+        root.path("model_from_label").asText(""),
+        disaggregated(root));
+  }
+
+  /** {@code disaggregated: false} for an engine without prefill/decode roles; true when absent. */
+  private boolean disaggregated(JsonNode root) {
+    JsonNode d = root.path("disaggregated");
+    if (!d.isMissingNode() && !d.isBoolean()) {
+      throw nodes.fail("disaggregated", "must be true or false, got \"" + d.asText() + "\"");
+    }
+    return d.asBoolean(true);
   }
 
   /** {@code written_together: [{name, writer, metrics, cite}]}: families written at once. */

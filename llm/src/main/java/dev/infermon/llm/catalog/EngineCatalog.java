@@ -25,6 +25,8 @@ public final class EngineCatalog {
   private final List<WriterGroup> writers;
   private final String metricsOn;
   private final String metricsOff;
+  private final String modelFromLabel;
+  private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -39,7 +41,9 @@ public final class EngineCatalog {
       ReleaseLine createdSince,
       List<WriterGroup> writers,
       String metricsOn,
-      String metricsOff) {
+      String metricsOff,
+      String modelFromLabel,
+      boolean disaggregated) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -54,6 +58,8 @@ public final class EngineCatalog {
     this.writers = List.copyOf(writers);
     this.metricsOn = metricsOn;
     this.metricsOff = metricsOff;
+    this.modelFromLabel = modelFromLabel;
+    this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -74,6 +80,22 @@ public final class EngineCatalog {
    */
   public String metricsOff() {
     return metricsOff;
+  }
+
+  /**
+   * The target label that names the model when the engine's series carry no {@code model_name}
+   * ({@code workload_name} for llama.cpp, whose page has no labels); empty when they carry it.
+   */
+  public String modelFromLabel() {
+    return modelFromLabel;
+  }
+
+  /**
+   * Whether the engine can serve prefill and decode on separate pods, so that its targets may have
+   * a {@code role}; an engine that cannot has no branch in the role panels.
+   */
+  public boolean disaggregated() {
+    return disaggregated;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */
