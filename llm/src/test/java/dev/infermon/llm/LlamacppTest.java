@@ -44,6 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class LlamacppTest {
   private static final Catalog CATALOG = Catalog.builtIn();
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+  private static final String OTHER = "Qwen/Qwen2.5-7B-Instruct";
 
   private static SimulatedFleet fleet;
   private static DashboardService service;
@@ -60,8 +61,8 @@ class LlamacppTest {
             .sglangPods(0)
             .sglangGatewayPods(0)
             .prefillDecode(false)
-            .llamacppPods(2)
-            .models(List.of(MODEL))
+            .llamacppPods(3)
+            .models(List.of(MODEL, OTHER))
             .build();
     fleet = new SimulatedFleet(config, false);
     fleet.run(
@@ -96,7 +97,7 @@ class LlamacppTest {
   @Test
   void theStoredInventoryNamesTheEngine() {
     Inventory inv = service.inventory(fleet.now()).filter(t -> !t.engine().equals("dcgm"));
-    assertThat(inv.targets()).hasSize(2);
+    assertThat(inv.targets()).hasSize(3);
     for (TargetInventory t : inv.targets()) {
       assertThat(t.engine()).isEqualTo("llamacpp");
       assertThat(t.detection().versions().toString()).isEqualTo("2025-10");
@@ -135,7 +136,7 @@ class LlamacppTest {
   void podTokenThroughputIsTheServersCountersRate() {
     Map<String, Double> in = panelNow("pod.tokens", 0);
     Map<String, Double> out = panelNow("pod.tokens", 1);
-    assertThat(in).hasSize(2);
+    assertThat(in).hasSize(3);
     for (String pod : truth.get(fleet.now()).keySet()) {
       double prompt = delta(pod, 0) / 285.0;
       double generated = delta(pod, 1) / 285.0;
@@ -159,15 +160,32 @@ class LlamacppTest {
   }
 
   @Test
-  void modelTokensSumThePodsUnderNoModelName() {
-    double prompt = 0;
-    for (String pod : truth.get(fleet.now()).keySet()) {
-      prompt += delta(pod, 0) / 285.0;
+  void theModelLevelGroupsEachWorkloadsPodsUnderItsWorkloadName() {
+    // the page names no model: the catalog's model_from_label makes workload_name the model
+    Map<String, Double> expected = new HashMap<>();
+    for (InferencePod p : fleet.fleet.pods()) {
+      expected.merge(p.info().workloadName(), delta(p.info().name(), 0) / 285.0, Double::sum);
     }
-    // the page names no model: the model level has one group, without model_name
+    assertThat(expected).hasSize(2); // two models: one workload of two pods, one of one
     Map<String, Double> panel = panelNow("model.tokens", 0);
-    assertThat(panel).containsOnlyKeys("");
-    assertThat(panel.get("")).isCloseTo(prompt, within(prompt * 1e-9));
+    assertThat(panel).containsOnlyKeys(expected.keySet());
+    expected.forEach(
+        (w, v) -> assertThat(panel.get(w)).as(w).isPositive().isCloseTo(v, within(v * 1e-9)));
+  }
+
+  @Test
+  void thePrefillDecodeViewHasNoLlamacppBranch() {
+    Panel p = Dashboards.panel("pd.running_by_role");
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            Filters.NONE,
+            p.match(),
+            0.95,
+            "5m",
+            Presence.of(service.inventory(fleet.now()).families()));
+    // llama-server has no prefill/decode roles (catalog disaggregated: false)
+    assertThat(new PromqlCompiler(CATALOG).compile(p.queries().get(0).measure(), p.level(), o))
+        .isEmpty();
   }
 
   private static Map<String, PanelResult> render() {
