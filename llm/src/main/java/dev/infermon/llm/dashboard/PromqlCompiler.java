@@ -370,7 +370,10 @@ public final class PromqlCompiler {
                   + by(perTarget(g, r.source()))
                   + " ("
                   + parts(r, "", o, null)
-                  + ")", r, g, o);
+                  + ")",
+              r,
+              g,
+              o);
       if (one != null) {
         inner.add(one);
       }
@@ -396,7 +399,10 @@ public final class PromqlCompiler {
       byLabels = r.source().by();
       String one =
           withModel(
-              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")", r, g, o);
+              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")",
+              r,
+              g,
+              o);
       if (one != null) {
         inner.add(one);
       }
