@@ -120,9 +120,7 @@ public final class PromqlCompiler {
     }
     SignalSource src = resolve(s, g, o).get(0).source();
     return Optional.of(
-        scale(
-            src.aggregation().op() + " " + by(g) + " (" + joined + ")",
-            src.scale()));
+        scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale()));
   }
 
   /**
