@@ -81,6 +81,7 @@ class AlertPackUnitTest {
         .containsExactly(
             "LLMTimeToFirstTokenHigh",
             "LLMRequestsQueuedWhilePreempting",
+            "LLMRequestsWaitingForSlot",
             "LLMRequestFailuresHigh");
     assertThat(tested).containsExactlyInAnyOrderElementsOf(alerts);
   }

@@ -46,8 +46,14 @@ final class CatalogCheck {
         continue;
       }
       MetricEntry entry = e.get();
-      if (f.type() != MetricType.UNKNOWN && f.type() != entry.type()) {
-        out.add(name + ": type " + f.type() + " on the page, " + entry.type() + " in the catalog");
+      if (f.type() != MetricType.UNKNOWN && f.type() != entry.declaredType()) {
+        out.add(
+            name
+                + ": type "
+                + f.type()
+                + " on the page, "
+                + entry.declaredType()
+                + " declared in the catalog");
       }
       if (f.labelNames().isEmpty()) {
         continue; // a TYPE line without samples: nothing more to compare

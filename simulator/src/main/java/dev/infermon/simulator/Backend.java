@@ -7,6 +7,7 @@ public enum Backend {
   VLLM_PD("vllm-pd"),
   SGLANG_PD("sglang-pd"),
   TGI("tgi"),
+  LLAMACPP("llamacpp"),
   DCGM("dcgm");
 
   private final String label;

@@ -101,6 +101,16 @@ public final class Fleet {
     return Optional.ofNullable(target(name).render(clock));
   }
 
+  /**
+   * What target {@code name} answers instead of a page when it serves none for good (llama-server
+   * without {@code --metrics}), or empty.
+   *
+   * @throws IllegalArgumentException for an unknown target
+   */
+  public synchronized Optional<Refusal> refusal(String name) {
+    return Optional.ofNullable(target(name).refusal());
+  }
+
   /** Every page at the current time (targets that are down are left out). */
   public synchronized Snapshot snapshot() {
     Map<String, String> pages = new LinkedHashMap<>();

@@ -18,6 +18,10 @@ import java.util.List;
  * @param sglangTensorParallel TP ranks of each SGLang server (each reports its scheduler series)
  * @param sglangGatewayPods pods served through the SGLang gateway ({@code sglang_} names)
  * @param tgiPods Hugging Face TGI pods ({@code tgi_} names; none by default)
+ * @param llamacppPods llama.cpp llama-server pods ({@code llamacpp:} names, {@code --metrics} on);
+ *     none by default
+ * @param llamacppWithoutMetrics how many of the llama.cpp pods run without {@code --metrics} (the
+ *     last ones): their {@code /metrics} answers HTTP 501
  * @param prefillDecode whether to add one vLLM and one SGLang prefill/decode pair
  * @param models served model names, assigned round-robin (built-in profiles or the 8B profile)
  * @param nodes GPU nodes (0 = as many as the pods need, plus one spare GPU)
@@ -40,6 +44,8 @@ public record FleetConfig(
     int sglangTensorParallel,
     int sglangGatewayPods,
     int tgiPods,
+    int llamacppPods,
+    int llamacppWithoutMetrics,
     boolean prefillDecode,
     List<String> models,
     int nodes,
@@ -62,6 +68,16 @@ public record FleetConfig(
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
     nonNegative("tgiPods", tgiPods);
+    nonNegative("llamacppPods", llamacppPods);
+    nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
+    if (llamacppWithoutMetrics > llamacppPods) {
+      throw new IllegalArgumentException(
+          "llamacppWithoutMetrics ("
+              + llamacppWithoutMetrics
+              + ") exceeds llamacppPods ("
+              + llamacppPods
+              + ")");
+    }
     nonNegative("nodes", nodes);
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
@@ -102,6 +118,7 @@ public record FleetConfig(
             + sglangPods
             + sglangGatewayPods
             + tgiPods
+            + llamacppPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");
@@ -137,6 +154,8 @@ public record FleetConfig(
     b.sglangTensorParallel = sglangTensorParallel;
     b.sglangGatewayPods = sglangGatewayPods;
     b.tgiPods = tgiPods;
+    b.llamacppPods = llamacppPods;
+    b.llamacppWithoutMetrics = llamacppWithoutMetrics;
     b.prefillDecode = prefillDecode;
     b.models = models;
     b.nodes = nodes;
@@ -161,6 +180,8 @@ public record FleetConfig(
     private int sglangTensorParallel = 2;
     private int sglangGatewayPods = 1;
     private int tgiPods;
+    private int llamacppPods;
+    private int llamacppWithoutMetrics;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -247,6 +268,22 @@ public record FleetConfig(
      */
     public Builder tgiPods(int v) {
       tgiPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#llamacppPods()
+     */
+    public Builder llamacppPods(int v) {
+      llamacppPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#llamacppWithoutMetrics()
+     */
+    public Builder llamacppWithoutMetrics(int v) {
+      llamacppWithoutMetrics = v;
       return this;
     }
 
@@ -338,6 +375,8 @@ public record FleetConfig(
           sglangTensorParallel,
           sglangGatewayPods,
           tgiPods,
+          llamacppPods,
+          llamacppWithoutMetrics,
           prefillDecode,
           models,
           nodes,

@@ -119,6 +119,24 @@ final class FleetLayout {
           info(name, workload, Backend.TGI, "", "tgi", "3.3.7", p, 1, p.tensorParallel());
       pods.add(new TgiPod(info, p, config.seed(), shape(p), name, s, start));
     }
+    for (int i = 0; i < config.llamacppPods(); i++) {
+      ModelProfile p = llamacpp(nextModel());
+      String workload = "llamacpp-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(
+              name,
+              workload,
+              Backend.LLAMACPP,
+              "",
+              "llamacpp",
+              "2025-10",
+              p,
+              1,
+              p.tensorParallel());
+      boolean metricsFlag = i < config.llamacppPods() - config.llamacppWithoutMetrics();
+      pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start, metricsFlag));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();
@@ -163,6 +181,19 @@ final class FleetLayout {
                 sw));
       }
     }
+  }
+
+  /**
+   * A llama-server's share of a model's traffic: its {@link LlamacppPod#SLOTS} slots serve a
+   * quarter of what a vLLM pod's batch does, so it runs at about half of capacity too.
+   */
+  private static ModelProfile llamacpp(ModelProfile p) {
+    return new ModelProfile(
+        p.name(),
+        p.tensorParallel(),
+        p.params(),
+        p.workload().withRate(p.workload().requestsPerSecond() / 4),
+        p.weightsMiB());
   }
 
   private SglangPod sglang(

@@ -23,4 +23,12 @@ abstract class SimTarget {
 
   /** The page at {@code epochSeconds}, or null while the target is down. */
   abstract String render(double epochSeconds);
+
+  /**
+   * The error the endpoint answers instead of a page for good (not a restart), or null: a server
+   * whose metrics are switched off.
+   */
+  Refusal refusal() {
+    return null;
+  }
 }

@@ -38,11 +38,15 @@ public final class CatalogLoader {
           "counter_suffix",
           "created_series",
           "written_together",
-          "metrics_on");
+          "metrics_on",
+          "metrics_off",
+          "model_from_label",
+          "disaggregated");
   private static final Set<String> METRIC_KEYS =
       Set.of(
           "name",
           "type",
+          "declared_type",
           "unit",
           "labels",
           "open_labels",
@@ -199,7 +203,19 @@ public final class CatalogLoader {
         CatalogNodes.strings(root.path("dedupe_labels")),
         created(root),
         writers(root, metrics),
-        root.path("metrics_on").asText(""));
+        root.path("metrics_on").asText(""),
+        root.path("metrics_off").asText(""),
+        root.path("model_from_label").asText(""),
+        disaggregated(root));
+  }
+
+  /** {@code disaggregated: false} for an engine without prefill/decode roles; true when absent. */
+  private boolean disaggregated(JsonNode root) {
+    JsonNode d = root.path("disaggregated");
+    if (!d.isMissingNode() && !d.isBoolean()) {
+      throw nodes.fail("disaggregated", "must be true or false, got \"" + d.asText() + "\"");
+    }
+    return d.asBoolean(true);
   }
 
   /** {@code written_together: [{name, writer, metrics, cite}]}: families written at once. */
@@ -278,6 +294,17 @@ public final class CatalogLoader {
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }
+    MetricType declared = type;
+    if (m.has("declared_type")) {
+      try {
+        declared = MetricType.parse(nodes.text(m, "declared_type", at, true));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(at + ".declared_type", e.getMessage());
+      }
+      if (declared == type) {
+        throw nodes.fail(at + ".declared_type", "equals type: leave it out");
+      }
+    }
     if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
       throw nodes.fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
     }
@@ -336,6 +363,7 @@ public final class CatalogLoader {
           engine,
           name,
           type,
+          declared,
           nodes.text(m, "unit", at, true),
           labels(m.path("labels"), at + ".labels", true),
           m.path("open_labels").asBoolean(false),

@@ -24,6 +24,9 @@ public final class EngineCatalog {
   private final ReleaseLine createdSince;
   private final List<WriterGroup> writers;
   private final String metricsOn;
+  private final String metricsOff;
+  private final String modelFromLabel;
+  private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -37,7 +40,10 @@ public final class EngineCatalog {
       List<String> dedupeLabels,
       ReleaseLine createdSince,
       List<WriterGroup> writers,
-      String metricsOn) {
+      String metricsOn,
+      String metricsOff,
+      String modelFromLabel,
+      boolean disaggregated) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -51,6 +57,9 @@ public final class EngineCatalog {
     this.createdSince = createdSince;
     this.writers = List.copyOf(writers);
     this.metricsOn = metricsOn;
+    this.metricsOff = metricsOff;
+    this.modelFromLabel = modelFromLabel;
+    this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -62,6 +71,31 @@ public final class EngineCatalog {
    */
   public String metricsOn() {
     return metricsOn;
+  }
+
+  /**
+   * What the endpoint does while the engine's metrics are off, when that fails the scrape, as a
+   * clause ("llama-server answers /metrics with HTTP 501 unless it runs with --metrics"); empty
+   * when the page is served either way.
+   */
+  public String metricsOff() {
+    return metricsOff;
+  }
+
+  /**
+   * The target label that names the model when the engine's series carry no {@code model_name}
+   * ({@code workload_name} for llama.cpp, whose page has no labels); empty when they carry it.
+   */
+  public String modelFromLabel() {
+    return modelFromLabel;
+  }
+
+  /**
+   * Whether the engine can serve prefill and decode on separate pods, so that its targets may have
+   * a {@code role}; an engine that cannot has no branch in the role panels.
+   */
+  public boolean disaggregated() {
+    return disaggregated;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

@@ -11,7 +11,9 @@ import java.util.List;
  *
  * @param engine the engine ({@code vllm}, {@code sglang}, {@code dcgm})
  * @param name the family name without prefix
- * @param type counter, gauge, histogram or summary
+ * @param type counter, gauge, histogram or summary: what the value is
+ * @param declaredType what the page's TYPE line says, when it says otherwise (llama.cpp types its
+ *     lifetime average and its high watermark {@code counter}); else {@code type}
  * @param unit what the value measures ({@code tokens}, {@code seconds}, {@code ratio}, ...)
  * @param labels the labels, each with the releases that have it
  * @param openLabels whether other labels may appear too (info gauges whose labels are config
@@ -32,6 +34,7 @@ public record MetricEntry(
     String engine,
     String name,
     MetricType type,
+    MetricType declaredType,
     String unit,
     List<LabelSpec> labels,
     boolean openLabels,
@@ -46,6 +49,7 @@ public record MetricEntry(
     Avoidance avoid,
     String cite) {
   public MetricEntry {
+    declaredType = declaredType == null ? type : declaredType;
     labels = List.copyOf(labels);
     buckets = List.copyOf(buckets);
     if (since == null || history == null || condition == null) {

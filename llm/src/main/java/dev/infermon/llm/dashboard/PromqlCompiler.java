@@ -113,15 +113,14 @@ public final class PromqlCompiler {
    * scaled as the catalog says (millijoules to joules).
    */
   public Optional<String> compileGpuGain(Signal s, List<String> groupBy, Options o) {
-    String joined = joinedGpu(s, o, true);
+    List<String> g = List.copyOf(groupBy);
+    String joined = joinedGpu(s, g, o, true);
     if (joined == null) {
       return Optional.empty();
     }
-    SignalSource src = resolve(s, o).get(0).source();
+    SignalSource src = resolve(s, g, o).get(0).source();
     return Optional.of(
-        scale(
-            src.aggregation().op() + " " + by(List.copyOf(groupBy)) + " (" + joined + ")",
-            src.scale()));
+        scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale()));
   }
 
   /**
@@ -183,10 +182,16 @@ public final class PromqlCompiler {
   /** A selected source's families, with the engine they belong to. */
   private record Resolved(EngineCatalog engine, SignalSource source, List<String> families) {}
 
-  /** Sources of {@code s} whose families are present, per engine, preferred first. */
-  private List<Resolved> resolve(Signal s, Options o) {
+  /**
+   * Sources of {@code s} whose families are present, per engine, preferred first; an engine without
+   * prefill/decode roles has none in a view by or of role.
+   */
+  private List<Resolved> resolve(Signal s, List<String> g, Options o) {
     List<Resolved> out = new ArrayList<>();
     for (EngineCatalog e : catalog.engines()) {
+      if (!e.disaggregated() && (g.contains("role") || o.panelMatch().containsKey("role"))) {
+        continue; // its pods have no role: a role view has no branch of it
+      }
       for (SignalSource src : e.sources(s)) {
         List<String> families = new ArrayList<>();
         for (String name : src.metrics()) {
@@ -207,10 +212,16 @@ public final class PromqlCompiler {
     return out;
   }
 
-  private String selector(String family, String suffix, SignalSource src, Options o) {
+  private String selector(
+      String family, String suffix, EngineCatalog e, SignalSource src, Options o) {
     // a family without model_name is scoped to a model through the pods it joins (podMap)
     Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
-    List<String> matchers = new ArrayList<>(filters.matchers(o.panelMatch()));
+    List<String> matchers = new ArrayList<>();
+    for (String m : filters.matchers(o.panelMatch())) {
+      // the model filter reads the label that names the model of an engine without model_name
+      boolean model = m.startsWith("model_name=") && !e.modelFromLabel().isEmpty();
+      matchers.add(model ? e.modelFromLabel() + m.substring("model_name".length()) : m);
+    }
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
     return family
         + src.series()
@@ -252,7 +263,7 @@ public final class PromqlCompiler {
     List<String> parts = new ArrayList<>();
     boolean several = r.source().metrics().size() > 1;
     for (String f : r.families()) {
-      String p = selector(f, suffix, r.source(), o);
+      String p = selector(f, suffix, r.engine(), r.source(), o);
       if (!r.source().valueLabels().isEmpty()) {
         p = labelValues(p, r.source().valueLabels());
       }
@@ -269,9 +280,25 @@ public final class PromqlCompiler {
       if (r.source().dedupe() && !r.engine().dedupeLabels().isEmpty()) {
         p = "max without (" + String.join(", ", r.engine().dedupeLabels()) + ") (" + p + ")";
       }
-      parts.add(p);
+      parts.add(modelNamed(p, r.engine()));
     }
     return String.join(" or ", parts);
+  }
+
+  /**
+   * An engine's series with {@code model_name} copied from the label its catalog names ({@code
+   * model_from_label}), for an engine whose page names no model: grouping by model then puts each
+   * of its pods under its own model rather than all of them into one group.
+   */
+  private static String modelNamed(String p, EngineCatalog e) {
+    if (e.modelFromLabel().isEmpty()) {
+      return p;
+    }
+    return "label_replace("
+        + p
+        + ", \"model_name\", \"$1\", "
+        + Filters.quote(e.modelFromLabel())
+        + ", \"(.+)\")";
   }
 
   /** Keeps each family apart: aggregations drop {@code __name__}. */
@@ -318,18 +345,18 @@ public final class PromqlCompiler {
    * source's family has no {@code model_name} (vLLM's {@code cache_config_info}, its API server's
    * admission counter); null when no pod is in scope.
    */
-  private String withModel(String perTarget, Resolved r, Options o) {
+  private String withModel(String perTarget, Resolved r, List<String> g, Options o) {
     if (!r.source().modelFromPod()) {
       return perTarget;
     }
-    String pods = podMap(o);
+    String pods = podMap(g, o);
     return pods == null
         ? null
         : "(" + perTarget + ") * on (namespace, pod) group_left (model_name, role) " + pods;
   }
 
   private String gauge(Signal s, List<String> g, Options o) {
-    List<Resolved> rs = resolve(s, o);
+    List<Resolved> rs = resolve(s, g, o);
     if (rs.isEmpty()) {
       return null;
     }
@@ -346,6 +373,7 @@ public final class PromqlCompiler {
                   + parts(r, "", o, null)
                   + ")",
               r,
+              g,
               o);
       if (one != null) {
         inner.add(one);
@@ -362,7 +390,7 @@ public final class PromqlCompiler {
   /** The per-second rate of a counter signal (or a histogram's _sum/_count), summed per group. */
   private String counter(
       Signal s, String suffix, List<String> g, Options o, String fn, Set<String> onlyEngines) {
-    List<Resolved> rs = resolve(s, o);
+    List<Resolved> rs = resolve(s, g, o);
     List<String> inner = new ArrayList<>();
     List<String> byLabels = List.of();
     for (Resolved r : rs) {
@@ -372,7 +400,10 @@ public final class PromqlCompiler {
       byLabels = r.source().by();
       String one =
           withModel(
-              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")", r, o);
+              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")",
+              r,
+              g,
+              o);
       if (one != null) {
         inner.add(one);
       }
@@ -384,7 +415,7 @@ public final class PromqlCompiler {
   }
 
   private String buckets(Signal s, List<String> g, Options o, String fn) {
-    List<Resolved> rs = resolve(s, o);
+    List<Resolved> rs = resolve(s, g, o);
     if (rs.isEmpty()) {
       return null;
     }
@@ -432,7 +463,7 @@ public final class PromqlCompiler {
    */
   private String decodePerToken(List<String> g, Options o) {
     Set<String> engines = new LinkedHashSet<>();
-    resolve(Signal.DECODE_TIME, o).forEach(r -> engines.add(r.engine().engine()));
+    resolve(Signal.DECODE_TIME, g, o).forEach(r -> engines.add(r.engine().engine()));
     String seconds = counter(Signal.DECODE_TIME, "_sum", g, o, "rate", engines);
     String tokens = counter(Signal.GENERATION_LENGTH, "_sum", g, o, "rate", engines);
     String requests = counter(Signal.GENERATION_LENGTH, "_count", g, o, "rate", engines);
@@ -443,11 +474,11 @@ public final class PromqlCompiler {
   }
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */
-  private String podMap(Options o) {
+  private String podMap(List<String> g, Options o) {
     List<String> parts = new ArrayList<>();
-    for (Resolved r : resolve(Signal.REQUESTS_RUNNING, o)) {
+    for (Resolved r : resolve(Signal.REQUESTS_RUNNING, g, o)) {
       for (String f : r.families()) {
-        parts.add(selector(f, "", r.source(), o));
+        parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o), r.engine()));
       }
     }
     if (parts.isEmpty()) {
@@ -461,9 +492,9 @@ public final class PromqlCompiler {
    * exported_pod} under honor_labels=false, else {@code pod}) and joined to the pods in scope;
    * unattributed GPUs, and GPUs of pods out of scope, drop out of the join.
    */
-  private String joinedGpu(Signal s, Options o, boolean gain) {
-    String pods = podMap(o);
-    List<Resolved> rs = resolve(s, o);
+  private String joinedGpu(Signal s, List<String> g, Options o, boolean gain) {
+    String pods = podMap(g, o);
+    List<Resolved> rs = resolve(s, g, o);
     if (pods == null || rs.isEmpty()) {
       return null;
     }
@@ -482,11 +513,11 @@ public final class PromqlCompiler {
   }
 
   private String gpu(Signal s, List<String> g, Options o) {
-    String joined = joinedGpu(s, o, false);
+    String joined = joinedGpu(s, g, o, false);
     if (joined == null) {
       return null;
     }
-    SignalSource src = resolve(s, o).get(0).source();
+    SignalSource src = resolve(s, g, o).get(0).source();
     return scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale());
   }
 
@@ -496,8 +527,8 @@ public final class PromqlCompiler {
    * name leaves one series per GPU whichever families its exporter exports.
    */
   private String gpuCount(List<String> g, Options o) {
-    String pods = podMap(o);
-    List<Resolved> rs = resolve(Signal.GPU_COUNT, o);
+    String pods = podMap(g, o);
+    List<Resolved> rs = resolve(Signal.GPU_COUNT, g, o);
     if (pods == null || rs.isEmpty()) {
       return null;
     }

@@ -231,7 +231,10 @@ final class ReasonFinder {
           new EmptyReason(
               EmptyReason.Kind.TARGET_DOWN,
               e.engine(),
-              "every " + e.title() + " target in scope is down",
+              "every "
+                  + e.title()
+                  + " target in scope is down"
+                  + (e.metricsOff().isEmpty() ? "" : ": " + e.metricsOff()),
               null,
               null));
       return;

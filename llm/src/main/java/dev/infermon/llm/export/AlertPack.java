@@ -21,7 +21,8 @@ import java.util.Set;
 /**
  * The default alert pack, generated from the catalog for the engines present: few, user-facing
  * alerts with long {@code for}: TTFT quantile over target, requests piling up while the engine
- * preempts, and failures above a share of finished requests (thresholds from {@code llm.alerts}).
+ * preempts (or, on an engine that never preempts, such as llama.cpp's slots, requests piling up for
+ * a slot), and failures above a share of finished requests (thresholds from {@code llm.alerts}).
  * Each rule unions the engines' families in every chosen spelling ({@code vllm:}, {@code
  * ray_vllm:}, NIM's unprefixed names, {@code sglang:}, the gateway's {@code sglang_}), so one rule
  * covers a mixed fleet, and an engine or spelling that is absent adds nothing; the TTFT quantile is
@@ -36,8 +37,12 @@ public final class AlertPack {
   public static final String TTFT = "LLMTimeToFirstTokenHigh";
   public static final String QUEUED = "LLMRequestsQueuedWhilePreempting";
   public static final String FAILURES = "LLMRequestFailuresHigh";
+  public static final String SLOTS = "LLMRequestsWaitingForSlot";
 
   private static final List<String> BY = List.of("namespace", "model_name");
+
+  /** An engine that names no model on its page (llama.cpp) is told apart by its workload. */
+  private static final List<String> BY_WORKLOAD = List.of("namespace", "workload_name");
 
   private AlertPack() {}
 
@@ -108,6 +113,7 @@ public final class AlertPack {
                   "description",
                   "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings.")));
     }
+    slots(c, catalog, spellings, alerts).ifPresent(out::add);
     c.compile(new Measure.SuccessRate(), BY, o)
         .ifPresent(
             success ->
@@ -125,6 +131,40 @@ public final class AlertPack {
                             "description",
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
     return out;
+  }
+
+  /**
+   * Requests piling up on the engines that have a queue but no preemption signal: their waiting
+   * requests wait for a slot (llama.cpp's deferred tasks), which the queue-while-preempting rule
+   * can never see, since it needs preemptions.
+   */
+  private static Optional<AlertRule> slots(
+      PromqlCompiler c, Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
+    Set<Spelling> noPreemption = new LinkedHashSet<>();
+    for (Spelling s : spellings) {
+      if (catalog.engine(s.engine()).sources(Signal.PREEMPTIONS).isEmpty()) {
+        noPreemption.add(s);
+      }
+    }
+    if (noPreemption.isEmpty()) {
+      return Optional.empty();
+    }
+    return c.compile(
+            new Measure.Level(Signal.REQUESTS_WAITING), BY_WORKLOAD, options(alerts, noPreemption))
+        .map(
+            waiting ->
+                new AlertRule(
+                    SLOTS,
+                    waiting + " > " + alerts.waitingThreshold(),
+                    alerts.waitingFor(),
+                    Map.of("severity", "warning"),
+                    Map.of(
+                        "summary",
+                        "{{ $labels.workload_name }}: more than "
+                            + alerts.waitingThreshold()
+                            + " requests wait for a free slot",
+                        "description",
+                        "{{ $value }} requests of {{ $labels.workload_name }} in {{ $labels.namespace }} wait for a slot of an engine that does not preempt: add replicas or slots (llama-server --parallel).")));
   }
 
   private static PromqlCompiler.Options options(LlmConfig.Alerts alerts, Set<Spelling> spellings) {

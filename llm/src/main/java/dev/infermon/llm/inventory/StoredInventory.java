@@ -127,9 +127,26 @@ public final class StoredInventory {
               up.getOrDefault(key, true),
               d,
               infos,
-              models.getOrDefault(key, new TreeSet<>())));
+              models(d, t.getValue(), models.getOrDefault(key, new TreeSet<>()))));
     }
     return new Inventory(out);
+  }
+
+  /**
+   * The models a target serves: its series' {@code model_name}, or for an engine whose page names
+   * none (the catalog's {@code model_from_label}) the target label the compiler reads it from.
+   */
+  private TreeSet<String> models(Detection d, Map<String, String> labels, TreeSet<String> named) {
+    if (!named.isEmpty()) {
+      return named;
+    }
+    for (EngineCatalog e : catalog.engines()) {
+      String value = labels.getOrDefault(e.modelFromLabel(), "");
+      if (e.engine().equals(d.engine()) && !e.modelFromLabel().isEmpty() && !value.isEmpty()) {
+        named.add(value);
+      }
+    }
+    return named;
   }
 
   /**
@@ -213,6 +230,8 @@ public final class StoredInventory {
       engine = "sglang";
     } else if (backend.equals("tgi")) {
       engine = "tgi";
+    } else if (backend.equals("llamacpp")) {
+      engine = "llamacpp";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }

@@ -21,6 +21,18 @@ final class FleetOptions {
   int tgiPods;
 
   @Option(
+      names = "--llamacpp-pods",
+      description = "llama.cpp llama-server pods, run with --metrics (default: ${DEFAULT-VALUE}).")
+  int llamacppPods;
+
+  @Option(
+      names = "--llamacpp-without-metrics",
+      description =
+          "How many of the llama.cpp pods run without --metrics: their /metrics answers HTTP 501"
+              + " (default: ${DEFAULT-VALUE}).")
+  int llamacppWithoutMetrics;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -60,6 +72,8 @@ final class FleetOptions {
             .vllmPods(vllmPods)
             .sglangPods(sglangPods)
             .tgiPods(tgiPods)
+            .llamacppPods(llamacppPods)
+            .llamacppWithoutMetrics(llamacppWithoutMetrics)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.Refusal;
 import dev.infermon.simulator.Scenario;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -200,6 +201,12 @@ public final class FleetServer implements AutoCloseable {
       return;
     }
     if (page.isEmpty()) {
+      Optional<Refusal> refused = fleet.refusal(name);
+      if (refused.isPresent()) {
+        Refusal r = refused.get();
+        send(ex, r.status(), r.contentType(), r.body());
+        return;
+      }
       send(ex, 503, "text/plain", name + " is restarting\n");
       return;
     }
