@@ -2,6 +2,7 @@ package dev.infermon.server.cli;
 
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
@@ -111,6 +112,19 @@ public final class SimulateCommand implements Callable<Integer> {
   String dcgmNodeLabel = "Hostname";
 
   @Option(
+      names = "--lora",
+      split = ",",
+      description =
+          "LoRA adapters the single-engine vLLM pods serve (--enable-lora); requests cycle"
+              + " through them (default: none).")
+  List<String> lora;
+
+  @Option(
+      names = "--max-lora",
+      description = "Distinct adapters a batch may hold (vLLM --max-loras; default: ${DEFAULT-VALUE}).")
+  int maxLora = 1;
+
+  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -145,7 +159,9 @@ public final class SimulateCommand implements Callable<Integer> {
           "--single-port",
           "--warmup",
           "--no-sm-fields",
-          "--dcgm-node-label");
+          "--dcgm-node-label",
+          "--lora",
+          "--max-lora");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -306,6 +322,11 @@ public final class SimulateCommand implements Callable<Integer> {
             .dcgmNodeLabel(dcgmNodeLabel);
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
+    }
+    if (lora != null) {
+      b.lora(new LoraAdapters(lora, maxLora));
+    } else if (maxLora != 1) {
+      throw new IllegalArgumentException("--max-lora needs --lora (the adapters)");
     }
     return b.build();
   }
