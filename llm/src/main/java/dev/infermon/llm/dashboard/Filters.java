@@ -58,6 +58,13 @@ public record Filters(Map<String, String> values, boolean regex) {
     return new Filters(m, true);
   }
 
+  /** These filters but {@code label}'s (for a family that lacks the label). */
+  public Filters without(String label) {
+    Map<String, String> m = new LinkedHashMap<>(values);
+    m.remove(label);
+    return new Filters(m, regex);
+  }
+
   /** The matchers, in PromQL notation, with {@code extra} regex matchers of a panel. */
   public List<String> matchers(Map<String, String> extra) {
     List<String> out = new ArrayList<>();

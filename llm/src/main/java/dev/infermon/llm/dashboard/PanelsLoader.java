@@ -41,7 +41,8 @@ final class PanelsLoader {
           "gpu",
           "success_rate",
           "ratio",
-          "per_gpu");
+          "per_gpu",
+          "lora");
 
   private final String file;
 
@@ -279,6 +280,8 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write success_rate: {}");
         }
         return new Measure.SuccessRate();
+      case "lora":
+        return lora(v, where, at);
       case "quantile":
         return quantile(v, where, at);
       case "ratio":
@@ -286,6 +289,17 @@ final class PanelsLoader {
       default: // per_gpu
         return new Measure.PerGpu(nested(v, where, at));
     }
+  }
+
+  private Measure lora(JsonNode v, String where, String at) {
+    List<String> views = new ArrayList<>();
+    for (Measure.Lora.View view : Measure.Lora.View.values()) {
+      if (view.key().equals(v.asText()) && v.isTextual()) {
+        return new Measure.Lora(view);
+      }
+      views.add(view.key());
+    }
+    throw fail(where, at, "unknown LoRA view " + v + " (one of " + String.join(", ", views) + ")");
   }
 
   private Measure quantile(JsonNode v, String where, String at) {

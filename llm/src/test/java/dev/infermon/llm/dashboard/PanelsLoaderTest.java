@@ -170,13 +170,19 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}', rate: requests_finished}",
             "{legend: '{{model_name}}'}",
             "panels.yaml: panel \"model.qps\": queries[0]: no measure (one of gauge, rate, mean,"
-                + " quantile, heatmap, gpu, success_rate, ratio, per_gpu)"),
+                + " quantile, heatmap, gpu, success_rate, ratio, per_gpu, lora)"),
         row(
             "unknown measure",
             "rate: requests_finished}",
             "sum: requests_finished}",
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
-                + " mean, quantile, heatmap, gpu, success_rate, ratio, per_gpu)"),
+                + " mean, quantile, heatmap, gpu, success_rate, ratio, per_gpu, lora)"),
+        row(
+            "unknown LoRA view",
+            "{legend: '{{model_name}}', rate: requests_finished}",
+            "{legend: '{{model_name}}', lora: slots}",
+            "panels.yaml: panel \"model.qps\": queries[0].lora: unknown LoRA view \"slots\" (one"
+                + " of running, waiting, slots_used, slots_max)"),
         row(
             "a ratio's plus that is not a number",
             "{rate: prefix_cache_hits}, denominator",
@@ -225,7 +231,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(53);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(57);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }
