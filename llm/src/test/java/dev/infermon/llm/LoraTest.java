@@ -195,6 +195,36 @@ class LoraTest {
   }
 
   @Test
+  void theAdapterFilterScopesThePerAdapterPanelsAndTheModelFilterOffersAdapters() {
+    long t = idleFrom - 60_000;
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.of(Map.of("lora_adapter", "chat")),
+                    0.95,
+                    t - 120_000,
+                    t,
+                    15_000,
+                    "5m",
+                    List.of("pod.lora_adapters", "pod.lora_slots")))
+            .get(0);
+    assertThat(p.status()).isEqualTo(PanelResult.Status.OK);
+    assertThat(p.queries().get(0).series())
+        .isNotEmpty()
+        .allSatisfy(s -> assertThat(s.labels()).containsEntry("lora_adapter", "chat"));
+    // the idle adapter is offered too: its past is in the window
+    assertThat(service.adapters(Filters.NONE, SimulatedFleet.START, fleet.now()))
+        .extracting(dev.infermon.llm.dashboard.LoraAdapter::adapter)
+        .containsExactly("chat", "legal", "sql");
+    assertThat(service.adapters(Filters.NONE, fleet.now() - 60_000, fleet.now()))
+        .extracting(dev.infermon.llm.dashboard.LoraAdapter::adapter)
+        .containsExactly("chat", "sql");
+    assertThat(service.adapters(Filters.of(Map.of("model_name", "other")), idleFrom, fleet.now()))
+        .isEmpty();
+  }
+
+  @Test
   void withoutTheFlagEveryLoraPanelNamesIt() {
     SimulatedFleet off = new SimulatedFleet(SMALL.lora(LoraAdapters.NONE).build(), false);
     off.run(Duration.ofMinutes(3));

@@ -2,6 +2,8 @@ package dev.infermon.llm.dashboard;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * PromQL that turns vLLM's {@code lora_requests_info} into per-adapter series at query time.
@@ -34,23 +36,41 @@ final class LoraQueries {
    *     filter (the family has no {@code model_name})
    * @param pods the inference pods in scope, one series per pod with {@code model_name} and {@code
    *     role} (the model filter applies there)
+   * @param adapter the adapter filter (literal), empty for all: it scopes the per-adapter views
+   *     (slots are a pod's, whichever adapter takes them)
    */
   static String compile(
-      Measure.Lora.View view, List<String> selectors, String pods, List<String> g) {
+      Measure.Lora.View view, List<String> selectors, String pods, List<String> g, String adapter) {
     String raw = "(" + String.join(" or ", selectors) + ")";
     String by = String.join(", ", g);
     switch (view) {
       case RUNNING:
-        return "sum by (" + by + ", " + ADAPTER + ") (" + split(raw, "running") + JOIN + pods + ")";
+        return "sum by ("
+            + by
+            + ", "
+            + ADAPTER
+            + ") ("
+            + split(raw, "running", adapter)
+            + JOIN
+            + pods
+            + ")";
       case WAITING:
-        return "sum by (" + by + ", " + ADAPTER + ") (" + split(raw, "waiting") + JOIN + pods + ")";
+        return "sum by ("
+            + by
+            + ", "
+            + ADAPTER
+            + ") ("
+            + split(raw, "waiting", adapter)
+            + JOIN
+            + pods
+            + ")";
       case SLOTS_USED:
         return "sum by ("
             + by
             + ") (count by ("
             + TARGET
             + ") ("
-            + split(raw, "running")
+            + split(raw, "running", "")
             + ")"
             + JOIN
             + pods
@@ -70,8 +90,10 @@ final class LoraQueries {
    * list's adapter at each position, the positions joined with {@code or}; a position past the
    * list's end leaves the series without {@code lora_adapter}, which {@code unless} drops.
    */
-  static String split(String raw, String list) {
+  static String split(String raw, String list, String adapter) {
     String latest = latest(raw);
+    // one adapter: the position must hold exactly that name, the rest of the list after a comma
+    String name = adapter.isEmpty() ? "([^,]+).*" : "(" + escape(adapter) + ")(?:,.*)?";
     List<String> positions = new ArrayList<>();
     for (int k = 0; k < POSITIONS; k++) {
       String skip = k == 0 ? "" : "(?:[^,]*,){" + k + "}";
@@ -82,9 +104,9 @@ final class LoraQueries {
               + ADAPTER
               + "\", \"$1\", \""
               + list
-              + "_lora_adapters\", \""
-              + skip
-              + "([^,]+).*\")");
+              + "_lora_adapters\", "
+              + Filters.quote(skip + name)
+              + ")");
     }
     return "(group by ("
         + TARGET
@@ -121,6 +143,13 @@ final class LoraQueries {
       sel.add(withMatcher(s, "max_lora=~\"" + regex + "\""));
     }
     return "group by (" + TARGET + ") (" + String.join(" or ", sel) + ") * " + value;
+  }
+
+  private static final Pattern META = Pattern.compile("[\\\\.+*?()|\\[\\]{}^$]");
+
+  /** {@code s} as a regular expression matching it literally (RE2 and Java alike). */
+  static String escape(String s) {
+    return META.matcher(s).replaceAll(m -> Matcher.quoteReplacement("\\" + m.group()));
   }
 
   /** {@code selector} with one more matcher. */

@@ -333,7 +333,7 @@ public final class PromqlCompiler {
     if (pods == null || families.isEmpty()) {
       return null;
     }
-    return LoraQueries.compile(view, families, pods, g);
+    return LoraQueries.compile(view, families, pods, g, o.filters().adapter());
   }
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */
