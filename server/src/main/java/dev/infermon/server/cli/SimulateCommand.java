@@ -2,12 +2,12 @@ package dev.infermon.server.cli;
 
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
 import dev.infermon.simulator.http.ReplayServer;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.replay.ReplayFleet;
 import dev.infermon.simulator.replay.ReplayTarget;
 import dev.infermon.simulator.vllm.VllmRelease;
@@ -121,7 +121,8 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-lora",
-      description = "Distinct adapters a batch may hold (vLLM --max-loras; default: ${DEFAULT-VALUE}).")
+      description =
+          "Distinct adapters a batch may hold (vLLM --max-loras; default: ${DEFAULT-VALUE}).")
   int maxLora = 1;
 
   @Option(
