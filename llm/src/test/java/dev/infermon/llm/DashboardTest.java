@@ -25,6 +25,7 @@ import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.SglangPod;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.model.EngineModel;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.time.Duration;
@@ -56,6 +57,7 @@ class DashboardTest {
             .scenario(Scenario.ERROR_SPIKE)
             .legacyRelease(VllmRelease.V0_11)
             .speculativeTokens(4) // the current pods draft: every panel has data
+            .lora(new LoraAdapters(List.of("sql", "chat"), 2)) // and serve LoRA adapters
             .build();
     fleet = new SimulatedFleet(config, true);
     fleet.run(

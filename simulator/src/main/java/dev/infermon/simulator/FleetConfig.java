@@ -1,5 +1,6 @@
 package dev.infermon.simulator;
 
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.util.List;
 
@@ -33,6 +34,9 @@ import java.util.List;
  *     num_speculative_tokens, 0 (the default) for no speculative decoding
  * @param dcgmNodeLabel how dcgm-exporter spells its node label: {@code Hostname} through release
  *     4.5.3-4.8.2, {@code hostname} on main since NVIDIA/dcgm-exporter#655 (d5e5f51)
+ * @param lora the LoRA adapters ({@code --enable-lora}, {@code --max-loras}) of the vLLM pods with
+ *     one engine (current and, unless it is 0.4.3, older-release pods; vLLM has no LoRA with
+ *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
  */
 public record FleetConfig(
     long seed,
@@ -54,7 +58,8 @@ public record FleetConfig(
     Scenario scenario,
     boolean smProfilingFields,
     int speculativeTokens,
-    String dcgmNodeLabel) {
+    String dcgmNodeLabel,
+    LoraAdapters lora) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -94,8 +99,8 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
-    if (legacyRelease == null || scenario == null) {
-      throw new IllegalArgumentException("legacyRelease and scenario must not be null");
+    if (legacyRelease == null || scenario == null || lora == null) {
+      throw new IllegalArgumentException("legacyRelease, scenario and lora must not be null");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -165,6 +170,7 @@ public record FleetConfig(
     b.smProfilingFields = smProfilingFields;
     b.speculativeTokens = speculativeTokens;
     b.dcgmNodeLabel = dcgmNodeLabel;
+    b.lora = lora;
     return b;
   }
 
@@ -195,6 +201,7 @@ public record FleetConfig(
     private boolean smProfilingFields = true;
     private int speculativeTokens;
     private String dcgmNodeLabel = "Hostname";
+    private LoraAdapters lora = LoraAdapters.NONE;
 
     private Builder() {}
 
@@ -352,6 +359,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#lora()
+     */
+    public Builder lora(LoraAdapters v) {
+      lora = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#dcgmNodeLabel()
      */
     public Builder dcgmNodeLabel(String v) {
@@ -385,7 +400,8 @@ public record FleetConfig(
           scenario,
           smProfilingFields,
           speculativeTokens,
-          dcgmNodeLabel);
+          dcgmNodeLabel,
+          lora);
     }
   }
 }

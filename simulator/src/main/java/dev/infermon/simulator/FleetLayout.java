@@ -4,6 +4,7 @@ import dev.infermon.simulator.dcgm.DcgmExporter;
 import dev.infermon.simulator.dcgm.Gpu;
 import dev.infermon.simulator.model.GpuActivity;
 import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Rng;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmRelease;
@@ -87,7 +88,8 @@ final class FleetLayout {
               name,
               s,
               start,
-              config.speculativeTokens()));
+              config.speculativeTokens(),
+              dp > 1 ? LoraAdapters.NONE : config.lora()));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {
       ModelProfile p = nextModel();
@@ -97,7 +99,18 @@ final class FleetLayout {
       PodInfo info =
           info(name, workload, Backend.VLLM, "", "vllm", r.version(), p, 1, p.tensorParallel());
       pods.add(
-          new VllmPod(info, r, p, config.seed(), shape(p), Workload.Phase.BOTH, name, s, start, 0));
+          new VllmPod(
+              info,
+              r,
+              p,
+              config.seed(),
+              shape(p),
+              Workload.Phase.BOTH,
+              name,
+              s,
+              start,
+              0,
+              r.isV0() ? LoraAdapters.NONE : config.lora()));
     }
     for (int i = 0; i < config.sglangPods(); i++) {
       ModelProfile p = nextModel();
@@ -164,7 +177,8 @@ final class FleetLayout {
                 vw,
                 s,
                 start,
-                0));
+                0,
+                LoraAdapters.NONE));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {

@@ -3,7 +3,9 @@ package dev.infermon.simulator;
 import dev.infermon.simulator.model.EngineListener;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Workload;
+import dev.infermon.simulator.vllm.VllmLora;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmPage;
 import dev.infermon.simulator.vllm.VllmRelease;
@@ -14,6 +16,7 @@ import java.util.List;
 public final class VllmPod extends InferencePod {
   private final VllmRelease release;
   private final int speculativeTokens;
+  private LoraAdapters lora;
   private final List<VllmMetrics> metrics = new ArrayList<>();
 
   VllmPod(
@@ -26,11 +29,43 @@ public final class VllmPod extends InferencePod {
       String arrivalKey,
       Scenario scenario,
       double startEpoch,
-      int speculativeTokens) {
+      int speculativeTokens,
+      LoraAdapters lora) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
+    if (lora.enabled() && info.dataParallel() > 1) {
+      // PrometheusStatLogger: "LoRA in DP mode is not supported yet."
+      throw new IllegalArgumentException("LoRA needs a single engine, got " + info.dataParallel());
+    }
     this.release = release;
     this.speculativeTokens = speculativeTokens;
+    this.lora = lora;
     start();
+  }
+
+  @Override
+  void enginesStarted() {
+    for (EngineModel e : engines()) {
+      e.setLora(lora);
+    }
+  }
+
+  /**
+   * Requests arriving from now on ask for {@code names} (the pod's {@code --max-loras} stays): an
+   * adapter left out gets no more requests and leaves vLLM's lists once its last one finished.
+   *
+   * @throws IllegalArgumentException when the pod was started without LoRA
+   */
+  public void setLoraAdapters(List<String> names) {
+    if (!lora.enabled()) {
+      throw new IllegalArgumentException(info().name() + " runs without --enable-lora");
+    }
+    lora = new LoraAdapters(names, lora.maxLoras());
+    enginesStarted();
+  }
+
+  /** The LoRA adapters requests ask for ({@link LoraAdapters#NONE} without LoRA). */
+  public LoraAdapters lora() {
+    return lora;
   }
 
   @Override
@@ -44,6 +79,9 @@ public final class VllmPod extends InferencePod {
             release.isV0(),
             info().role().equals("decode"),
             speculativeTokens);
+    if (lora.enabled()) {
+      m.enableLora(VllmLora.forRelease(release, lora.maxLoras()));
+    }
     metrics.add(m);
     return m;
   }

@@ -10,10 +10,13 @@ import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -80,6 +83,41 @@ public final class DashboardService {
       throw new IllegalArgumentException("backend and catalog are required");
     }
     return new InventoryService(catalog, backend);
+  }
+
+  /**
+   * The LoRA adapters any vLLM in scope listed (running or waiting) in {@code [startMs, endMs]}, by
+   * model and name: what the model filter offers beside the models. An adapter that went idle in
+   * the window is among them (its past is stored).
+   */
+  public List<LoraAdapter> adapters(Filters filters, long startMs, long endMs) {
+    DashboardRequest r = DashboardRequest.of(filters.without(Filters.ADAPTER), startMs, endMs);
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            r.filters(),
+            Map.of(),
+            r.quantile(),
+            r.window(),
+            Presence.of(inventory(endMs).families()),
+            PromqlCompiler.duration(r.stepMs()));
+    Set<String> seen = new HashSet<>();
+    List<LoraAdapter> out = new ArrayList<>();
+    for (Measure.Lora.View v : List.of(Measure.Lora.View.RUNNING, Measure.Lora.View.WAITING)) {
+      Optional<String> q = compiler.compile(new Measure.Lora(v), Level.MODEL, o);
+      if (q.isEmpty()) {
+        return List.of(); // no lora_requests_info in scope
+      }
+      QueryResult res = await(backend.rangeQueryAsync(q.get(), startMs, endMs, r.stepMs()));
+      for (TimeSeries ts : ((Matrix) res.value()).series()) {
+        String model = ts.labels().get("model_name");
+        String adapter = ts.labels().get(Filters.ADAPTER);
+        if (!adapter.isEmpty() && seen.add(model + "\u0000" + adapter)) {
+          out.add(new LoraAdapter(model, adapter));
+        }
+      }
+    }
+    out.sort(Comparator.comparing(LoraAdapter::model).thenComparing(LoraAdapter::adapter));
+    return List.copyOf(out);
   }
 
   /**

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The dashboard's filters: namespace, workload, model, backend and role. Each is a literal value
- * or, for a Grafana export, a template variable; an empty value does not filter. Immutable.
+ * The dashboard's filters: namespace, workload, model, backend, role and LoRA adapter. Each is a
+ * literal value or, for a Grafana export, a template variable; an empty value does not filter. The
+ * adapter ({@value #ADAPTER}) is no stored label: vLLM lists adapters inside {@code
+ * lora_requests_info}'s labels, so it scopes only the per-adapter LoRA panels, where the split
+ * names them, and is left out of every selector. Immutable.
  *
  * @param values label name to value ({@code namespace}, {@code workload_name}, {@code model_name},
  *     {@code backend}, {@code role})
@@ -18,6 +21,9 @@ public record Filters(Map<String, String> values, boolean regex) {
   public static final Map<String, String> LABELS = labels();
 
   public static final Filters NONE = new Filters(Map.of(), false);
+
+  /** The LoRA adapter filter's label, the one the per-adapter LoRA series carry. */
+  public static final String ADAPTER = "lora_adapter";
 
   public Filters {
     for (String k : values.keySet()) {
@@ -36,6 +42,7 @@ public record Filters(Map<String, String> values, boolean regex) {
     m.put("model_name", "model");
     m.put("backend", "backend");
     m.put("role", "role");
+    m.put(ADAPTER, "adapter");
     return java.util.Collections.unmodifiableMap(m);
   }
 
@@ -55,11 +62,17 @@ public record Filters(Map<String, String> values, boolean regex) {
   public static Filters grafanaVariables() {
     Map<String, String> m = new LinkedHashMap<>();
     LABELS.forEach((label, var) -> m.put(label, "$" + var));
+    m.remove(ADAPTER); // no series carries it for Grafana to list: the export has no such variable
     return new Filters(m, true);
   }
 
-  /** These filters without the one on {@code label} (a family without that label). */
-  Filters without(String label) {
+  /** The adapter the LoRA panels are scoped to, empty for every adapter. */
+  public String adapter() {
+    return values.getOrDefault(ADAPTER, "");
+  }
+
+  /** These filters but {@code label}'s (for a family that lacks the label). */
+  public Filters without(String label) {
     Map<String, String> m = new LinkedHashMap<>(values);
     m.remove(label);
     return new Filters(m, regex);
@@ -68,7 +81,12 @@ public record Filters(Map<String, String> values, boolean regex) {
   /** The matchers, in PromQL notation, with {@code extra} regex matchers of a panel. */
   public List<String> matchers(Map<String, String> extra) {
     List<String> out = new ArrayList<>();
-    values.forEach((k, v) -> out.add(k + (regex ? "=~" : "=") + quote(v)));
+    values.forEach(
+        (k, v) -> {
+          if (!k.equals(ADAPTER)) {
+            out.add(k + (regex ? "=~" : "=") + quote(v));
+          }
+        });
     extra.forEach((k, v) -> out.add(k + (v.isEmpty() ? "=" : "=~") + quote(v)));
     return out;
   }

@@ -107,6 +107,41 @@ public sealed interface Measure {
     }
   }
 
+  /**
+   * vLLM's LoRA adapters from {@code lora_requests_info} ({@code --enable-lora}): the adapter lists
+   * of each pod's newest series split into one series per adapter ({@code lora_adapter}), or the
+   * slots they take against {@code max_lora} (docs/dashboard.md, "LoRA adapters").
+   */
+  record Lora(View view) implements Measure {
+    /** What the measure reads from the lists. */
+    public enum View {
+      /** Per adapter: the pods whose running list names it. */
+      RUNNING,
+      /** Per adapter: the pods whose waiting list names it. */
+      WAITING,
+      /** The adapters the running lists name (slots in use), summed over the group's pods. */
+      SLOTS_USED,
+      /** {@code max_lora} (the slots), summed over the group's pods. */
+      SLOTS_MAX;
+
+      /** The key in panels.yaml ({@code slots_used}). */
+      public String key() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+      }
+    }
+
+    /** Validates. */
+    public Lora {
+      if (view == null) {
+        throw new IllegalArgumentException("view must not be null");
+      }
+    }
+
+    public List<Signal> signals() {
+      return List.of(Signal.LORA_ADAPTERS);
+    }
+  }
+
   /** A dcgm-exporter signal on the GPUs attributed to the inference pods in scope. */
   record Gpu(Signal signal) implements Measure {
     public List<Signal> signals() {

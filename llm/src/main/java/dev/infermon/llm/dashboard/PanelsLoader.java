@@ -43,7 +43,8 @@ final class PanelsLoader {
           "decode_per_token",
           "ratio",
           "per_gpu",
-          "idle_gpus");
+          "idle_gpus",
+          "lora");
 
   private final String file;
 
@@ -291,6 +292,8 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write idle_gpus: {}");
         }
         return new Measure.IdleGpus();
+      case "lora":
+        return lora(v, where, at);
       case "quantile":
         return quantile(v, where, at);
       case "ratio":
@@ -298,6 +301,17 @@ final class PanelsLoader {
       default: // per_gpu
         return new Measure.PerGpu(nested(v, where, at));
     }
+  }
+
+  private Measure lora(JsonNode v, String where, String at) {
+    List<String> views = new ArrayList<>();
+    for (Measure.Lora.View view : Measure.Lora.View.values()) {
+      if (view.key().equals(v.asText()) && v.isTextual()) {
+        return new Measure.Lora(view);
+      }
+      views.add(view.key());
+    }
+    throw fail(where, at, "unknown LoRA view " + v + " (one of " + String.join(", ", views) + ")");
   }
 
   private Measure quantile(JsonNode v, String where, String at) {

@@ -169,6 +169,9 @@ public final class PromqlCompiler {
     if (m instanceof Measure.IdleGpus) {
       return idleGpus(g, o);
     }
+    if (m instanceof Measure.Lora) {
+      return lora(((Measure.Lora) m).view(), g, o);
+    }
     if (m instanceof Measure.PerGpu) {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);
       String gpus = gpuCount(g, o);
@@ -471,6 +474,32 @@ public final class PromqlCompiler {
       return null;
     }
     return ratio(seconds, tokens + " - " + requests);
+  }
+
+  /**
+   * A LoRA view ({@link LoraQueries}): the lora family has no {@code model_name}, so its series are
+   * selected without the model filter and joined to the pods in scope, which carry it.
+   */
+  private String lora(Measure.Lora.View view, List<String> g, Options o) {
+    String pods = podMap(g, o);
+    Options noModel =
+        new Options(
+            o.filters().without("model_name"),
+            o.panelMatch(),
+            o.quantile(),
+            o.window(),
+            o.presence(),
+            o.step());
+    List<String> families = new ArrayList<>();
+    for (Resolved r : resolve(Signal.LORA_ADAPTERS, g, o)) {
+      for (String f : r.families()) {
+        families.add(selector(f, "", r.engine(), r.source(), noModel));
+      }
+    }
+    if (pods == null || families.isEmpty()) {
+      return null;
+    }
+    return LoraQueries.compile(view, families, pods, g, o.filters().adapter());
   }
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */

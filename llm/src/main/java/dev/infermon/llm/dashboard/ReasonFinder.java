@@ -36,6 +36,9 @@ final class ReasonFinder {
           }
           for (Map.Entry<String, String> f : filters.values().entrySet()) {
             String label = f.getKey();
+            if (label.equals(Filters.ADAPTER)) {
+              continue; // inside a family's label values, not a target's label
+            }
             if (label.equals("model_name")) {
               // not a target label: a target is out of scope when its series name other models
               if (!filters.regex() && !t.models().isEmpty() && !t.models().contains(f.getValue())) {

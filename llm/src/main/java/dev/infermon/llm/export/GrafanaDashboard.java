@@ -161,6 +161,9 @@ public final class GrafanaDashboard {
     ds.put("type", "datasource");
     ds.put("query", "prometheus");
     for (Map.Entry<String, String> f : Filters.LABELS.entrySet()) {
+      if (f.getKey().equals(Filters.ADAPTER)) {
+        continue; // no stored series carries lora_adapter: label_values would list nothing
+      }
       ObjectNode v = list.addObject();
       v.put("name", f.getValue());
       v.put("label", f.getValue());

@@ -49,6 +49,11 @@ public enum Signal {
   SPEC_DRAFTS(Kind.COUNTER, "drafts"),
   ENGINES_ASLEEP(Kind.GAUGE, "engines"),
   ENGINES_ASLEEP_BY_LEVEL(Kind.GAUGE, "engines"),
+  /**
+   * vLLM's LoRA state ({@code --enable-lora}): a gauge whose labels list the adapters; panels read
+   * it through the per-adapter split of the dashboard's LoRA measures, never as a level.
+   */
+  LORA_ADAPTERS(Kind.GAUGE, "adapters"),
   GPU_TENSOR_ACTIVE(Kind.GPU, "percent"),
   GPU_SM_ACTIVE(Kind.GPU, "percent"),
   GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent"),

@@ -176,19 +176,27 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}', rate: requests_finished}",
             "{legend: '{{model_name}}'}",
             "panels.yaml: panel \"model.qps\": queries[0]: no measure (one of gauge, rate, mean,"
-                + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus)"),
+                + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus,"
+                + " lora)"),
         row(
             "unknown measure",
             "rate: requests_finished}",
             "sum: requests_finished}",
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
-                + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus)"),
+                + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus,"
+                + " lora)"),
         row(
             "idle_gpus with an argument",
             "rate: requests_finished}",
             "idle_gpus: gpu_count}",
             "panels.yaml: panel \"model.qps\": queries[0].idle_gpus: takes no arguments: write"
                 + " idle_gpus: {}"),
+        row(
+            "unknown LoRA view",
+            "{legend: '{{model_name}}', rate: requests_finished}",
+            "{legend: '{{model_name}}', lora: slots}",
+            "panels.yaml: panel \"model.qps\": queries[0].lora: unknown LoRA view \"slots\" (one"
+                + " of running, waiting, slots_used, slots_max)"),
         row(
             "a ratio's plus that is not a number",
             "{rate: prefix_cache_hits}, denominator",
@@ -237,7 +245,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(64);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(68);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

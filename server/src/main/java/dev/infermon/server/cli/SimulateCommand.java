@@ -7,6 +7,7 @@ import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
 import dev.infermon.simulator.http.ReplayServer;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.replay.ReplayFleet;
 import dev.infermon.simulator.replay.ReplayTarget;
 import dev.infermon.simulator.vllm.VllmRelease;
@@ -111,6 +112,20 @@ public final class SimulateCommand implements Callable<Integer> {
   String dcgmNodeLabel = "Hostname";
 
   @Option(
+      names = "--lora",
+      split = ",",
+      description =
+          "LoRA adapters the single-engine vLLM pods serve (--enable-lora); requests cycle"
+              + " through them (default: none).")
+  List<String> lora;
+
+  @Option(
+      names = "--max-lora",
+      description =
+          "Distinct adapters a batch may hold (vLLM --max-loras; default: ${DEFAULT-VALUE}).")
+  int maxLora = 1;
+
+  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -145,7 +160,9 @@ public final class SimulateCommand implements Callable<Integer> {
           "--single-port",
           "--warmup",
           "--no-sm-fields",
-          "--dcgm-node-label");
+          "--dcgm-node-label",
+          "--lora",
+          "--max-lora");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -306,6 +323,11 @@ public final class SimulateCommand implements Callable<Integer> {
             .dcgmNodeLabel(dcgmNodeLabel);
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
+    }
+    if (lora != null) {
+      b.lora(new LoraAdapters(lora, maxLora));
+    } else if (maxLora != 1) {
+      throw new IllegalArgumentException("--max-lora needs --lora (the adapters)");
     }
     return b.build();
   }

@@ -44,9 +44,9 @@ class ExportCommandTest {
             "  name: llm\n  namespace: monitoring\n",
             "  name: infermon-llm\n  namespace"),
         Arguments.of(
-            "export rules --engines tgi",
+            "export rules --engines trtllm",
             2,
-            "infermon export: unknown engine: \"tgi\" (known: vllm, sglang, dcgm)",
+            "infermon export: unknown engine: \"trtllm\" (known: vllm, sglang, tgi, llamacpp, dcgm)",
             "<none>"),
         Arguments.of(
             "export prometheusrule --name Not_A_Name",

@@ -7,6 +7,12 @@ package dev.infermon.simulator.model;
  */
 public interface EngineListener {
   /**
+   * The request arrived and joined the waiting queue (on the decode side of a prefill/decode pair:
+   * once its KV arrived). Listeners that count nothing on arrival leave this out.
+   */
+  default void onQueued(Request r, double now) {}
+
+  /**
    * A request was scheduled (also again after a preemption); {@code queried} prompt tokens were
    * looked up in the prefix cache and {@code hit} of them were found.
    */

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.PriorityQueue;
 
 /**
@@ -34,6 +35,8 @@ public final class EngineModel {
   private final GpuActivity gpu = new GpuActivity();
 
   private ScenarioEffects effects = ScenarioEffects.NONE;
+  private LoraAdapters lora = LoraAdapters.NONE;
+  private final HashMap<String, Integer> runningAdapters = new HashMap<>();
   private double clock;
 
   private final PriorityQueue<Request> transferring =
@@ -109,6 +112,23 @@ public final class EngineModel {
     source.setEffects(e, clock);
   }
 
+  /** The LoRA adapters requests ask for. */
+  public LoraAdapters lora() {
+    return lora;
+  }
+
+  /**
+   * Serves {@code l} from now on: requests arriving from now ask for its adapters, and the
+   * scheduler admits requests of at most its {@code maxLoras} adapters at once (requests already in
+   * the engine keep theirs).
+   */
+  public void setLora(LoraAdapters l) {
+    if (l == null) {
+      throw new IllegalArgumentException("lora must not be null (LoraAdapters.NONE for none)");
+    }
+    this.lora = l;
+  }
+
   /** How many requests have left the engine, for any reason. */
   public long finishedCount() {
     return finishedCount;
@@ -132,7 +152,10 @@ public final class EngineModel {
   /** The scheduler's state now: what the engines' gauges report. */
   public EngineState state() {
     int total = effectiveBlocks();
-    int deferred = runningDeferred >= effects.deferredBudget() ? waitingDeferred.size() : 0;
+    boolean budgetUsed = runningDeferred >= effects.deferredBudget();
+    // held back by the budget, or by the LoRA slots (vLLM counts both as deferred)
+    int deferred =
+        (budgetUsed ? waitingDeferred.size() : loraBlocked(waitingDeferred)) + loraBlocked(waiting);
     int capacity = waiting.size() + waitingDeferred.size() - deferred;
     long seqLens = 0;
     for (Request r : running) {
@@ -174,6 +197,7 @@ public final class EngineModel {
   private void pullArrivals() {
     while (source.nextArrival() <= clock) {
       Request r = source.next(effectiveBlocks());
+      r.adapter = lora.adapterFor(r.id);
       if (workload.phase() == Workload.Phase.DECODE) {
         r.readyAt = r.arrival + 0.005 + r.promptTokens * params.transferPerToken();
         transferring.add(r);
@@ -186,6 +210,7 @@ public final class EngineModel {
 
   private void enqueue(Request r) {
     (r.deferredClass ? waitingDeferred : waiting).addLast(r);
+    listener.onQueued(r, clock);
   }
 
   private void releaseTransfers() {
@@ -410,9 +435,43 @@ public final class EngineModel {
     return want;
   }
 
+  /**
+   * Whether {@code r} may join the batch as far as LoRA goes: its adapter already runs, or a slot
+   * is free (vLLM's {@code len(scheduled_loras) == max_loras} check).
+   */
+  private boolean loraFits(Request r) {
+    return r.adapter == null
+        || runningAdapters.containsKey(r.adapter)
+        || runningAdapters.size() < lora.maxLoras();
+  }
+
+  /** The first request of {@code q} the LoRA slots let in (the head without LoRA). */
+  private Request firstFitting(ArrayDeque<Request> q) {
+    if (runningAdapters.isEmpty()) {
+      return q.peekFirst();
+    }
+    for (Request r : q) {
+      if (loraFits(r)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  /** Waiting requests of {@code q} held back only by the LoRA slots (vLLM's "deferred"). */
+  private int loraBlocked(ArrayDeque<Request> q) {
+    int n = 0;
+    if (!runningAdapters.isEmpty()) {
+      for (Request r : q) {
+        n += loraFits(r) ? 0 : 1;
+      }
+    }
+    return n;
+  }
+
   private Request nextAdmissible() {
-    Request a = waiting.peekFirst();
-    Request d = runningDeferred < effects.deferredBudget() ? waitingDeferred.peekFirst() : null;
+    Request a = firstFitting(waiting);
+    Request d = runningDeferred < effects.deferredBudget() ? firstFitting(waitingDeferred) : null;
     if (a == null) {
       return d;
     }
@@ -430,7 +489,11 @@ public final class EngineModel {
   }
 
   private void removeWaiting(Request r) {
-    if (!(waiting.peekFirst() == r ? waiting.pollFirst() != null : waitingDeferred.remove(r))) {
+    boolean removed =
+        waiting.peekFirst() == r
+            ? waiting.pollFirst() != null
+            : waiting.remove(r) || waitingDeferred.remove(r);
+    if (!removed) {
       throw new IllegalStateException("request " + r.id + " was not waiting");
     }
   }
@@ -441,6 +504,9 @@ public final class EngineModel {
     running.add(r);
     if (r.deferredClass) {
       runningDeferred++;
+    }
+    if (r.adapter != null) {
+      runningAdapters.merge(r.adapter, 1, Integer::sum);
     }
     boolean first = Double.isNaN(r.scheduledAt);
     if (first) {
@@ -532,6 +598,9 @@ public final class EngineModel {
     r.blocks = 0;
     if (r.deferredClass) {
       runningDeferred--;
+    }
+    if (r.adapter != null && runningAdapters.merge(r.adapter, -1, Integer::sum) == 0) {
+      runningAdapters.remove(r.adapter);
     }
   }
 

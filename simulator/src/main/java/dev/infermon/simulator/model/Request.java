@@ -16,6 +16,7 @@ public final class Request {
   final double abortAt;
   final boolean deferredClass;
 
+  String adapter; // the LoRA adapter it asks for (set on arrival), null for the base model
   double readyAt; // when the KV from the prefill peer has arrived (decode side of PD)
   double scheduledAt = Double.NaN;
   double firstTokenAt = Double.NaN;
@@ -92,6 +93,11 @@ public final class Request {
   /** How often it was preempted. */
   public int preemptions() {
     return preemptions;
+  }
+
+  /** The LoRA adapter the request asks for, or null for the base model. */
+  public String adapter() {
+    return adapter;
   }
 
   /** Whether it waits on a scarce resource (counted as {@code deferred} while waiting). */

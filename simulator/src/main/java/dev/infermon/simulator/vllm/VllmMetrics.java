@@ -33,6 +33,7 @@ public final class VllmMetrics implements EngineListener {
   private final boolean v0;
   private final boolean externalPrompt;
   private final int speculativeTokens;
+  private VllmLora lora; // null without --enable-lora
 
   // counters
   long promptTokens;
@@ -157,6 +158,22 @@ public final class VllmMetrics implements EngineListener {
     throw new IllegalArgumentException("unknown finished_reason: \"" + reason + "\"");
   }
 
+  /**
+   * Tracks LoRA adapters from now on ({@code --enable-lora}): the page then has {@code
+   * vllm:lora_requests_info}. Called once, before the engine runs.
+   */
+  public void enableLora(VllmLora l) {
+    if (v0) {
+      throw new IllegalArgumentException("the simulated V0 (0.4.3) page has no LoRA gauge");
+    }
+    this.lora = l;
+  }
+
+  /** The engine's LoRA state, or null without {@code --enable-lora}. */
+  public VllmLora lora() {
+    return lora;
+  }
+
   /** {@code num_speculative_tokens}; 0 when speculative decoding is off. */
   public int speculativeTokens() {
     return speculativeTokens;
@@ -206,6 +223,16 @@ public final class VllmMetrics implements EngineListener {
   public void onScheduled(Request r, double now, int queried, int hit) {
     prefixQueries += queried;
     prefixHits += hit;
+    if (lora != null) {
+      lora.scheduled(r);
+    }
+  }
+
+  @Override
+  public void onQueued(Request r, double now) {
+    if (lora != null) {
+      lora.queued(r);
+    }
   }
 
   @Override
@@ -213,6 +240,9 @@ public final class VllmMetrics implements EngineListener {
       double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
     int tokens = prefillTokens + decodeTokens;
     iterationTokens.observe(tokens, steps, (double) tokens * steps);
+    if (lora != null) {
+      lora.record(now); // the stat logger records once per engine step's outputs
+    }
     if (Double.isNaN(windowStart)) {
       windowStart = now;
     } else if (now - windowStart >= 5.0) {
@@ -286,10 +316,16 @@ public final class VllmMetrics implements EngineListener {
   @Override
   public void onPreempted(Request r, double now) {
     preemptions++;
+    if (lora != null) {
+      lora.preempted(r);
+    }
   }
 
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {
+    if (lora != null) {
+      lora.finished(r);
+    }
     int idx;
     switch (reason) {
       case STOP:

@@ -393,6 +393,23 @@ public final class VllmPage {
           "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
           m -> m.prefillKvComputed);
     }
+    VllmLora lora = engines.get(0).metrics().lora();
+    if (lora != null) {
+      // registered last in PrometheusStatLogger.__init__, before log_engine_initialized's info
+      List<Child> children = new ArrayList<>();
+      for (VllmLora.Child c : lora.children()) {
+        String[] l = {
+          "max_lora",
+          lora.maxLora(),
+          "waiting_lora_adapters",
+          c.waiting(),
+          "running_lora_adapters",
+          c.running()
+        };
+        children.add(new Child(l, c.setAt(), 0));
+      }
+      f.gauge("vllm:lora_requests_info", "Running stats on lora requests.", children);
+    }
     VllmServerFamilies.cacheConfigInfo(f, v);
     VllmServerFamilies.http(f, v, created);
   }

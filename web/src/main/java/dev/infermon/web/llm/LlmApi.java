@@ -3,6 +3,7 @@ package dev.infermon.web.llm;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.LoraAdapter;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.Inventory;
@@ -67,6 +68,7 @@ public final class LlmApi {
     r.add(PREFIX + "/dashboard", LlmRoutes.api(this::dashboard), "GET", "POST");
     r.add(PREFIX + "/dashboard/panel", LlmRoutes.api(this::panel), "GET", "POST");
     r.add(PREFIX + "/dashboard/panels", LlmRoutes.api(this::specs), "GET");
+    r.add(PREFIX + "/dashboard/adapters", LlmRoutes.api(this::adapters), "GET");
     r.add(PREFIX + "/inventory", LlmRoutes.api(this::inventory), "GET");
     r.add(PREFIX + "/catalog/names", LlmRoutes.api(this::catalogNames), "GET");
     r.add(PREFIX + "/catalog/families", LlmRoutes.api(this::catalogFamilies), "GET");
@@ -108,6 +110,16 @@ public final class LlmApi {
     }
     PanelResult r = s.render(p.request()).get(0);
     ok(ex, g -> LlmJson.panelResult(g, r, p.request().stepMs()));
+  }
+
+  /** The LoRA adapters listed in the window, by model: the model filter's extra choices. */
+  private void adapters(Exchange ex) throws IOException, BodyTooLargeException {
+    DashboardService s = service();
+    DashboardParams p =
+        DashboardParams.parse(LlmRoutes.source(ex), nowMs.getAsLong(), defaultQuantile());
+    List<LoraAdapter> adapters =
+        s.adapters(p.request().filters(), p.request().startMs(), p.request().endMs());
+    ok(ex, g -> LlmJson.adapters(g, adapters));
   }
 
   private void inventory(Exchange ex) throws IOException, BodyTooLargeException {

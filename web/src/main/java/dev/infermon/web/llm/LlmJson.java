@@ -9,6 +9,7 @@ import dev.infermon.llm.dashboard.DashboardLayout;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.EmptyReason;
 import dev.infermon.llm.dashboard.LevelTab;
+import dev.infermon.llm.dashboard.LoraAdapter;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.Section;
@@ -323,6 +324,18 @@ final class LlmJson {
           g.writeEndObject();
         }
       }
+    }
+    g.writeEndArray();
+  }
+
+  /** {@code [{model, adapter}]}. */
+  static void adapters(JsonGenerator g, List<LoraAdapter> adapters) throws IOException {
+    g.writeStartArray();
+    for (LoraAdapter a : adapters) {
+      g.writeStartObject();
+      g.writeStringField("model", a.model());
+      g.writeStringField("adapter", a.adapter());
+      g.writeEndObject();
     }
     g.writeEndArray();
   }

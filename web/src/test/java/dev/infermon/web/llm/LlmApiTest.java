@@ -16,6 +16,7 @@ import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.testing.FleetScrape;
 import dev.infermon.web.TestServer;
 import java.net.http.HttpResponse;
@@ -69,6 +70,7 @@ class LlmApiTest {
             .sglangPods(1)
             .sglangGatewayPods(0)
             .prefillDecode(false)
+            .lora(new LoraAdapters(List.of("sql", "chat"), 1)) // the single-engine vLLM pods
             .build();
     fleet = Fleet.create(config, START);
     new FleetScrape(server.tsdb, true).run(fleet, Duration.ofMinutes(10));
@@ -349,6 +351,25 @@ class LlmApiTest {
   }
 
   @Test
+  void adaptersAreListedByModelAndScopeThePerAdapterPanels() throws Exception {
+    Set<String> want = new TreeSet<>();
+    for (PodInfo p : fleet.inventory()) {
+      if (p.backend() == Backend.VLLM && p.dataParallel() == 1) {
+        want.add(p.model() + "|chat");
+        want.add(p.model() + "|sql");
+      }
+    }
+    Set<String> got = new TreeSet<>();
+    for (JsonNode a : ok("/api/v1/llm/dashboard/adapters?" + window().substring(1))) {
+      got.add(a.path("model").asText() + "|" + a.path("adapter").asText());
+    }
+    assertThat(got).isNotEmpty().isEqualTo(want);
+    JsonNode d = ok("/api/v1/llm/dashboard?panels=pod.lora_adapters&adapter=sql" + window());
+    assertThat(values(panel(d, "pod.lora_adapters"), "lora_adapter")).containsExactly("sql");
+    assertThat(server.get("/api/v1/llm/dashboard/adapters?start=x").statusCode()).isEqualTo(400);
+  }
+
+  @Test
   void inventoryListsEveryTargetWithItsEngine() throws Exception {
     JsonNode inv = ok("/api/v1/llm/inventory?time=" + end / 1000);
     Set<String> engines = new TreeSet<>();
@@ -466,7 +487,7 @@ class LlmApiTest {
         .contains("kind: PrometheusRule")
         .contains("name: llm-alerts")
         .contains("namespace: monitoring");
-    HttpResponse<String> bad = server.get("/api/v1/llm/export/rules?engines=tgi");
+    HttpResponse<String> bad = server.get("/api/v1/llm/export/rules?engines=trtllm");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(JSON.readTree(bad.body()).path("error").asText())
         .startsWith("invalid parameter \"engines\"");
