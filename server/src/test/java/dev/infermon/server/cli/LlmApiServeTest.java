@@ -116,6 +116,7 @@ class LlmApiServeTest {
           .containsExactly(
               "LLMTimeToFirstTokenHigh",
               "LLMRequestsQueuedWhilePreempting",
+              "LLMRequestsWaitingForSlot",
               "LLMRequestFailuresHigh");
     } finally {
       m.close();
