@@ -11,14 +11,10 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Level;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.PanelResult;
-import dev.infermon.llm.dashboard.Presence;
-import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.signals.Signal;
 import dev.infermon.promql.backend.QueryStack;
-import dev.infermon.promql.value.Sample;
-import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.PodInfo;
@@ -101,18 +97,11 @@ class TgiDashboardTest {
   }
 
   private static double instant(Measure m, Level level, String key) {
-    Inventory inv = service.inventory(fleet.now());
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(Filters.NONE, Map.of(), 0.95, "5m", Presence.of(inv.families()));
-    String q = new PromqlCompiler(CATALOG).compile(m, level, o).orElseThrow();
-    Vector v = (Vector) fleet.backend.instantQuery(q, fleet.now()).value();
-    String label = level == Level.MODEL ? "model_name" : "pod";
-    for (Sample s : v.samples()) {
-      if (key.equals(s.labels().get(label))) {
-        return s.value();
-      }
+    Double v = PanelValues.at(fleet.backend, fleet.now(), m, level, Filters.NONE).get(key);
+    if (v == null) {
+      throw new AssertionError("no series for " + key + " from " + m + " at " + level);
     }
-    throw new AssertionError("no series for " + key + " in " + v.samples() + " from " + q);
+    return v;
   }
 
   /** What the routers counted in the window PromQL's rate sees: (now-5m, now], first at -285 s. */

@@ -20,9 +20,6 @@ final class StatedRates {
   private static final Map<String, Rate> BY_GAUGE =
       Map.of("DCGM_FI_DEV_POWER_USAGE", new Rate("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 1_000.0));
 
-  private static final Map<String, String> COUNTERS =
-      Map.of("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION");
-
   private StatedRates() {}
 
   /**
@@ -31,7 +28,10 @@ final class StatedRates {
    */
   static Labels key(String metric, Labels labels) {
     Rate r = BY_GAUGE.get(metric);
-    String counter = r != null ? r.counter() : COUNTERS.get(metric);
+    String counter = r != null ? r.counter() : null;
+    if (counter == null && BY_GAUGE.values().stream().anyMatch(g -> g.counter().equals(metric))) {
+      counter = metric;
+    }
     return counter == null ? null : labels.toBuilder().set("__name__", counter).build();
   }
 
