@@ -1,0 +1,123 @@
+package dev.infermon.llm.dashboard;
+
+import static dev.infermon.llm.dashboard.Selectors.by;
+import static dev.infermon.llm.dashboard.Selectors.parts;
+import static dev.infermon.llm.dashboard.Selectors.perTarget;
+import static dev.infermon.llm.dashboard.Selectors.scale;
+import static dev.infermon.llm.dashboard.Selectors.union;
+
+import dev.infermon.llm.dashboard.PromqlCompiler.Options;
+import dev.infermon.llm.dashboard.Selectors.Resolved;
+import dev.infermon.llm.signals.Aggregation;
+import dev.infermon.llm.signals.Signal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The engine signals read directly: gauges, counters (rates and per-step gains, a histogram's
+ * {@code _sum}/{@code _count}) and histogram buckets, each aggregated per target and then per group
+ * (see {@link PromqlCompiler}). Stateless; thread-safe.
+ */
+final class CounterQueries {
+  private final Selectors selectors;
+
+  CounterQueries(Selectors selectors) {
+    this.selectors = selectors;
+  }
+
+  /**
+   * {@code perTarget}, joined to the pods in scope for {@code model_name} and {@code role} when the
+   * source's family has no {@code model_name} (vLLM's {@code cache_config_info}, its API server's
+   * admission counter); null when no pod is in scope.
+   */
+  private String withModel(String perTarget, Resolved r, List<String> g, Options o) {
+    if (!r.source().modelFromPod()) {
+      return perTarget;
+    }
+    String pods = selectors.podMap(g, o);
+    return pods == null
+        ? null
+        : "(" + perTarget + ") * on (namespace, pod) group_left (model_name, role) " + pods;
+  }
+
+  String gauge(Signal s, List<String> g, Options o) {
+    List<Resolved> rs = selectors.resolve(s, g, o);
+    if (rs.isEmpty()) {
+      return null;
+    }
+    List<String> inner = new ArrayList<>();
+    Aggregation outer = rs.get(0).source().aggregation();
+    List<String> byLabels = rs.get(0).source().by();
+    for (Resolved r : rs) {
+      String one =
+          withModel(
+              r.source().aggregation().op()
+                  + " "
+                  + by(perTarget(g, r.source()))
+                  + " ("
+                  + parts(r, "", o, null)
+                  + ")",
+              r,
+              g,
+              o);
+      if (one != null) {
+        inner.add(one);
+      }
+    }
+    if (inner.isEmpty()) {
+      return null;
+    }
+    return scale(
+        outer.op() + " " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")",
+        rs.get(0).source().scale());
+  }
+
+  /**
+   * The per-second rate of a counter signal (or a histogram's _sum/_count), summed per group;
+   * {@code onlyEngines}, when not null, keeps the engines it names.
+   */
+  String counter(
+      Signal s, String suffix, List<String> g, Options o, String fn, Set<String> onlyEngines) {
+    List<Resolved> rs = selectors.resolve(s, g, o);
+    List<String> inner = new ArrayList<>();
+    List<String> byLabels = List.of();
+    for (Resolved r : rs) {
+      if (onlyEngines != null && !onlyEngines.contains(r.engine().engine())) {
+        continue;
+      }
+      byLabels = r.source().by();
+      String one =
+          withModel(
+              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")",
+              r,
+              g,
+              o);
+      if (one != null) {
+        inner.add(one);
+      }
+    }
+    if (inner.isEmpty()) {
+      return null;
+    }
+    return "sum " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")";
+  }
+
+  /** A histogram signal's buckets per group and {@code le}, {@code fn} applied to each. */
+  String buckets(Signal s, List<String> g, Options o, String fn) {
+    List<Resolved> rs = selectors.resolve(s, g, o);
+    if (rs.isEmpty()) {
+      return null;
+    }
+    List<String> inner = new ArrayList<>();
+    for (Resolved r : rs) {
+      inner.add(
+          "sum "
+              + by(union(union(g, PromqlCompiler.TARGET), List.of(), "le"))
+              + " ("
+              + parts(r, "_bucket", o, fn)
+              + ")");
+    }
+    return "sum " + by(union(g, List.of(), "le")) + " (" + String.join(" or ", inner) + ")";
+  }
+}

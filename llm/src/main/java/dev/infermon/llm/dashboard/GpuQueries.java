@@ -1,0 +1,133 @@
+package dev.infermon.llm.dashboard;
+
+import static dev.infermon.llm.dashboard.Selectors.by;
+import static dev.infermon.llm.dashboard.Selectors.perStep;
+import static dev.infermon.llm.dashboard.Selectors.scale;
+import static dev.infermon.llm.dashboard.Selectors.union;
+
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.SignalSource;
+import dev.infermon.llm.dashboard.PromqlCompiler.Options;
+import dev.infermon.llm.dashboard.Selectors.Resolved;
+import dev.infermon.llm.signals.Signal;
+import dev.infermon.model.metadata.MetricType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * dcgm-exporter's signals, attributed to the inference pods in scope: a GPU signal per group, its
+ * per-step gain, the GPUs per group and the idle ones. Stateless; thread-safe.
+ */
+final class GpuQueries {
+  /** The labels of one inference pod as {@link Selectors#podMap} keeps them. */
+  private static final List<String> POD_KEYS = List.of("namespace", "pod", "model_name", "role");
+
+  private final Selectors selectors;
+  private final CounterQueries counters;
+
+  GpuQueries(Selectors selectors, CounterQueries counters) {
+    this.selectors = selectors;
+    this.counters = counters;
+  }
+
+  /**
+   * A dcgm signal's series relabelled to the inference pod they are attributed to ({@code
+   * exported_pod} under honor_labels=false, else {@code pod}) and joined to the pods in scope;
+   * unattributed GPUs, and GPUs of pods out of scope, drop out of the join.
+   */
+  private String joinedGpu(Signal s, List<String> g, Options o, boolean gain) {
+    String pods = selectors.podMap(g, o);
+    List<Resolved> rs = selectors.resolve(s, g, o);
+    if (pods == null || rs.isEmpty()) {
+      return null;
+    }
+    List<String> raw = new ArrayList<>();
+    for (Resolved r : rs) {
+      for (String f : r.families()) {
+        // a counter (the energy counter) is read as its per-second rate before the join
+        String read = gain ? perStep(f, o.step()) : "rate(" + f + "[" + o.window() + "])";
+        raw.add(attributed(isCounter(r, f) ? read : f));
+      }
+    }
+    return "("
+        + String.join(" or ", raw)
+        + ") * on (namespace, pod) group_left (model_name, role) "
+        + pods;
+  }
+
+  /** A GPU signal per group (the energy counter as its rate, or its per-step gain). */
+  String gpu(Signal s, List<String> g, Options o, boolean gain) {
+    String joined = joinedGpu(s, g, o, gain);
+    if (joined == null) {
+      return null;
+    }
+    SignalSource src = selectors.resolve(s, g, o).get(0).source();
+    return scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale());
+  }
+
+  /**
+   * The GPUs attributed to each group's pods, from every per-GPU family present ({@link
+   * Signal#GPU_COUNT}): one GPU's series of several families differ only by name, so dropping the
+   * name leaves one series per GPU whichever families its exporter exports.
+   */
+  String gpuCount(List<String> g, Options o) {
+    String pods = selectors.podMap(g, o);
+    List<Resolved> rs = selectors.resolve(Signal.GPU_COUNT, g, o);
+    if (pods == null || rs.isEmpty()) {
+      return null;
+    }
+    List<String> raw = new ArrayList<>();
+    for (Resolved r : rs) {
+      r.families().forEach(f -> raw.add(attributed(f)));
+    }
+    return "count "
+        + by(g)
+        + " (max without (__name__) ("
+        + String.join(" or ", raw)
+        + ") * on (namespace, pod) group_left (model_name, role) "
+        + pods
+        + ")";
+  }
+
+  /**
+   * Each pod's GPUs times whether it runs no request ({@code == bool 0}), summed per group: a busy
+   * pod adds 0, so a fleet without idle GPUs draws a line at 0 rather than nothing.
+   */
+  String idleGpus(List<String> g, Options o) {
+    String gpus = gpuCount(union(POD_KEYS, List.of()), o);
+    String running =
+        counters.gauge(Signal.REQUESTS_RUNNING, PromqlCompiler.TARGET.subList(0, 2), o);
+    if (gpus == null || running == null) {
+      return null;
+    }
+    return "sum "
+        + by(g)
+        + " ("
+        + gpus
+        + " * on (namespace, pod) group_left () ("
+        + running
+        + " == bool 0))";
+  }
+
+  private static boolean isCounter(Resolved r, String family) {
+    for (String name : r.source().metrics()) {
+      for (MetricEntry e : r.engine().entries(name)) {
+        for (NameVariant v : r.engine().variants()) {
+          if (e.familyName(v).equals(family)) {
+            return e.type() == MetricType.COUNTER;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A dcgm family's series with the inference pod they are attributed to as namespace/pod. */
+  private static String attributed(String family) {
+    return "label_replace(label_replace("
+        + family
+        + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
+        + " \"exported_namespace\", \"(.+)\")";
+  }
+}
