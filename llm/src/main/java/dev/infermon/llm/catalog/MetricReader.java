@@ -1,0 +1,257 @@
+package dev.infermon.llm.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.infermon.model.metadata.MetricType;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a catalog file's {@code metrics} section, with the {@code label_groups} and {@code
+ * bucket_sets} its entries name: types, releases, history, conditions, buckets, labels and
+ * avoidances, each problem naming the file and the entry. Part of {@link CatalogLoader}; one per
+ * file read.
+ */
+final class MetricReader {
+  private static final Set<String> METRIC_KEYS =
+      Set.of(
+          "name",
+          "type",
+          "declared_type",
+          "unit",
+          "labels",
+          "open_labels",
+          "since",
+          "history",
+          "condition",
+          "buckets",
+          "lazy",
+          "version_evidence",
+          "prefixless",
+          "note",
+          "avoid",
+          "cite");
+
+  private final CatalogNodes nodes;
+  private final Map<String, List<LabelSpec>> labelGroups = new LinkedHashMap<>();
+  private final Map<String, JsonNode> bucketSets = new LinkedHashMap<>();
+
+  MetricReader(CatalogNodes nodes) {
+    this.nodes = nodes;
+  }
+
+  /** The entries of {@code metrics}, after the label groups and bucket sets they may name. */
+  List<MetricEntry> read(JsonNode root, String engine) {
+    boolean lazyDefault = root.path("lazy").asBoolean(false);
+    String counterSuffix =
+        root.has("counter_suffix") ? root.get("counter_suffix").asText() : "_total";
+    Iterator<Map.Entry<String, JsonNode>> groups =
+        root.path("label_groups").properties().iterator();
+    while (groups.hasNext()) {
+      Map.Entry<String, JsonNode> g = groups.next();
+      labelGroups.put(g.getKey(), labels(g.getValue(), "label_groups." + g.getKey(), false));
+    }
+    Iterator<Map.Entry<String, JsonNode>> sets = root.path("bucket_sets").properties().iterator();
+    while (sets.hasNext()) {
+      Map.Entry<String, JsonNode> s = sets.next();
+      bucketSets.put(s.getKey(), s.getValue());
+    }
+    List<MetricEntry> metrics = new ArrayList<>();
+    int i = 0;
+    for (JsonNode m : nodes.array(root, "metrics", true)) {
+      metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
+    }
+    return metrics;
+  }
+
+  private Avoidance avoid(JsonNode a, String at) {
+    nodes.checkKeys(a, Set.of("why", "use"), at);
+    List<Avoidance.Replacement> use = new ArrayList<>();
+    int i = 0;
+    for (JsonNode u : a.path("use")) {
+      String uat = at + ".use[" + i++ + "]";
+      nodes.checkKeys(u, Set.of("expr", "metrics"), uat);
+      try {
+        use.add(
+            new Avoidance.Replacement(
+                nodes.text(u, "expr", uat, true), CatalogNodes.strings(u.path("metrics"))));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(uat, e.getMessage());
+      }
+    }
+    try {
+      return new Avoidance(nodes.text(a, "why", at, true), use);
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail(at, e.getMessage());
+    }
+  }
+
+  private MetricEntry metric(
+      String engine, JsonNode m, String at, boolean lazyDefault, String counterSuffix) {
+    nodes.checkKeys(m, METRIC_KEYS, at);
+    String name = nodes.text(m, "name", at, true);
+    at = at + " (" + name + ")";
+    MetricType type;
+    try {
+      type = MetricType.parse(nodes.text(m, "type", at, true));
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail(at, e.getMessage());
+    }
+    MetricType declared = type;
+    if (m.has("declared_type")) {
+      try {
+        declared = MetricType.parse(nodes.text(m, "declared_type", at, true));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(at + ".declared_type", e.getMessage());
+      }
+      if (declared == type) {
+        throw nodes.fail(at + ".declared_type", "equals type: leave it out");
+      }
+    }
+    if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
+      throw nodes.fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
+    }
+    ReleaseLine since = nodes.release(m, "since", at);
+    if (since == null) {
+      throw nodes.fail(at, "since is required");
+    }
+    History history = History.NONE;
+    if (m.has("history")) {
+      JsonNode h = m.get("history");
+      String hat = at + ".history";
+      nodes.checkKeys(
+          h, Set.of("renamed_from", "replaced_by", "deprecated", "hidden", "removed", "note"), hat);
+      history =
+          new History(
+              nodes.text(h, "renamed_from", hat, false),
+              nodes.text(h, "replaced_by", hat, false),
+              nodes.release(h, "deprecated", hat),
+              nodes.release(h, "hidden", hat),
+              nodes.release(h, "removed", hat),
+              nodes.text(h, "note", hat, false));
+      if (history.removed() != null && !since.before(history.removed())) {
+        throw nodes.fail(hat, "removed before it was added");
+      }
+    }
+    Condition condition = Condition.ALWAYS;
+    if (m.has("condition")) {
+      JsonNode c = m.get("condition");
+      String cat = at + ".condition";
+      nodes.checkKeys(c, Set.of("kind", "flag", "registered"), cat);
+      try {
+        condition =
+            new Condition(
+                Condition.Kind.valueOf(
+                    nodes.text(c, "kind", cat, true).toUpperCase(java.util.Locale.ROOT)),
+                nodes.text(c, "flag", cat, true),
+                c.path("registered").asBoolean(false));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(cat, e.getMessage());
+      }
+    }
+    List<BucketSpec> buckets = List.of();
+    if (m.has("buckets")) {
+      JsonNode b = m.get("buckets");
+      if (b.isTextual()) {
+        JsonNode set = bucketSets.get(b.asText());
+        if (set == null) {
+          throw nodes.fail(at, "unknown bucket set \"" + b.asText() + "\"");
+        }
+        b = set;
+      }
+      buckets = buckets(b, at + ".buckets");
+    }
+    try {
+      return new MetricEntry(
+          engine,
+          name,
+          type,
+          declared,
+          nodes.text(m, "unit", at, true),
+          labels(m.path("labels"), at + ".labels", true),
+          m.path("open_labels").asBoolean(false),
+          since,
+          history,
+          condition,
+          buckets,
+          m.path("lazy").asBoolean(lazyDefault),
+          m.path("version_evidence").asBoolean(true),
+          m.path("prefixless").asBoolean(false),
+          nodes.text(m, "note", at, false),
+          m.has("avoid") ? avoid(m.get("avoid"), at + ".avoid") : null,
+          nodes.text(m, "cite", at, false));
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail(at, e.getMessage());
+    }
+  }
+
+  private List<BucketSpec> buckets(JsonNode list, String at) {
+    if (!list.isArray() || list.isEmpty()) {
+      throw nodes.fail(at, "a non-empty list of bucket specs is required");
+    }
+    List<BucketSpec> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode b : list) {
+      String bat = at + "[" + i++ + "]";
+      try {
+        if (b.isArray()) {
+          out.add(
+              new BucketSpec(null, null, BucketSpec.Rule.FIXED, nodes.doubles(b), 0, 0, 0, null));
+          continue;
+        }
+        nodes.checkKeys(
+            b, Set.of("since", "until", "bounds", "rule", "start", "factor", "count", "note"), bat);
+        BucketSpec.Rule rule =
+            b.has("bounds")
+                ? BucketSpec.Rule.FIXED
+                : BucketSpec.Rule.valueOf(
+                    nodes.text(b, "rule", bat, true).toUpperCase(java.util.Locale.ROOT));
+        out.add(
+            new BucketSpec(
+                nodes.release(b, "since", bat),
+                nodes.release(b, "until", bat),
+                rule,
+                b.has("bounds") ? nodes.doubles(b.get("bounds")) : List.of(),
+                b.path("start").asDouble(0),
+                b.path("factor").asDouble(0),
+                b.path("count").asInt(0),
+                nodes.text(b, "note", bat, false)));
+      } catch (IllegalArgumentException e) {
+        throw nodes.fail(bat, e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private List<LabelSpec> labels(JsonNode list, String at, boolean groupsAllowed) {
+    if (list.isMissingNode()) {
+      throw nodes.fail(at, "labels are required (an empty list when there are none)");
+    }
+    List<LabelSpec> out = new ArrayList<>();
+    int i = 0;
+    for (JsonNode l : list) {
+      String lat = at + "[" + i++ + "]";
+      if (l.isTextual()) {
+        List<LabelSpec> group = groupsAllowed ? labelGroups.get(l.asText()) : null;
+        if (group != null) {
+          out.addAll(group);
+        } else {
+          out.add(new LabelSpec(l.asText(), null, null, false, null));
+        }
+        continue;
+      }
+      nodes.checkKeys(l, Set.of("name", "since", "until", "optional", "note"), lat);
+      out.add(
+          new LabelSpec(
+              nodes.text(l, "name", lat, true),
+              nodes.release(l, "since", lat),
+              nodes.release(l, "until", lat),
+              l.path("optional").asBoolean(false),
+              nodes.text(l, "note", lat, false)));
+    }
+    return out;
+  }
+}
