@@ -6,10 +6,16 @@ import static org.assertj.core.api.Assertions.within;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.EmptyReason;
 import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.dashboard.Presence;
+import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.promql.value.Sample;
+import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
 import java.time.Duration;
 import java.util.HashMap;
@@ -42,7 +48,10 @@ class SpecDecodeTest {
   private static SimulatedFleet fleet;
   private static DashboardService service;
 
-  /** Per pod: [drafts, draft tokens, accepted tokens] summed over its engines. */
+  /**
+   * Per pod: [drafts, draft tokens, accepted tokens, accepted at positions 0..3] summed over its
+   * engines.
+   */
   private static VllmTruth truth;
 
   @BeforeAll
@@ -52,7 +61,16 @@ class SpecDecodeTest {
         new VllmTruth(
             fleet,
             Duration.ofMinutes(6),
-            m -> new double[] {m.specDrafts(), m.specDraftTokens(), m.specAccepted()});
+            m ->
+                new double[] {
+                  m.specDrafts(),
+                  m.specDraftTokens(),
+                  m.specAccepted(),
+                  m.specAcceptedAt(0),
+                  m.specAcceptedAt(1),
+                  m.specAcceptedAt(2),
+                  m.specAcceptedAt(3)
+                });
     service = new DashboardService(QueryStack.of(fleet.backend), CATALOG);
   }
 
@@ -84,6 +102,33 @@ class SpecDecodeTest {
   }
 
   @Test
+  void acceptancePerPositionIsThePositionsAcceptedOverDrafts() {
+    Panel p = Dashboards.panel("pod.spec_acceptance_by_position");
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            Filters.NONE,
+            Map.of(),
+            0.95,
+            "5m",
+            Presence.of(service.inventory(fleet.now()).families()));
+    String q =
+        new PromqlCompiler(CATALOG)
+            .compile(p.queries().get(0).measure(), p.level(), o)
+            .orElseThrow();
+    Vector v = (Vector) fleet.backend.instantQuery(q, fleet.now()).value();
+    assertThat(v.samples()).as(q).hasSize(2 * 4);
+    for (Sample s : v.samples()) {
+      String pod = s.labels().get("pod");
+      int position = Integer.parseInt(s.labels().get("position"));
+      double[] d = truth.delta(pod);
+      assertThat(d[3 + position]).as(pod + " position " + position).isPositive();
+      assertThat(s.value())
+          .as(pod + " position " + position)
+          .isCloseTo(d[3 + position] / d[0], within(1e-9));
+    }
+  }
+
+  @Test
   void modelPanelsSumThePodsBeforeDividing() {
     double[] d = truth.total();
     assertThat(panelNow("model.spec_acceptance", 0).get(MODEL))
@@ -97,7 +142,8 @@ class SpecDecodeTest {
     "model.spec_acceptance",
     "model.spec_acceptance_length",
     "pod.spec_acceptance",
-    "pod.spec_drafts"
+    "pod.spec_drafts",
+    "pod.spec_acceptance_by_position"
   })
   void withTheFlagThePanelsHaveData(String id) {
     assertThat(render(service, fleet).get(id).status()).as(id).isEqualTo(PanelResult.Status.OK);
@@ -114,7 +160,8 @@ class SpecDecodeTest {
             "model.spec_acceptance",
             "model.spec_acceptance_length",
             "pod.spec_acceptance",
-            "pod.spec_drafts")) {
+            "pod.spec_drafts",
+            "pod.spec_acceptance_by_position")) {
       PanelResult p = panels.get(id);
       assertThat(p.status()).as(id).isEqualTo(PanelResult.Status.EMPTY);
       assertThat(p.reasons())

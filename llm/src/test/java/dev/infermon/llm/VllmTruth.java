@@ -46,6 +46,11 @@ final class VllmTruth {
     return byTime.get(fleet.now()).keySet();
   }
 
+  /** {@code pod}'s counts at the end. */
+  double[] at(String pod) {
+    return byTime.get(fleet.now()).get(pod);
+  }
+
   /**
    * What {@code pod}'s counts gained over the samples PromQL's {@code rate(x[5m])} reads at the
    * end: those in (now-5m, now], the first at now-285s.

@@ -37,6 +37,8 @@ import java.util.List;
  * @param lora the LoRA adapters ({@code --enable-lora}, {@code --max-loras}) of the vLLM pods with
  *     one engine (current and, unless it is 0.4.3, older-release pods; vLLM has no LoRA with
  *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
+ * @param mfu whether the current vLLM pods run with {@code --enable-mfu-metrics}: their FLOPs and
+ *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
  */
 public record FleetConfig(
     long seed,
@@ -59,7 +61,8 @@ public record FleetConfig(
     boolean smProfilingFields,
     int speculativeTokens,
     String dcgmNodeLabel,
-    LoraAdapters lora) {
+    LoraAdapters lora,
+    boolean mfu) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -171,6 +174,7 @@ public record FleetConfig(
     b.speculativeTokens = speculativeTokens;
     b.dcgmNodeLabel = dcgmNodeLabel;
     b.lora = lora;
+    b.mfu = mfu;
     return b;
   }
 
@@ -202,6 +206,7 @@ public record FleetConfig(
     private int speculativeTokens;
     private String dcgmNodeLabel = "Hostname";
     private LoraAdapters lora = LoraAdapters.NONE;
+    private boolean mfu;
 
     private Builder() {}
 
@@ -367,6 +372,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#mfu()
+     */
+    public Builder mfu(boolean v) {
+      mfu = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#dcgmNodeLabel()
      */
     public Builder dcgmNodeLabel(String v) {
@@ -401,7 +414,8 @@ public record FleetConfig(
           smProfilingFields,
           speculativeTokens,
           dcgmNodeLabel,
-          lora);
+          lora,
+          mfu);
     }
   }
 }

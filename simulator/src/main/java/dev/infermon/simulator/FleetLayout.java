@@ -89,7 +89,8 @@ final class FleetLayout {
               s,
               start,
               config.speculativeTokens(),
-              dp > 1 ? LoraAdapters.NONE : config.lora()));
+              dp > 1 ? LoraAdapters.NONE : config.lora(),
+              config.mfu()));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {
       ModelProfile p = nextModel();
@@ -110,7 +111,8 @@ final class FleetLayout {
               s,
               start,
               0,
-              r.isV0() ? LoraAdapters.NONE : config.lora()));
+              r.isV0() ? LoraAdapters.NONE : config.lora(),
+              false));
     }
     for (int i = 0; i < config.sglangPods(); i++) {
       ModelProfile p = nextModel();
@@ -178,7 +180,8 @@ final class FleetLayout {
                 s,
                 start,
                 0,
-                LoraAdapters.NONE));
+                LoraAdapters.NONE,
+                config.mfu()));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {

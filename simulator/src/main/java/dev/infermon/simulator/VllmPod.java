@@ -7,6 +7,7 @@ import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmLora;
 import dev.infermon.simulator.vllm.VllmMetrics;
+import dev.infermon.simulator.vllm.VllmMfu;
 import dev.infermon.simulator.vllm.VllmPage;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.List;
 public final class VllmPod extends InferencePod {
   private final VllmRelease release;
   private final int speculativeTokens;
+  private final boolean mfu;
   private LoraAdapters lora;
   private final List<VllmMetrics> metrics = new ArrayList<>();
 
@@ -30,7 +32,8 @@ public final class VllmPod extends InferencePod {
       Scenario scenario,
       double startEpoch,
       int speculativeTokens,
-      LoraAdapters lora) {
+      LoraAdapters lora,
+      boolean mfu) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
     if (lora.enabled() && info.dataParallel() > 1) {
       // PrometheusStatLogger: "LoRA in DP mode is not supported yet."
@@ -39,6 +42,11 @@ public final class VllmPod extends InferencePod {
     this.release = release;
     this.speculativeTokens = speculativeTokens;
     this.lora = lora;
+    if (mfu && release != VllmRelease.V1_CURRENT) {
+      throw new IllegalArgumentException(
+          "--enable-mfu-metrics needs the current release, got " + release.cliName());
+    }
+    this.mfu = mfu;
     start();
   }
 
@@ -81,6 +89,9 @@ public final class VllmPod extends InferencePod {
             speculativeTokens);
     if (lora.enabled()) {
       m.enableLora(VllmLora.forRelease(release, lora.maxLoras()));
+    }
+    if (mfu) {
+      m.enableMfu(VllmMfu.forWeights(profile().weightsMiB()));
     }
     metrics.add(m);
     return m;

@@ -82,17 +82,18 @@ final class CounterQueries {
     List<Resolved> rs = selectors.resolve(s, g, o);
     List<String> inner = new ArrayList<>();
     List<String> byLabels = List.of();
+    String agg = "sum ";
     for (Resolved r : rs) {
       if (onlyEngines != null && !onlyEngines.contains(r.engine().engine())) {
         continue;
       }
       byLabels = r.source().by();
+      // a per-GPU counter (vLLM's estimated FLOPs per GPU) averages over engines and pods: a sum
+      // would count one GPU's work once per engine
+      agg = r.source().aggregation() == Aggregation.AVG ? "avg " : "sum ";
       String one =
           withModel(
-              "sum " + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")",
-              r,
-              g,
-              o);
+              agg + by(perTarget(g, r.source())) + " (" + parts(r, suffix, o, fn) + ")", r, g, o);
       if (one != null) {
         inner.add(one);
       }
@@ -100,7 +101,7 @@ final class CounterQueries {
     if (inner.isEmpty()) {
       return null;
     }
-    return "sum " + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")";
+    return agg + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")";
   }
 
   /** A histogram signal's buckets per group and {@code le}, {@code fn} applied to each. */

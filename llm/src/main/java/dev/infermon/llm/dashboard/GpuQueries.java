@@ -23,6 +23,9 @@ final class GpuQueries {
   /** The labels of one inference pod as {@link Selectors#podMap} keeps them. */
   private static final List<String> POD_KEYS = List.of("namespace", "pod", "model_name", "role");
 
+  /** The peak table, read once: it is data of the build, not of a request. */
+  private static final GpuPeaks PEAKS = GpuPeaks.loadResource();
+
   private final Selectors selectors;
   private final CounterQueries counters;
 
@@ -86,6 +89,33 @@ final class GpuQueries {
         + " (max without (__name__) ("
         + String.join(" or ", raw)
         + ") * on (namespace, pod) group_left (model_name, role) "
+        + pods
+        + ")";
+  }
+
+  /**
+   * The mean peak of {@code kind} over the GPUs attributed to each group's pods: every GPU (one
+   * series per GPU whichever families its exporter exports, as in {@link #gpuCount}) is given the
+   * peak table's figure for its {@code modelName}; a GPU whose model the table lacks drops out of
+   * that join, so a group with no known GPU has no series.
+   */
+  String peakMean(Measure.OfPeak.Peak kind, List<String> g, Options o) {
+    String pods = selectors.podMap(g, o);
+    List<Resolved> rs = selectors.resolve(Signal.GPU_COUNT, g, o);
+    if (pods == null || rs.isEmpty()) {
+      return null;
+    }
+    List<String> raw = new ArrayList<>();
+    for (Resolved r : rs) {
+      r.families().forEach(f -> raw.add(attributed(f)));
+    }
+    return "avg "
+        + by(g)
+        + " (group without (__name__) ("
+        + String.join(" or ", raw)
+        + ") * on (modelName) group_left () "
+        + PEAKS.vector(kind)
+        + " * on (namespace, pod) group_left (model_name, role) "
         + pods
         + ")";
   }

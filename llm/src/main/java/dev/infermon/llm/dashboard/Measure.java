@@ -167,4 +167,40 @@ public sealed interface Measure {
       return out;
     }
   }
+
+  /**
+   * A per-GPU rate (or the sum of several) as a share of the peak of the GPUs attributed to the
+   * group's pods: model FLOPs utilisation ({@link Peak#FLOPS}) or memory-bandwidth utilisation
+   * ({@link Peak#BANDWIDTH}). The peak is the mean, over those GPUs, of the figure the GPU peak
+   * table (gpu-peaks.yaml) gives their dcgm-exporter {@code modelName}; GPUs the table lacks drop
+   * out, so a group whose GPUs all lack one has no point.
+   */
+  record OfPeak(List<Signal> rates, Peak peak) implements Measure {
+    /** Which peak figure divides. */
+    public enum Peak {
+      /** Dense BF16 Tensor Core FLOP/s. */
+      FLOPS,
+      /** Memory bytes per second. */
+      BANDWIDTH;
+
+      /** The key in panels.yaml ({@code flops}). */
+      public String key() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+      }
+    }
+
+    /** Validates. */
+    public OfPeak {
+      if (rates == null || rates.isEmpty() || peak == null) {
+        throw new IllegalArgumentException("an of_peak measure needs rates and a peak");
+      }
+      rates = List.copyOf(rates);
+    }
+
+    public List<Signal> signals() {
+      List<Signal> out = new ArrayList<>(rates);
+      out.add(Signal.GPU_COUNT);
+      return out;
+    }
+  }
 }

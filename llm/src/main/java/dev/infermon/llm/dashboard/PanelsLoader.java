@@ -44,7 +44,8 @@ final class PanelsLoader {
           "ratio",
           "per_gpu",
           "idle_gpus",
-          "lora");
+          "lora",
+          "of_peak");
 
   private final String file;
 
@@ -298,9 +299,47 @@ final class PanelsLoader {
         return quantile(v, where, at);
       case "ratio":
         return ratio(v, where, at);
+      case "of_peak":
+        return ofPeak(v, where, at);
       default: // per_gpu
         return new Measure.PerGpu(nested(v, where, at));
     }
+  }
+
+  /** {@code of_peak: {peak: flops, rates: [flops_per_gpu]}}: per-GPU rates over the GPUs' peak. */
+  private Measure ofPeak(JsonNode v, String where, String at) {
+    if (!v.isObject()) {
+      throw fail(where, at, "must be a mapping, e.g. {peak: flops, rates: [flops_per_gpu]}");
+    }
+    for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!k.equals("peak") && !k.equals("rates")) {
+        throw fail(where, at + "." + k, "unknown key (peak, rates)");
+      }
+    }
+    List<String> peaks = new ArrayList<>();
+    Measure.OfPeak.Peak peak = null;
+    for (Measure.OfPeak.Peak p : Measure.OfPeak.Peak.values()) {
+      peaks.add(p.key());
+      if (p.key().equals(v.path("peak").asText()) && v.path("peak").isTextual()) {
+        peak = p;
+      }
+    }
+    if (peak == null) {
+      throw fail(
+          where,
+          at + ".peak",
+          "must be one of " + String.join(", ", peaks) + ", got " + v.get("peak"));
+    }
+    JsonNode rates = v.path("rates");
+    if (!rates.isArray() || rates.isEmpty()) {
+      throw fail(where, at + ".rates", "must be a non-empty list of counter signals");
+    }
+    List<Signal> signals = new ArrayList<>();
+    for (int i = 0; i < rates.size(); i++) {
+      signals.add(signal(rates.get(i), where, at + ".rates[" + i + "]"));
+    }
+    return new Measure.OfPeak(signals, peak);
   }
 
   private Measure lora(JsonNode v, String where, String at) {

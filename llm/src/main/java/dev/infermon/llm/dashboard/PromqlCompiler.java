@@ -20,12 +20,13 @@ public final class PromqlCompiler {
   /** The labels that identify one target's series. */
   static final List<String> TARGET = List.of("namespace", "pod", "instance");
 
+  private final Selectors selectors;
   private final CounterQueries counters;
   private final GpuQueries gpus;
   private final DerivedQueries derived;
 
   public PromqlCompiler(Catalog catalog) {
-    Selectors selectors = new Selectors(catalog);
+    this.selectors = new Selectors(catalog);
     this.counters = new CounterQueries(selectors);
     this.gpus = new GpuQueries(selectors, counters);
     this.derived = new DerivedQueries(selectors, counters);
@@ -142,7 +143,12 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.Ratio) {
       Measure.Ratio r = (Measure.Ratio) m;
-      String q = Selectors.ratio(expr(r.numerator(), g, o), expr(r.denominator(), g, o));
+      String num = expr(r.numerator(), g, o);
+      String den = expr(r.denominator(), g, o);
+      String q =
+          splits(r.numerator(), g, o) && !splits(r.denominator(), g, o)
+              ? Selectors.ratioPerGroup(num, den, g)
+              : Selectors.ratio(num, den);
       return q == null || r.plus() == 0 ? q : num(r.plus()) + " + " + q;
     }
     if (m instanceof Measure.SuccessRate) {
@@ -164,7 +170,40 @@ public final class PromqlCompiler {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);
       return Selectors.ratio(value, gpus.gpuCount(g, o));
     }
+    if (m instanceof Measure.OfPeak) {
+      return ofPeak((Measure.OfPeak) m, g, o);
+    }
     throw new AssertionError(m);
+  }
+
+  /**
+   * Whether {@code m} keeps labels of its own beside the group's (a signal's {@code by}, such as
+   * the draft {@code position}): divided by a measure without them, each of its series is divided
+   * by its group's one.
+   */
+  private boolean splits(Measure m, List<String> g, Options o) {
+    Signal s =
+        m instanceof Measure.Rate
+            ? ((Measure.Rate) m).signal()
+            : m instanceof Measure.Level ? ((Measure.Level) m).signal() : null;
+    if (s == null) {
+      return false;
+    }
+    List<Selectors.Resolved> rs = selectors.resolve(s, g, o);
+    return !rs.isEmpty() && !rs.get(0).source().by().isEmpty();
+  }
+
+  /** The sum of per-GPU rates over the mean peak of the group's GPUs; null when a part is. */
+  private String ofPeak(Measure.OfPeak m, List<String> g, Options o) {
+    List<String> rates = new java.util.ArrayList<>();
+    for (Signal s : m.rates()) {
+      String r = counters.counter(s, "", g, o, "rate", null);
+      if (r == null) {
+        return null;
+      }
+      rates.add("(" + r + ")");
+    }
+    return Selectors.ratio(String.join(" + ", rates), gpus.peakMean(m.peak(), g, o));
   }
 
   static String num(double d) {

@@ -215,6 +215,17 @@ final class Selectors {
     return "(" + num + ") / (" + den + " > 0)";
   }
 
+  /**
+   * {@link #ratio} for a numerator split by labels of its own: each of its series over its group's
+   * one denominator series.
+   */
+  static String ratioPerGroup(String num, String den, List<String> g) {
+    if (num == null || den == null) {
+      return null;
+    }
+    return "(" + num + ") / on (" + String.join(", ", g) + ") group_left () (" + den + " > 0)";
+  }
+
   static String scale(String expr, double factor) {
     return factor == 1 ? expr : PromqlCompiler.num(factor) + " * " + expr;
   }

@@ -70,7 +70,19 @@ public enum Signal {
    * The GPUs attributed to the pods in scope, counted from whichever per-GPU family an exporter
    * exports (its sources are alternatives, not parts).
    */
-  GPU_COUNT(Kind.GPU, "gpus");
+  GPU_COUNT(Kind.GPU, "gpus"),
+  /**
+   * The engine's estimate of the floating-point operations one GPU ran (vLLM {@code
+   * --enable-mfu-metrics}): its rate is the achieved FLOP/s per GPU, the numerator of model FLOPs
+   * utilisation.
+   */
+  FLOPS_PER_GPU(Kind.COUNTER, "flops"),
+  /** The engine's estimate of the bytes one GPU read from its memory. */
+  READ_BYTES_PER_GPU(Kind.COUNTER, "bytes"),
+  /** The engine's estimate of the bytes one GPU wrote to its memory. */
+  WRITE_BYTES_PER_GPU(Kind.COUNTER, "bytes"),
+  /** Draft tokens accepted at each draft position ({@code position} 0..k-1). */
+  SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens");
 
   /** How a signal's samples are read. */
   public enum Kind {

@@ -126,6 +126,13 @@ public final class SimulateCommand implements Callable<Integer> {
   int maxLora = 1;
 
   @Option(
+      names = "--mfu",
+      description =
+          "Run the current vLLM pods with --enable-mfu-metrics: their FLOPs and memory-traffic"
+              + " counters grow with the tokens they process (2 FLOPs per weight per token).")
+  boolean mfu;
+
+  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -162,7 +169,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "--no-sm-fields",
           "--dcgm-node-label",
           "--lora",
-          "--max-lora");
+          "--max-lora",
+          "--mfu");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -320,7 +328,8 @@ public final class SimulateCommand implements Callable<Integer> {
             .gpusPerNode(gpusPerNode)
             .namespace(namespace)
             .smProfilingFields(!noSmFields)
-            .dcgmNodeLabel(dcgmNodeLabel);
+            .dcgmNodeLabel(dcgmNodeLabel)
+            .mfu(mfu);
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
     }

@@ -34,6 +34,10 @@ public final class VllmMetrics implements EngineListener {
   private final boolean externalPrompt;
   private final int speculativeTokens;
   private VllmLora lora; // null without --enable-lora
+  private VllmMfu mfu; // null without --enable-mfu-metrics
+  double flops;
+  double readBytes;
+  double writeBytes;
 
   // counters
   long promptTokens;
@@ -169,6 +173,32 @@ public final class VllmMetrics implements EngineListener {
     this.lora = l;
   }
 
+  /**
+   * Grows the FLOPs and memory-traffic counters from now on ({@code --enable-mfu-metrics}); without
+   * it they stay 0, as vLLM registers them anyway. Called once, before the engine runs.
+   */
+  public void enableMfu(VllmMfu m) {
+    if (v0) {
+      throw new IllegalArgumentException("the simulated V0 (0.4.3) page has no MFU counters");
+    }
+    this.mfu = m;
+  }
+
+  /** Estimated FLOPs per GPU so far ({@code vllm:estimated_flops_per_gpu_total}). */
+  public double flops() {
+    return flops;
+  }
+
+  /** Estimated bytes read per GPU so far. */
+  public double readBytes() {
+    return readBytes;
+  }
+
+  /** Estimated bytes written per GPU so far. */
+  public double writeBytes() {
+    return writeBytes;
+  }
+
   /** The engine's LoRA state, or null without {@code --enable-lora}. */
   public VllmLora lora() {
     return lora;
@@ -240,6 +270,12 @@ public final class VllmMetrics implements EngineListener {
       double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
     int tokens = prefillTokens + decodeTokens;
     iterationTokens.observe(tokens, steps, (double) tokens * steps);
+    if (mfu != null && tokens > 0) {
+      // PerfMetricsProm.observe: every step that scheduled tokens adds its estimate
+      flops += mfu.flopsPerToken() * tokens * steps;
+      readBytes += mfu.readBytesPerStep() * steps;
+      writeBytes += mfu.writeBytesPerToken() * tokens * steps;
+    }
     if (lora != null) {
       lora.record(now); // the stat logger records once per engine step's outputs
     }

@@ -157,9 +157,14 @@ public final class VllmPage {
         "vllm:estimated_write_bytes_per_gpu",
         "Estimated number of bytes written to memory per GPU"
       };
+      List<ToDoubleFunction<Engine>> values =
+          List.of(e -> e.metrics().flops, e -> e.metrics().readBytes, e -> e.metrics().writeBytes);
       for (int i = 0; i < mfu.length; i += 2) {
-        // registered always, incremented only with --enable-mfu-metrics: stays 0
-        f.counter(mfu[i], mfu[i + 1] + MFU_HELP_TAIL, perEngine(engines, model, created, e -> 0));
+        // registered always, incremented only with --enable-mfu-metrics (else 0)
+        f.counter(
+            mfu[i],
+            mfu[i + 1] + MFU_HELP_TAIL,
+            perEngine(engines, model, created, values.get(i / 2)));
       }
     }
     f.gauge(
