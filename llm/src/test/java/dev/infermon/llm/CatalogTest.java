@@ -10,6 +10,7 @@ import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.NonEngineMetric;
+import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.EngineDetector;
@@ -144,6 +145,53 @@ class CatalogTest {
         }
       }
     }
+  }
+
+  /**
+   * vLLM's removals and renames as its sources date them (vllm.md §4.2; the PRs named in
+   * vllm.yaml): deprecated, hidden (shown again by --show-hidden-metrics-for-version) and removed,
+   * and what replaced the family; a blank column is a step the family never had.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "num_requests_swapped, 0.8, 0.9, 0.10, ",
+    "cpu_cache_usage_perc, 0.8, 0.9, 0.10, ",
+    "cpu_prefix_cache_hit_rate, 0.8, 0.9, 0.10, ",
+    "gpu_prefix_cache_hit_rate, 0.8, 0.9, 0.10, prefix_cache_hits_total",
+    "time_in_queue_requests, 0.8, 0.9, 0.10, request_queue_time_seconds",
+    "model_forward_time_milliseconds, 0.8, 0.9, 0.10, ",
+    "model_execute_time_milliseconds, 0.8, 0.9, 0.10, ",
+    "gpu_cache_usage_perc, 0.9.2, 0.11, 0.12, kv_cache_usage_perc",
+    "gpu_prefix_cache_queries_total, 0.9.2, 0.11, 0.12, prefix_cache_queries_total",
+    "gpu_prefix_cache_hits_total, 0.9.2, 0.11, 0.12, prefix_cache_hits_total",
+    "time_per_output_token_seconds, 0.11, 0.12, 0.15, inter_token_latency_seconds",
+    "avg_prompt_throughput_toks_per_s, , , 0.8, prompt_tokens_total",
+    "avg_generation_throughput_toks_per_s, , , 0.8, generation_tokens_total",
+    "tokens_total, , , 0.11, ",
+    "spec_decode_draft_acceptance_rate, , , 0.11, ",
+    "prompt_tokens_recomputed_total, , , 0.19, "
+  })
+  void vllmRemovalsAndRenamesFollowTheSources(
+      String family, String deprecated, String hidden, String removed, String replacedBy) {
+    EngineCatalog vllm = CATALOG.engine("vllm");
+    List<MetricEntry> es = vllm.entries(family);
+    assertThat(es).as(family).hasSize(1);
+    MetricEntry m = es.get(0);
+    assertThat(name(m.history().deprecated())).as(family + " deprecated").isEqualTo(deprecated);
+    assertThat(name(m.history().hidden())).as(family + " hidden").isEqualTo(hidden);
+    assertThat(name(m.history().removed())).as(family + " removed").isEqualTo(removed);
+    assertThat(m.history().replacedBy()).as(family + " replaced by").isEqualTo(replacedBy);
+    if (hidden != null) {
+      // hidden is not gone: the family still exists (for the escape hatch) until its removal
+      ReleaseLine h = vllm.version(hidden).orElseThrow();
+      assertThat(m.existsIn(h)).as(family + " exists while hidden").isTrue();
+      assertThat(m.exposedIn(h)).as(family + " not shown while hidden").isFalse();
+    }
+    assertThat(m.existsIn(vllm.version(removed).orElseThrow())).as(family).isFalse();
+  }
+
+  private static String name(ReleaseLine r) {
+    return r == null ? null : r.name();
   }
 
   @Test

@@ -284,22 +284,54 @@ final class EngineReasons {
   /**
    * Where the target may run a release that hides the family rather than dropping it: vLLM's escape
    * hatch. "Deprecated in X.Y, hidden in X.Y+1 but can be re-enabled by
-   * --show-hidden-metrics-for-version=X.Y" (https://docs.vllm.ai/en/v0.12.0/usage/metrics/).
+   * --show-hidden-metrics-for-version=X.Y" (https://docs.vllm.ai/en/v0.12.0/usage/metrics/); the
+   * value must be the minor release before the one running ({@code _prev_minor_version_was},
+   * vllm/version.py), so a family hidden for several releases takes a different value on each, and
+   * one deprecated in a patch release (0.9.2) takes the minor before its hiding release (0.10 on
+   * 0.11), not the deprecating one.
    */
-  private static String hiddenHint(History h, ReleaseRange range) {
-    if (h.hidden() == null || h.deprecated() == null || range == null) {
+  private String hiddenHint(History h, ReleaseRange range) {
+    if (h.hidden() == null || range == null) {
       return "";
     }
-    if (h.removed() != null && !range.first().before(h.removed())) {
+    // previous minor -> the releases of the target's range that take it
+    java.util.Map<String, List<ReleaseLine>> byValue = new java.util.LinkedHashMap<>();
+    for (ReleaseLine r : e.versions()) {
+      boolean hidden = r.atLeast(h.hidden()) && (h.removed() == null || r.before(h.removed()));
+      if (hidden && r.atLeast(range.first()) && !range.last().before(r)) {
+        byValue.computeIfAbsent(previousMinor(r), k -> new ArrayList<>()).add(r);
+      }
+    }
+    if (byValue.isEmpty()) {
       return "";
     }
     String until = h.removed() == null ? "" : " until its removal in " + h.removed();
+    String value;
+    if (byValue.size() == 1) {
+      value = byValue.keySet().iterator().next();
+    } else {
+      List<String> pairs = new ArrayList<>();
+      byValue.forEach((v, rs) -> pairs.add(v + " on " + span(rs)));
+      value = "<the minor before the running release: " + String.join(", ", pairs) + ">";
+    }
     return "; from "
         + h.hidden()
         + until
         + " it is hidden, not removed: --show-hidden-metrics-for-version="
-        + h.deprecated()
+        + value
         + " brings it back";
+  }
+
+  /** "0.12" for 0.13 and 0.13.1, "0.8" for 0.9.2: what vLLM compares the flag's value with. */
+  static String previousMinor(ReleaseLine r) {
+    String[] parts = r.name().split("\\.");
+    return parts[0] + "." + (Integer.parseInt(parts[1]) - 1);
+  }
+
+  private static String span(List<ReleaseLine> rs) {
+    ReleaseLine first = rs.get(0);
+    ReleaseLine last = rs.get(rs.size() - 1);
+    return first.equals(last) ? first.name() : first.name() + "–" + last.name();
   }
 
   /** "deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10": the steps the catalog knows. */
