@@ -29,6 +29,13 @@ final class GpuQueries {
   private final Selectors selectors;
   private final CounterQueries counters;
 
+  /** The GPU models the peak table knows (dcgm-exporter {@code modelName}), in its order. */
+  static List<String> peakNames() {
+    List<String> out = new ArrayList<>();
+    PEAKS.gpus().forEach(p -> out.addAll(p.names()));
+    return out;
+  }
+
   GpuQueries(Selectors selectors, CounterQueries counters) {
     this.selectors = selectors;
     this.counters = counters;

@@ -71,7 +71,7 @@ final class ReasonFinder {
       List<EmptyReason> engines = new ArrayList<>();
       for (Signal s : signals) {
         if (s.kind() == Signal.Kind.GPU) {
-          gpu(s, all, gpu);
+          gpu(s, all, gpu, q.measure() instanceof Measure.OfPeak);
         } else {
           for (String engine : scoped.engines()) {
             engine(
@@ -129,7 +129,11 @@ final class ReasonFinder {
   /** The panel matcher of the prefill/decode section (Dashboards). */
   private static final String PD_BACKENDS = ".*-pd";
 
-  private void gpu(Signal s, Inventory all, List<EmptyReason> out) {
+  /**
+   * Why the GPUs of signal {@code s} are missing; {@code peaks} when the measure divides by the GPU
+   * peak table, which GPUs of another model drop out of as unattributed ones do.
+   */
+  private void gpu(Signal s, Inventory all, List<EmptyReason> out, boolean peaks) {
     EngineCatalog dcgm = catalog.engine("dcgm");
     List<TargetInventory> exporters = all.filter(t -> t.engine().equals("dcgm")).targets();
     if (exporters.isEmpty()) {
@@ -190,7 +194,13 @@ final class ReasonFinder {
         new EmptyReason(
             EmptyReason.Kind.NOT_ATTRIBUTED,
             "dcgm",
-            "no GPU reported by dcgm-exporter is attributed (pod/exported_pod) to the pods in scope",
+            peaks
+                ? "no GPU that dcgm-exporter attributes (pod/exported_pod) to the pods in scope has"
+                    + " a modelName in the GPU peak table ("
+                    + String.join(", ", GpuQueries.peakNames())
+                    + ")"
+                : "no GPU reported by dcgm-exporter is attributed (pod/exported_pod) to the pods in"
+                    + " scope",
             null,
             null));
   }
