@@ -276,7 +276,7 @@ final class EngineReasons {
             + release
             + " has no "
             + s.key()
-            + hiddenHint(m.history(), range),
+            + hiddenHint(e.versions(), m.history(), range),
         null,
         null);
   }
@@ -290,13 +290,13 @@ final class EngineReasons {
    * one deprecated in a patch release (0.9.2) takes the minor before its hiding release (0.10 on
    * 0.11), not the deprecating one.
    */
-  private String hiddenHint(History h, ReleaseRange range) {
+  static String hiddenHint(List<ReleaseLine> versions, History h, ReleaseRange range) {
     if (h.hidden() == null || range == null) {
       return "";
     }
     // previous minor -> the releases of the target's range that take it
     java.util.Map<String, List<ReleaseLine>> byValue = new java.util.LinkedHashMap<>();
-    for (ReleaseLine r : e.versions()) {
+    for (ReleaseLine r : versions) {
       boolean hidden = r.atLeast(h.hidden()) && (h.removed() == null || r.before(h.removed()));
       if (hidden && r.atLeast(range.first()) && !range.last().before(r)) {
         byValue.computeIfAbsent(previousMinor(r), k -> new ArrayList<>()).add(r);
