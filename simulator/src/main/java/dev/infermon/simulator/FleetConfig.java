@@ -37,6 +37,8 @@ import java.util.List;
  * @param lora the LoRA adapters ({@code --enable-lora}, {@code --max-loras}) of the vLLM pods with
  *     one engine (current and, unless it is 0.4.3, older-release pods; vLLM has no LoRA with
  *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
+ * @param dcgmAttribution how dcgm-exporter attributes GPUs: whole GPUs through the device plugin
+ *     (the default), one-GPU pods on MIG instances, or DRA claims
  */
 public record FleetConfig(
     long seed,
@@ -59,7 +61,8 @@ public record FleetConfig(
     boolean smProfilingFields,
     int speculativeTokens,
     String dcgmNodeLabel,
-    LoraAdapters lora) {
+    LoraAdapters lora,
+    DcgmAttribution dcgmAttribution) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -99,8 +102,9 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
-    if (legacyRelease == null || scenario == null || lora == null) {
-      throw new IllegalArgumentException("legacyRelease, scenario and lora must not be null");
+    if (legacyRelease == null || scenario == null || lora == null || dcgmAttribution == null) {
+      throw new IllegalArgumentException(
+          "legacyRelease, scenario, lora and dcgmAttribution must not be null");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -171,6 +175,7 @@ public record FleetConfig(
     b.speculativeTokens = speculativeTokens;
     b.dcgmNodeLabel = dcgmNodeLabel;
     b.lora = lora;
+    b.dcgmAttribution = dcgmAttribution;
     return b;
   }
 
@@ -202,6 +207,7 @@ public record FleetConfig(
     private int speculativeTokens;
     private String dcgmNodeLabel = "Hostname";
     private LoraAdapters lora = LoraAdapters.NONE;
+    private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
 
     private Builder() {}
 
@@ -374,6 +380,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#dcgmAttribution()
+     */
+    public Builder dcgmAttribution(DcgmAttribution v) {
+      dcgmAttribution = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -401,7 +415,8 @@ public record FleetConfig(
           smProfilingFields,
           speculativeTokens,
           dcgmNodeLabel,
-          lora);
+          lora,
+          dcgmAttribution);
     }
   }
 }
