@@ -70,7 +70,12 @@ public enum Signal {
    * The GPUs attributed to the pods in scope, counted from whichever per-GPU family an exporter
    * exports (its sources are alternatives, not parts).
    */
-  GPU_COUNT(Kind.GPU, "gpus");
+  GPU_COUNT(Kind.GPU, "gpus"),
+  /**
+   * NVLink traffic of the GPUs, read through {@code rate} of dcgm-exporter's all-lane bandwidth
+   * counter (bytes, as the exporter's help of its per-lane field says).
+   */
+  GPU_NVLINK(Kind.GPU, "bytes_per_second");
 
   /** How a signal's samples are read. */
   public enum Kind {
