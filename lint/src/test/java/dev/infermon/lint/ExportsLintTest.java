@@ -152,7 +152,8 @@ class ExportsLintTest {
    * fleet that does not set one, lint's warning that those panels stay empty is true, and the only
    * warning an export may get.
    */
-  static final List<String> OPTIONAL_FEATURES = List.of("--speculative-config", "--enable-lora");
+  static final List<String> OPTIONAL_FEATURES =
+      List.of("--speculative-config", "--enable-lora", "--enable-mfu-metrics");
 
   private static void noTrafficYet(Finding f) {
     if (f.check() == CheckId.CONDITIONAL_METRIC_OFF) {

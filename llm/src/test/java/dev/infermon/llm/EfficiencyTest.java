@@ -142,6 +142,9 @@ class EfficiencyTest {
     assertThat(value(f.tokensPerJoule()))
         .as(what)
         .isCloseTo(tokens / joules, within(tokens / joules * 1e-9));
+    assertThat(value(f.joulesPerToken()))
+        .as(what)
+        .isCloseTo(joules / tokens, within(joules / tokens * 1e-9));
     assertThat(value(f.cost())).as(what).isCloseTo(cost, within(cost * 1e-9));
     assertThat(value(f.costPerMillionTokens()))
         .as(what)

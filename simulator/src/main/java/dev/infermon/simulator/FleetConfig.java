@@ -39,6 +39,8 @@ import java.util.List;
  *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
  * @param mfu whether the current vLLM pods run with {@code --enable-mfu-metrics}: their FLOPs and
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
+ * @param dcgmAttribution how dcgm-exporter attributes GPUs: whole GPUs through the device plugin
+ *     (the default), one-GPU pods on MIG instances, or DRA claims
  */
 public record FleetConfig(
     long seed,
@@ -62,7 +64,8 @@ public record FleetConfig(
     int speculativeTokens,
     String dcgmNodeLabel,
     LoraAdapters lora,
-    boolean mfu) {
+    boolean mfu,
+    DcgmAttribution dcgmAttribution) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -102,8 +105,9 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
-    if (legacyRelease == null || scenario == null || lora == null) {
-      throw new IllegalArgumentException("legacyRelease, scenario and lora must not be null");
+    if (legacyRelease == null || scenario == null || lora == null || dcgmAttribution == null) {
+      throw new IllegalArgumentException(
+          "legacyRelease, scenario, lora and dcgmAttribution must not be null");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -175,6 +179,7 @@ public record FleetConfig(
     b.dcgmNodeLabel = dcgmNodeLabel;
     b.lora = lora;
     b.mfu = mfu;
+    b.dcgmAttribution = dcgmAttribution;
     return b;
   }
 
@@ -207,6 +212,7 @@ public record FleetConfig(
     private String dcgmNodeLabel = "Hostname";
     private LoraAdapters lora = LoraAdapters.NONE;
     private boolean mfu;
+    private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
 
     private Builder() {}
 
@@ -387,6 +393,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#dcgmAttribution()
+     */
+    public Builder dcgmAttribution(DcgmAttribution v) {
+      dcgmAttribution = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -415,7 +429,8 @@ public record FleetConfig(
           speculativeTokens,
           dcgmNodeLabel,
           lora,
-          mfu);
+          mfu,
+          dcgmAttribution);
     }
   }
 }

@@ -1,8 +1,5 @@
 package dev.infermon.simulator;
 
-import dev.infermon.simulator.dcgm.DcgmExporter;
-import dev.infermon.simulator.dcgm.Gpu;
-import dev.infermon.simulator.model.GpuActivity;
 import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Rng;
@@ -10,17 +7,13 @@ import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Turns a {@link FleetConfig} into pods and nodes: deterministic names ({@code <workload>-<n>},
- * StatefulSet style), models assigned round-robin, GPUs placed first-fit on 8-GPU nodes with the
- * rest left unattributed, and one dcgm-exporter per node.
+ * StatefulSet style), models assigned round-robin, GPUs placed by {@link GpuPlacement} with one
+ * dcgm-exporter per node.
  */
 final class FleetLayout {
-  static final String GPU_MODEL = "NVIDIA H100 80GB HBM3";
-  static final String EXPORTER_NAMESPACE = "gpu-operator";
-  private static final String[] PCI_BUSES = {"18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"};
 
   private final FleetConfig config;
   private final double start;
@@ -38,7 +31,7 @@ final class FleetLayout {
   static FleetLayout build(FleetConfig config, double startEpoch) {
     FleetLayout l = new FleetLayout(config, startEpoch);
     l.buildPods();
-    l.placeGpus();
+    GpuPlacement.place(config, l.pods, l.exporters);
     return l;
   }
 
@@ -287,128 +280,5 @@ final class FleetLayout {
         dp * tp,
         dp,
         tp);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // GPUs and nodes
-
-  private record Slot(InferencePod pod, int engine) {}
-
-  private void placeGpus() {
-    int needed = 0;
-    for (InferencePod p : pods) {
-      needed += p.info().gpus();
-    }
-    int perNode = config.gpusPerNode();
-    int nodes = config.nodes() > 0 ? config.nodes() : (needed + 1 + perNode - 1) / perNode;
-    List<List<Slot>> layout = new ArrayList<>();
-    for (int n = 0; n < nodes; n++) {
-      layout.add(new ArrayList<>());
-    }
-    List<InferencePod> placed = new ArrayList<>();
-    for (InferencePod p : pods) {
-      int gpus = p.info().gpus();
-      if (gpus > perNode) {
-        throw new IllegalArgumentException(
-            "pod " + p.info().name() + " needs " + gpus + " GPUs but nodes have " + perNode);
-      }
-      int node = -1;
-      for (int n = 0; n < nodes && node < 0; n++) {
-        if (perNode - layout.get(n).size() >= gpus) {
-          node = n;
-        }
-      }
-      if (node < 0) {
-        throw new IllegalArgumentException(
-            "--nodes "
-                + nodes
-                + " x "
-                + perNode
-                + " GPUs cannot hold the fleet's "
-                + needed
-                + " GPUs");
-      }
-      int tp = p.info().tensorParallel();
-      for (int g = 0; g < gpus; g++) {
-        layout.get(node).add(new Slot(p, g / tp));
-      }
-      placed.add(withNode(p, nodeName(node)));
-    }
-    pods.clear();
-    pods.addAll(placed);
-    for (int n = 0; n < nodes; n++) {
-      String host = nodeName(n);
-      List<Gpu> gpus = new ArrayList<>();
-      List<Slot> slots = layout.get(n);
-      for (int g = 0; g < perNode; g++) {
-        Slot slot = g < slots.size() ? slots.get(g) : null;
-        gpus.add(gpu(host, g, slot));
-      }
-      PodInfo info =
-          new PodInfo(
-              "nvidia-dcgm-exporter-" + host,
-              EXPORTER_NAMESPACE,
-              "nvidia-dcgm-exporter",
-              Backend.DCGM,
-              "",
-              "dcgm-exporter",
-              "4.4.1-4.5.2",
-              "",
-              host,
-              perNode,
-              1,
-              1);
-      exporters.add(
-          new DcgmTarget(
-              info,
-              new DcgmExporter(host, gpus, config.smProfilingFields(), config.dcgmNodeLabel())));
-    }
-  }
-
-  private static String nodeName(int n) {
-    return String.format(Locale.ROOT, "gpu-node-%02d", n);
-  }
-
-  private InferencePod withNode(InferencePod p, String node) {
-    p.placeOn(node);
-    return p;
-  }
-
-  private Gpu gpu(String host, int index, Slot slot) {
-    long h = Rng.derive(config.seed(), host + "/gpu" + index);
-    String hex = String.format(Locale.ROOT, "%016x%016x", h, Rng.derive(h, "uuid"));
-    String uuid =
-        "GPU-"
-            + hex.substring(0, 8)
-            + "-"
-            + hex.substring(8, 12)
-            + "-"
-            + hex.substring(12, 16)
-            + "-"
-            + hex.substring(16, 20)
-            + "-"
-            + hex.substring(20, 32);
-    String bus =
-        index < PCI_BUSES.length
-            ? PCI_BUSES[index]
-            : String.format(Locale.ROOT, "%02X", 0xE0 + index);
-    String pci = "00000000:" + bus + ":00.0";
-    if (slot == null) {
-      return new Gpu(
-          index, uuid, pci, GPU_MODEL, null, () -> GpuActivity.Reading.ZERO, () -> 1, false);
-    }
-    InferencePod pod = slot.pod();
-    int engine = slot.engine();
-    String kind = pod.info().engine();
-    String container = kind.startsWith("sglang") ? "sglang" : kind.equals("tgi") ? "tgi" : "vllm";
-    return new Gpu(
-        index,
-        uuid,
-        pci,
-        GPU_MODEL,
-        new Gpu.Attribution(pod.info().namespace(), pod.info().name(), container),
-        () -> pod.activity(engine),
-        () -> pod.memoryUsedMiB(engine, pod.clockHint()),
-        pod.info().tensorParallel() > 1);
   }
 }

@@ -204,6 +204,27 @@ final class NameCheck {
           name);
       return;
     }
+    if (r.last().compareTo(firstRelease(hit)) < 0 && latest.condition().gated()) {
+      // An optional feature of a later release (SGLang's MFU counters from 0.5.10 behind
+      // --enable-mfu-metrics): the query is right for fleets that have both, so a warning that
+      // names both, as for a flag that is off, not an error.
+      s.report(
+          CheckId.CONDITIONAL_METRIC_OFF,
+          at,
+          name
+              + " exists only from "
+              + hit.engine().title()
+              + " "
+              + firstRelease(hit)
+              + " with "
+              + latest.condition().flag()
+              + "; "
+              + runs
+              + ".",
+          "upgrade and start the engine with " + latest.condition().flag() + ", or drop the query",
+          name);
+      return;
+    }
     if (r.last().compareTo(firstRelease(hit)) < 0) {
       s.report(
           CheckId.UNKNOWN_METRIC,

@@ -60,10 +60,13 @@ final class GpuQueries {
         raw.add(attributed(isCounter(r, f) ? read : f));
       }
     }
-    return "("
-        + String.join(" or ", raw)
-        + ") * on (namespace, pod) group_left (model_name, role) "
-        + pods;
+    String read = "(" + String.join(" or ", raw) + ")";
+    if (s == Signal.GPU_ENERGY) {
+      // a device-level counter every MIG instance of a GPU repeats (NVIDIA/dcgm-exporter#257):
+      // each instance takes its share, so a GPU's energy is counted once however it is cut
+      read = "(" + MigShares.builtIn().weighted(read) + ")";
+    }
+    return read + " * on (namespace, pod) group_left (model_name, role) " + pods;
   }
 
   /** A GPU signal per group (the energy counter as its rate, or its per-step gain). */
@@ -79,7 +82,9 @@ final class GpuQueries {
   /**
    * The GPUs attributed to each group's pods, from every per-GPU family present ({@link
    * Signal#GPU_COUNT}): one GPU's series of several families differ only by name, so dropping the
-   * name leaves one series per GPU whichever families its exporter exports.
+   * name leaves one series per GPU (or MIG instance) whichever families its exporter exports. Each
+   * counts as its share of its GPU ({@link MigShares}): 1 whole, 1/7 for a 1g.10gb instance of an
+   * H100.
    */
   String gpuCount(List<String> g, Options o) {
     String pods = selectors.podMap(g, o);
@@ -91,11 +96,12 @@ final class GpuQueries {
     for (Resolved r : rs) {
       r.families().forEach(f -> raw.add(attributed(f)));
     }
-    return "count "
+    String perGpu = "max without (__name__) (" + String.join(" or ", raw) + ")";
+    return "sum "
         + by(g)
-        + " (max without (__name__) ("
-        + String.join(" or ", raw)
-        + ") * on (namespace, pod) group_left (model_name, role) "
+        + " ("
+        + MigShares.builtIn().shares(perGpu)
+        + " * on (namespace, pod) group_left (model_name, role) "
         + pods
         + ")";
   }

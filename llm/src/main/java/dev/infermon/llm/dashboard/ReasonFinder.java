@@ -227,6 +227,22 @@ final class ReasonFinder {
           e.condition().flag());
     }
     String add = "add " + e.name() + " to the exporter's counters CSV (-f)";
+    if (e.condition().kind() == Condition.Kind.HARDWARE) {
+      // a default field of hardware the GPU may lack: DCGM answers blank there and the exporter
+      // skips blank values (dcgm-ack.md 1.3), which a CSV leaving it out cannot be told from
+      return new EmptyReason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          "dcgm",
+          e.name()
+              + " is in dcgm-exporter's default counters CSV but no exporter exports it: the GPUs"
+              + " may lack "
+              + e.condition().flag()
+              + " (DCGM reports the field blank and the exporter skips blank values), or the"
+              + " counters CSV leaves it out; if they have it, "
+              + add,
+          null,
+          null);
+    }
     return new EmptyReason(
         EmptyReason.Kind.BEHIND_FLAG,
         "dcgm",

@@ -39,6 +39,7 @@ public final class EfficiencyJson {
       figure(figures, "energyJoules", f.energyJoules());
       figure(figures, "tokensPerGpuSecond", f.tokensPerGpuSecond());
       figure(figures, "tokensPerJoule", f.tokensPerJoule());
+      figure(figures, "joulesPerToken", f.joulesPerToken());
       figure(figures, "cost", f.cost());
       figure(figures, "costPerMillionTokens", f.costPerMillionTokens());
       m.put("figures", figures);

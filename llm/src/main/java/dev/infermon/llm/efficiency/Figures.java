@@ -31,4 +31,12 @@ public record Figures(
     gpuSecondsByGpuModel =
         java.util.Collections.unmodifiableMap(new TreeMap<>(gpuSecondsByGpuModel));
   }
+
+  /**
+   * Joules per generated token, {@code energyJoules / generatedTokens}: what the dashboard's energy
+   * per generated token panels draw, over the whole window.
+   */
+  public Figure joulesPerToken() {
+    return Totals.ratio(energyJoules, generatedTokens, "no tokens generated in the window");
+  }
 }

@@ -90,7 +90,7 @@ final class Totals {
     return Figure.of(cost.get() / tokens.get() * 1e6);
   }
 
-  private static Figure ratio(Figure num, Figure den, String zero) {
+  static Figure ratio(Figure num, Figure den, String zero) {
     if (!num.present()) {
       return num;
     }

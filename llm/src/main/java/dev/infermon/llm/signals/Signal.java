@@ -82,7 +82,12 @@ public enum Signal {
   /** The engine's estimate of the bytes one GPU wrote to its memory. */
   WRITE_BYTES_PER_GPU(Kind.COUNTER, "bytes"),
   /** Draft tokens accepted at each draft position ({@code position} 0..k-1). */
-  SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens");
+  SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens"),
+  /**
+   * NVLink traffic of the GPUs, read through {@code rate} of dcgm-exporter's all-lane bandwidth
+   * counter (bytes, as the exporter's help of its per-lane field says).
+   */
+  GPU_NVLINK(Kind.GPU, "bytes_per_second");
 
   /** How a signal's samples are read. */
   public enum Kind {

@@ -245,7 +245,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(74);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(75);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

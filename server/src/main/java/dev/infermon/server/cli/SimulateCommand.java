@@ -1,5 +1,6 @@
 package dev.infermon.server.cli;
 
+import dev.infermon.simulator.DcgmAttribution;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
@@ -133,6 +134,22 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean mfu;
 
   @Option(
+      names = "--dcgm-mig",
+      paramLabel = "PROFILE",
+      description =
+          "Run each one-GPU pod on a MIG instance of this H100 80GB profile (1g.10gb, 1g.20gb,"
+              + " 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb); dcgm-exporter then writes GPU_I_PROFILE"
+              + " and GPU_I_ID (default: whole GPUs).")
+  String dcgmMig = "";
+
+  @Option(
+      names = "--dcgm-dra",
+      description =
+          "dcgm-exporter attributes GPUs through DRA (--kubernetes-enable-dra): dra_* labels, no"
+              + " pod_uid.")
+  boolean dcgmDra;
+
+  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -170,7 +187,9 @@ public final class SimulateCommand implements Callable<Integer> {
           "--dcgm-node-label",
           "--lora",
           "--max-lora",
-          "--mfu");
+          "--mfu",
+          "--dcgm-mig",
+          "--dcgm-dra");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -329,7 +348,8 @@ public final class SimulateCommand implements Callable<Integer> {
             .namespace(namespace)
             .smProfilingFields(!noSmFields)
             .dcgmNodeLabel(dcgmNodeLabel)
-            .mfu(mfu);
+            .mfu(mfu)
+            .dcgmAttribution(new DcgmAttribution(dcgmMig, dcgmDra));
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
     }

@@ -103,6 +103,22 @@ class SimulateCommandTest {
     String[] duration = run("--warmup", "soon", "--print-file-sd");
     assertThat(duration[0]).isEqualTo("2");
     assertThat(duration[2]).contains("not a duration: \"soon\"");
+    String[] mig = run("--dcgm-mig", "5g.50gb", "--print-file-sd");
+    assertThat(mig[0]).isEqualTo("2");
+    assertThat(mig[2]).contains("MIG profile must be one of").contains("5g.50gb");
+    String[] draMig = run("--dcgm-mig", "1g.10gb", "--dcgm-dra", "--print-file-sd");
+    assertThat(draMig[0]).isEqualTo("2");
+    assertThat(draMig[2]).contains("DRA with MIG is not simulated");
+  }
+
+  @Test
+  void migAndDraFlagsReachTheFleet() {
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c).parseArgs("--dcgm-mig", "2g.20gb");
+    assertThat(c.config().dcgmAttribution().migProfile()).isEqualTo("2g.20gb");
+    SimulateCommand d = new SimulateCommand();
+    new CommandLine(d).parseArgs("--dcgm-dra");
+    assertThat(d.config().dcgmAttribution().dra()).isTrue();
   }
 
   /** A capture written where the command can read it. */

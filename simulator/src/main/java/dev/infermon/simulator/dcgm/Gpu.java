@@ -15,6 +15,9 @@ import java.util.function.Supplier;
  * @param activity cumulative activity of the engine using it (zeros when idle)
  * @param memoryUsedMiB framebuffer in use now
  * @param tensorParallel whether its engine spans several GPUs (NVLink traffic)
+ * @param mig the MIG GPU instance this entry is, or null for a whole GPU: under dcgm-exporter's
+ *     default {@code -d f} a MIG GPU has only its instances' series (NVIDIA/dcgm-exporter#561),
+ *     each carrying the GPU's {@code gpu}, {@code UUID} and {@code modelName}
  */
 public record Gpu(
     int index,
@@ -24,7 +27,58 @@ public record Gpu(
     Attribution attribution,
     Supplier<GpuActivity.Reading> activity,
     DoubleSupplier memoryUsedMiB,
-    boolean tensorParallel) {
+    boolean tensorParallel,
+    MigSlice mig) {
+
+  /** A whole GPU (no MIG). */
+  public Gpu(
+      int index,
+      String uuid,
+      String pciBusId,
+      String modelName,
+      Attribution attribution,
+      Supplier<GpuActivity.Reading> activity,
+      DoubleSupplier memoryUsedMiB,
+      boolean tensorParallel) {
+    this(
+        index,
+        uuid,
+        pciBusId,
+        modelName,
+        attribution,
+        activity,
+        memoryUsedMiB,
+        tensorParallel,
+        null);
+  }
+
+  /**
+   * A MIG GPU instance (NVIDIA MIG user guide, "Supported MIG Profiles": a profile {@code
+   * <N>g.<M>gb} holds N of the GPU's compute slices and M GB of its memory).
+   *
+   * @param profile {@code GPU_I_PROFILE}, e.g. {@code 1g.10gb}
+   * @param instanceId {@code GPU_I_ID}
+   * @param slices the compute slices it holds (N)
+   * @param gpuSlices the compute slices of the whole GPU (7 on an H100)
+   * @param memoryMiB its memory
+   */
+  public record MigSlice(
+      String profile, int instanceId, int slices, int gpuSlices, double memoryMiB) {
+    /** Validates. */
+    public MigSlice {
+      if (profile == null || !profile.matches("[1-7]g\\.[0-9]+gb")) {
+        throw new IllegalArgumentException("MIG profile must look like 1g.10gb, got " + profile);
+      }
+      if (instanceId < 0 || slices < 1 || slices > gpuSlices || memoryMiB <= 0) {
+        throw new IllegalArgumentException("bad MIG instance " + profile + " id " + instanceId);
+      }
+    }
+
+    /** Its share of the GPU's compute (the guide's "Fraction of SMs"). */
+    public double share() {
+      return (double) slices / gpuSlices;
+    }
+  }
 
   /**
    * The pod a GPU is allocated to, as the kubelet pod-resources API reports it.
@@ -34,6 +88,11 @@ public record Gpu(
    * @param container {@code container}
    */
   public record Attribution(String namespace, String pod, String container) {}
+
+  /** Whether this entry is a MIG GPU instance. */
+  public boolean isMig() {
+    return mig != null;
+  }
 
   /** Validates. */
   public Gpu {

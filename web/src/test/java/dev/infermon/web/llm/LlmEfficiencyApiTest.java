@@ -122,6 +122,7 @@ class LlmEfficiencyApiTest {
       assertThat(f.get("tokensPerGpuSecond").get("value").asDouble())
           .isCloseTo(1000 / 600.0, within(1e-12));
       assertThat(f.get("tokensPerJoule").get("value").asDouble()).isCloseTo(0.1, within(1e-12));
+      assertThat(f.get("joulesPerToken").get("value").asDouble()).isCloseTo(10, within(1e-12));
       assertThat(f.get("cost").get("value").asDouble()).isCloseTo(0.6, within(1e-12));
       assertThat(f.get("costPerMillionTokens").get("value").asDouble())
           .isCloseTo(600, within(1e-9));

@@ -1,0 +1,136 @@
+package dev.infermon.llm.dashboard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Each dcgm series' share of its GPU, in PromQL: 1 for a whole GPU, N/S for a MIG instance of
+ * profile {@code <N>g.<M>gb} on a GPU of S compute slices ({@code mig.yaml}). The profile is read
+ * from {@code GPU_I_PROFILE} (device-plugin attribution) or {@code dra_mig_profile} (DRA); a pod on
+ * a 1g.10gb instance of an H100 counts as 1/7 of a GPU, and the GPU's energy counter, which every
+ * instance repeats (NVIDIA/dcgm-exporter#257), is shared by the same weights. Immutable;
+ * thread-safe.
+ */
+final class MigShares {
+  private static final String RESOURCE = "/dev/infermon/llm/dashboard/mig.yaml";
+  private static final String FILE = "dashboard/mig.yaml";
+  private static final String PROFILE_NUMBER = "\"([0-9]+)g\\\\..*\"";
+
+  private static final MigShares BUILT_IN = load();
+
+  private final int defaultSlices;
+  private final Map<String, Integer> slicesByModel;
+
+  private MigShares(int defaultSlices, Map<String, Integer> slicesByModel) {
+    this.defaultSlices = defaultSlices;
+    this.slicesByModel = Map.copyOf(slicesByModel);
+  }
+
+  static MigShares builtIn() {
+    return BUILT_IN;
+  }
+
+  /**
+   * {@code vector}'s series, each with its share of its GPU as value. {@code vector} names the
+   * series' labels only (its values are replaced); it is repeated in the text, as PromQL has no
+   * binding.
+   */
+  String shares(String vector) {
+    String one = "(" + vector + " * 0 + 1)";
+    String inf = "label_replace(" + one + ", \"le\", \"+Inf\", \"__name__\", \".*\")";
+    String slices =
+        "histogram_quantile(1, label_replace(label_replace("
+            + inf
+            + ", \"le\", \"$1\", \"GPU_I_PROFILE\", "
+            + PROFILE_NUMBER
+            + "), \"le\", \"$1\", \"dra_mig_profile\", "
+            + PROFILE_NUMBER
+            + ") or "
+            + inf
+            + ")";
+    String gpu =
+        "label_replace(" + inf + ", \"le\", \"" + defaultSlices + "\", \"__name__\", \".*\")";
+    for (Map.Entry<String, Integer> e : slicesByModel.entrySet()) {
+      gpu =
+          "label_replace("
+              + gpu
+              + ", \"le\", \""
+              + e.getValue()
+              + "\", \"modelName\", \".*"
+              + e.getKey()
+              + ".*\")";
+    }
+    String gpuSlices = "histogram_quantile(1, " + gpu + " or " + inf + ")";
+    // a whole GPU has no profile: its quantile is NaN, dropped by >= 0, and "or" gives it 1
+    return "((" + slices + " >= 0) / " + gpuSlices + " or " + one + ")";
+  }
+
+  /** {@code vector} weighted by its series' shares (one to one: the same labels). */
+  String weighted(String vector) {
+    return "(" + vector + ") * " + shares(vector);
+  }
+
+  private static MigShares load() {
+    try (InputStream in = MigShares.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(FILE + " is missing from the classpath");
+      }
+      return parse(new YAMLMapper().readTree(in));
+    } catch (IOException e) {
+      throw new IllegalStateException(FILE + ": not valid YAML: " + e.getMessage(), e);
+    }
+  }
+
+  static MigShares parse(JsonNode root) {
+    checkKeys(root, List.of("default_slices", "gpus"), "the top level");
+    int fallback = slices(root.path("default_slices"), "default_slices");
+    Map<String, Integer> byModel = new LinkedHashMap<>();
+    int i = 0;
+    for (JsonNode g : root.path("gpus")) {
+      String at = "gpus[" + i++ + "]";
+      checkKeys(g, List.of("model", "slices"), at);
+      String model = g.path("model").asText("");
+      if (!model.matches("[A-Za-z0-9][A-Za-z0-9 -]*")) {
+        throw new IllegalStateException(
+            FILE
+                + ": "
+                + at
+                + ".model must be letters, digits, blanks and dashes, got \""
+                + model
+                + "\"");
+      }
+      byModel.put(model, slices(g.path("slices"), at + ".slices"));
+    }
+    return new MigShares(fallback, byModel);
+  }
+
+  private static int slices(JsonNode n, String at) {
+    if (!n.isInt() || n.asInt() < 1 || n.asInt() > 8) {
+      throw new IllegalStateException(FILE + ": " + at + " must be an integer 1-8, got " + n);
+    }
+    return n.asInt();
+  }
+
+  private static void checkKeys(JsonNode n, List<String> allowed, String at) {
+    if (!n.isObject()) {
+      throw new IllegalStateException(FILE + ": " + at + " must be a mapping");
+    }
+    List<String> unknown = new ArrayList<>();
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!allowed.contains(k)) {
+        unknown.add(k);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new IllegalStateException(FILE + ": " + at + ": unknown keys " + unknown);
+    }
+  }
+}

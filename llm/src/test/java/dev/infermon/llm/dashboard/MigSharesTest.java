@@ -1,0 +1,84 @@
+package dev.infermon.llm.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.promql.value.Vector;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.testing.MemoryStorage;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Each dcgm series' share of its GPU, evaluated by the PromQL engine over hand-made series. */
+class MigSharesTest {
+  private static final long T = 1_780_000_000_000L;
+
+  @ParameterizedTest(name = "{0} {1} {2}")
+  @CsvSource({
+    // modelName, GPU_I_PROFILE, dra_mig_profile, share
+    "NVIDIA H100 80GB HBM3, '', '', 1",
+    "NVIDIA H100 80GB HBM3, 1g.10gb, '', 0.14285714285714285",
+    "NVIDIA H100 80GB HBM3, 3g.40gb, '', 0.42857142857142855",
+    "NVIDIA A100-SXM4-80GB, 7g.80gb, '', 1",
+    "NVIDIA A30, 1g.6gb, '', 0.25",
+    "NVIDIA A30, 2g.12gb+me, '', 0.5",
+    "NVIDIA RTX PRO 5000 Blackwell, 1g.24gb, '', 0.5",
+    "NVIDIA H200, '', 2g.35gb, 0.2857142857142857",
+    "NVIDIA L40S, '', '', 1",
+  })
+  void aSeriesSharesItsGpuByItsProfilesComputeSlices(
+      String model, String profile, String draProfile, double share) {
+    MemoryStorage storage = new MemoryStorage();
+    Appender a = storage.appender();
+    Labels.Builder b =
+        Labels.builder()
+            .set("__name__", "DCGM_FI_DEV_FB_USED")
+            .set("gpu", "0")
+            .set("modelName", model)
+            .set("pod", "p");
+    if (!profile.isEmpty()) {
+      b.set("GPU_I_PROFILE", profile).set("GPU_I_ID", "3");
+    }
+    if (!draProfile.isEmpty()) {
+      b.set("dra_mig_profile", draProfile);
+    }
+    a.append(0, b.build(), T, 4096);
+    a.commit();
+    String q = MigShares.builtIn().shares("max without (__name__) (DCGM_FI_DEV_FB_USED)");
+    Vector v =
+        (Vector)
+            new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS))
+                .instantQuery(q, T)
+                .value();
+    assertThat(v.samples()).hasSize(1);
+    assertThat(v.samples().get(0).value()).isCloseTo(share, within(1e-12));
+    Map<String, String> labels = v.samples().get(0).labels().toMap();
+    assertThat(labels).containsEntry("pod", "p").doesNotContainKey("le");
+  }
+
+  @Test
+  void badTablesNameTheFileAndTheEntry() throws Exception {
+    YAMLMapper yaml = new YAMLMapper();
+    assertThatThrownBy(
+            () -> MigShares.parse(yaml.readTree("default_slices: 7\ngpus: [{model: A30}]\n")))
+        .hasMessageContaining("dashboard/mig.yaml")
+        .hasMessageContaining("gpus[0].slices");
+    assertThatThrownBy(
+            () ->
+                MigShares.parse(
+                    yaml.readTree("default_slices: 7\ngpus: [{model: \".*\", slices: 4}]\n")))
+        .hasMessageContaining("gpus[0].model");
+    assertThatThrownBy(() -> MigShares.parse(yaml.readTree("default_slices: 0\ngpus: []\n")))
+        .hasMessageContaining("default_slices");
+    assertThatThrownBy(() -> MigShares.parse(yaml.readTree("default: 7\n")))
+        .hasMessageContaining("unknown keys [default]");
+  }
+}

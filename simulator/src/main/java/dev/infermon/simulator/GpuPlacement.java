@@ -1,0 +1,211 @@
+package dev.infermon.simulator;
+
+import dev.infermon.simulator.dcgm.DcgmExporter;
+import dev.infermon.simulator.dcgm.Gpu;
+import dev.infermon.simulator.model.GpuActivity;
+import dev.infermon.simulator.model.Rng;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Places the pods' GPUs first-fit on the nodes, leaves the rest unattributed, and builds one
+ * dcgm-exporter per node. Under a MIG layout each one-GPU pod takes one MIG instance, and a GPU
+ * holds as many instances of the profile as it can (its idle instances stay unattributed); pods
+ * with several GPUs take whole GPUs.
+ */
+final class GpuPlacement {
+  static final String GPU_MODEL = "NVIDIA H100 80GB HBM3";
+  static final String EXPORTER_NAMESPACE = "gpu-operator";
+  private static final String[] PCI_BUSES = {"18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"};
+
+  private final FleetConfig config;
+  private final DcgmAttribution attribution;
+
+  /** One engine's share of a GPU. */
+  private record Slot(InferencePod pod, int engine) {}
+
+  /** One physical GPU: one slot when whole, up to the profile's instances under MIG. */
+  private record Device(boolean mig, List<Slot> slots) {}
+
+  private GpuPlacement(FleetConfig config) {
+    this.config = config;
+    this.attribution = config.dcgmAttribution();
+  }
+
+  /** Places {@code pods} (replacing each with itself placed on its node) and adds exporters. */
+  static void place(FleetConfig config, List<InferencePod> pods, List<DcgmTarget> exporters) {
+    new GpuPlacement(config).run(pods, exporters);
+  }
+
+  private boolean onSlice(InferencePod p) {
+    return attribution.isMig() && p.info().gpus() == 1;
+  }
+
+  private void run(List<InferencePod> pods, List<DcgmTarget> exporters) {
+    int perNode = config.gpusPerNode();
+    int slices = attribution.isMig() ? attribution.instancesPerGpu() : 1;
+    int needed = 0;
+    int onSlices = 0;
+    for (InferencePod p : pods) {
+      if (onSlice(p)) {
+        onSlices++;
+      } else {
+        needed += p.info().gpus();
+      }
+    }
+    needed += (onSlices + slices - 1) / slices;
+    int nodes = config.nodes() > 0 ? config.nodes() : (needed + 1 + perNode - 1) / perNode;
+    List<List<Device>> layout = new ArrayList<>();
+    for (int n = 0; n < nodes; n++) {
+      layout.add(new ArrayList<>());
+    }
+    List<InferencePod> placed = new ArrayList<>();
+    for (InferencePod p : pods) {
+      int node = onSlice(p) ? placeOnSlice(layout, p, perNode, slices) : placeWhole(layout, p);
+      if (node < 0) {
+        throw new IllegalArgumentException(
+            "--nodes "
+                + nodes
+                + " x "
+                + perNode
+                + " GPUs cannot hold the fleet's "
+                + needed
+                + " GPUs");
+      }
+      p.placeOn(nodeName(node));
+      placed.add(p);
+    }
+    pods.clear();
+    pods.addAll(placed);
+    for (int n = 0; n < nodes; n++) {
+      exporters.add(exporter(nodeName(n), layout.get(n), perNode));
+    }
+  }
+
+  private int placeWhole(List<List<Device>> layout, InferencePod p) {
+    int gpus = p.info().gpus();
+    int perNode = config.gpusPerNode();
+    if (gpus > perNode) {
+      throw new IllegalArgumentException(
+          "pod " + p.info().name() + " needs " + gpus + " GPUs but nodes have " + perNode);
+    }
+    for (int n = 0; n < layout.size(); n++) {
+      if (perNode - layout.get(n).size() >= gpus) {
+        int tp = p.info().tensorParallel();
+        for (int g = 0; g < gpus; g++) {
+          layout.get(n).add(new Device(false, List.of(new Slot(p, g / tp))));
+        }
+        return n;
+      }
+    }
+    return -1;
+  }
+
+  private static int placeOnSlice(
+      List<List<Device>> layout, InferencePod p, int perNode, int slices) {
+    for (int n = 0; n < layout.size(); n++) {
+      for (Device d : layout.get(n)) {
+        if (d.mig() && d.slots().size() < slices) {
+          d.slots().add(new Slot(p, 0));
+          return n;
+        }
+      }
+    }
+    for (int n = 0; n < layout.size(); n++) {
+      if (layout.get(n).size() < perNode) {
+        List<Slot> slots = new ArrayList<>();
+        slots.add(new Slot(p, 0));
+        layout.get(n).add(new Device(true, slots));
+        return n;
+      }
+    }
+    return -1;
+  }
+
+  private DcgmTarget exporter(String host, List<Device> devices, int perNode) {
+    List<Gpu> gpus = new ArrayList<>();
+    for (int g = 0; g < perNode; g++) {
+      Device d = g < devices.size() ? devices.get(g) : null;
+      if (d != null && d.mig()) {
+        for (int i = 0; i < attribution.instancesPerGpu(); i++) {
+          Slot slot = i < d.slots().size() ? d.slots().get(i) : null;
+          gpus.add(gpu(host, g, slot, migSlice(i)));
+        }
+      } else {
+        gpus.add(gpu(host, g, d == null ? null : d.slots().get(0), null));
+      }
+    }
+    PodInfo info =
+        new PodInfo(
+            "nvidia-dcgm-exporter-" + host,
+            EXPORTER_NAMESPACE,
+            "nvidia-dcgm-exporter",
+            Backend.DCGM,
+            "",
+            "dcgm-exporter",
+            "4.4.1-4.5.2",
+            "",
+            host,
+            perNode,
+            1,
+            1);
+    return new DcgmTarget(
+        info,
+        new DcgmExporter(
+            host, gpus, config.smProfilingFields(), config.dcgmNodeLabel(), attribution.dra()));
+  }
+
+  /** Instance {@code i} of the profile; ids count from 1 (the simulator's choice, not DCGM's). */
+  private Gpu.MigSlice migSlice(int i) {
+    return new Gpu.MigSlice(
+        attribution.migProfile(),
+        i + 1,
+        attribution.slices(),
+        DcgmAttribution.GPU_SLICES,
+        attribution.memoryMiB());
+  }
+
+  static String nodeName(int n) {
+    return String.format(Locale.ROOT, "gpu-node-%02d", n);
+  }
+
+  private Gpu gpu(String host, int index, Slot slot, Gpu.MigSlice mig) {
+    long h = Rng.derive(config.seed(), host + "/gpu" + index);
+    String hex = String.format(Locale.ROOT, "%016x%016x", h, Rng.derive(h, "uuid"));
+    String uuid =
+        "GPU-"
+            + hex.substring(0, 8)
+            + "-"
+            + hex.substring(8, 12)
+            + "-"
+            + hex.substring(12, 16)
+            + "-"
+            + hex.substring(16, 20)
+            + "-"
+            + hex.substring(20, 32);
+    String bus =
+        index < PCI_BUSES.length
+            ? PCI_BUSES[index]
+            : String.format(Locale.ROOT, "%02X", 0xE0 + index);
+    String pci = "00000000:" + bus + ":00.0";
+    if (slot == null) {
+      return new Gpu(
+          index, uuid, pci, GPU_MODEL, null, () -> GpuActivity.Reading.ZERO, () -> 1, false, mig);
+    }
+    InferencePod pod = slot.pod();
+    int engine = slot.engine();
+    String kind = pod.info().engine();
+    String container = kind.startsWith("sglang") ? "sglang" : kind.equals("tgi") ? "tgi" : "vllm";
+    return new Gpu(
+        index,
+        uuid,
+        pci,
+        GPU_MODEL,
+        new Gpu.Attribution(pod.info().namespace(), pod.info().name(), container),
+        () -> pod.activity(engine),
+        () -> pod.memoryUsedMiB(engine, pod.clockHint()),
+        pod.info().tensorParallel() > 1,
+        mig);
+  }
+}
