@@ -175,7 +175,8 @@ public final class SglangMetrics implements EngineListener {
             prefillSide ? inflightTransfers : 0,
             decodeSide ? s.waiting() : 0,
             decodeSide ? s.transferring() : 0,
-            prefillSide ? lastTransferMb : 0);
+            prefillSide ? lastTransferMb : 0,
+            s.blockSize());
     retractedSinceLog = 0;
     inflightTransfers = 0;
   }
@@ -251,6 +252,8 @@ public final class SglangMetrics implements EngineListener {
    * @param decodePrealloc {@code num_decode_prealloc_queue_reqs}
    * @param decodeTransfer {@code num_decode_transfer_queue_reqs}
    * @param transferTotalMb {@code kv_transfer_total_mb} of the last transfer
+   * @param pageSize tokens per KV page ({@code cache_config_info}'s {@code page_size}): the
+   *     engine's block, as if the server ran with {@code --page-size} of that many tokens
    */
   public record Gauges(
       int running,
@@ -265,8 +268,16 @@ public final class SglangMetrics implements EngineListener {
       int prefillInflight,
       int decodePrealloc,
       int decodeTransfer,
-      double transferTotalMb) {
+      double transferTotalMb,
+      int pageSize) {
     /** Before the first log. */
-    public static final Gauges EMPTY = new Gauges(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final Gauges EMPTY = new Gauges(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+
+    /**
+     * {@code cache_config_info}'s {@code num_pages}: SGLang's max_total_num_tokens // page_size.
+     */
+    public long numPages() {
+      return maxTotalTokens / pageSize;
+    }
   }
 }
