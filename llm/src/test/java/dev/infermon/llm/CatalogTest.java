@@ -206,9 +206,23 @@ class CatalogTest {
         assertThat(CATALOG.engine(engine).sources(s)).as(engine + " " + s).isNotEmpty();
       }
     }
-    // SGLang's batch-local gauge must never be a source of the hit rate
-    assertThat(CATALOG.engine("sglang").sources(Signal.PREFIX_CACHE_HITS))
-        .allSatisfy(src -> assertThat(src.metrics()).doesNotContain("cache_hit_rate"));
+    // SGLang's batch-local gauge must never be a source of the hit rate: token counters only
+    for (Signal s : new Signal[] {Signal.PREFIX_CACHE_HITS, Signal.PREFIX_CACHE_QUERIES}) {
+      assertThat(CATALOG.engine("sglang").sources(s))
+          .as(s.toString())
+          .isNotEmpty()
+          .allSatisfy(src -> assertThat(src.metrics()).doesNotContain("cache_hit_rate"))
+          .allSatisfy(
+              src ->
+                  assertThat(src.metrics())
+                      .allSatisfy(
+                          m ->
+                              assertThat(CATALOG.engine("sglang").entries(m))
+                                  .as(m)
+                                  .isNotEmpty()
+                                  .allSatisfy(
+                                      e -> assertThat(e.type()).isEqualTo(MetricType.COUNTER))));
+    }
   }
 
   /** Router and scheduler names: known with their generation, never engine metrics. */

@@ -18,6 +18,7 @@ import dev.infermon.simulator.SglangPod;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.replay.ReplayFleet;
+import dev.infermon.simulator.sglang.SglangMetrics;
 import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.testing.ReplayScrape;
 import dev.infermon.storage.testing.MemoryStorage;
@@ -33,8 +34,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The KV-cache capacity panels against the simulator's engine configuration (vLLM's {@code
  * cache_config_info} labels on current, data-parallel, 0.11 and 0.4.3 pages; SGLang's {@code
- * max_total_num_tokens}) and against the numbers written in the real captures' {@code
- * cache_config_info} lines.
+ * max_total_num_tokens} and, in pages, its {@code cache_config_info} num_pages label) and against
+ * the numbers written in the real captures' {@code cache_config_info} lines.
  */
 class KvCapacityTest {
   private static final Catalog CATALOG = Catalog.builtIn();
@@ -43,10 +44,12 @@ class KvCapacityTest {
 
   private static SimulatedFleet fleet;
 
-  /** Per pod: {tokens, blocks} summed over its engines (SGLang: tokens only). */
+  /** Per pod: {tokens, blocks} summed over its engines (SGLang: pages of page_size tokens). */
   private static final Map<String, long[]> truth = new HashMap<>();
 
   private static final Map<String, String> modelOf = new HashMap<>();
+
+  private static final Map<String, Integer> pageSizes = new HashMap<>();
 
   @BeforeAll
   static void run() {
@@ -65,8 +68,10 @@ class KvCapacityTest {
     for (InferencePod p : fleet.fleet.pods()) {
       long[] t = new long[2];
       if (p instanceof SglangPod) {
-        t[0] = ((SglangPod) p).metrics().gauges().maxTotalTokens();
-        t[1] = -1;
+        SglangMetrics.Gauges g = ((SglangPod) p).metrics().gauges();
+        t[0] = g.maxTotalTokens();
+        t[1] = g.numPages();
+        pageSizes.put(p.info().name(), g.pageSize());
       } else if (p instanceof VllmPod) {
         for (EngineModel e : p.engines()) {
           t[0] += e.params().kvCapacityTokens();
@@ -100,12 +105,22 @@ class KvCapacityTest {
     Map<String, Double> blocks = fleetPanel("pod.kv_capacity", 1, Filters.NONE);
     truth.forEach(
         (pod, t) -> {
-          if (t[1] < 0) {
-            // the simulated SGLang release (≈0.5.9) writes no page count the catalog reads
-            assertThat(blocks).as(pod).doesNotContainKey(pod);
-          } else {
-            assertThat(blocks.get(pod)).as(pod).isEqualTo((double) t[1]);
-          }
+          assertThat(t[1]).as(pod).isPositive();
+          assertThat(blocks.get(pod)).as(pod).isEqualTo((double) t[1]);
+        });
+  }
+
+  @Test
+  void sglangPagesTimesPageSizeAreItsTokens() {
+    // cache_config_info{num_pages, page_size} (0.5.9-0.5.10) read as numbers: the page count is
+    // SGLang's max_total_num_tokens // page_size, so pages x page size give the tokens back
+    Map<String, Double> tokens = fleetPanel("pod.kv_capacity", 0, Filters.NONE);
+    Map<String, Double> blocks = fleetPanel("pod.kv_capacity", 1, Filters.NONE);
+    assertThat(pageSizes).isNotEmpty();
+    pageSizes.forEach(
+        (pod, size) -> {
+          assertThat(size).as(pod).isGreaterThan(1);
+          assertThat(blocks.get(pod) * size).as(pod).isEqualTo(tokens.get(pod));
         });
   }
 
@@ -147,8 +162,8 @@ class KvCapacityTest {
             .filter(p -> p.panel().id().equals(id))
             .findFirst()
             .orElseThrow();
-    // SGLang ≈0.5.9 has tokens and no pages the catalog reads: partial, not empty
-    assertThat(r.status()).as(id).isIn(PanelResult.Status.OK, PanelResult.Status.PARTIAL);
+    // every simulated engine writes both tokens and blocks (SGLang ≈0.5.9: pages)
+    assertThat(r.status()).as(id).isEqualTo(PanelResult.Status.OK);
     assertThat(r.queries().get(0).series()).as(id).isNotEmpty();
     // the 0.11 pod has no kv_cache_size_tokens: its series drop out without a PromQL warning
     assertThat(r.queries()).allSatisfy(q -> assertThat(q.warnings()).as(id).isEmpty());

@@ -36,7 +36,8 @@ import java.util.List;
  *     4.5.3-4.8.2, {@code hostname} on main since NVIDIA/dcgm-exporter#655 (d5e5f51)
  * @param lora the LoRA adapters ({@code --enable-lora}, {@code --max-loras}) of the vLLM pods with
  *     one engine (current and, unless it is 0.4.3, older-release pods; vLLM has no LoRA with
- *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
+ *     data-parallel engines in one logger) and of the SGLang server and gateway pods ({@code
+ *     --max-loras-per-batch}; not the PD pairs), {@link LoraAdapters#NONE} (the default) for none
  * @param mfu whether the current vLLM pods run with {@code --enable-mfu-metrics}: their FLOPs and
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
  * @param dcgmAttribution how dcgm-exporter attributes GPUs: whole GPUs through the device plugin

@@ -241,7 +241,8 @@ final class FleetLayout {
         phase,
         arrivalKey,
         config.scenario(),
-        start);
+        start,
+        backend == Backend.SGLANG_PD ? LoraAdapters.NONE : config.lora());
   }
 
   private final List<String> workloads = new ArrayList<>();

@@ -1,7 +1,9 @@
 package dev.infermon.simulator;
 
 import dev.infermon.simulator.model.EngineListener;
+import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.sglang.SglangGateway;
 import dev.infermon.simulator.sglang.SglangMetrics;
@@ -17,6 +19,7 @@ public final class SglangPod extends InferencePod {
   private final boolean gateway;
   private final String workerAddress;
   private final int firstPid;
+  private final LoraAdapters lora;
   private SglangMetrics metrics;
 
   SglangPod(
@@ -30,11 +33,13 @@ public final class SglangPod extends InferencePod {
       Workload.Phase phase,
       String arrivalKey,
       Scenario scenario,
-      double startEpoch) {
+      double startEpoch,
+      LoraAdapters lora) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
     this.gateway = gateway;
     this.workerAddress = workerAddress;
     this.firstPid = firstPid;
+    this.lora = lora;
     start();
   }
 
@@ -42,12 +47,23 @@ public final class SglangPod extends InferencePod {
   EngineListener newListener(int index) {
     String role = info().role();
     metrics = new SglangMetrics(role.equals("prefill"), role.equals("decode"));
+    if (lora.enabled()) {
+      metrics.enableLora(lora.maxLoras());
+    }
     return metrics;
   }
 
   @Override
   void enginesStarted() {
+    for (EngineModel e : engines()) {
+      e.setLora(lora); // --enable-lora --max-loras-per-batch N
+    }
     metrics.sampleStateFrom(() -> engines().get(0).state());
+  }
+
+  /** The LoRA adapters requests ask for ({@link LoraAdapters#NONE} without LoRA). */
+  public LoraAdapters lora() {
+    return lora;
   }
 
   /** The server's counters (fresh after a restart). */

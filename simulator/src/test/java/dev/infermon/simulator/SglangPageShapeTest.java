@@ -110,6 +110,25 @@ class SglangPageShapeTest {
   }
 
   @Test
+  void cacheConfigInfoCarriesThePagesAsLabelsOnceForAllRanks() {
+    Page sim = PageChecker.strict(Fixtures.sglangPage("unified", 2, 600));
+    Family info = sim.family("sglang:cache_config_info");
+    assertThat(info.type).isEqualTo("gauge");
+    assertThat(info.help).isEqualTo("Cache configuration information.");
+    // labelnames [page_size, num_pages] only, one child for every rank (mostrecent), value 1
+    assertThat(info.samples).hasSize(1);
+    Sample only = info.samples.get(0);
+    assertThat(only.labelNames()).containsExactly("num_pages", "page_size");
+    assertThat(only.value()).isEqualTo(1);
+    // num_pages = max_total_num_tokens // page_size
+    double tokens = sim.family("sglang:max_total_num_tokens").samples.get(0).value();
+    long pages = Long.parseLong(only.label("num_pages"));
+    long size = Long.parseLong(only.label("page_size"));
+    assertThat(pages).isPositive();
+    assertThat((double) (pages * size)).isEqualTo(tokens);
+  }
+
+  @Test
   void prefillServersReportNoTtftAndTheirEngineType() {
     Page prefill = PageChecker.strict(Fixtures.sglangPage("prefill", 1, 600));
     assertThat(prefill.families).doesNotContainKey("sglang:time_to_first_token_seconds");

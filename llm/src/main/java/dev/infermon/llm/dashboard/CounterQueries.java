@@ -42,7 +42,13 @@ final class CounterQueries {
   }
 
   String gauge(Signal s, List<String> g, Options o) {
-    List<Resolved> rs = selectors.resolve(s, g, o);
+    return gauge(s, g, o, Set.of());
+  }
+
+  /** {@link #gauge(Signal, List, Options)} without the engines {@code skipEngines} names. */
+  String gauge(Signal s, List<String> g, Options o, Set<String> skipEngines) {
+    List<Resolved> rs = new ArrayList<>(selectors.resolve(s, g, o));
+    rs.removeIf(r -> skipEngines.contains(r.engine().engine()));
     if (rs.isEmpty()) {
       return null;
     }

@@ -74,6 +74,38 @@ final class DerivedQueries {
    * selected without the model filter and joined to the pods in scope, which carry it.
    */
   String lora(Measure.Lora.View view, List<String> g, Options o) {
+    if (view == Measure.Lora.View.SLOTS_USED || view == Measure.Lora.View.SLOTS_MAX) {
+      return slots(view, g, o);
+    }
+    return lists(view, g, o);
+  }
+
+  /**
+   * LoRA slots: read from the adapter lists on the engines whose slot source is their lists family
+   * (vLLM's lora_requests_info), as a gauge elsewhere (SGLang's lora_pool_slots_*). Both are sums
+   * per group, so where both engines serve a group the two add up: (A + B) or A or B.
+   */
+  private String slots(Measure.Lora.View view, List<String> g, Options o) {
+    Signal s =
+        view == Measure.Lora.View.SLOTS_USED ? Signal.LORA_SLOTS_USED : Signal.LORA_SLOTS_TOTAL;
+    Set<String> fromLists = new LinkedHashSet<>();
+    for (EngineCatalog e : selectors.catalog().engines()) {
+      Set<String> lists = new LinkedHashSet<>();
+      e.sources(Signal.LORA_ADAPTERS).forEach(src -> lists.addAll(src.metrics()));
+      if (!lists.isEmpty()
+          && e.sources(s).stream().anyMatch(src -> lists.containsAll(src.metrics()))) {
+        fromLists.add(e.engine());
+      }
+    }
+    String a = lists(view, g, o);
+    String b = counters.gauge(s, g, o, fromLists);
+    if (a == null || b == null) {
+      return a == null ? b : a;
+    }
+    return "((" + a + ") + (" + b + ")) or (" + a + ") or (" + b + ")";
+  }
+
+  private String lists(Measure.Lora.View view, List<String> g, Options o) {
     String pods = selectors.podMap(g, o);
     Options noModel =
         new Options(

@@ -138,7 +138,14 @@ public sealed interface Measure {
     }
 
     public List<Signal> signals() {
-      return List.of(Signal.LORA_ADAPTERS);
+      switch (view) {
+        case SLOTS_USED:
+          return List.of(Signal.LORA_SLOTS_USED);
+        case SLOTS_MAX:
+          return List.of(Signal.LORA_SLOTS_TOTAL);
+        default:
+          return List.of(Signal.LORA_ADAPTERS);
+      }
     }
   }
 

@@ -54,6 +54,13 @@ public enum Signal {
    * it through the per-adapter split of the dashboard's LoRA measures, never as a level.
    */
   LORA_ADAPTERS(Kind.GAUGE, "adapters"),
+  /**
+   * LoRA slots in use: the adapters the running requests ask for. vLLM's source is its adapter
+   * lists (read through the lists' split), SGLang's a gauge.
+   */
+  LORA_SLOTS_USED(Kind.GAUGE, "slots"),
+  /** LoRA slots there are ({@code --max-loras}, SGLang's {@code --max-loras-per-batch}). */
+  LORA_SLOTS_TOTAL(Kind.GAUGE, "slots"),
   GPU_TENSOR_ACTIVE(Kind.GPU, "percent"),
   GPU_SM_ACTIVE(Kind.GPU, "percent"),
   GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent"),

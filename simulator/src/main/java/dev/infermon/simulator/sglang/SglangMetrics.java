@@ -5,6 +5,8 @@ import dev.infermon.simulator.model.EngineState;
 import dev.infermon.simulator.model.FinishReason;
 import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.text.Histogram;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -48,6 +50,11 @@ public final class SglangMetrics implements EngineListener {
   private long pendingPrefillCompute;
   private long pendingPrefillCache;
   private long pendingDecode;
+
+  // LoRA (--enable-lora): the adapter of each running request; slots as the last log wrote them
+  private int loraSlotsTotal;
+  private final Map<Long, String> runningAdapters = new HashMap<>();
+  private int loraSlotsUsed;
 
   // sampled gauges (what the last log wrote)
   Gauges gauges = Gauges.EMPTY;
@@ -115,6 +122,9 @@ public final class SglangMetrics implements EngineListener {
 
   @Override
   public void onScheduled(Request r, double now, int queried, int hit) {
+    if (r.adapter() != null) {
+      runningAdapters.put(r.id(), r.adapter());
+    }
     if (r.preemptions() == 0) {
       queueTime.observe(now - r.arrival());
     }
@@ -175,9 +185,13 @@ public final class SglangMetrics implements EngineListener {
             prefillSide ? inflightTransfers : 0,
             decodeSide ? s.waiting() : 0,
             decodeSide ? s.transferring() : 0,
-            prefillSide ? lastTransferMb : 0);
+            prefillSide ? lastTransferMb : 0,
+            s.blockSize());
     retractedSinceLog = 0;
     inflightTransfers = 0;
+    // scheduler_metrics_mixin: slots_used = the distinct adapters (not the base model) of the
+    // running batch's requests, at each log
+    loraSlotsUsed = (int) runningAdapters.values().stream().distinct().count();
   }
 
   @Override
@@ -201,6 +215,7 @@ public final class SglangMetrics implements EngineListener {
 
   @Override
   public void onPreempted(Request r, double now) {
+    runningAdapters.remove(r.id());
     retractedRequests++;
     retractedInputTokens += r.promptTokens();
     retractedOutputTokens += r.generated();
@@ -209,6 +224,7 @@ public final class SglangMetrics implements EngineListener {
 
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {
+    runningAdapters.remove(r.id());
     // the tokenizer manager counts tokens only when a request finishes
     promptTokens += r.promptTokens();
     generationTokens += r.generated();
@@ -223,6 +239,33 @@ public final class SglangMetrics implements EngineListener {
     retractions.observe(r.preemptions());
     promptLengths.observe(r.promptTokens());
     generationLengths.observe(r.generated());
+  }
+
+  /**
+   * Turns on the LoRA pool gauges ({@code --enable-lora}).
+   *
+   * @param maxLorasPerBatch the pool's slots ({@code --max-loras-per-batch})
+   */
+  public void enableLora(int maxLorasPerBatch) {
+    if (maxLorasPerBatch < 1) {
+      throw new IllegalArgumentException("maxLorasPerBatch must be >= 1, got " + maxLorasPerBatch);
+    }
+    loraSlotsTotal = maxLorasPerBatch;
+  }
+
+  /** Whether the server runs with {@code --enable-lora}. */
+  public boolean loraEnabled() {
+    return loraSlotsTotal > 0;
+  }
+
+  /** {@code lora_pool_slots_used} as the last log wrote it. */
+  public int loraSlotsUsed() {
+    return loraSlotsUsed;
+  }
+
+  /** {@code lora_pool_slots_total}: {@code max_loras_per_batch}. */
+  public int loraSlotsTotal() {
+    return loraSlotsTotal;
   }
 
   /** Whether this is the prefill server of a PD pair. */
@@ -251,6 +294,8 @@ public final class SglangMetrics implements EngineListener {
    * @param decodePrealloc {@code num_decode_prealloc_queue_reqs}
    * @param decodeTransfer {@code num_decode_transfer_queue_reqs}
    * @param transferTotalMb {@code kv_transfer_total_mb} of the last transfer
+   * @param pageSize tokens per KV page ({@code cache_config_info}'s {@code page_size}): the
+   *     engine's block, as if the server ran with {@code --page-size} of that many tokens
    */
   public record Gauges(
       int running,
@@ -265,8 +310,16 @@ public final class SglangMetrics implements EngineListener {
       int prefillInflight,
       int decodePrealloc,
       int decodeTransfer,
-      double transferTotalMb) {
+      double transferTotalMb,
+      int pageSize) {
     /** Before the first log. */
-    public static final Gauges EMPTY = new Gauges(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final Gauges EMPTY = new Gauges(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+
+    /**
+     * {@code cache_config_info}'s {@code num_pages}: SGLang's max_total_num_tokens // page_size.
+     */
+    public long numPages() {
+      return maxTotalTokens / pageSize;
+    }
   }
 }

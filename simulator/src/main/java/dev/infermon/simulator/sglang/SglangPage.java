@@ -330,6 +330,42 @@ public final class SglangPage {
         "sglang:num_unique_running_routing_keys",
         "Number of unique routing keys in running batch.",
         0);
+    if (m.loraEnabled()) {
+      gauge(
+          f,
+          ranks,
+          "sglang:lora_pool_slots_used",
+          "Number of LoRA adapter slots currently occupied in GPU memory.",
+          m.loraSlotsUsed());
+      gauge(
+          f,
+          ranks,
+          "sglang:lora_pool_slots_total",
+          "Total number of LoRA adapter slots available (max_loras_per_batch).",
+          m.loraSlotsTotal());
+      gauge(
+          f,
+          ranks,
+          "sglang:lora_pool_utilization",
+          "LoRA pool utilization ratio (used/total). 1.0 means pool is full.",
+          (double) m.loraSlotsUsed() / m.loraSlotsTotal());
+    }
+    // 0.5.9-0.5.10: a work-around info gauge set to 1 at start-up, labelled only page_size and
+    // num_pages (max_total_num_tokens // page_size), no model_name; every TP rank writes the same
+    // child and multiprocess mode "mostrecent" keeps one
+    f.gauge(
+        "sglang:cache_config_info",
+        "Cache configuration information.",
+        List.of(
+            new Child(
+                new String[] {
+                  "num_pages",
+                  Long.toString(g.numPages()),
+                  "page_size",
+                  Integer.toString(g.pageSize())
+                },
+                1,
+                0)));
   }
 
   private static void gauge(
