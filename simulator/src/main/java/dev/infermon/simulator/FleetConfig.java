@@ -39,6 +39,8 @@ import java.util.List;
  *     data-parallel engines in one logger), {@link LoraAdapters#NONE} (the default) for none
  * @param mfu whether the current vLLM pods run with {@code --enable-mfu-metrics}: their FLOPs and
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
+ * @param trtllmPods TensorRT-LLM trtllm-serve pods ({@code trtllm_} names at {@code
+ *     /prometheus/metrics}); none by default
  */
 public record FleetConfig(
     long seed,
@@ -62,7 +64,8 @@ public record FleetConfig(
     int speculativeTokens,
     String dcgmNodeLabel,
     LoraAdapters lora,
-    boolean mfu) {
+    boolean mfu,
+    int trtllmPods) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -78,6 +81,7 @@ public record FleetConfig(
     nonNegative("tgiPods", tgiPods);
     nonNegative("llamacppPods", llamacppPods);
     nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
+    nonNegative("trtllmPods", trtllmPods);
     if (llamacppWithoutMetrics > llamacppPods) {
       throw new IllegalArgumentException(
           "llamacppWithoutMetrics ("
@@ -127,6 +131,7 @@ public record FleetConfig(
             + sglangGatewayPods
             + tgiPods
             + llamacppPods
+            + trtllmPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");
@@ -175,6 +180,7 @@ public record FleetConfig(
     b.dcgmNodeLabel = dcgmNodeLabel;
     b.lora = lora;
     b.mfu = mfu;
+    b.trtllmPods = trtllmPods;
     return b;
   }
 
@@ -192,6 +198,7 @@ public record FleetConfig(
     private int tgiPods;
     private int llamacppPods;
     private int llamacppWithoutMetrics;
+    private int trtllmPods;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -280,6 +287,14 @@ public record FleetConfig(
      */
     public Builder tgiPods(int v) {
       tgiPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#trtllmPods()
+     */
+    public Builder trtllmPods(int v) {
+      trtllmPods = v;
       return this;
     }
 
@@ -415,7 +430,8 @@ public record FleetConfig(
           speculativeTokens,
           dcgmNodeLabel,
           lora,
-          mfu);
+          mfu,
+          trtllmPods);
     }
   }
 }

@@ -152,6 +152,14 @@ final class FleetLayout {
       boolean metricsFlag = i < config.llamacppPods() - config.llamacppWithoutMetrics();
       pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start, metricsFlag));
     }
+    for (int i = 0; i < config.trtllmPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "trtllm-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(name, workload, Backend.TRTLLM, "", "trtllm", "main", p, 1, p.tensorParallel());
+      pods.add(new TrtllmPod(info, p, config.seed(), shape(p), name, s, start));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();
@@ -400,7 +408,10 @@ final class FleetLayout {
     InferencePod pod = slot.pod();
     int engine = slot.engine();
     String kind = pod.info().engine();
-    String container = kind.startsWith("sglang") ? "sglang" : kind.equals("tgi") ? "tgi" : "vllm";
+    String container =
+        kind.startsWith("sglang") || kind.equals("tgi") || kind.equals("trtllm")
+            ? kind.replace("-gateway", "")
+            : "vllm";
     return new Gpu(
         index,
         uuid,
