@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything the catalog knows about one engine: its release lines, name variants, metric families
@@ -217,7 +218,18 @@ public final class EngineCatalog {
    * it: histograms without suffix), if the name belongs to this engine.
    */
   public Optional<Match> identifyFamily(String family) {
+    return identifyFamily(family, null);
+  }
+
+  /**
+   * The family's entries and spelling, among the spellings whose required labels {@code labelNames}
+   * has ({@code null} when unknown: only the spellings that need none).
+   */
+  public Optional<Match> identifyFamily(String family, Set<String> labelNames) {
     for (NameVariant v : variants) {
+      if (!v.carries(labelNames)) {
+        continue;
+      }
       for (MetricEntry m : metrics) {
         if (m.familyName(v).equals(family)) {
           return Optional.of(new Match(entries(m.name()), v));

@@ -232,6 +232,8 @@ public final class StoredInventory {
       engine = "tgi";
     } else if (backend.equals("llamacpp")) {
       engine = "llamacpp";
+    } else if (backend.equals("trtllm")) {
+      engine = "trtllm";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }

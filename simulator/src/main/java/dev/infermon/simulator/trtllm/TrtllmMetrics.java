@@ -15,14 +15,16 @@ import java.util.function.Supplier;
  * (by finish reason), its latency histograms and the token counters in one call ({@code
  * log_request_metrics_dict}); the iteration gauges are the engine's state when the stats are read
  * ({@code log_iteration_stats}), and the KV-cache block counters grow by the blocks a scheduled
- * prompt found (reused) or had to compute (missed). A request that was aborted or failed never
- * reaches {@code log_request_metrics_dict} with a finish reason the simulator can name, so it is
- * not counted (a judgement: the source logs only responses that carry one). Not thread-safe.
+ * prompt found (reused) or had to compute (missed). A request the engine failed is answered with
+ * HTTP 500 and counted in {@code trtllm_request_error_total} only; one the client abandoned is not
+ * counted at all (judgements: the source logs per-request metrics only for responses that carry a
+ * finish reason, and counts errors by the status it answers). Not thread-safe.
  */
 public final class TrtllmMetrics implements EngineListener {
   private Supplier<EngineState> state = () -> null;
 
   final Map<String, Long> success = new LinkedHashMap<>();
+  final Map<String, Long> errors = new LinkedHashMap<>();
   final Histogram e2e = new Histogram(TrtllmBuckets.LONG_REQUEST);
   final Histogram ttft = new Histogram(TrtllmBuckets.TTFT);
   final Histogram tpot = new Histogram(TrtllmBuckets.TPOT);
@@ -61,6 +63,15 @@ public final class TrtllmMetrics implements EngineListener {
   public long finished() {
     long n = 0;
     for (long v : success.values()) {
+      n += v;
+    }
+    return n;
+  }
+
+  /** Requests answered with an error status ({@code trtllm_request_error_total} summed). */
+  public long errors() {
+    long n = 0;
+    for (long v : errors.values()) {
       n += v;
     }
     return n;
@@ -123,6 +134,10 @@ public final class TrtllmMetrics implements EngineListener {
 
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {
+    if (reason == FinishReason.ERROR) {
+      errors.merge("500", 1L, Long::sum);
+      return;
+    }
     if (reason != FinishReason.STOP && reason != FinishReason.LENGTH) {
       return;
     }

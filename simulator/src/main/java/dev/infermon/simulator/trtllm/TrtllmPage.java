@@ -125,6 +125,11 @@ public final class TrtllmPage {
       success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
     }
     f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+    List<Child> errors = new ArrayList<>();
+    for (Map.Entry<String, Long> e : m.errors.entrySet()) {
+      errors.add(new Child(with(model, "http_code", e.getKey()), e.getValue(), 0));
+    }
+    f.counter("trtllm_request_error", "Total request errors, labeled by HTTP status code.", errors);
     boolean served = m.completed > 0;
     f.counter(
         "trtllm_prompt_tokens",
