@@ -265,4 +265,52 @@ class TrtllmDashboardTest {
       assertThat(rate.get(pod)).as(pod).isCloseTo(want, within(1e-9));
     }
   }
+
+  @Test
+  void aPageWhoseModelIsUndefinedTakesTheWorkloadsName() {
+    SimulatedFleet old =
+        new SimulatedFleet(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .trtllmPods(2)
+                .trtllmRelease13(2)
+                .models(List.of(MODEL, OTHER))
+                .build(),
+            false);
+    Map<Long, Map<String, Double>> finished = new HashMap<>();
+    old.run(
+        Duration.ofMinutes(6),
+        snap -> {
+          Map<String, Double> at = new HashMap<>();
+          for (InferencePod p : old.fleet.pods()) {
+            at.put(p.info().workloadName(), (double) ((TrtllmPod) p).metrics().finished());
+          }
+          finished.put(snap.timeMillis(), at);
+        });
+    String page = old.fleet.render(old.fleet.pods().get(0).info().name()).orElseThrow();
+    assertThat(page).contains("model_name=\"undefined\"").doesNotContain("trtllm_prompt_tokens");
+    DashboardService s = new DashboardService(QueryStack.of(old.backend), CATALOG);
+    List<TargetInventory> targets =
+        s.inventory(old.now()).filter(t -> !t.engine().equals("dcgm")).targets();
+    assertThat(targets).hasSize(2);
+    for (TargetInventory t : targets) {
+      // the families date it from 1.3 (#11243's gauges); every one of them is lazy or behind a
+      // flag in main, so names alone cannot exclude main
+      assertThat(t.detection().versions().toString()).isEqualTo("1.3–main");
+      assertThat(t.models()).containsExactly(t.label("workload_name"));
+    }
+    Map<String, Double> qps =
+        PanelValues.panel(old.backend, old.now(), "model.qps", 0, Filters.NONE);
+    assertThat(qps).containsOnlyKeys(finished.get(old.now()).keySet());
+    qps.forEach(
+        (w, v) -> {
+          double want =
+              (finished.get(old.now()).get(w) - finished.get(old.now() - 285_000).get(w)) / 285.0;
+          assertThat(v).as(w).isPositive().isCloseTo(want, within(want * 1e-9));
+        });
+  }
 }

@@ -41,6 +41,9 @@ import java.util.List;
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
  * @param trtllmPods TensorRT-LLM trtllm-serve pods ({@code trtllm_} names at {@code
  *     /prometheus/metrics}); none by default
+ * @param trtllmRelease13 how many of the TensorRT-LLM pods (the last ones) run 1.3, whose page has
+ *     the five request families and the KV-cache ones, every series labelled {@code
+ *     model_name="undefined"}
  */
 public record FleetConfig(
     long seed,
@@ -65,7 +68,8 @@ public record FleetConfig(
     String dcgmNodeLabel,
     LoraAdapters lora,
     boolean mfu,
-    int trtllmPods) {
+    int trtllmPods,
+    int trtllmRelease13) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -82,6 +86,11 @@ public record FleetConfig(
     nonNegative("llamacppPods", llamacppPods);
     nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
     nonNegative("trtllmPods", trtllmPods);
+    nonNegative("trtllmRelease13", trtllmRelease13);
+    if (trtllmRelease13 > trtllmPods) {
+      throw new IllegalArgumentException(
+          "trtllmRelease13 (" + trtllmRelease13 + ") exceeds trtllmPods (" + trtllmPods + ")");
+    }
     if (llamacppWithoutMetrics > llamacppPods) {
       throw new IllegalArgumentException(
           "llamacppWithoutMetrics ("
@@ -181,6 +190,7 @@ public record FleetConfig(
     b.lora = lora;
     b.mfu = mfu;
     b.trtllmPods = trtllmPods;
+    b.trtllmRelease13 = trtllmRelease13;
     return b;
   }
 
@@ -199,6 +209,7 @@ public record FleetConfig(
     private int llamacppPods;
     private int llamacppWithoutMetrics;
     private int trtllmPods;
+    private int trtllmRelease13;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -287,6 +298,14 @@ public record FleetConfig(
      */
     public Builder tgiPods(int v) {
       tgiPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#trtllmRelease13()
+     */
+    public Builder trtllmRelease13(int v) {
+      trtllmRelease13 = v;
       return this;
     }
 
@@ -431,7 +450,8 @@ public record FleetConfig(
           dcgmNodeLabel,
           lora,
           mfu,
-          trtllmPods);
+          trtllmPods,
+          trtllmRelease13);
     }
   }
 }

@@ -60,15 +60,21 @@ public final class TrtllmPod extends InferencePod {
     return pid;
   }
 
+  /** The label the 1.3 server puts on every series instead of the model and the engine type. */
+  public static final String UNDEFINED = "undefined";
+
   @Override
   String renderPage(double now) {
+    // 1.3 hard-coded model_name and engine_type "undefined" (fixed by #12545, after it)
+    boolean old = info().version().equals("1.3");
     return TrtllmPage.render(
         new TrtllmPage.View(
-            info().model(),
-            ENGINE_TYPE,
+            old ? UNDEFINED : info().model(),
+            old ? UNDEFINED : ENGINE_TYPE,
             pid,
             profile().params().maxNumSeqs(),
             profile().params().maxBatchedTokens(),
-            metrics));
+            metrics,
+            old));
   }
 }

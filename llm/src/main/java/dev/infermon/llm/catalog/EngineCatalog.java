@@ -27,6 +27,7 @@ public final class EngineCatalog {
   private final String metricsOn;
   private final String metricsOff;
   private final String modelFromLabel;
+  private final String modelPlaceholder;
   private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
@@ -44,6 +45,7 @@ public final class EngineCatalog {
       String metricsOn,
       String metricsOff,
       String modelFromLabel,
+      String modelPlaceholder,
       boolean disaggregated) {
     this.engine = engine;
     this.title = title;
@@ -60,6 +62,11 @@ public final class EngineCatalog {
     this.metricsOn = metricsOn;
     this.metricsOff = metricsOff;
     this.modelFromLabel = modelFromLabel;
+    this.modelPlaceholder = modelPlaceholder;
+    if (!modelPlaceholder.isEmpty() && modelFromLabel.isEmpty()) {
+      throw new IllegalArgumentException(
+          engine + ": model_placeholder needs model_from_label (where the model is read instead)");
+    }
     this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
@@ -89,6 +96,16 @@ public final class EngineCatalog {
    */
   public String modelFromLabel() {
     return modelFromLabel;
+  }
+
+  /**
+   * The {@code model_name} value that names no model (TensorRT-LLM's hard-coded {@code "undefined"}
+   * before #12545), empty when none: only series carrying it take their model from {@link
+   * #modelFromLabel()}; the others keep their own. Empty for an engine whose page never names a
+   * model (llama.cpp), where every series takes it from the label.
+   */
+  public String modelPlaceholder() {
+    return modelPlaceholder;
   }
 
   /**

@@ -32,6 +32,8 @@ public final class TrtllmPage {
    * @param maxBatchSize the executor's maximum batch (maxNumActiveRequests and the batch sizes)
    * @param maxNumTokens the executor's token budget per iteration
    * @param metrics what the server counted
+   * @param release1dot3 the 1.3 page: before #12545 (the five request families, the KV-cache gauges
+   *     of #11243 and counters of #12132 only)
    */
   public record View(
       String modelName,
@@ -39,7 +41,8 @@ public final class TrtllmPage {
       int pid,
       int maxBatchSize,
       int maxNumTokens,
-      TrtllmMetrics metrics) {}
+      TrtllmMetrics metrics,
+      boolean release1dot3) {}
 
   /** Renders the page at the metrics' current state. */
   public static String render(View v) {
@@ -47,13 +50,68 @@ public final class TrtllmPage {
     PromText out = new PromText(24 * 1024);
     PythonFamilies f = new PythonFamilies(out, true, false);
     String[] model = {"engine_type", v.engineType(), "model_name", v.modelName()};
+    EngineState s = m.state();
+    String[] gauge = with(model, "pid", Integer.toString(v.pid()));
+    if (v.release1dot3()) {
+      release1dot3(f, model, gauge, m, s);
+      return out.toString();
+    }
     histograms(f, model, m);
     counters(f, model, m);
-    EngineState s = m.state();
     if (m.anyIteration && s != null) {
-      gauges(f, with(model, "pid", Integer.toString(v.pid())), v, m, s);
+      gauges(f, gauge, v, m, s);
     }
     return out.toString();
+  }
+
+  /** The 1.3 page: the core request families and the KV-cache ones of #11243 and #12132. */
+  private static void release1dot3(
+      PythonFamilies f, String[] model, String[] gauge, TrtllmMetrics m, EngineState s) {
+    histogram(
+        f,
+        "trtllm_e2e_request_latency_seconds",
+        "Histogram of end to end request latency in seconds.",
+        model,
+        m.e2e);
+    histogram(
+        f,
+        "trtllm_time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        model,
+        m.ttft);
+    histogram(
+        f,
+        "trtllm_time_per_output_token_seconds",
+        "Histogram of time per output token in seconds.",
+        model,
+        m.tpot);
+    histogram(
+        f,
+        "trtllm_request_queue_time_seconds",
+        "Histogram of time spent in WAITING phase for request.",
+        model,
+        m.queue);
+    List<Child> success = new ArrayList<>();
+    for (Map.Entry<String, Long> e : m.success.entrySet()) {
+      success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
+    }
+    f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+    f.counter(
+        "trtllm_kv_cache_reused_blocks",
+        "Cumulative number of KV cache blocks reused (cache hits)",
+        m.reusedBlocks > 0 ? one(model, Math.floor(m.reusedBlocks)) : List.of());
+    f.counter(
+        "trtllm_kv_cache_missed_blocks",
+        "Cumulative number of KV cache blocks missed (cache misses)",
+        m.missedBlocks > 0 ? one(model, Math.floor(m.missedBlocks)) : List.of());
+    if (m.anyIteration && s != null) {
+      double lookedUp = m.reusedBlocks + m.missedBlocks;
+      f.gauge(
+          "trtllm_kv_cache_hit_rate",
+          "KV cache hit rate",
+          one(gauge, lookedUp > 0 ? Math.floor(m.reusedBlocks) / Math.floor(lookedUp) : 0.0));
+      f.gauge("trtllm_kv_cache_utilization", "KV cache utilization", one(gauge, s.kvUsage()));
+    }
   }
 
   private static void histograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
