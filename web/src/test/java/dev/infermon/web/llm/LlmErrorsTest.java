@@ -178,12 +178,7 @@ class LlmErrorsTest {
             400,
             "bad_data",
             "invalid parameter \"time\": cannot parse \"x\" to a valid timestamp"),
-        row(
-            When.READY,
-            "/api/v1/llm/export/grafana?engines=mlc",
-            400,
-            "bad_data",
-            unknownEngine),
+        row(When.READY, "/api/v1/llm/export/grafana?engines=mlc", 400, "bad_data", unknownEngine),
         row(When.READY, "/api/v1/llm/export/rules?engines=mlc", 400, "bad_data", unknownEngine),
         row(
             When.READY,
