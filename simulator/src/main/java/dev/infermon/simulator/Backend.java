@@ -8,6 +8,7 @@ public enum Backend {
   SGLANG_PD("sglang-pd"),
   TGI("tgi"),
   LLAMACPP("llamacpp"),
+  TRTLLM("trtllm"),
   DCGM("dcgm");
 
   private final String label;

@@ -42,6 +42,11 @@ import java.util.List;
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
  * @param dcgmAttribution how dcgm-exporter attributes GPUs: whole GPUs through the device plugin
  *     (the default), one-GPU pods on MIG instances, or DRA claims
+ * @param trtllmPods TensorRT-LLM trtllm-serve pods ({@code trtllm_} names at {@code
+ *     /prometheus/metrics}); none by default
+ * @param trtllmRelease13 how many of the TensorRT-LLM pods (the last ones) run 1.3, whose page has
+ *     the five request families and the KV-cache ones, every series labelled {@code
+ *     model_name="undefined"}
  */
 public record FleetConfig(
     long seed,
@@ -66,7 +71,9 @@ public record FleetConfig(
     String dcgmNodeLabel,
     LoraAdapters lora,
     boolean mfu,
-    DcgmAttribution dcgmAttribution) {
+    DcgmAttribution dcgmAttribution,
+    int trtllmPods,
+    int trtllmRelease13) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -82,6 +89,12 @@ public record FleetConfig(
     nonNegative("tgiPods", tgiPods);
     nonNegative("llamacppPods", llamacppPods);
     nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
+    nonNegative("trtllmPods", trtllmPods);
+    nonNegative("trtllmRelease13", trtllmRelease13);
+    if (trtllmRelease13 > trtllmPods) {
+      throw new IllegalArgumentException(
+          "trtllmRelease13 (" + trtllmRelease13 + ") exceeds trtllmPods (" + trtllmPods + ")");
+    }
     if (llamacppWithoutMetrics > llamacppPods) {
       throw new IllegalArgumentException(
           "llamacppWithoutMetrics ("
@@ -132,6 +145,7 @@ public record FleetConfig(
             + sglangGatewayPods
             + tgiPods
             + llamacppPods
+            + trtllmPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");
@@ -181,6 +195,8 @@ public record FleetConfig(
     b.lora = lora;
     b.mfu = mfu;
     b.dcgmAttribution = dcgmAttribution;
+    b.trtllmPods = trtllmPods;
+    b.trtllmRelease13 = trtllmRelease13;
     return b;
   }
 
@@ -198,6 +214,8 @@ public record FleetConfig(
     private int tgiPods;
     private int llamacppPods;
     private int llamacppWithoutMetrics;
+    private int trtllmPods;
+    private int trtllmRelease13;
     private boolean prefillDecode = true;
     private List<String> models =
         List.of(
@@ -287,6 +305,22 @@ public record FleetConfig(
      */
     public Builder tgiPods(int v) {
       tgiPods = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#trtllmRelease13()
+     */
+    public Builder trtllmRelease13(int v) {
+      trtllmRelease13 = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#trtllmPods()
+     */
+    public Builder trtllmPods(int v) {
+      trtllmPods = v;
       return this;
     }
 
@@ -431,7 +465,9 @@ public record FleetConfig(
           dcgmNodeLabel,
           lora,
           mfu,
-          dcgmAttribution);
+          dcgmAttribution,
+          trtllmPods,
+          trtllmRelease13);
     }
   }
 }

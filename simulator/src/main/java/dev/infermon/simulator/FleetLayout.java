@@ -145,6 +145,16 @@ final class FleetLayout {
       boolean metricsFlag = i < config.llamacppPods() - config.llamacppWithoutMetrics();
       pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start, metricsFlag));
     }
+    for (int i = 0; i < config.trtllmPods(); i++) {
+      // the last trtllmRelease13 pods run 1.3, whose page names no model ("undefined")
+      String release = i < config.trtllmPods() - config.trtllmRelease13() ? "main" : "1.3";
+      ModelProfile p = nextModel();
+      String workload = "trtllm-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      PodInfo info =
+          info(name, workload, Backend.TRTLLM, "", "trtllm", release, p, 1, p.tensorParallel());
+      pods.add(new TrtllmPod(info, p, config.seed(), shape(p), name, s, start));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();

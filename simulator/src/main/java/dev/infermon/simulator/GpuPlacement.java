@@ -196,7 +196,10 @@ final class GpuPlacement {
     InferencePod pod = slot.pod();
     int engine = slot.engine();
     String kind = pod.info().engine();
-    String container = kind.startsWith("sglang") ? "sglang" : kind.equals("tgi") ? "tgi" : "vllm";
+    String container =
+        kind.startsWith("sglang") || kind.equals("tgi") || kind.equals("trtllm")
+            ? kind.replace("-gateway", "")
+            : "vllm";
     return new Gpu(
         index,
         uuid,

@@ -8,16 +8,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter) each
- * metric family's exposed name, type, unit, labels, buckets, condition and history, with a
- * citation, and where each canonical signal lives. Loaded from the data files in {@code
- * dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
+ * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter,
+ * TensorRT-LLM) each metric family's exposed name, type, unit, labels, buckets, condition and
+ * history, with a citation, and where each canonical signal lives. Loaded from the data files in
+ * {@code dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
  * engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
  * Immutable; thread-safe.
  */
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
-  public static final List<String> ENGINES = List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm");
+  public static final List<String> ENGINES =
+      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "trtllm");
 
   private static volatile Catalog builtIn;
 
@@ -92,6 +93,27 @@ public final class Catalog {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * The engine a family whose series carry {@code labelNames} ({@code null}: unknown) belongs to: a
+   * spelling that names the labels telling it apart (TensorRT-LLM 1.0's {@code engine_type} on
+   * names NVIDIA NIM shares) wins over one that does not.
+   */
+  public Optional<Identified> identifyFamily(String family, java.util.Set<String> labelNames) {
+    Optional<Identified> plain = Optional.empty();
+    for (EngineCatalog e : engines.values()) {
+      Optional<EngineCatalog.Match> m = e.identifyFamily(family, labelNames);
+      if (m.isPresent()) {
+        if (!m.get().variant().requiredLabels().isEmpty()) {
+          return Optional.of(new Identified(e, m.get()));
+        }
+        if (plain.isEmpty()) {
+          plain = Optional.of(new Identified(e, m.get()));
+        }
+      }
+    }
+    return plain;
   }
 
   /** A family with the engine it belongs to. */

@@ -37,6 +37,7 @@ public final class CatalogLoader {
           "metrics_on",
           "metrics_off",
           "model_from_label",
+          "model_placeholder",
           "disaggregated");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
@@ -92,6 +93,20 @@ public final class CatalogLoader {
     checkDisjoint(metrics);
     checkNames(variants, metrics);
     Map<Signal, List<SignalSource>> signals = signalReader.read(root, engine, metrics);
+    try {
+      return catalog(root, engine, title, variants, metrics, signals);
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail("", e.getMessage());
+    }
+  }
+
+  private EngineCatalog catalog(
+      JsonNode root,
+      String engine,
+      String title,
+      List<NameVariant> variants,
+      List<MetricEntry> metrics,
+      Map<Signal, List<SignalSource>> signals) {
     return new EngineCatalog(
         engine,
         title,
@@ -106,6 +121,7 @@ public final class CatalogLoader {
         root.path("metrics_on").asText(""),
         root.path("metrics_off").asText(""),
         root.path("model_from_label").asText(""),
+        root.path("model_placeholder").asText(""),
         disaggregated(root));
   }
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Everything the catalog knows about one engine: its release lines, name variants, metric families
@@ -26,6 +27,7 @@ public final class EngineCatalog {
   private final String metricsOn;
   private final String metricsOff;
   private final String modelFromLabel;
+  private final String modelPlaceholder;
   private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
@@ -43,6 +45,7 @@ public final class EngineCatalog {
       String metricsOn,
       String metricsOff,
       String modelFromLabel,
+      String modelPlaceholder,
       boolean disaggregated) {
     this.engine = engine;
     this.title = title;
@@ -59,6 +62,11 @@ public final class EngineCatalog {
     this.metricsOn = metricsOn;
     this.metricsOff = metricsOff;
     this.modelFromLabel = modelFromLabel;
+    this.modelPlaceholder = modelPlaceholder;
+    if (!modelPlaceholder.isEmpty() && modelFromLabel.isEmpty()) {
+      throw new IllegalArgumentException(
+          engine + ": model_placeholder needs model_from_label (where the model is read instead)");
+    }
     this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
@@ -88,6 +96,16 @@ public final class EngineCatalog {
    */
   public String modelFromLabel() {
     return modelFromLabel;
+  }
+
+  /**
+   * The {@code model_name} value that names no model (TensorRT-LLM's hard-coded {@code "undefined"}
+   * before #12545), empty when none: only series carrying it take their model from {@link
+   * #modelFromLabel()}; the others keep their own. Empty for an engine whose page never names a
+   * model (llama.cpp), where every series takes it from the label.
+   */
+  public String modelPlaceholder() {
+    return modelPlaceholder;
   }
 
   /**
@@ -217,7 +235,18 @@ public final class EngineCatalog {
    * it: histograms without suffix), if the name belongs to this engine.
    */
   public Optional<Match> identifyFamily(String family) {
+    return identifyFamily(family, null);
+  }
+
+  /**
+   * The family's entries and spelling, among the spellings whose required labels {@code labelNames}
+   * has ({@code null} when unknown: only the spellings that need none).
+   */
+  public Optional<Match> identifyFamily(String family, Set<String> labelNames) {
     for (NameVariant v : variants) {
+      if (!v.carries(labelNames)) {
+        continue;
+      }
       for (MetricEntry m : metrics) {
         if (m.familyName(v).equals(family)) {
           return Optional.of(new Match(entries(m.name()), v));

@@ -20,6 +20,9 @@ import java.util.Set;
  *     spelling carries every family of the release
  * @param renames catalog name to the whole family name the product gives it instead of prefix and
  *     catalog name; every key is a family it serves
+ * @param requiredLabels labels every series of this spelling carries and that tell it from another
+ *     engine's same names (TensorRT-LLM 1.0's unprefixed names carry {@code engine_type}, NVIDIA
+ *     NIM's none): a family without them is not of this spelling; empty when the names suffice
  */
 public record NameVariant(
     String prefix,
@@ -27,7 +30,8 @@ public record NameVariant(
     String cite,
     String product,
     Set<String> serves,
-    Map<String, String> renames) {
+    Map<String, String> renames,
+    List<String> requiredLabels) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
@@ -58,17 +62,39 @@ public record NameVariant(
       }
     }
     renames = Map.copyOf(renames);
+    requiredLabels = List.copyOf(requiredLabels);
+  }
+
+  /** A product's spelling without required labels. */
+  public NameVariant(
+      String prefix,
+      List<String> optionalLabels,
+      String cite,
+      String product,
+      Set<String> serves,
+      Map<String, String> renames) {
+    this(prefix, optionalLabels, cite, product, serves, renames, List.of());
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of(), Map.of());
+    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of());
   }
 
   /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */
   public String familyName(String name) {
     String renamed = renames.get(name);
     return renamed != null ? renamed : prefix + name;
+  }
+
+  /**
+   * Whether a family whose series carry {@code labelNames} can be of this spelling: it has every
+   * required label ({@code null}: the labels are unknown, which only a spelling without required
+   * labels accepts).
+   */
+  public boolean carries(Set<String> labelNames) {
+    return requiredLabels.isEmpty()
+        || (labelNames != null && labelNames.containsAll(requiredLabels));
   }
 
   /** Whether this spelling can carry the catalog family {@code name} at all. */

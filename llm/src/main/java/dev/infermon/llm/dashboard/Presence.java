@@ -16,14 +16,21 @@ public interface Presence {
   /** Whether {@code entry} spelled as {@code variant} should appear in queries. */
   boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry);
 
-  /** The families named in {@code families} (as an inventory lists them). */
+  /**
+   * The families named in {@code families} (as an inventory lists them). A spelling told apart only
+   * by its labels (TensorRT-LLM 1.0's unprefixed names, which are NVIDIA NIM's too) is never
+   * queried: a selector by name would read the other engine's series as well.
+   */
   static Presence of(Set<String> families) {
-    return (e, v, m) -> families.contains(m.familyName(v));
+    return (e, v, m) -> v.requiredLabels().isEmpty() && families.contains(m.familyName(v));
   }
 
-  /** Every family of the engines of {@code spellings}, in those spellings only. */
+  /**
+   * Every family of the engines of {@code spellings}, in those spellings only (none of a spelling
+   * told apart only by its labels, as in {@link #of}).
+   */
   static Presence spellings(Set<Spelling> spellings) {
     Set<Spelling> copy = Set.copyOf(spellings);
-    return (e, v, m) -> copy.contains(new Spelling(e.engine(), v));
+    return (e, v, m) -> v.requiredLabels().isEmpty() && copy.contains(new Spelling(e.engine(), v));
   }
 }

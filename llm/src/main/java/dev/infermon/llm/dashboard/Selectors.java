@@ -68,13 +68,34 @@ final class Selectors {
 
   static String selector(
       String family, String suffix, EngineCatalog e, SignalSource src, Options o) {
+    return selector(family, suffix, e, src, o, null);
+  }
+
+  /**
+   * A family's selector; for an engine with a {@code model_placeholder}, {@code placeholder} picks
+   * its series that carry it ({@code true}: the model filter then reads {@code model_from_label})
+   * or the others ({@code false}), null both.
+   */
+  private static String selector(
+      String family,
+      String suffix,
+      EngineCatalog e,
+      SignalSource src,
+      Options o,
+      Boolean placeholder) {
     // a family without model_name is scoped to a model through the pods it joins (podMap)
     Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
     List<String> matchers = new ArrayList<>();
+    boolean fromLabel =
+        !e.modelFromLabel().isEmpty()
+            && (e.modelPlaceholder().isEmpty() || Boolean.TRUE.equals(placeholder));
     for (String m : filters.matchers(o.panelMatch())) {
       // the model filter reads the label that names the model of an engine without model_name
-      boolean model = m.startsWith("model_name=") && !e.modelFromLabel().isEmpty();
+      boolean model = m.startsWith("model_name=") && fromLabel;
       matchers.add(model ? e.modelFromLabel() + m.substring("model_name".length()) : m);
+    }
+    if (placeholder != null && !e.modelPlaceholder().isEmpty()) {
+      matchers.add("model_name" + (placeholder ? "=" : "!=") + Filters.quote(e.modelPlaceholder()));
     }
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
     return family
@@ -115,28 +136,40 @@ final class Selectors {
    */
   static String parts(Resolved r, String suffix, Options o, String fn) {
     List<String> parts = new ArrayList<>();
-    boolean several = r.source().metrics().size() > 1;
     for (String f : r.families()) {
-      String p = selector(f, suffix, r.engine(), r.source(), o);
-      if (!r.source().valueLabels().isEmpty()) {
-        p = labelValues(p, r.source().valueLabels());
-      }
-      if (PER_STEP.equals(fn)) {
-        p = perStep(several ? named(p) : p, o.step());
+      if (r.engine().modelPlaceholder().isEmpty()) {
+        parts.add(modelNamed(part(r, f, suffix, o, fn, null), r.engine()));
       } else {
-        if (fn != null) {
-          p = fn + "(" + p + "[" + o.window() + "])";
-        }
-        if (several) {
-          p = named(p);
-        }
+        // the series that name their model keep it; those with the placeholder take the label's
+        parts.add(part(r, f, suffix, o, fn, false));
+        parts.add(modelNamed(part(r, f, suffix, o, fn, true), r.engine()));
       }
-      if (r.source().dedupe() && !r.engine().dedupeLabels().isEmpty()) {
-        p = "max without (" + String.join(", ", r.engine().dedupeLabels()) + ") (" + p + ")";
-      }
-      parts.add(modelNamed(p, r.engine()));
     }
     return String.join(" or ", parts);
+  }
+
+  /** One family's raw series of {@link #parts}, for one side of a placeholder split. */
+  private static String part(
+      Resolved r, String f, String suffix, Options o, String fn, Boolean placeholder) {
+    boolean several = r.source().metrics().size() > 1;
+    String p = selector(f, suffix, r.engine(), r.source(), o, placeholder);
+    if (!r.source().valueLabels().isEmpty()) {
+      p = labelValues(p, r.source().valueLabels());
+    }
+    if (PER_STEP.equals(fn)) {
+      p = perStep(several ? named(p) : p, o.step());
+    } else {
+      if (fn != null) {
+        p = fn + "(" + p + "[" + o.window() + "])";
+      }
+      if (several) {
+        p = named(p);
+      }
+    }
+    if (r.source().dedupe() && !r.engine().dedupeLabels().isEmpty()) {
+      p = "max without (" + String.join(", ", r.engine().dedupeLabels()) + ") (" + p + ")";
+    }
+    return p;
   }
 
   /**
@@ -165,7 +198,12 @@ final class Selectors {
     List<String> parts = new ArrayList<>();
     for (Resolved r : resolve(Signal.REQUESTS_RUNNING, g, o)) {
       for (String f : r.families()) {
-        parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o), r.engine()));
+        if (r.engine().modelPlaceholder().isEmpty()) {
+          parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o), r.engine()));
+        } else {
+          parts.add(selector(f, "", r.engine(), r.source(), o, false));
+          parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o, true), r.engine()));
+        }
       }
     }
     if (parts.isEmpty()) {

@@ -51,7 +51,7 @@ public final class EngineDetector {
     Map<Spelling, EngineCatalog> engines = new LinkedHashMap<>();
     for (String f : families) {
       catalog
-          .identifyFamily(f)
+          .identifyFamily(f, labelNames(infos, f))
           .ifPresent(
               id -> {
                 if (id.match().entries().get(0).versionEvidence()) {
@@ -82,7 +82,7 @@ public final class EngineDetector {
     Set<String> features = new LinkedHashSet<>();
     String prefix = spelling.prefix();
     for (String f : families) {
-      java.util.Optional<EngineCatalog.Match> m = engine.identifyFamily(f);
+      java.util.Optional<EngineCatalog.Match> m = engine.identifyFamily(f, labelNames(infos, f));
       if (m.isPresent()) {
         MetricEntry e = m.get().entries().get(0);
         if (e.versionEvidence()) {
@@ -134,6 +134,12 @@ public final class EngineDetector {
         chosen.isEmpty() ? null : new ReleaseRange(chosen.get(0), chosen.get(chosen.size() - 1));
     return new Detection(
         engine.engine(), prefix, range, new ArrayList<>(features), unknown, spelling, null);
+  }
+
+  /** The label names of a family's series, or null when unknown (a family set without labels). */
+  private static Set<String> labelNames(Map<String, FamilyInfo> infos, String family) {
+    FamilyInfo info = infos.get(family);
+    return info == null ? null : info.labelNames();
   }
 
   /** The unprefixed spelling of an engine that has prefixed ones too (vLLM's NIM spelling). */
@@ -246,7 +252,8 @@ public final class EngineDetector {
       if (info.labelNames().isEmpty()) {
         continue;
       }
-      java.util.Optional<EngineCatalog.Match> m = engine.identifyFamily(info.name());
+      java.util.Optional<EngineCatalog.Match> m =
+          engine.identifyFamily(info.name(), info.labelNames());
       if (m.isEmpty()) {
         continue;
       }

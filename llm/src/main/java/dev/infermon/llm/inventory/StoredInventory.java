@@ -136,7 +136,16 @@ public final class StoredInventory {
    * The models a target serves: its series' {@code model_name}, or for an engine whose page names
    * none (the catalog's {@code model_from_label}) the target label the compiler reads it from.
    */
-  private TreeSet<String> models(Detection d, Map<String, String> labels, TreeSet<String> named) {
+  private TreeSet<String> models(Detection d, Map<String, String> labels, TreeSet<String> seen) {
+    TreeSet<String> named = new TreeSet<>(seen);
+    for (EngineCatalog e : catalog.engines()) {
+      // a placeholder (TensorRT-LLM's "undefined") names no model: the label does
+      if (e.engine().equals(d.engine())
+          && !e.modelPlaceholder().isEmpty()
+          && named.remove(e.modelPlaceholder())) {
+        named.add(labels.getOrDefault(e.modelFromLabel(), e.modelPlaceholder()));
+      }
+    }
     if (!named.isEmpty()) {
       return named;
     }
@@ -232,6 +241,8 @@ public final class StoredInventory {
       engine = "tgi";
     } else if (backend.equals("llamacpp")) {
       engine = "llamacpp";
+    } else if (backend.equals("trtllm")) {
+      engine = "trtllm";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }

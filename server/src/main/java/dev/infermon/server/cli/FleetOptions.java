@@ -33,6 +33,13 @@ final class FleetOptions {
   int llamacppWithoutMetrics;
 
   @Option(
+      names = "--trtllm-pods",
+      description =
+          "TensorRT-LLM trtllm-serve pods, their page at /prometheus/metrics (default:"
+              + " ${DEFAULT-VALUE}).")
+  int trtllmPods;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -74,6 +81,7 @@ final class FleetOptions {
             .tgiPods(tgiPods)
             .llamacppPods(llamacppPods)
             .llamacppWithoutMetrics(llamacppWithoutMetrics)
+            .trtllmPods(trtllmPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .scenario(Scenario.fromCliName(scenario));

@@ -44,9 +44,9 @@ class ExportCommandTest {
             "  name: llm\n  namespace: monitoring\n",
             "  name: infermon-llm\n  namespace"),
         Arguments.of(
-            "export rules --engines trtllm",
+            "export rules --engines mlc",
             2,
-            "infermon export: unknown engine: \"trtllm\" (known: vllm, sglang, tgi, llamacpp, dcgm)",
+            "infermon export: unknown engine: \"mlc\" (known: vllm, sglang, tgi, llamacpp, dcgm, trtllm)",
             "<none>"),
         Arguments.of(
             "export prometheusrule --name Not_A_Name",

@@ -2,10 +2,12 @@ package dev.infermon.simulator.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Refusal;
 import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.TrtllmPod;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -73,10 +75,15 @@ public final class FleetServer implements AutoCloseable {
       if (portPerTarget) {
         List<PodInfo> targets = fleet.inventory();
         for (int i = 0; i < targets.size(); i++) {
-          String name = targets.get(i).name();
+          PodInfo target = targets.get(i);
+          String name = target.name();
           int port = options.port() == 0 ? 0 : options.port() + 1 + i;
           HttpServer s = listeners.bind(port);
-          s.createContext("/metrics", ex -> page(ex, name));
+          s.createContext(pagePath(target), ex -> page(ex, name));
+          if (!pagePath(target).equals("/metrics")) {
+            // trtllm-serve's /metrics is its JSON iteration stats ("[]" without any)
+            s.createContext("/metrics", ex -> send(ex, 200, "application/json", "[]"));
+          }
           ports.put(name, s.getAddress().getPort());
         }
       }
@@ -109,7 +116,12 @@ public final class FleetServer implements AutoCloseable {
 
   /** The path of a target's page. */
   public String metricsPath(PodInfo target) {
-    return portPerTarget ? "/metrics" : "/pods/" + target.name() + "/metrics";
+    return portPerTarget ? pagePath(target) : "/pods/" + target.name() + pagePath(target);
+  }
+
+  /** Where the engine serves its page: trtllm-serve at {@code /prometheus/metrics}. */
+  private static String pagePath(PodInfo target) {
+    return target.backend() == Backend.TRTLLM ? TrtllmPod.METRICS_PATH : "/metrics";
   }
 
   /** The full URL of a target's page. */
@@ -185,11 +197,16 @@ public final class FleetServer implements AutoCloseable {
   private void sharedPortPage(HttpExchange ex) throws IOException {
     String path = ex.getRequestURI().getPath();
     String rest = path.substring("/pods/".length());
-    if (!rest.endsWith("/metrics")) {
+    int slash = rest.indexOf('/');
+    String name = slash < 0 ? rest : rest.substring(0, slash);
+    Optional<PodInfo> target =
+        fleet.inventory().stream().filter(p -> p.name().equals(name)).findFirst();
+    if (slash < 0
+        || !rest.substring(slash).equals(target.map(FleetServer::pagePath).orElse("/metrics"))) {
       send(ex, 404, "text/plain", "not found: " + path + "\n");
       return;
     }
-    page(ex, rest.substring(0, rest.length() - "/metrics".length()));
+    page(ex, name);
   }
 
   private void page(HttpExchange ex, String name) throws IOException {

@@ -487,7 +487,7 @@ class LlmApiTest {
         .contains("kind: PrometheusRule")
         .contains("name: llm-alerts")
         .contains("namespace: monitoring");
-    HttpResponse<String> bad = server.get("/api/v1/llm/export/rules?engines=trtllm");
+    HttpResponse<String> bad = server.get("/api/v1/llm/export/rules?engines=mlc");
     assertThat(bad.statusCode()).isEqualTo(400);
     assertThat(JSON.readTree(bad.body()).path("error").asText())
         .startsWith("invalid parameter \"engines\"");

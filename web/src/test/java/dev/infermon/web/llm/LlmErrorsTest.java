@@ -101,7 +101,7 @@ class LlmErrorsTest {
   static Stream<Arguments> rows() {
     String badEnd = "invalid parameter \"end\": end timestamp must not be before start time";
     String unknownEngine =
-        "invalid parameter \"engines\": unknown engine: \"trtllm\" (known: vllm, sglang, tgi, llamacpp, dcgm)";
+        "invalid parameter \"engines\": unknown engine: \"mlc\" (known: vllm, sglang, tgi, llamacpp, dcgm, trtllm)";
     return Stream.of(
         // the reference: the Prometheus API's answers
         row(When.TIMEOUT, "/api/v1/query?query=up", 503, "timeout", TIMED_OUT),
@@ -178,13 +178,8 @@ class LlmErrorsTest {
             400,
             "bad_data",
             "invalid parameter \"time\": cannot parse \"x\" to a valid timestamp"),
-        row(
-            When.READY,
-            "/api/v1/llm/export/grafana?engines=trtllm",
-            400,
-            "bad_data",
-            unknownEngine),
-        row(When.READY, "/api/v1/llm/export/rules?engines=trtllm", 400, "bad_data", unknownEngine),
+        row(When.READY, "/api/v1/llm/export/grafana?engines=mlc", 400, "bad_data", unknownEngine),
+        row(When.READY, "/api/v1/llm/export/rules?engines=mlc", 400, "bad_data", unknownEngine),
         row(
             When.READY,
             "/api/v1/llm/export/rules?engines=sglang&spellings=vllm:",
