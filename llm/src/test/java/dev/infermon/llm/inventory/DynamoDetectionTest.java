@@ -1,0 +1,129 @@
+package dev.infermon.llm.inventory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.llm.catalog.BucketSpec;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.ReleaseLine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * NVIDIA Dynamo's pages as the inventory tells them: the frontend's page is Dynamo (its families
+ * dated by the two lines of the tree the catalog read), a worker's page, which re-exports its
+ * engine's families beside dynamo_component_*, stays its engine's, and the catalog's bucket bounds
+ * are what Dynamo's generate_log_buckets makes from its defaults.
+ */
+class DynamoDetectionTest {
+  static final Catalog CATALOG = Catalog.builtIn();
+  static final EngineDetector DETECTOR = new EngineDetector(CATALOG);
+
+  static final String FRONTEND =
+      "dynamo_frontend_requests_total dynamo_frontend_inflight_requests"
+          + " dynamo_frontend_queued_requests dynamo_frontend_disconnected_clients"
+          + " dynamo_frontend_request_duration_seconds dynamo_frontend_input_sequence_tokens"
+          + " dynamo_frontend_output_sequence_tokens dynamo_frontend_output_tokens_total"
+          + " dynamo_frontend_time_to_first_token_seconds"
+          + " dynamo_frontend_inter_token_latency_seconds";
+
+  @Test
+  void theFrontendsPageIsDynamo() {
+    Detection d = DETECTOR.detect(SpellingDetectionTest.families(FRONTEND));
+    assertThat(d.engine()).isEqualTo("dynamo");
+    assertThat(d.spelling().key()).isEqualTo("dynamo/dynamo_");
+    assertThat(d.unknownFamilies()).isEmpty();
+    // nothing on this page exists only in the newer line
+    assertThat(d.versions().first().name()).isEqualTo("04070c75");
+  }
+
+  @Test
+  void activeRequestsDatesTheFrontendToTheNewerLine() {
+    Detection d =
+        DETECTOR.detect(
+            SpellingDetectionTest.families(FRONTEND + " dynamo_frontend_active_requests"));
+    assertThat(d.engine()).isEqualTo("dynamo");
+    assertThat(d.versions().first().name()).isEqualTo("0014908a");
+    assertThat(d.versions().last().name()).isEqualTo("0014908a");
+  }
+
+  @Test
+  void aNameDynamoNeverHadIsReportedUnderItsPrefix() {
+    Detection d =
+        DETECTOR.detect(SpellingDetectionTest.families(FRONTEND + " dynamo_frontend_ttft_seconds"));
+    assertThat(d.engine()).isEqualTo("dynamo");
+    assertThat(d.unknownFamilies()).containsExactly("dynamo_frontend_ttft_seconds");
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          vllm:num_requests_running vllm:num_requests_waiting vllm:kv_cache_usage_perc vllm:prompt_tokens_total vllm:generation_tokens_total | vllm
+          sglang:num_running_reqs sglang:num_queue_reqs sglang:token_usage sglang:prompt_tokens_total sglang:generation_tokens_total | sglang
+          """)
+  void aWorkersPageStaysItsEngines(String engineFamilies, String engine) {
+    String component =
+        " dynamo_component_requests_total dynamo_component_inflight_requests"
+            + " dynamo_component_request_duration_seconds dynamo_component_errors_total";
+    Detection d = DETECTOR.detect(SpellingDetectionTest.families(engineFamilies + component));
+    assertThat(d.engine()).isEqualTo(engine);
+    assertThat(d.unknownFamilies()).isEmpty();
+    // and Dynamo's own names on it are known, not invented
+    for (String f : component.trim().split(" ")) {
+      assertThat(CATALOG.identifyFamily(f)).as(f).isPresent();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    // family, DYN_METRICS_* defaults (min, max, count) from metrics.rs @ 0014908a
+    "frontend_time_to_first_token_seconds, 0.001, 480, 18",
+    "frontend_inter_token_latency_seconds, 0.001, 2, 13",
+    "frontend_request_duration_seconds, 1, 512, 10",
+    "frontend_input_sequence_tokens, 50, 128000, 12",
+    "frontend_output_sequence_tokens, 50, 32000, 10",
+    "frontend_cached_tokens, 50, 128000, 12",
+  })
+  void bucketBoundsAreDynamosLogBuckets(String family, double min, double max, int count) {
+    EngineCatalog dynamo = CATALOG.engine("dynamo");
+    ReleaseLine v = dynamo.version("0014908a").orElseThrow();
+    MetricEntry e = dynamo.entry(family, v).orElseThrow();
+    List<BucketSpec> specs = e.bucketsIn(v);
+    assertThat(specs).hasSize(1);
+    assertThat(specs.get(0).matches(logBuckets(min, max, count)))
+        .as(specs.get(0).toString())
+        .isTrue();
+    // a bound list off by one rounding is refused, so the check can fail
+    List<Double> off = new ArrayList<>(logBuckets(min, max, count));
+    off.set(1, off.get(1) * 1.1);
+    assertThat(specs.get(0).matches(off)).isFalse();
+  }
+
+  /** Dynamo's generate_log_buckets, rounding half away from zero as Rust's f64::round does. */
+  static List<Double> logBuckets(double min, double max, int count) {
+    List<Double> out = new ArrayList<>(List.of(0.0));
+    for (int i = 1; i < count; i++) {
+      double v = Math.exp(Math.log(min) + (Math.log(max) - Math.log(min)) * i / (count - 1));
+      double scale = Math.pow(10, 2 - 1 - Math.floor(Math.log10(v)));
+      double r = Math.signum(v * scale) * Math.floor(Math.abs(v * scale) + 0.5) / scale;
+      if (r != out.get(out.size() - 1)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void theFrontendFeedsNoSignalYet() {
+    // its families describe the workers' requests again: mapped, they would be counted twice
+    assertThat(CATALOG.engine("dynamo").signals()).isEmpty();
+    assertThat(Set.copyOf(Catalog.ENGINES)).contains("dynamo");
+  }
+}
