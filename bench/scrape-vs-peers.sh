@@ -13,7 +13,7 @@
 # 190-310 min, and the head compaction at 3 h of head cuts a full 2 h block) through the scrape
 # pipeline's own ingest, and sends each step to all three at once. The servers start on a config
 # without scrape jobs (so no live sample runs ahead of the history), get the fleet's config by
-# SIGHUP after the backfill, and the warm-up starts once Prometheus and infermon have cut a block.
+# POST /-/reload after the backfill, and the warm-up starts once Prometheus and infermon have cut a block.
 # The table then adds each data dir's size per sample held (history included). The live
 # simulator's fleet starts afresh (counters reset once where history meets live scrapes).
 #
@@ -81,7 +81,7 @@ receiver=()
 if (( HISTORY > 0 )); then
   scrape_yml="$WORK/scrape.yml"
   sed '/^scrape_configs:/,$d' "$WORK/fleet.yml" > "$scrape_yml"
-  receiver=(--web.enable-remote-write-receiver)
+  receiver=(--web.enable-remote-write-receiver --web.enable-lifecycle)
 fi
 
 # The same scrape config for every server; infermon and VictoriaMetrics read prometheus.yml
@@ -128,17 +128,20 @@ if (( HISTORY > 0 )); then
   java -Xmx2g -cp "$BENCH_JAR" dev.infermon.benchmarks.scrape.RemoteWriteBackfill \
     "$WORK/fleet.yml" "$PODS" "$SIM_PORT" "$INTERVAL" "$HISTORY" "${writes[@]}" | tee "$WORK/backfill.log"
   cp "$WORK/fleet.yml" "$scrape_yml"
-  kill -HUP "$infermon_pid" "$prom_pid" ${vm:+$vm_pid}
-  # A reload that did not take (seen once: infermon kept no targets after its SIGHUP, nothing
-  # logged) would measure an idle side; infermon's own endpoint reloads it then.
-  for i in $(seq 1 20); do
-    curl -fsS "http://127.0.0.1:$INFERMON_PORT/api/v1/targets" | grep -q '"scrapeUrl"' && break
-    sleep 1
+  # Reload over HTTP, not SIGHUP: a bench started under nohup passes SIGHUP on as ignored, and a
+  # JVM cannot take back an ignored SIGHUP (infermon warns at start then), so SIGHUP would leave
+  # infermon scraping nothing. Each side must have its targets before the warm-up starts.
+  curl -fsS -X POST "http://127.0.0.1:$INFERMON_PORT/-/reload"
+  curl -fsS -X POST "http://127.0.0.1:$PROM_PORT/-/reload"
+  [[ -n "$vm" ]] && curl -fsS "http://127.0.0.1:$VM_PORT/-/reload" > /dev/null
+  for port in $INFERMON_PORT $PROM_PORT; do
+    for i in $(seq 1 30); do
+      curl -fsS "http://127.0.0.1:$port/api/v1/targets" | grep -q '"scrapeUrl"' && break
+      sleep 1
+    done
+    curl -fsS "http://127.0.0.1:$port/api/v1/targets" | grep -q '"scrapeUrl"' \
+      || { echo "the server on port $port has no targets 30 s after its reload" >&2; exit 1; }
   done
-  if ! curl -fsS "http://127.0.0.1:$INFERMON_PORT/api/v1/targets" | grep -q '"scrapeUrl"'; then
-    echo "infermon has no targets 20 s after SIGHUP; reloading through POST /-/reload"
-    curl -fsS -X POST "http://127.0.0.1:$INFERMON_PORT/-/reload" || true
-  fi
   echo "live scraping from $(date -u +%T); waiting for the first block of infermon and Prometheus"
   for i in $(seq 1 600); do
     a=$(metric "http://127.0.0.1:$INFERMON_PORT/metrics" infermon_tsdb_blocks_loaded)

@@ -9,9 +9,13 @@ public final class Lifecycle {
 
   private Lifecycle() {}
 
-  /** Reloads the configuration on SIGHUP, as Prometheus does; a refused file is logged. */
-  public static void reloadOnHangup(Infermon infermon) {
-    Signals.onHangup(
+  /**
+   * Reloads the configuration on SIGHUP, as Prometheus does; a refused file is logged.
+   *
+   * @return false when SIGHUP cannot reach the process (a warning says why and what to use)
+   */
+  public static boolean reloadOnHangup(Infermon infermon) {
+    return Signals.onHangup(
         () -> {
           try {
             infermon.reload();

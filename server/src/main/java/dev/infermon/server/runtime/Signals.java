@@ -10,14 +10,25 @@ import org.slf4j.LoggerFactory;
  * OpenJDK build). Reached by reflection because javac warns about the class at compile time and the
  * build treats warnings as errors. Where the class or the signal is missing, reload stays available
  * through {@code POST /-/reload}.
+ *
+ * <p>A process started with SIGHUP ignored ({@code nohup}, some supervisors) keeps it ignored: the
+ * JVM does not install a handler for a shutdown signal its parent set to SIG_IGN, and {@code
+ * Signal.handle} then returns SIG_IGN instead of failing. Prometheus (Go's {@code signal.Notify})
+ * reloads even then; infermon cannot, so it says so at start instead of dropping every SIGHUP
+ * silently.
  */
 final class Signals {
   private static final Logger log = LoggerFactory.getLogger(Signals.class);
 
   private Signals() {}
 
-  /** Calls {@code action} on its own thread each time the process receives SIGHUP. */
-  static void onHangup(Runnable action) {
+  /**
+   * Calls {@code action} on its own thread each time the process receives SIGHUP.
+   *
+   * @return false when SIGHUP cannot reach the process (ignored by its parent, or no {@code
+   *     sun.misc.Signal}); a warning naming the way to reload instead has been logged then
+   */
+  static boolean onHangup(Runnable action) {
     try {
       Class<?> signalClass = Class.forName("sun.misc.Signal");
       Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
@@ -43,9 +54,19 @@ final class Signals {
           };
       Object handler =
           Proxy.newProxyInstance(Signals.class.getClassLoader(), new Class<?>[] {handlerClass}, ih);
-      signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+      Object previous =
+          signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+      if (previous == handlerClass.getField("SIG_IGN").get(null)) {
+        log.warn(
+            "SIGHUP is ignored by the process that started infermon (nohup?), so SIGHUP will not"
+                + " reload the configuration; reload with POST /-/reload"
+                + " (--web.enable-lifecycle), or start infermon without ignoring SIGHUP");
+        return false;
+      }
+      return true;
     } catch (ReflectiveOperationException | RuntimeException e) {
       log.warn("cannot handle SIGHUP ({}); reload with POST /-/reload", e.toString());
+      return false;
     }
   }
 }
