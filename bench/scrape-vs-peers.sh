@@ -125,8 +125,26 @@ if (( HISTORY > 0 )); then
     for i in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/metrics" > /dev/null 2>&1 && break; sleep 0.5; done
   done
   echo "history: $(date -u +%T), load $(cut -d' ' -f1 /proc/loadavg)"
+  # What receiving the history costs each side: CPU seconds from /proc over the backfill, and
+  # infermon's collections (young / full) from its own JVM metrics.
+  ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+  gcs() { curl -fsS "http://127.0.0.1:$INFERMON_PORT/metrics" | awk -v g="$1" \
+    'index($0, "jvm_gc_collection_seconds_" g) == 1 {split($1, a, "\""); printf "%s=%s ", a[2], $2}'; }
+  declare -A cpu0
+  for p in $infermon_pid $prom_pid ${vm:+$vm_pid}; do cpu0[$p]=$(ticks "$p"); done
+  gc0="$(gcs count)/$(gcs sum)"
   java -Xmx2g -cp "$BENCH_JAR" dev.infermon.benchmarks.scrape.RemoteWriteBackfill \
     "$WORK/fleet.yml" "$PODS" "$SIM_PORT" "$INTERVAL" "$HISTORY" "${writes[@]}" | tee "$WORK/backfill.log"
+  samples=$(awk '/^backfilled/ {for (i = 1; i <= NF; i++) if ($(i + 1) == "samples") {gsub(",", "", $i); print $i}}' "$WORK/backfill.log")
+  hz=$(getconf CLK_TCK)
+  for side in "infermon=$infermon_pid" "Prometheus 2.42=$prom_pid" ${vm:+"VictoriaMetrics=$vm_pid"}; do
+    p=${side#*=}
+    awk -v n="${side%%=*}" -v t="$(( $(ticks "$p") - cpu0[$p] ))" -v hz="$hz" -v s="${samples:-0}" \
+      'BEGIN {printf "backfill received by %s: %.1f CPU s, %.2f CPU s per 1 M samples\n", n, t / hz, s > 0 ? t / hz / s * 1e6 : 0}' \
+      | tee -a "$WORK/backfill.log"
+  done
+  echo "infermon collections during the backfill (count/seconds, before -> after): $gc0 -> $(gcs count)/$(gcs sum)" \
+    | tee -a "$WORK/backfill.log"
   cp "$WORK/fleet.yml" "$scrape_yml"
   # Reload over HTTP, not SIGHUP: a bench started under nohup passes SIGHUP on as ignored, and a
   # JVM cannot take back an ignored SIGHUP (infermon warns at start then), so SIGHUP would leave

@@ -1,16 +1,18 @@
 package dev.infermon.web.remotewrite;
 
 import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.model.metadata.MetricType;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.xerial.snappy.Snappy;
 
 /**
@@ -26,12 +28,11 @@ import org.xerial.snappy.Snappy;
  * MetricMetadata { MetricType type = 1; string metric_family_name = 2; string help = 4; string unit = 5; }
  * </pre>
  *
- * <p>Stateless and thread-safe.
+ * <p>Thread-safe. Label strings go through one shared {@link LabelStrings} table, so the strings of
+ * series sent again are not allocated again.
  */
 public final class WriteRequestDecoder {
-  private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
-  // Compiled once: String.matches compiles its pattern on every call, once per series here.
-  private static final Pattern METRIC_NAME = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
+  private static final LabelStrings STRINGS = new LabelStrings();
 
   /** prompb's MetricMetadata.MetricType enum, by number. */
   private static final MetricType[] TYPES = {
@@ -76,6 +77,7 @@ public final class WriteRequestDecoder {
   static WriteRequest decodeProto(byte[] raw) throws InvalidWriteRequestException {
     List<WriteRequest.Series> series = new ArrayList<>();
     List<WriteRequest.FamilyMetadata> metadata = new ArrayList<>();
+    Scratch scratch = new Scratch();
     try {
       CodedInputStream in = CodedInputStream.newInstance(raw);
       while (true) {
@@ -87,7 +89,7 @@ public final class WriteRequestDecoder {
           case (1 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED:
             {
               int limit = in.pushLimit(in.readRawVarint32());
-              series.add(timeSeries(in, series.size()));
+              series.add(timeSeries(in, raw, scratch, series.size()));
               in.popLimit(limit);
               break;
             }
@@ -109,12 +111,41 @@ public final class WriteRequestDecoder {
     return new WriteRequest(series, metadata);
   }
 
-  private static WriteRequest.Series timeSeries(CodedInputStream in, int index)
-      throws IOException, InvalidWriteRequestException {
-    List<String> pairs = new ArrayList<>();
+  /** One request's working arrays, reused from series to series. */
+  private static final class Scratch {
+    String[] names = new String[16];
+    String[] values = new String[16];
+    int labels;
     long[] ts = new long[8];
     double[] vs = new double[8];
-    int n = 0;
+    int samples;
+
+    void label(String name, String value) {
+      if (labels == names.length) {
+        names = Arrays.copyOf(names, labels * 2);
+        values = Arrays.copyOf(values, labels * 2);
+      }
+      names[labels] = name;
+      values[labels] = value;
+      labels++;
+    }
+
+    void sample(long t, double v) {
+      if (samples == ts.length) {
+        ts = Arrays.copyOf(ts, samples * 2);
+        vs = Arrays.copyOf(vs, samples * 2);
+      }
+      ts[samples] = t;
+      vs[samples] = v;
+      samples++;
+    }
+  }
+
+  private static WriteRequest.Series timeSeries(
+      CodedInputStream in, byte[] raw, Scratch sc, int index)
+      throws IOException, InvalidWriteRequestException {
+    sc.labels = 0;
+    sc.samples = 0;
     while (true) {
       int tag = in.readTag();
       if (tag == 0) {
@@ -122,7 +153,7 @@ public final class WriteRequestDecoder {
       }
       if (tag == ((1 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
         int limit = in.pushLimit(in.readRawVarint32());
-        label(in, pairs);
+        label(in, raw, sc);
         in.popLimit(limit);
       } else if (tag == ((2 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
         int limit = in.pushLimit(in.readRawVarint32());
@@ -142,23 +173,16 @@ public final class WriteRequestDecoder {
           }
         }
         in.popLimit(limit);
-        if (n == ts.length) {
-          ts = java.util.Arrays.copyOf(ts, n * 2);
-          vs = java.util.Arrays.copyOf(vs, n * 2);
-        }
-        ts[n] = t;
-        vs[n] = v;
-        n++;
+        sc.sample(t, v);
       } else {
         in.skipField(tag);
       }
     }
-    Labels labels = labels(pairs, index);
     return new WriteRequest.Series(
-        labels, java.util.Arrays.copyOf(ts, n), java.util.Arrays.copyOf(vs, n));
+        labels(sc, index), Arrays.copyOf(sc.ts, sc.samples), Arrays.copyOf(sc.vs, sc.samples));
   }
 
-  private static void label(CodedInputStream in, List<String> pairs) throws IOException {
+  private static void label(CodedInputStream in, byte[] raw, Scratch sc) throws IOException {
     String name = "";
     String value = "";
     while (true) {
@@ -167,43 +191,108 @@ public final class WriteRequestDecoder {
         break;
       }
       if (tag == ((1 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-        name = in.readStringRequireUtf8();
+        name = string(in, raw);
       } else if (tag == ((2 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED)) {
-        value = in.readStringRequireUtf8();
+        value = string(in, raw);
       } else {
         in.skipField(tag);
       }
     }
-    pairs.add(name);
-    pairs.add(value);
+    sc.label(name, value);
   }
 
-  /** Validates as Prometheus's {@code labels.IsValid} with legacy names; empty values drop. */
-  private static Labels labels(List<String> pairs, int index) throws InvalidWriteRequestException {
-    Set<String> seen = new HashSet<>();
-    Labels.Builder b = Labels.builder();
-    for (int i = 0; i < pairs.size(); i += 2) {
-      String name = pairs.get(i);
-      if (!LABEL_NAME.matcher(name).matches()) {
+  /** A length-delimited UTF-8 string at the reader's position, through {@link #STRINGS}. */
+  private static String string(CodedInputStream in, byte[] raw) throws IOException {
+    int len = in.readRawVarint32();
+    int pos = in.getTotalBytesRead(); // the array's own index: the reader starts at 0
+    in.skipRawBytes(len); // checks the length against the body and the enclosing limits
+    try {
+      return STRINGS.get(raw, pos, len);
+    } catch (CharacterCodingException e) {
+      throw new InvalidProtocolBufferException("Protocol message had invalid UTF-8.");
+    }
+  }
+
+  /**
+   * Validates as Prometheus's {@code labels.IsValid} with legacy names; empty values drop. Senders
+   * sort their labels (Prometheus does), so the label set is built from the decoded arrays as they
+   * are; only unsorted input goes through a builder and a duplicate check.
+   */
+  private static Labels labels(Scratch sc, int index) throws InvalidWriteRequestException {
+    int kept = 0;
+    boolean sorted = true;
+    String metric = null;
+    for (int i = 0; i < sc.labels; i++) {
+      String name = sc.names[i];
+      if (!validName(name, false)) {
         throw new InvalidWriteRequestException(
             "invalid label name " + quote(name) + " in series " + index + " of the request");
       }
+      sorted &= i == 0 || sc.names[i - 1].compareTo(name) < 0;
+      if (!sc.values[i].isEmpty()) {
+        kept++;
+        if (name.equals(Labels.METRIC_NAME)) {
+          metric = sc.values[i];
+        }
+      }
+    }
+    if (kept == 0) {
+      throw new InvalidWriteRequestException("series " + index + " of the request has no labels");
+    }
+    if (metric != null && !validName(metric, true)) {
+      throw new InvalidWriteRequestException(
+          "invalid metric name " + quote(metric) + " in series " + index + " of the request");
+    }
+    if (!sorted) {
+      return unsortedLabels(sc, index);
+    }
+    String[] names = new String[kept];
+    String[] values = new String[kept];
+    for (int i = 0, k = 0; i < sc.labels; i++) {
+      if (!sc.values[i].isEmpty()) {
+        names[k] = sc.names[i];
+        values[k++] = sc.values[i];
+      }
+    }
+    return Labels.fromSortedNamesAndValues(names, values);
+  }
+
+  /** The slow path of {@link #labels}: names already valid, values already checked. */
+  private static Labels unsortedLabels(Scratch sc, int index) throws InvalidWriteRequestException {
+    Set<String> seen = new HashSet<>();
+    Labels.Builder b = Labels.builder();
+    for (int i = 0; i < sc.labels; i++) {
+      String name = sc.names[i];
       if (!seen.add(name)) {
         throw new InvalidWriteRequestException(
             "duplicate label name " + quote(name) + " in series " + index + " of the request");
       }
-      b.set(name, pairs.get(i + 1));
+      b.set(name, sc.values[i]);
     }
-    Labels l = b.build();
-    if (l.isEmpty()) {
-      throw new InvalidWriteRequestException("series " + index + " of the request has no labels");
+    return b.build();
+  }
+
+  /**
+   * {@code [a-zA-Z_][a-zA-Z0-9_]*}, or with {@code colons} {@code [a-zA-Z_:][a-zA-Z0-9_:]*}: a
+   * loop, not a regex matcher per label.
+   */
+  private static boolean validName(String name, boolean colons) {
+    if (name.isEmpty()) {
+      return false;
     }
-    String metric = l.get(Labels.METRIC_NAME);
-    if (metric != null && !METRIC_NAME.matcher(metric).matches()) {
-      throw new InvalidWriteRequestException(
-          "invalid metric name " + quote(metric) + " in series " + index + " of the request");
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok =
+          c == '_'
+              || (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (colons && c == ':')
+              || (i > 0 && c >= '0' && c <= '9');
+      if (!ok) {
+        return false;
+      }
     }
-    return l;
+    return true;
   }
 
   private static WriteRequest.FamilyMetadata metricMetadata(CodedInputStream in)
