@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * The decoder against a plain model of remote-write label rules (names valid and unique, empty
  * values dropped, at least one label, a valid metric name), over sorted and unsorted pairs, names
  * that repeat and that clash, and non-ASCII values; each body is decoded twice, so the second pass
- * reads its strings from the string table.
+ * reads its strings from the string table, and after bodies of other sizes, so the reused
+ * decompression buffer holds other bytes past its end.
  */
 class WriteRequestDecoderTest {
 
@@ -34,12 +35,14 @@ class WriteRequestDecoderTest {
     for (List<String> pairs : series) {
       raw.add(new WriteRequestEncoder.RawSeries(pairs, new long[] {1000}, new double[] {1.5}));
     }
-    byte[] body = WriteRequestEncoder.proto(raw);
+    // Snappy bodies through the public entry point: tries of every size follow each other, so the
+    // reused decompression buffer holds a longer earlier body's bytes past this one's end.
+    byte[] body = WriteRequestEncoder.encode(raw);
     String expected = expected(series);
     for (int pass = 0; pass < 2; pass++) {
       String actual;
       try {
-        WriteRequest req = WriteRequestDecoder.decodeProto(body);
+        WriteRequest req = WriteRequestDecoder.decode(body, 1 << 20);
         StringBuilder sb = new StringBuilder();
         for (WriteRequest.Series s : req.series()) {
           sb.append(s.labels()).append(s.timestamps()[0]).append(s.values()[0]).append('\n');
@@ -50,6 +53,22 @@ class WriteRequestDecoderTest {
       }
       assertThat(actual).as("pass %d over %s", pass, series).isEqualTo(expected);
     }
+  }
+
+  @Test
+  void aShortBodyAfterALongOneReadsOnlyItsOwnBytes() throws Exception {
+    List<WriteRequestEncoder.RawSeries> many = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      many.add(raw(List.of("__name__", "m", "pod", "pod-" + i)));
+    }
+    assertThat(WriteRequestDecoder.decode(WriteRequestEncoder.encode(many), 1 << 20).series())
+        .hasSize(500);
+    WriteRequest one =
+        WriteRequestDecoder.decode(
+            WriteRequestEncoder.encode(List.of(raw(List.of("__name__", "up")))), 1 << 20);
+    assertThat(one.series())
+        .extracting(WriteRequest.Series::labels)
+        .containsExactly(Labels.of("__name__", "up"));
   }
 
   @Test
