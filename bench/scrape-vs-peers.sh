@@ -140,7 +140,7 @@ if (( HISTORY > 0 )); then
   for side in "infermon=$infermon_pid" "Prometheus 2.42=$prom_pid" ${vm:+"VictoriaMetrics=$vm_pid"}; do
     p=${side#*=}
     awk -v n="${side%%=*}" -v t="$(( $(ticks "$p") - cpu0[$p] ))" -v hz="$hz" -v s="${samples:-0}" \
-      'BEGIN {printf "backfill received by %s: %.1f CPU s, %.2f CPU s per 1 M samples\n", n, t / hz, s > 0 ? t / hz / s * 1e6 : 0}' \
+      'BEGIN {printf "backfill received by %s: %.1f CPU s, %.2f CPU s per 1 M samples\n", n, t / hz, (s > 0 ? t / hz / s * 1e6 : 0)}' \
       | tee -a "$WORK/backfill.log"
   done
   echo "infermon collections during the backfill (count/seconds, before -> after): $gc0 -> $(gcs count)/$(gcs sum)" \
