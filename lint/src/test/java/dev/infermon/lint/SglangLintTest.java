@@ -82,4 +82,28 @@ class SglangLintTest {
         .collect(Collectors.joining("; "))
         .trim();
   }
+
+  /**
+   * A family of a later release than the page's: an optional feature of that release (MFU counters
+   * from 0.5.10 behind --enable-mfu-metrics) is a warning naming the release and the flag, the way
+   * a flag that is off is; a family that every 0.5.10 page has stays an error.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # query                                          | findings (check severity: message start)
+          rate(sglang:estimated_flops_per_gpu_total[5m])   | conditional-metric-off WARNING: sglang:estimated_flops_per_gpu_total exists only from SGLang 0.5.10 with --enable-mfu-metrics
+          sglang:full_token_usage                          | unknown-metric ERROR: sglang:full_token_usage was added in SGLang 0.5.10
+          """)
+  void laterReleaseFindings(String query, String expected) {
+    LintResult r =
+        new LintRun(ref, LintOptions.DEFAULT).run(List.of(LintInput.expr("query", query)));
+    String got =
+        r.findings().stream()
+            .map(f -> f.check().id() + " " + f.severity() + ": " + f.message())
+            .collect(Collectors.joining("; "));
+    assertThat(got).as("%s", r.findings()).startsWith(expected);
+  }
 }
