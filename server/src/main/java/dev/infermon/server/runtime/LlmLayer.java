@@ -107,7 +107,7 @@ public final class LlmLayer {
     CapacityService capacity = new CapacityService(stack, inventories);
     bound =
         new Bound(
-            new DashboardService(stack, inventories),
+            new DashboardService(stack, inventories, cost),
             diagnosis,
             new SloService(stack),
             new LintService(inventories),
