@@ -141,14 +141,7 @@ public final class ReportService {
    *     model has samples in the window
    */
   public Report report(ReportRequest r, Consumer<String> progress) {
-    long window = r.windowMs().orElse(DEFAULT_WINDOW_MS);
-    if (window <= 0) {
-      throw new BadParameterException("window", "the window must be positive");
-    }
-    if (window > MAX_WINDOW_MS) {
-      throw new BadParameterException(
-          "window", "the window must not exceed " + MAX_WINDOW + ", got " + window / 1000 + "s");
-    }
+    long window = window(r);
     int worst = r.worst().orElse(DEFAULT_WORST);
     if (worst < 1 || worst > MAX_WORST) {
       throw new BadParameterException(
@@ -176,13 +169,7 @@ public final class ReportService {
     Map<String, List<ReportQueries.PeriodValue>> ttft =
         queries.ttft(start, end, period, r.model(), a.ttftQuantile());
     progress.accept("capacity headroom over " + window / 1000 + "s");
-    CapacityReport cap =
-        capacity.estimate(
-            new CapacityRequest(
-                Optional.ofNullable(r.model().isEmpty() ? null : r.model()),
-                Optional.empty(),
-                OptionalLong.of(Math.max(window, CapacityService.CURRENT_MS)),
-                OptionalLong.of(end)));
+    CapacityReport cap = capacity(r.model(), window, end);
     progress.accept("efficiency and cost");
     Efficiency eff =
         efficiency.compute(
@@ -193,21 +180,9 @@ public final class ReportService {
     for (Map.Entry<String, ReportQueries.ModelTraffic> e : traffic.entrySet()) {
       String model = e.getKey();
       progress.accept("SLOs and worst periods of " + model);
-      List<SloAttainment> attained = queries.slos(model, sloFor(model, a), end, end - start);
       List<WorstPeriod> worstPeriods = new ArrayList<>();
       for (ReportQueries.PeriodValue p : ReportQueries.worst(ttft.get(model), worst)) {
-        Diagnosis d =
-            diagnoses.computeIfAbsent(
-                p.endMs(),
-                t -> {
-                  progress.accept("diagnosis of " + span(t - period, t));
-                  return diagnosis.diagnose(
-                      new DiagnosisRequest(
-                          OptionalLong.of(t - period),
-                          OptionalLong.of(t),
-                          OptionalLong.empty(),
-                          OptionalLong.empty()));
-                });
+        Diagnosis d = diagnoses.computeIfAbsent(p.endMs(), t -> diagnose(t, period, progress));
         worstPeriods.add(
             new WorstPeriod(
                 p.endMs() - period,
@@ -221,12 +196,45 @@ public final class ReportService {
           new ModelReport(
               model,
               e.getValue().traffic(),
-              attained,
+              queries.slos(model, sloFor(model, a), end, end - start),
               worstPeriods,
               headroom(cap, model),
               figures(eff, model)));
     }
     return new Report(start, end, period, eff.currency(), models);
+  }
+
+  /** The capacity estimate with the window as look-back (at least the current rate's span). */
+  private CapacityReport capacity(String model, long window, long end) {
+    return capacity.estimate(
+        new CapacityRequest(
+            Optional.ofNullable(model.isEmpty() ? null : model),
+            Optional.empty(),
+            OptionalLong.of(Math.max(window, CapacityService.CURRENT_MS)),
+            OptionalLong.of(end)));
+  }
+
+  private static long window(ReportRequest r) {
+    long window = r.windowMs().orElse(DEFAULT_WINDOW_MS);
+    if (window <= 0) {
+      throw new BadParameterException("window", "the window must be positive");
+    }
+    if (window > MAX_WINDOW_MS) {
+      throw new BadParameterException(
+          "window", "the window must not exceed " + MAX_WINDOW + ", got " + window / 1000 + "s");
+    }
+    return window;
+  }
+
+  /** The diagnosis of the period ending at {@code endMs}, every model's findings. */
+  private Diagnosis diagnose(long endMs, long period, Consumer<String> progress) {
+    progress.accept("diagnosis of " + span(endMs - period, endMs));
+    return diagnosis.diagnose(
+        new DiagnosisRequest(
+            OptionalLong.of(endMs - period),
+            OptionalLong.of(endMs),
+            OptionalLong.empty(),
+            OptionalLong.empty()));
   }
 
   /** The model's SLOs of {@code llm.slos}; without any, the alert pack's TTFT and success ones. */
