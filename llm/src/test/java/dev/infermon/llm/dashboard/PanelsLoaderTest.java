@@ -245,7 +245,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(75);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(76);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }
