@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.EmptyReason;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Level;
 import dev.infermon.llm.dashboard.Measure;
+import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.efficiency.Efficiency;
@@ -255,6 +259,74 @@ class EfficiencyTest {
       }
     }
     assertThat(idle).hasSize(pods);
+  }
+
+  private static PanelResult costPanel(LlmConfig.Cost cost) {
+    long end = fleet.now();
+    InventoryService inventories = new InventoryService(CATALOG, fleet.backend);
+    return new DashboardService(fleet.backend, inventories, () -> cost)
+        .render(
+            new DashboardRequest(
+                Filters.NONE,
+                0.95,
+                end - WINDOW_MS,
+                end,
+                STEP_MS,
+                "5m",
+                List.of("efficiency.cost_per_million_tokens")))
+        .get(0);
+  }
+
+  /**
+   * The cost panel's last point equals the service's cost per million over the samples its rate
+   * reads, per model: the prices reach the PromQL as a per-{@code modelName} vector; a default
+   * price stands in for an unlisted GPU model.
+   */
+  @Test
+  void theCostPanelEqualsTheEfficiencyServicesCostPerMillionTokens() {
+    for (LlmConfig.Cost cost :
+        List.of(
+            new LlmConfig.Cost("USD", Optional.empty(), Map.of(H100, PRICE, "NVIDIA A10G", 1.0)),
+            new LlmConfig.Cost("USD", Optional.of(PRICE), Map.of("NVIDIA A10G", 1.0)))) {
+      PanelResult p = costPanel(cost);
+      assertThat(p.status()).as(p.reasons().toString()).isEqualTo(PanelResult.Status.OK);
+      // rate(x[5m]) at t reads the samples in (t - 5m, t], 20 scrapes 285 s apart: the
+      // service's window of the 19 steps ending at t
+      long end = fleet.now();
+      Efficiency e =
+          service(cost)
+              .compute(
+                  new EfficiencyRequest(
+                      OptionalLong.of(end - WINDOW_MS + STEP_MS),
+                      OptionalLong.of(end),
+                      OptionalLong.of(STEP_MS),
+                      "",
+                      ""));
+      List<PanelResult.SeriesData> series = p.queries().get(0).series();
+      assertThat(series).hasSize(e.models().size());
+      for (PanelResult.SeriesData s : series) {
+        double want =
+            value(
+                only(e.models(), "model_name", s.labels().get("model_name"))
+                    .figures()
+                    .costPerMillionTokens());
+        assertThat(s.last()).as(s.labels().toString()).isCloseTo(want, within(want * 1e-9));
+      }
+    }
+  }
+
+  @Test
+  void withoutAPriceTheCostPanelIsEmptyAndSaysWhy() {
+    PanelResult p = costPanel(LlmConfig.Cost.NONE);
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.queries().get(0).promql()).isNull();
+    assertThat(p.reasons())
+        .extracting(EmptyReason::kind, EmptyReason::message)
+        .contains(
+            org.assertj.core.groups.Tuple.tuple(
+                EmptyReason.Kind.NOT_CONFIGURED,
+                "no GPU-hour price is configured: set llm.cost's gpu_hour_prices or"
+                    + " default_gpu_hour_price (docs/configuration.md#llmcost)"));
   }
 
   private static void add(double[] sum, double[] d) {

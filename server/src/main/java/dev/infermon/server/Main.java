@@ -24,7 +24,8 @@ import picocli.CommandLine.Command;
       dev.infermon.server.cli.TestCommand.class,
       dev.infermon.server.cli.ExportCommand.class,
       dev.infermon.server.cli.LintCommand.class,
-      dev.infermon.server.cli.DiagnoseCommand.class
+      dev.infermon.server.cli.DiagnoseCommand.class,
+      dev.infermon.server.cli.ReportCommand.class
     })
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -182,6 +182,7 @@ class ArchitectureTest {
    *                                 dashboard → export
    *                                 dashboard → efficiency
    *           catalog → slo ─────────────────→ export
+   *             diagnosis, efficiency, slo (and capacity) → report
    * </pre>
    *
    * <p>Each package may also use everything upstream of the arrows into it ({@code diagnosis} the
@@ -193,8 +194,9 @@ class ArchitectureTest {
    * chain over the dashboard's compiler and the inventory; {@code slo} rules and status from the
    * catalog's SLI sources; {@code export} files generated from the dashboard, the catalog and the
    * SLO rules; {@code efficiency} tokens per GPU-second, per joule and per unit of cost over the
-   * dashboard's compiler. The root package {@code dev.infermon.llm} holds what every service shares
-   * (the named error) and uses none of them.
+   * dashboard's compiler; {@code report} the services' answers joined per model over a window. The
+   * root package {@code dev.infermon.llm} holds what every service shares (the named error) and
+   * uses none of them.
    */
   @Test
   void llmPackagesReadFromTheCatalogOutwards() {
@@ -218,24 +220,35 @@ class ArchitectureTest {
         .definedBy("dev.infermon.llm.export..")
         .layer("efficiency")
         .definedBy("dev.infermon.llm.efficiency..")
+        .layer("report")
+        .definedBy("dev.infermon.llm.report..")
+        .whereLayer("report")
+        .mayNotBeAccessedByAnyLayer()
         .whereLayer("efficiency")
-        .mayNotBeAccessedByAnyLayer()
+        .mayOnlyBeAccessedByLayers("report")
         .whereLayer("diagnosis")
-        .mayNotBeAccessedByAnyLayer()
+        .mayOnlyBeAccessedByLayers("report")
         .whereLayer("export")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("slo")
-        .mayOnlyBeAccessedByLayers("export")
+        .mayOnlyBeAccessedByLayers("export", "report")
         .whereLayer("dashboard")
-        .mayOnlyBeAccessedByLayers("diagnosis", "export", "efficiency")
+        .mayOnlyBeAccessedByLayers("diagnosis", "export", "efficiency", "report")
         .whereLayer("inventory")
-        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis", "efficiency")
+        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis", "efficiency", "report")
         .whereLayer("catalog")
         .mayOnlyBeAccessedByLayers(
-            "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency")
+            "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency", "report")
         .whereLayer("signals")
         .mayOnlyBeAccessedByLayers(
-            "catalog", "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency")
+            "catalog",
+            "inventory",
+            "dashboard",
+            "diagnosis",
+            "slo",
+            "export",
+            "efficiency",
+            "report")
         .whereLayer("root")
         .mayOnlyBeAccessedByLayers(
             "signals",
@@ -245,7 +258,8 @@ class ArchitectureTest {
             "diagnosis",
             "slo",
             "export",
-            "efficiency")
+            "efficiency",
+            "report")
         .check(classes);
   }
 
@@ -264,6 +278,8 @@ class ArchitectureTest {
           "dev.infermon.llm.efficiency.EfficiencyJson",
           "dev.infermon.llm.diagnosis.IncidentJson",
           "dev.infermon.llm.capacity.CapacityJson",
+          "dev.infermon.llm.report.ReportJson",
+          "dev.infermon.llm.report.ReportText",
           "dev.infermon.lint.report.TextReport",
           "dev.infermon.lint.report.JsonReport",
           "dev.infermon.lint.report.SarifReport");

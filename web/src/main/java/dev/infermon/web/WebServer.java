@@ -93,6 +93,7 @@ public final class WebServer implements AutoCloseable {
     new LlmEfficiencyApi(services.efficiency).register(router);
     new IncidentApi(services.diagnosis, services.rules).register(router);
     new dev.infermon.web.llm.LlmCapacityApi(services.capacity).register(router);
+    new dev.infermon.web.llm.LlmReportApi(services.report).register(router);
     dev.infermon.web.ui.UiRoutes.register(router);
     lifecycle(router, options, services, api);
     router.add("/metrics", ex -> metrics(ex, services.registry), "GET");

@@ -7,6 +7,7 @@ import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.diagnosis.DiagnosisService;
 import dev.infermon.llm.efficiency.EfficiencyService;
 import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.report.ReportService;
 import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.storage.Appendable;
@@ -50,6 +51,7 @@ public final class WebServices {
   final Supplier<SloService> slo;
   final Supplier<EfficiencyService> efficiency;
   final Supplier<CapacityService> capacity;
+  final Supplier<ReportService> report;
   final Supplier<LintService> lint;
   final ExportService exports;
   final Supplier<LlmConfig> llm;
@@ -70,6 +72,7 @@ public final class WebServices {
     this.slo = b.slo;
     this.efficiency = b.efficiency;
     this.capacity = b.capacity;
+    this.report = b.report;
     this.lint = b.lint;
     this.exports = b.exports;
     this.llm = b.llm;
@@ -99,6 +102,7 @@ public final class WebServices {
     private Supplier<SloService> slo = () -> null;
     private Supplier<EfficiencyService> efficiency = () -> null;
     private Supplier<CapacityService> capacity = () -> null;
+    private Supplier<ReportService> report = () -> null;
     private Supplier<LintService> lint = () -> null;
     private ExportService exports;
     private Supplier<LlmConfig> llm = () -> LlmConfig.DEFAULT;
@@ -186,6 +190,12 @@ public final class WebServices {
     /** Capacity headroom ({@code /api/v1/llm/capacity}), or null while the storage is not ready. */
     public Builder capacity(Supplier<CapacityService> capacity) {
       this.capacity = Objects.requireNonNull(capacity, "capacity");
+      return this;
+    }
+
+    /** The report ({@code /api/v1/llm/report}), or null while the storage is not ready. */
+    public Builder report(Supplier<ReportService> report) {
+      this.report = Objects.requireNonNull(report, "report");
       return this;
     }
 

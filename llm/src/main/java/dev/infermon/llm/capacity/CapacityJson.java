@@ -31,7 +31,8 @@ public final class CapacityJson {
     return out;
   }
 
-  static Map<String, Object> headroom(Headroom h) {
+  /** One estimate, as {@link #tree} writes each (the report's headroom too). */
+  public static Map<String, Object> headroom(Headroom h) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("model", h.model());
     m.put("namespace", h.namespace());

@@ -1,5 +1,6 @@
 package dev.infermon.llm.dashboard;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.InventoryService;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /**
  * Renders the dashboard: reads the inventory, compiles each panel for the families present, runs
@@ -44,6 +46,7 @@ public final class DashboardService {
   private final PromqlCompiler compiler;
   private final ReasonFinder reasons;
   private final InventoryService inventories;
+  private final Supplier<LlmConfig.Cost> cost;
 
   /** With its own inventory service over {@code backend}. */
   public DashboardService(QueryBackend backend, Catalog catalog) {
@@ -55,9 +58,19 @@ public final class DashboardService {
    * catalog is the inventory's.
    */
   public DashboardService(QueryBackend backend, InventoryService inventories) {
-    if (backend == null || inventories == null) {
-      throw new IllegalArgumentException("backend and inventories are required");
+    this(backend, inventories, () -> LlmConfig.Cost.NONE);
+  }
+
+  /**
+   * As {@link #DashboardService(QueryBackend, InventoryService)}, with the GPU-hour prices {@code
+   * cost} gives at each render ({@code llm.cost}, which a reload may change) for the cost panels.
+   */
+  public DashboardService(
+      QueryBackend backend, InventoryService inventories, Supplier<LlmConfig.Cost> cost) {
+    if (backend == null || inventories == null || cost == null) {
+      throw new IllegalArgumentException("backend, inventories and cost are required");
     }
+    this.cost = cost;
     this.backend = backend;
     this.catalog = inventories.catalog();
     this.compiler = new PromqlCompiler(catalog);
@@ -136,6 +149,7 @@ public final class DashboardService {
       }
     }
     Presence presence = Presence.of(inv.families());
+    LlmConfig.Cost prices = cost.get();
     // compile everything first, then ask each distinct query once, all of them at once
     List<List<Optional<String>>> compiled = new ArrayList<>();
     Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
@@ -150,7 +164,10 @@ public final class DashboardService {
               PromqlCompiler.duration(r.stepMs()));
       List<Optional<String>> qs = new ArrayList<>();
       for (Query q : p.queries()) {
-        Optional<String> promql = compiler.compile(q.measure(), p.level(), o);
+        Optional<String> promql =
+            q.measure() instanceof Measure.CostPerMillionTokens
+                ? compiler.compileCostPerMillionTokens(p.level().groupBy(), o, prices)
+                : compiler.compile(q.measure(), p.level(), o);
         promql.ifPresent(
             text ->
                 runs.computeIfAbsent(
@@ -161,7 +178,7 @@ public final class DashboardService {
     }
     List<PanelResult> out = new ArrayList<>();
     for (int i = 0; i < panels.size(); i++) {
-      out.add(render(panels.get(i), compiled.get(i), runs, r, inv));
+      out.add(render(panels.get(i), compiled.get(i), runs, r, inv, prices));
     }
     return out;
   }
@@ -189,9 +206,22 @@ public final class DashboardService {
       List<Optional<String>> compiled,
       Map<String, CompletableFuture<QueryResult>> runs,
       DashboardRequest r,
-      Inventory inv) {
+      Inventory inv,
+      LlmConfig.Cost prices) {
     List<PanelResult.QueryData> queries = new ArrayList<>();
     List<EmptyReason> errors = new ArrayList<>();
+    if (!prices.priced()
+        && p.queries().stream()
+            .anyMatch(q -> q.measure() instanceof Measure.CostPerMillionTokens)) {
+      errors.add(
+          new EmptyReason(
+              EmptyReason.Kind.NOT_CONFIGURED,
+              "",
+              "no GPU-hour price is configured: set llm.cost's gpu_hour_prices or"
+                  + " default_gpu_hour_price (docs/configuration.md#llmcost)",
+              null,
+              null));
+    }
     boolean any = false;
     for (int qi = 0; qi < p.queries().size(); qi++) {
       Query q = p.queries().get(qi);

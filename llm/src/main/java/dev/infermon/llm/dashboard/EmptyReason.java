@@ -38,7 +38,9 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
      */
     REMOVED,
     /** The query failed; the message is the backend's. */
-    QUERY_ERROR
+    QUERY_ERROR,
+    /** The panel needs configuration infermon does not have ({@code llm.cost}'s prices). */
+    NOT_CONFIGURED
   }
 
   public EmptyReason {

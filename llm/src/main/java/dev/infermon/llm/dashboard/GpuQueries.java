@@ -5,6 +5,7 @@ import static dev.infermon.llm.dashboard.Selectors.perStep;
 import static dev.infermon.llm.dashboard.Selectors.scale;
 import static dev.infermon.llm.dashboard.Selectors.union;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.SignalSource;
@@ -151,6 +152,49 @@ final class GpuQueries {
         + " * on (namespace, pod) group_left () ("
         + running
         + " == bool 0))";
+  }
+
+  /**
+   * The group's GPUs per {@code modelName}, each priced per hour by {@code cost} (a model without
+   * its own price at the default one, else left out), summed per second, over the group's generated
+   * tokens per second, times a million; null without a price or the signals.
+   */
+  String costPerMillionTokens(List<String> g, Options o, LlmConfig.Cost cost) {
+    if (!cost.priced()) {
+      return null;
+    }
+    String gpus = gpuCount(union(g, List.of("modelName")), o);
+    String tokens = counters.counter(Signal.GENERATION_TOKENS, "", g, o, "rate", null);
+    if (gpus == null || tokens == null) {
+      return null;
+    }
+    List<String> prices = new ArrayList<>();
+    cost.gpuHourPrices()
+        .forEach(
+            (model, price) ->
+                prices.add(
+                    "label_replace(vector("
+                        + PromqlCompiler.num(price)
+                        + "), \"modelName\", "
+                        + quote(model.replace("$", "$$"))
+                        + ", \"\", \"\")"));
+    String table = String.join(" or ", prices);
+    String priced =
+        prices.isEmpty() ? null : gpus + " * on (modelName) group_left () (" + table + ")";
+    if (cost.defaultGpuHourPrice().isPresent()) {
+      String rest =
+          (prices.isEmpty()
+                  ? "(" + gpus + ")"
+                  : "(" + gpus + " unless on (modelName) (" + table + "))")
+              + " * "
+              + PromqlCompiler.num(cost.defaultGpuHourPrice().get());
+      priced = priced == null ? rest : "(" + priced + ") or (" + rest + ")";
+    }
+    return "sum " + by(g) + " (" + priced + ") / 3600 / (" + tokens + " > 0) * 1000000";
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   private static boolean isCounter(Resolved r, String family) {

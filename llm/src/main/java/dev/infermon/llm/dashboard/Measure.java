@@ -166,6 +166,17 @@ public sealed interface Measure {
     }
   }
 
+  /**
+   * What a million generated tokens cost at the configured GPU-hour prices ({@code llm.cost}): the
+   * group's GPUs priced per dcgm-exporter {@code modelName}, per second, over its generated tokens
+   * per second. Compiled only with the prices ({@link PromqlCompiler#compileCostPerMillionTokens}).
+   */
+  record CostPerMillionTokens() implements Measure {
+    public List<Signal> signals() {
+      return List.of(Signal.GENERATION_TOKENS, Signal.GPU_COUNT);
+    }
+  }
+
   /** A measure divided by the number of GPUs attributed to the group's pods. */
   record PerGpu(Measure measure) implements Measure {
     public List<Signal> signals() {

@@ -45,7 +45,8 @@ final class PanelsLoader {
           "per_gpu",
           "idle_gpus",
           "lora",
-          "of_peak");
+          "of_peak",
+          "cost_per_million_tokens");
 
   private final String file;
 
@@ -295,6 +296,11 @@ final class PanelsLoader {
         return new Measure.IdleGpus();
       case "lora":
         return lora(v, where, at);
+      case "cost_per_million_tokens":
+        if (!v.isObject() || !v.isEmpty()) {
+          throw fail(where, at, "takes no arguments: write cost_per_million_tokens: {}");
+        }
+        return new Measure.CostPerMillionTokens();
       case "quantile":
         return quantile(v, where, at);
       case "ratio":

@@ -1,5 +1,6 @@
 package dev.infermon.llm.dashboard;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.signals.Signal;
 import java.util.List;
@@ -119,6 +120,16 @@ public final class PromqlCompiler {
     return Optional.ofNullable(gpus.gpuCount(List.copyOf(groupBy), o));
   }
 
+  /**
+   * {@link Measure.CostPerMillionTokens} at {@code cost}'s prices, grouped by {@code groupBy}:
+   * empty without a price or without the signals (a plain {@link #compile} of the measure is always
+   * empty, as an export has no prices).
+   */
+  public Optional<String> compileCostPerMillionTokens(
+      List<String> groupBy, Options o, LlmConfig.Cost cost) {
+    return Optional.ofNullable(gpus.costPerMillionTokens(List.copyOf(groupBy), o, cost));
+  }
+
   private String expr(Measure m, List<String> g, Options o) {
     if (m instanceof Measure.Level) {
       return counters.gauge(((Measure.Level) m).signal(), g, o);
@@ -165,6 +176,9 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.Lora) {
       return derived.lora(((Measure.Lora) m).view(), g, o);
+    }
+    if (m instanceof Measure.CostPerMillionTokens) {
+      return null;
     }
     if (m instanceof Measure.PerGpu) {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);

@@ -18,8 +18,25 @@ public final class DiagnosisJson {
     out.put("start", d.startMs() / 1000.0);
     out.put("end", d.endMs() / 1000.0);
     out.put("pods", d.pods());
+    out.put("findings", findings(d.findings()));
+    List<Object> unread = new ArrayList<>();
+    for (NotMeasured n : d.notMeasured()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("model", n.model());
+      m.put("namespace", n.namespace());
+      m.put("pod", n.pod());
+      m.put("signals", n.signals());
+      unread.add(m);
+    }
+    out.put("notMeasured", unread);
+    out.put("unexamined", d.unexamined());
+    return out;
+  }
+
+  /** Findings as {@link #tree} writes them (the report's worst periods write them alike). */
+  public static List<Object> findings(List<Finding> fs) {
     List<Object> findings = new ArrayList<>();
-    for (Finding f : d.findings()) {
+    for (Finding f : fs) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("state", f.state().id());
       m.put("description", f.state().description());
@@ -43,18 +60,6 @@ public final class DiagnosisJson {
       m.put("notRead", f.notRead());
       findings.add(m);
     }
-    out.put("findings", findings);
-    List<Object> unread = new ArrayList<>();
-    for (NotMeasured n : d.notMeasured()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("model", n.model());
-      m.put("namespace", n.namespace());
-      m.put("pod", n.pod());
-      m.put("signals", n.signals());
-      unread.add(m);
-    }
-    out.put("notMeasured", unread);
-    out.put("unexamined", d.unexamined());
-    return out;
+    return findings;
   }
 }

@@ -31,22 +31,26 @@ public final class EfficiencyJson {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("labels", g.labels());
       m.put("pods", g.pods());
-      Figures f = g.figures();
-      Map<String, Object> figures = new LinkedHashMap<>();
-      figure(figures, "generatedTokens", f.generatedTokens());
-      figure(figures, "gpuSeconds", f.gpuSeconds());
-      figure(figures, "idleGpuSeconds", f.idleGpuSeconds());
-      figure(figures, "energyJoules", f.energyJoules());
-      figure(figures, "tokensPerGpuSecond", f.tokensPerGpuSecond());
-      figure(figures, "tokensPerJoule", f.tokensPerJoule());
-      figure(figures, "joulesPerToken", f.joulesPerToken());
-      figure(figures, "cost", f.cost());
-      figure(figures, "costPerMillionTokens", f.costPerMillionTokens());
-      m.put("figures", figures);
-      m.put("gpuSecondsByGpuModel", f.gpuSecondsByGpuModel());
+      m.put("figures", figures(g.figures()));
+      m.put("gpuSecondsByGpuModel", g.figures().gpuSecondsByGpuModel());
       out.add(m);
     }
     return out;
+  }
+
+  /** One group's figures, each a value or {@code null} beside its reason. */
+  public static Map<String, Object> figures(Figures f) {
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figure(figures, "generatedTokens", f.generatedTokens());
+    figure(figures, "gpuSeconds", f.gpuSeconds());
+    figure(figures, "idleGpuSeconds", f.idleGpuSeconds());
+    figure(figures, "energyJoules", f.energyJoules());
+    figure(figures, "tokensPerGpuSecond", f.tokensPerGpuSecond());
+    figure(figures, "tokensPerJoule", f.tokensPerJoule());
+    figure(figures, "joulesPerToken", f.joulesPerToken());
+    figure(figures, "cost", f.cost());
+    figure(figures, "costPerMillionTokens", f.costPerMillionTokens());
+    return figures;
   }
 
   private static void figure(Map<String, Object> out, String name, Figure f) {

@@ -138,6 +138,19 @@ public final class SloRules {
         + "\n";
   }
 
+  /**
+   * The error ratio of {@code slo} over {@code window} as the recorded rules compute it, for an
+   * instant query at the window's end (the report's attainment); empty when no engine measures the
+   * SLO exactly (its threshold no bucket bound).
+   */
+  public static java.util.Optional<String> errorRatioOver(
+      LlmConfig.Slo slo, Catalog catalog, Duration window) {
+    List<SliSource> sources = SliSource.exact(slo, catalog);
+    return sources.isEmpty()
+        ? java.util.Optional.empty()
+        : java.util.Optional.of(errorRatioExpr(slo, sources, window));
+  }
+
   /** The error ratio of {@code slo} over {@code w}, one expression over every engine. */
   private static String errorRatioExpr(LlmConfig.Slo slo, List<SliSource> sources, Duration w) {
     String model = "model_name=" + q(slo.model());

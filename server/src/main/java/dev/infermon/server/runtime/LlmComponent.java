@@ -33,7 +33,8 @@ final class LlmComponent implements Component {
     section = cfg.llm();
     if (engine.backend() != null) {
       // diagnosis checks the symptoms of the alert pack as loaded: the section in effect
-      layer.bind(engine.backend(), () -> section.alerts(), () -> section.cost());
+      layer.bind(
+          engine.backend(), () -> section.alerts(), () -> section.cost(), () -> section.slos());
     }
   }
 

@@ -9,11 +9,13 @@ import dev.infermon.llm.diagnosis.DiagnosisService;
 import dev.infermon.llm.efficiency.EfficiencyService;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.llm.report.ReportService;
 import dev.infermon.llm.slo.SloService;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.rules.AlertAnnotator;
 import dev.infermon.web.WebServices;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -21,9 +23,9 @@ import java.util.function.Supplier;
  * The LLM layer of one process, built in this one place: the catalog (loaded once), the exports and
  * a lint service without a store from the start (they need no storage); once a query backend is
  * bound, one {@link InventoryService} and over it the dashboard, diagnosis, SLO, stored-lint and
- * efficiency and capacity services, so every part reads the same inventory cache. {@code serve}
- * binds its embedded or remote backend when the storage is ready; {@code infermon lint} and {@code
- * infermon diagnose} bind the remote API they are pointed at.
+ * efficiency, capacity and report services, so every part reads the same inventory cache. {@code
+ * serve} binds its embedded or remote backend when the storage is ready; {@code infermon lint} and
+ * {@code infermon diagnose} bind the remote API they are pointed at.
  *
  * <p>Threading: {@link #bind} and {@link #unbind} from the lifecycle's thread; the accessors from
  * any thread (the bound services are published together).
@@ -41,7 +43,8 @@ public final class LlmLayer {
       SloService slo,
       LintService lint,
       EfficiencyService efficiency,
-      CapacityService capacity) {}
+      CapacityService capacity,
+      ReportService report) {}
 
   /**
    * A layer over a remote API for one command (the CLI's): {@code backend} under the query stack
@@ -51,6 +54,16 @@ public final class LlmLayer {
   public static LlmLayer over(QueryBackend backend) {
     LlmLayer l = new LlmLayer();
     l.bind(QueryStack.withoutCache(backend));
+    return l;
+  }
+
+  /**
+   * As {@link #over(QueryBackend)}, with the {@code llm} section's thresholds, prices and SLOs (the
+   * CLI's {@code --config}).
+   */
+  public static LlmLayer over(QueryBackend backend, LlmConfig llm) {
+    LlmLayer l = new LlmLayer();
+    l.bind(QueryStack.withoutCache(backend), llm::alerts, llm::cost, llm::slos);
     return l;
   }
 
@@ -76,15 +89,31 @@ public final class LlmLayer {
    */
   public void bind(
       QueryBackend stack, Supplier<LlmConfig.Alerts> alerts, Supplier<LlmConfig.Cost> cost) {
+    bind(stack, alerts, cost, List::of);
+  }
+
+  /**
+   * As {@link #bind(QueryBackend, Supplier, Supplier)}, with the SLOs the report measures ({@code
+   * llm.slos}, read at each report).
+   */
+  public void bind(
+      QueryBackend stack,
+      Supplier<LlmConfig.Alerts> alerts,
+      Supplier<LlmConfig.Cost> cost,
+      Supplier<List<LlmConfig.Slo>> slos) {
     InventoryService inventories = new InventoryService(catalog, stack);
+    DiagnosisService diagnosis = new DiagnosisService(stack, inventories, alerts);
+    EfficiencyService efficiency = new EfficiencyService(stack, inventories, cost);
+    CapacityService capacity = new CapacityService(stack, inventories);
     bound =
         new Bound(
-            new DashboardService(stack, inventories),
-            new DiagnosisService(stack, inventories, alerts),
+            new DashboardService(stack, inventories, cost),
+            diagnosis,
             new SloService(stack),
             new LintService(inventories),
-            new EfficiencyService(stack, inventories, cost),
-            new CapacityService(stack, inventories));
+            efficiency,
+            capacity,
+            new ReportService(stack, inventories, diagnosis, capacity, efficiency, alerts, slos));
   }
 
   /** The storage is going away: its services answer "not ready" from now on. */
@@ -100,6 +129,7 @@ public final class LlmLayer {
         .efficiency(this::efficiency)
         .lint(this::lint)
         .capacity(this::capacity)
+        .report(this::report)
         .exports(exports);
   }
 
@@ -163,5 +193,11 @@ public final class LlmLayer {
   public EfficiencyService efficiency() {
     Bound b = bound;
     return b == null ? null : b.efficiency();
+  }
+
+  /** Null while no backend is bound. */
+  public ReportService report() {
+    Bound b = bound;
+    return b == null ? null : b.report();
   }
 }

@@ -123,7 +123,7 @@ class LlmApiServeTest {
     }
   }
 
-  private static Map<String, String> labels(
+  static Map<String, String> labels(
       String name, Map<String, String> target, Map<String, String> own) {
     Map<String, String> l = new TreeMap<>(target);
     l.putAll(own);
@@ -132,7 +132,7 @@ class LlmApiServeTest {
   }
 
   /** One remote-write 1.0 {@code TimeSeries} with one sample; labels sorted by name. */
-  private static byte[] timeSeries(Map<String, String> labels, long t, double v) throws Exception {
+  static byte[] timeSeries(Map<String, String> labels, long t, double v) throws Exception {
     ByteArrayOutputStream ts = new ByteArrayOutputStream();
     CodedOutputStream c = CodedOutputStream.newInstance(ts);
     for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
@@ -153,7 +153,7 @@ class LlmApiServeTest {
     return ts.toByteArray();
   }
 
-  private static byte[] writeRequest(List<byte[]> series) throws Exception {
+  static byte[] writeRequest(List<byte[]> series) throws Exception {
     ByteArrayOutputStream req = new ByteArrayOutputStream();
     CodedOutputStream r = CodedOutputStream.newInstance(req);
     for (byte[] ts : series) {

@@ -55,6 +55,8 @@ export const api = {
     call('/api/v1/llm/dashboard', Object.assign({ panels: ids.join(',') }, params), signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
   inventory: (signal) => call('/api/v1/llm/inventory', null, signal),
+  // Capacity headroom per model and pod (docs/capacity.md): an estimate or its reason.
+  capacity: (params, signal) => call('/api/v1/llm/capacity', params, signal),
   // One alert's incident: symptom, diagnosis timeline, pods involved (docs/http-api.md).
   incident: (alert, signal) => call('/api/v1/llm/incident', { alert }, signal),
   catalogFamilies: (signal) => call('/api/v1/llm/catalog/families', null, signal).then((r) => r.data),

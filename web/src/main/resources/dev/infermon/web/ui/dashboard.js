@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { panelCard, panelLoader } from './panels.js';
 import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
+import { headroomTable } from './headroom.js';
 import { esc, fmtTime } from './format.js';
 import * as st from './state.js';
 
@@ -37,6 +38,7 @@ export function mount(main) {
   let sections = null; // [{id, title, level, wide}] in display order, from the layout API
   let cards = [];
   let tables = [];
+  let headrooms = [];
   let timer = 0;
   let controller = new AbortController();
   let observer = null;
@@ -156,6 +158,14 @@ export function mount(main) {
         tables.push({ t: podTable(el, title, cols, byGpu), cols, byGpu });
       }
     }
+    headrooms = [];
+    if (level === 'model' || level === 'pod') {
+      const el = document.createElement('section');
+      el.className = 'panel';
+      el.id = level === 'pod' ? 'pod-headroom' : 'model-headroom';
+      body.appendChild(el);
+      headrooms.push(headroomTable(el, level === 'pod'));
+    }
     let section = null;
     let grid = null;
     for (const spec of chosen) {
@@ -231,6 +241,7 @@ export function mount(main) {
       if (!observer || visible.has(c.el)) c.refresh(win);
     }
     if (observer) for (const c of cards) observer.observe(c.el);
+    for (const h of headrooms) h.load(Math.round(win.end), st.params().get('model') || '', controller.signal);
     for (const tb of tables) {
       tb.t.loading();
       const w = win;

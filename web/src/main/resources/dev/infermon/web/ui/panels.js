@@ -30,6 +30,8 @@ export function todoFor(r) {
       return 'No target matches the filters: clear a filter, or check discovery on the Targets page.';
     case 'QUERY_ERROR':
       return 'Open the query in Explore (PromQL below) to see the error in place.';
+    case 'NOT_CONFIGURED':
+      return 'Set what the reason names in the configuration (llm.cost) and reload infermon.';
     default:
       return r.hint || 'Widen the time range or clear a filter; the Targets page shows whether the pods are scraped.';
   }
