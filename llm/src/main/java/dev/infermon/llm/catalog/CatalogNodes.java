@@ -80,7 +80,8 @@ final class CatalogNodes {
    * wrapper's release (Ray), not the engine's.
    */
   NameVariant nameVariant(JsonNode v, String at) {
-    checkKeys(v, Set.of("prefix", "optional_labels", "cite", "product", "serves", "renames"), at);
+    checkKeys(
+        v, Set.of("prefix", "optional_labels", "cite", "product", "serves", "renames", "own"), at);
     Map<String, String> renames = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = v.path("renames").properties().iterator();
     while (it.hasNext()) {
@@ -94,7 +95,8 @@ final class CatalogNodes {
           text(v, "cite", at, true),
           text(v, "product", at, false),
           new LinkedHashSet<>(strings(v.path("serves"))),
-          renames);
+          renames,
+          new LinkedHashSet<>(strings(v.path("own"))));
     } catch (IllegalArgumentException e) {
       throw fail(at, e.getMessage());
     }

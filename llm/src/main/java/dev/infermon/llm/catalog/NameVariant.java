@@ -20,6 +20,8 @@ import java.util.Set;
  *     spelling carries every family of the release
  * @param renames catalog name to the whole family name the product gives it instead of prefix and
  *     catalog name; every key is a family it serves
+ * @param own the catalog names only this product serves (NIM's {@code request_failure_total}): no
+ *     other spelling of the engine carries them; each is among {@code serves}
  */
 public record NameVariant(
     String prefix,
@@ -27,7 +29,8 @@ public record NameVariant(
     String cite,
     String product,
     Set<String> serves,
-    Map<String, String> renames) {
+    Map<String, String> renames,
+    Set<String> own) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
@@ -58,11 +61,18 @@ public record NameVariant(
       }
     }
     renames = Map.copyOf(renames);
+    own = Set.copyOf(own);
+    for (String o : own) {
+      if (!serves.contains(o)) {
+        throw new IllegalArgumentException(
+            "name variant \"" + prefix + "\" owns \"" + o + "\", which it does not serve");
+      }
+    }
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of(), Map.of());
+    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), Set.of());
   }
 
   /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */
