@@ -208,7 +208,7 @@ class CatalogTest {
     assertThat(vllm.serves(plain, "request_success_total")).isTrue();
     assertThat(vllm.ownedElsewhere(nim, "request_success_total")).isFalse();
   }
-  
+
   @Test
   void everyEngineHasTheCoreSignals() {
     for (String engine : new String[] {"vllm", "sglang"}) {
