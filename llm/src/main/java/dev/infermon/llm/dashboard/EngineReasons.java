@@ -97,9 +97,10 @@ final class EngineReasons {
           return reason(
               EmptyReason.Kind.NO_TRAFFIC,
               f.name()
-                  + " changes in the range but has no series"
+                  + " changes in the range but has no "
+                  + f.name()
                   + matchers(sources.get(0))
-                  + " yet: it appears on the first such event",
+                  + " series yet: one appears on the first such event",
               null,
               null);
         }
