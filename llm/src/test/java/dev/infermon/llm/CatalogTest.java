@@ -194,6 +194,21 @@ class CatalogTest {
     return r == null ? null : r.name();
   }
 
+  /** NIM's own counters exist under NIM's spelling only: never as vllm: or ray_vllm: families. */
+  @Test
+  void aProductsOwnFamiliesHaveNoOtherSpelling() {
+    EngineCatalog vllm = CATALOG.engine("vllm");
+    NameVariant nim = vllm.spelling("").orElseThrow().variant();
+    NameVariant plain = vllm.spelling("vllm:").orElseThrow().variant();
+    for (String own : new String[] {"request_failure_total", "num_request_max"}) {
+      assertThat(vllm.serves(nim, own)).as(own).isTrue();
+      assertThat(vllm.serves(plain, own)).as(own).isFalse();
+      assertThat(vllm.ownedElsewhere(plain, own)).as(own).isTrue();
+    }
+    assertThat(vllm.serves(plain, "request_success_total")).isTrue();
+    assertThat(vllm.ownedElsewhere(nim, "request_success_total")).isFalse();
+  }
+
   @Test
   void everyEngineHasTheCoreSignals() {
     for (String engine : new String[] {"vllm", "sglang"}) {
@@ -363,6 +378,7 @@ class CatalogTest {
         "{prefix: '', product: P, serves: [a], renames: {nope: b}, cite: c} | renames \"nope\", which it does not serve",
         "{prefix: '', product: P, renames: {nope: b}, cite: c} | unknown metric \"nope\"",
         "{prefix: '', product: P, renames: {a: ''}, cite: c} | renames \"a\" to nothing",
+        "{prefix: '', product: P, serves: [a], own: [b], cite: c} | owns \"b\", which it does not serve",
       })
   void aProductsSubsetIsChecked(String variant, String message) {
     String yaml =

@@ -23,6 +23,19 @@ import java.util.List;
 final class Alternatives {
   private Alternatives() {}
 
+  /**
+   * Whether {@code info} names a family only its product's spelling carries (NIM's own counters),
+   * and the endpoints have engine targets, none of them in that spelling.
+   */
+  private static boolean othersOwn(QueryScope s, MetricInfo info) {
+    Reference.CatalogHit hit = info.hit();
+    if (hit == null || !hit.variant().own().contains(hit.latest().name())) {
+      return false;
+    }
+    java.util.Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(hit.engine());
+    return !used.isEmpty() && used.stream().noneMatch(sp -> sp.variant().equals(hit.variant()));
+  }
+
   static boolean covered(QueryScope s, VectorSelector vs, MetricInfo info) {
     if (info.exposed() && !deprecatedIn(s, info)) {
       return false;
@@ -31,8 +44,13 @@ final class Alternatives {
     if (n == null) {
       return false;
     }
-    Expr child = vs;
     List<Expr> ancestors = n.ancestors();
+    if (othersOwn(s, info)
+        && ancestors.stream()
+            .anyMatch(a -> a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LOR)) {
+      return true; // NIM's own request_failure_total: an empty branch on other spellings' targets
+    }
+    Expr child = vs;
     for (int i = ancestors.size() - 1; i >= 0; i--) {
       Expr a = ancestors.get(i);
       if (a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LOR) {

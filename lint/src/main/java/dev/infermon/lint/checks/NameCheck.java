@@ -140,6 +140,26 @@ final class NameCheck {
     return hit.latest();
   }
 
+  /**
+   * The product (NVIDIA NIM) whose spelling every endpoint of the hit's engine uses, when that
+   * product's subset lacks the family; empty otherwise.
+   */
+  private static Optional<String> productLacks(QueryScope s, Reference.CatalogHit hit) {
+    java.util.Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(hit.engine());
+    if (used.isEmpty()) {
+      return Optional.empty();
+    }
+    String product = null;
+    for (dev.infermon.llm.catalog.Spelling sp : used) {
+      String p = sp.variant().product();
+      if (p == null || p.isBlank() || hit.engine().serves(sp.variant(), hit.latest().name())) {
+        return Optional.empty();
+      }
+      product = p;
+    }
+    return Optional.of(product);
+  }
+
   private static void missing(QueryScope s, MetricInfo info, Location at) {
     String name = info.sample();
     String spelt = NameSpellings.otherSpelling(s, name);
@@ -178,6 +198,26 @@ final class NameCheck {
     History h = latest.history();
     ReleaseLine gone = h.goneFrom();
     boolean catalogMode = !info.judgedByTargets();
+    Optional<String> product = catalogMode ? Optional.empty() : productLacks(s, hit);
+    if (product.isPresent()) {
+      // the product's subset decides before any release, as in the dashboard's reasons
+      s.report(
+          CheckId.UNKNOWN_METRIC,
+          at,
+          product.get()
+              + " does not expose "
+              + name
+              + ": it serves a fixed subset of "
+              + hit.engine().title()
+              + "'s families, whatever "
+              + hit.engine().title()
+              + " release it embeds ("
+              + runs
+              + ").",
+          "",
+          name);
+      return;
+    }
     if (gone != null && r.first().atLeast(gone)) {
       String what =
           h.hidden() != null && (h.removed() == null || h.hidden().compareTo(h.removed()) < 0)

@@ -86,7 +86,10 @@ final class NameSpellings {
    */
   static String inTargetSpelling(QueryScope s, Reference.CatalogHit hit, String sample) {
     Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(hit.engine());
-    if (used.isEmpty() || hit.latest().prefixless()) {
+    // a family only its product serves (NIM's request_failure_total) has no other spelling
+    if (used.isEmpty()
+        || hit.latest().prefixless()
+        || hit.variant().own().contains(hit.latest().name())) {
       return sample;
     }
     for (dev.infermon.llm.catalog.Spelling sp : used) {

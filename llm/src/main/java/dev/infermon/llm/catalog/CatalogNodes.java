@@ -83,7 +83,14 @@ final class CatalogNodes {
     checkKeys(
         v,
         Set.of(
-            "prefix", "optional_labels", "cite", "product", "serves", "renames", "required_labels"),
+            "prefix",
+            "optional_labels",
+            "cite",
+            "product",
+            "serves",
+            "renames",
+            "required_labels",
+            "own"),
         at);
     Map<String, String> renames = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = v.path("renames").properties().iterator();
@@ -99,7 +106,8 @@ final class CatalogNodes {
           text(v, "product", at, false),
           new LinkedHashSet<>(strings(v.path("serves"))),
           renames,
-          strings(v.path("required_labels")));
+          strings(v.path("required_labels")),
+          new LinkedHashSet<>(strings(v.path("own"))));
     } catch (IllegalArgumentException e) {
       throw fail(at, e.getMessage());
     }

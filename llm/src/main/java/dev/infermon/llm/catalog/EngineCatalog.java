@@ -146,6 +146,22 @@ public final class EngineCatalog {
     return Optional.empty();
   }
 
+  /**
+   * Whether spelling {@code v} can carry catalog family {@code name}: within its product's subset,
+   * and not a family another product owns (NIM's own counters never appear as {@code vllm:}).
+   */
+  public boolean serves(NameVariant v, String name) {
+    if (!v.serves(name)) {
+      return false;
+    }
+    return !ownedElsewhere(v, name);
+  }
+
+  /** Whether a spelling other than {@code v} owns {@code name}: then {@code v} never carries it. */
+  public boolean ownedElsewhere(NameVariant v, String name) {
+    return !v.own().contains(name) && variants.stream().anyMatch(o -> o.own().contains(name));
+  }
+
   /** Name variants, the default ({@code vllm:}) first. */
   public List<NameVariant> variants() {
     return variants;

@@ -23,6 +23,8 @@ import java.util.Set;
  * @param requiredLabels labels every series of this spelling carries and that tell it from another
  *     engine's same names (TensorRT-LLM 1.0's unprefixed names carry {@code engine_type}, NVIDIA
  *     NIM's none): a family without them is not of this spelling; empty when the names suffice
+ * @param own the catalog names only this product serves (NIM's {@code request_failure_total}): no
+ *     other spelling of the engine carries them; each is among {@code serves}
  */
 public record NameVariant(
     String prefix,
@@ -31,7 +33,8 @@ public record NameVariant(
     String product,
     Set<String> serves,
     Map<String, String> renames,
-    List<String> requiredLabels) {
+    List<String> requiredLabels,
+    Set<String> own) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
@@ -63,9 +66,16 @@ public record NameVariant(
     }
     renames = Map.copyOf(renames);
     requiredLabels = List.copyOf(requiredLabels);
+    own = Set.copyOf(own);
+    for (String o : own) {
+      if (!serves.contains(o)) {
+        throw new IllegalArgumentException(
+            "name variant \"" + prefix + "\" owns \"" + o + "\", which it does not serve");
+      }
+    }
   }
 
-  /** A product's spelling without required labels. */
+  /** A product's spelling without required labels or own names. */
   public NameVariant(
       String prefix,
       List<String> optionalLabels,
@@ -73,12 +83,12 @@ public record NameVariant(
       String product,
       Set<String> serves,
       Map<String, String> renames) {
-    this(prefix, optionalLabels, cite, product, serves, renames, List.of());
+    this(prefix, optionalLabels, cite, product, serves, renames, List.of(), Set.of());
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of());
+    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of(), Set.of());
   }
 
   /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */

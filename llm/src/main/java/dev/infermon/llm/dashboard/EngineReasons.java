@@ -35,16 +35,22 @@ final class EngineReasons {
     this.spelling = s != null && s.engine().equals(e.engine()) ? s.variant() : e.variants().get(0);
   }
 
-  EmptyReason explain(Signal s, List<SignalSource> sources, TargetInventory t) {
+  EmptyReason explain(Signal s, List<SignalSource> all, TargetInventory t) {
+    List<SignalSource> sources = all;
     ReleaseRange range = t.detection().versions();
     Optional<FamilyInfo> shown = present(sources, t, range);
     if (shown.isPresent()) {
-      return traffic(s, shown.get());
+      return traffic(s, shown.get(), sources);
     }
     Optional<MetricEntry> unserved = unserved(sources);
     if (unserved.isPresent()) {
       return productSubset(unserved.get().familyName(spelling));
     }
+    // a source only another product serves (NIM's request_failure_total) explains nothing here
+    sources =
+        all.stream()
+            .filter(src -> src.metrics().stream().allMatch(n -> e.serves(spelling, n)))
+            .toList();
     String release = range == null ? e.title() : e.title() + " " + range;
     Candidate in = inRange(sources, range);
     if (in == null) {
@@ -79,9 +85,25 @@ final class EngineReasons {
   }
 
   /** A source family is on the target: what its samples did says whether traffic is the reason. */
-  private EmptyReason traffic(Signal s, FamilyInfo f) {
+  private EmptyReason traffic(Signal s, FamilyInfo f, List<SignalSource> sources) {
     switch (f.activity()) {
       case CHANGING:
+        boolean lazy =
+            e.entries(f.name().substring(spelling.prefix().length())).stream()
+                .anyMatch(MetricEntry::lazy);
+        if (lazy && sources.stream().noneMatch(src -> src.match().isEmpty())) {
+          // a lazy engine creates a label value's series on its first event (TGI's
+          // err="overloaded"): other values changing says nothing of this one
+          return reason(
+              EmptyReason.Kind.NO_TRAFFIC,
+              f.name()
+                  + " changes in the range but has no "
+                  + f.name()
+                  + matchers(sources.get(0))
+                  + " series yet: one appears on the first such event",
+              null,
+              null);
+        }
         return reason(
             EmptyReason.Kind.NO_MATCH,
             f.name()
@@ -108,7 +130,7 @@ final class EngineReasons {
   /** In the release but absent, with no sibling to show the writer ran. */
   private EmptyReason absent(
       Candidate in, String family, String release, ReleaseRange range, TargetInventory t) {
-    if (!spelling.serves(in.entry.name())) {
+    if (!e.serves(spelling, in.entry.name())) {
       return productSubset(family);
     }
     boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
@@ -171,7 +193,7 @@ final class EngineReasons {
     MetricEntry first = null;
     for (SignalSource src : sources) {
       for (String name : src.metrics()) {
-        if (spelling.serves(name)) {
+        if (e.serves(spelling, name)) {
           return Optional.empty();
         }
         if (first == null && !e.entries(name).isEmpty()) {

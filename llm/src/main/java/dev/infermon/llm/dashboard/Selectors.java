@@ -52,7 +52,10 @@ final class Selectors {
           for (MetricEntry entry : e.entries(name)) {
             for (NameVariant v : e.variants()) {
               String f = entry.familyName(v);
-              if (o.presence().has(e, v, entry) && !families.contains(f)) {
+              // a family one product owns (NIM's request_failure_total) has no vllm: spelling
+              if (!e.ownedElsewhere(v, name)
+                  && o.presence().has(e, v, entry)
+                  && !families.contains(f)) {
                 families.add(f);
               }
             }

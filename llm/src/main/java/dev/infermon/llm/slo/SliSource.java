@@ -123,7 +123,9 @@ public record SliSource(
   List<String> names(String metric, String suffix) {
     List<String> out = new ArrayList<>();
     for (NameVariant v : engine.variants()) {
-      out.add(v.familyName(metric) + suffix);
+      if (!engine.ownedElsewhere(v, metric)) {
+        out.add(v.familyName(metric) + suffix);
+      }
     }
     return out;
   }
