@@ -38,7 +38,12 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
      */
     REMOVED,
     /** The query failed; the message is the backend's. */
-    QUERY_ERROR
+    QUERY_ERROR,
+    /**
+     * No router or gateway is scraped in front of the engines in scope: a router panel's normal
+     * answer for a fleet without one, not an error.
+     */
+    NO_ROUTER
   }
 
   public EmptyReason {

@@ -1,8 +1,10 @@
 package dev.infermon.llm.dashboard;
 
+import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.Spelling;
 import java.util.Set;
 
@@ -16,9 +18,52 @@ public interface Presence {
   /** Whether {@code entry} spelled as {@code variant} should appear in queries. */
   boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry);
 
-  /** The families named in {@code families} (as an inventory lists them). */
+  /**
+   * The label whose presence marks a router's copy of {@code sample} (vLLM production-stack's
+   * {@code server} on its {@code vllm:num_requests_running}), which engine queries must leave out;
+   * empty when no router in scope writes {@code sample}.
+   */
+  default String shadowLabel(String sample) {
+    return "";
+  }
+
+  /**
+   * Whether a sample name outside the engines' catalogs is present (a router's {@code
+   * llm_d_epp_scheduler_attempts_total}, a histogram's {@code _bucket}); false for an export, which
+   * has no fleet at hand.
+   */
+  default boolean hasSample(String sample) {
+    return false;
+  }
+
+  /**
+   * The families named in {@code families} (as an inventory lists them); where a router of the
+   * built-in catalog is among them and writes engine-named families, engine queries leave its
+   * copies out ({@link #shadowLabel}).
+   */
   static Presence of(Set<String> families) {
-    return (e, v, m) -> families.contains(m.familyName(v));
+    java.util.Map<String, String> shadows = new java.util.HashMap<>();
+    for (Router r : Catalog.builtIn().nonEngine().routers()) {
+      if (r.signedBy(families)) {
+        r.shadows().forEach(f -> shadows.put(f, r.shadowLabel()));
+      }
+    }
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
+        return families.contains(entry.familyName(variant));
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return shadows.getOrDefault(sample, "");
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return families.contains(sample);
+      }
+    };
   }
 
   /** Every family of the engines of {@code spellings}, in those spellings only. */
