@@ -8,7 +8,11 @@ public enum Backend {
   SGLANG_PD("sglang-pd"),
   TGI("tgi"),
   LLAMACPP("llamacpp"),
-  DCGM("dcgm");
+  DCGM("dcgm"),
+  /** vLLM production-stack's router (simulate --router production-stack). */
+  PRODUCTION_STACK("production-stack"),
+  /** llm-d's endpoint picker (simulate --router llm-d). */
+  LLM_D("llm-d");
 
   private final String label;
 

@@ -39,6 +39,11 @@ public final class Fleet {
       targets.put(t.info().name(), t);
       infos.add(t.info());
     }
+    if (config.router() != RouterKind.NONE) {
+      RouterTarget router = new RouterTarget(config, pods, start);
+      targets.put(router.info().name(), router);
+      infos.add(router.info());
+    }
     this.inventory = Collections.unmodifiableList(infos);
     this.clock = start;
   }
@@ -61,7 +66,7 @@ public final class Fleet {
     return config;
   }
 
-  /** Every scrape target: inference pods first, then the exporters. */
+  /** Every scrape target: inference pods first, then the exporters, then the router if any. */
   public List<PodInfo> inventory() {
     return inventory;
   }

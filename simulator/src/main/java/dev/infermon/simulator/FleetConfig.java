@@ -41,6 +41,8 @@ import java.util.List;
  *     memory-traffic counters then grow with the work they do (else they stay 0, as vLLM's do)
  * @param dcgmAttribution how dcgm-exporter attributes GPUs: whole GPUs through the device plugin
  *     (the default), one-GPU pods on MIG instances, or DRA claims
+ * @param router the router served in front of the pods ({@code simulate --router}), {@link
+ *     RouterKind#NONE} (the default) for none
  */
 public record FleetConfig(
     long seed,
@@ -65,7 +67,8 @@ public record FleetConfig(
     String dcgmNodeLabel,
     LoraAdapters lora,
     boolean mfu,
-    DcgmAttribution dcgmAttribution) {
+    DcgmAttribution dcgmAttribution,
+    RouterKind router) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -105,9 +108,13 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
-    if (legacyRelease == null || scenario == null || lora == null || dcgmAttribution == null) {
+    if (legacyRelease == null
+        || scenario == null
+        || lora == null
+        || dcgmAttribution == null
+        || router == null) {
       throw new IllegalArgumentException(
-          "legacyRelease, scenario, lora and dcgmAttribution must not be null");
+          "legacyRelease, scenario, lora, dcgmAttribution and router must not be null");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -180,6 +187,7 @@ public record FleetConfig(
     b.lora = lora;
     b.mfu = mfu;
     b.dcgmAttribution = dcgmAttribution;
+    b.router = router;
     return b;
   }
 
@@ -213,6 +221,7 @@ public record FleetConfig(
     private LoraAdapters lora = LoraAdapters.NONE;
     private boolean mfu;
     private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
+    private RouterKind router = RouterKind.NONE;
 
     private Builder() {}
 
@@ -386,6 +395,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#router()
+     */
+    public Builder router(RouterKind v) {
+      router = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#dcgmNodeLabel()
      */
     public Builder dcgmNodeLabel(String v) {
@@ -430,7 +447,8 @@ public record FleetConfig(
           dcgmNodeLabel,
           lora,
           mfu,
-          dcgmAttribution);
+          dcgmAttribution,
+          router);
     }
   }
 }
