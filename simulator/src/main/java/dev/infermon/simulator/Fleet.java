@@ -71,6 +71,18 @@ public final class Fleet {
     return inventory;
   }
 
+  /**
+   * Tells the router in front of the pods the address each is scraped at ({@code host:port}), as a
+   * router discovering pods by IP knows them; without, a pod's address is {@code <pod>:8000}.
+   */
+  public synchronized void routerAddresses(java.util.function.Function<PodInfo, String> hostPort) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget) {
+        ((RouterTarget) t).addresses(hostPort);
+      }
+    }
+  }
+
   /** The fleet's simulated time, epoch milliseconds. */
   public synchronized long nowMillis() {
     return Math.round(clock * 1000);

@@ -42,6 +42,11 @@ final class RouterTarget extends SimTarget {
         name, config.namespace(), name, backend, "", config.router().label(), "", "", "", 0, 0, 0);
   }
 
+  /** The address each pod is scraped at ({@code host:port}): production-stack's server URL. */
+  void addresses(java.util.function.Function<PodInfo, String> hostPort) {
+    productionStack.urls(p -> "http://" + hostPort.apply(p.info()));
+  }
+
   /** The pods the router sends requests to. */
   List<InferencePod> behind() {
     return behind;

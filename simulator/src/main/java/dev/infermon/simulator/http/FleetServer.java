@@ -79,6 +79,8 @@ public final class FleetServer implements AutoCloseable {
           s.createContext("/metrics", ex -> page(ex, name));
           ports.put(name, s.getAddress().getPort());
         }
+        // the router in front of the pods knows them by the address they are scraped at
+        fleet.routerAddresses(this::hostPort);
       }
     } catch (IOException | RuntimeException e) {
       listeners.stopAll();
