@@ -30,6 +30,8 @@ export function todoFor(r) {
       return 'No target matches the filters: clear a filter, or check discovery on the Targets page.';
     case 'QUERY_ERROR':
       return 'Open the query in Explore (PromQL below) to see the error in place.';
+    case 'NO_ROUTER':
+      return 'Nothing to do unless a router or gateway runs in front of these pods: then scrape it (production-stack router, llm-d EPP, SGLang Model Gateway) and this level fills.';
     default:
       return r.hint || 'Widen the time range or clear a filter; the Targets page shows whether the pods are scraped.';
   }
