@@ -267,7 +267,7 @@ public final class NonEngineCatalog {
     }
   }
 
-  private static void keys(String file, JsonNode n, Set<String> allowed, String at) {
+  static void keys(String file, JsonNode n, Set<String> allowed, String at) {
     if (!n.isObject()) {
       throw new CatalogException(file + ": " + at + ": expected a mapping");
     }
@@ -280,7 +280,7 @@ public final class NonEngineCatalog {
     }
   }
 
-  private static String required(String file, JsonNode n, String key, String at) {
+  static String required(String file, JsonNode n, String key, String at) {
     String v = n.path(key).asText("");
     if (v.isBlank()) {
       throw new CatalogException(file + ": " + at + ": " + key + " is required");

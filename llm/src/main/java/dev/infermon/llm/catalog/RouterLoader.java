@@ -33,12 +33,12 @@ final class RouterLoader {
     int i = 0;
     for (JsonNode r : list) {
       String at = "routers[" + i++ + "]";
-      keys(file, r, ROUTER_KEYS, at);
-      String component = text(file, r, "component", at);
+      NonEngineCatalog.keys(file, r, ROUTER_KEYS, at);
+      String component = NonEngineCatalog.required(file, r, "component", at);
       if (!titles.containsKey(component)) {
         throw new CatalogException(file + ": " + at + ": unknown component \"" + component + "\"");
       }
-      String backend = text(file, r, "backend", at);
+      String backend = NonEngineCatalog.required(file, r, "backend", at);
       if (!backends.add(backend)) {
         throw new CatalogException(file + ": " + at + ": backend \"" + backend + "\" twice");
       }
@@ -59,7 +59,7 @@ final class RouterLoader {
                 signature,
                 shadows,
                 r.path("shadow_label").asText(""),
-                text(file, r, "model_label", at),
+                NonEngineCatalog.required(file, r, "model_label", at),
                 sources));
       } catch (IllegalArgumentException e) {
         throw new CatalogException(file + ": " + at + ": " + e.getMessage(), e);
@@ -70,10 +70,10 @@ final class RouterLoader {
 
   private static RouterSource source(
       String file, JsonNode s, String at, Map<String, NonEngineMetric> known) {
-    keys(file, s, SOURCE_KEYS, at);
+    NonEngineCatalog.keys(file, s, SOURCE_KEYS, at);
     RouterSignal signal;
     try {
-      signal = RouterSignal.fromKey(text(file, s, "signal", at));
+      signal = RouterSignal.fromKey(NonEngineCatalog.required(file, s, "signal", at));
     } catch (IllegalArgumentException e) {
       throw new CatalogException(file + ": " + at + ": signal: " + e.getMessage(), e);
     }
@@ -117,15 +117,16 @@ final class RouterLoader {
     if (e.isMissingNode()) {
       return RouterSource.Endpoint.NONE;
     }
-    keys(file, e, ENDPOINT_KEYS, at);
+    NonEngineCatalog.keys(file, e, ENDPOINT_KEYS, at);
     if (e.has("pod") == e.has("instance")) {
       throw new CatalogException(file + ": " + at + ": exactly one of pod, instance");
     }
     if (e.has("pod")) {
-      return new RouterSource.Endpoint(text(file, e, "pod", at), false, "");
+      return new RouterSource.Endpoint(NonEngineCatalog.required(file, e, "pod", at), false, "");
     }
-    String regex = text(file, e, "regex", at);
-    return new RouterSource.Endpoint(text(file, e, "instance", at), true, regex);
+    String regex = NonEngineCatalog.required(file, e, "regex", at);
+    return new RouterSource.Endpoint(
+        NonEngineCatalog.required(file, e, "instance", at), true, regex);
   }
 
   /** The names of {@code list}, each a listed family (of {@code type} when given). */
@@ -150,26 +151,5 @@ final class RouterLoader {
       out.add(n);
     }
     return out;
-  }
-
-  private static void keys(String file, JsonNode n, Set<String> allowed, String at) {
-    if (!n.isObject()) {
-      throw new CatalogException(file + ": " + at + ": expected a mapping");
-    }
-    Iterator<String> names = n.fieldNames();
-    while (names.hasNext()) {
-      String k = names.next();
-      if (!allowed.contains(k)) {
-        throw new CatalogException(file + ": " + at + ": unknown key \"" + k + "\"");
-      }
-    }
-  }
-
-  private static String text(String file, JsonNode n, String key, String at) {
-    String v = n.path(key).asText("");
-    if (v.isBlank()) {
-      throw new CatalogException(file + ": " + at + ": " + key + " is required");
-    }
-    return v;
   }
 }
