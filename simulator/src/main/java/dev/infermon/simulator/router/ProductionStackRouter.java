@@ -64,12 +64,7 @@ public final class ProductionStackRouter {
 
   /** Requests this pod was sent since it started: finished plus in flight. */
   static long sent(VllmPod pod) {
-    long n = 0;
-    for (EngineModel e : pod.engines()) {
-      EngineState s = e.state();
-      n += e.finishedCount() + s.running() + s.waiting() + s.transferring();
-    }
-    return n;
+    return LlmdEpp.sent(pod);
   }
 
   /** The page at {@code now} (epoch seconds) for the pods behind the router. */
