@@ -82,7 +82,8 @@ class AlertPackUnitTest {
             "LLMTimeToFirstTokenHigh",
             "LLMRequestsQueuedWhilePreempting",
             "LLMRequestsWaitingForSlot",
-            "LLMRequestFailuresHigh");
+            "LLMRequestFailuresHigh",
+            "LLMRouterQueueGrowing");
     assertThat(tested).containsExactlyInAnyOrderElementsOf(alerts);
   }
 

@@ -74,7 +74,8 @@ class ExportTest {
     List<AlertRule> vllmOnly = AlertPack.rules(CATALOG, Set.of("vllm"), LlmConfig.Alerts.DEFAULT);
     assertThat(vllmOnly)
         .extracting(AlertRule::alert)
-        .containsExactly(AlertPack.TTFT, AlertPack.QUEUED, AlertPack.FAILURES);
+        .containsExactly(
+            AlertPack.TTFT, AlertPack.QUEUED, AlertPack.FAILURES, "LLMRouterQueueGrowing");
     assertThat(vllmOnly.get(0).expr())
         .contains("vllm:time_to_first_token_seconds_bucket")
         .doesNotContain("sglang");
@@ -123,7 +124,7 @@ class ExportTest {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("SUCCESS: 3 rules found");
+    assertThat(out).contains("SUCCESS: 4 rules found");
   }
 
   @Test
@@ -138,7 +139,7 @@ class ExportTest {
     assertThat(r.path("metadata").path("name").asText()).isEqualTo("infermon-llm");
     JsonNode group = r.path("spec").path("groups").get(0);
     assertThat(group.path("name").asText()).isEqualTo(AlertPack.GROUP);
-    assertThat(group.path("rules")).hasSize(3);
+    assertThat(group.path("rules")).hasSize(4);
     assertThat(group.path("rules").get(0).path("for").asText()).isEqualTo("10m");
     for (JsonNode rule : group.path("rules")) {
       assertThatCode(() -> PromqlParser.parse(rule.path("expr").asText()))

@@ -9,7 +9,11 @@ public enum Backend {
   TGI("tgi"),
   LLAMACPP("llamacpp"),
   TRTLLM("trtllm"),
-  DCGM("dcgm");
+  DCGM("dcgm"),
+  /** vLLM production-stack's router (simulate --router production-stack). */
+  PRODUCTION_STACK("production-stack"),
+  /** llm-d's endpoint picker (simulate --router llm-d). */
+  LLM_D("llm-d");
 
   private final String label;
 

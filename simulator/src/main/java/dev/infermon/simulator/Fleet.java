@@ -39,6 +39,11 @@ public final class Fleet {
       targets.put(t.info().name(), t);
       infos.add(t.info());
     }
+    if (config.router() != RouterKind.NONE) {
+      RouterTarget router = new RouterTarget(config, pods, start);
+      targets.put(router.info().name(), router);
+      infos.add(router.info());
+    }
     this.inventory = Collections.unmodifiableList(infos);
     this.clock = start;
   }
@@ -61,9 +66,21 @@ public final class Fleet {
     return config;
   }
 
-  /** Every scrape target: inference pods first, then the exporters. */
+  /** Every scrape target: inference pods first, then the exporters, then the router if any. */
   public List<PodInfo> inventory() {
     return inventory;
+  }
+
+  /**
+   * Tells the router in front of the pods the address each is scraped at ({@code host:port}), as a
+   * router discovering pods by IP knows them; without, a pod's address is {@code <pod>:8000}.
+   */
+  public synchronized void routerAddresses(java.util.function.Function<PodInfo, String> hostPort) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget) {
+        ((RouterTarget) t).addresses(hostPort);
+      }
+    }
   }
 
   /** The fleet's simulated time, epoch milliseconds. */

@@ -47,6 +47,8 @@ import java.util.List;
  * @param trtllmRelease13 how many of the TensorRT-LLM pods (the last ones) run 1.3, whose page has
  *     the five request families and the KV-cache ones, every series labelled {@code
  *     model_name="undefined"}
+ * @param router the router served in front of the pods ({@code simulate --router}), {@link
+ *     RouterKind#NONE} (the default) for none
  */
 public record FleetConfig(
     long seed,
@@ -73,7 +75,8 @@ public record FleetConfig(
     boolean mfu,
     DcgmAttribution dcgmAttribution,
     int trtllmPods,
-    int trtllmRelease13) {
+    int trtllmRelease13,
+    RouterKind router) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -119,9 +122,13 @@ public record FleetConfig(
       throw new IllegalArgumentException(
           "speculativeTokens must be in [0, 16], got " + speculativeTokens);
     }
-    if (legacyRelease == null || scenario == null || lora == null || dcgmAttribution == null) {
+    if (legacyRelease == null
+        || scenario == null
+        || lora == null
+        || dcgmAttribution == null
+        || router == null) {
       throw new IllegalArgumentException(
-          "legacyRelease, scenario, lora and dcgmAttribution must not be null");
+          "legacyRelease, scenario, lora, dcgmAttribution and router must not be null");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -197,6 +204,7 @@ public record FleetConfig(
     b.dcgmAttribution = dcgmAttribution;
     b.trtllmPods = trtllmPods;
     b.trtllmRelease13 = trtllmRelease13;
+    b.router = router;
     return b;
   }
 
@@ -232,6 +240,7 @@ public record FleetConfig(
     private LoraAdapters lora = LoraAdapters.NONE;
     private boolean mfu;
     private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
+    private RouterKind router = RouterKind.NONE;
 
     private Builder() {}
 
@@ -421,6 +430,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#router()
+     */
+    public Builder router(RouterKind v) {
+      router = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#dcgmNodeLabel()
      */
     public Builder dcgmNodeLabel(String v) {
@@ -467,7 +484,8 @@ public record FleetConfig(
           mfu,
           dcgmAttribution,
           trtllmPods,
-          trtllmRelease13);
+          trtllmRelease13,
+          router);
     }
   }
 }

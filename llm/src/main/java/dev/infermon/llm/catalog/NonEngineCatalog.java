@@ -19,17 +19,18 @@ import java.util.Set;
  * judges them against an endpoint, but knows them (no "unknown metric" for the production stack
  * router's {@code vllm:current_qps}), knows which generation a scheduler name belongs to ({@code
  * inference_model_*} before Gateway API Inference Extension #1567) and, under the prefixes the
- * schedulers own, which names never existed. A list of names with their source and dates, not
- * router support: no labels, buckets or signals. Immutable; thread-safe.
+ * schedulers own, which names never existed; and, for the router level, how each router is told
+ * from an engine and which of its families measure each {@link
+ * dev.infermon.llm.signals.RouterSignal} ({@link #routers()}). Immutable; thread-safe.
  */
 public final class NonEngineCatalog {
   /** No routers known (a catalog built from engine data alone). */
   public static final NonEngineCatalog EMPTY =
-      new NonEngineCatalog(Map.of(), List.of(), List.of(), Map.of());
+      new NonEngineCatalog(Map.of(), List.of(), List.of(), Map.of(), List.of());
 
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final Set<String> TOP_KEYS =
-      Set.of("not_an_engine", "components", "judged_prefixes", "aliases", "families");
+      Set.of("not_an_engine", "components", "judged_prefixes", "aliases", "families", "routers");
   private static final Set<String> BLOCK_KEYS =
       Set.of(
           "component",
@@ -48,16 +49,34 @@ public final class NonEngineCatalog {
   private final List<String> judgedPrefixes;
   private final List<Alias> aliases;
   private final Map<String, String> titles;
+  private final List<Router> routers;
 
   private NonEngineCatalog(
       Map<String, NonEngineMetric> byName,
       List<String> judgedPrefixes,
       List<Alias> aliases,
-      Map<String, String> titles) {
+      Map<String, String> titles,
+      List<Router> routers) {
     this.byName = Map.copyOf(byName);
     this.judgedPrefixes = List.copyOf(judgedPrefixes);
     this.aliases = List.copyOf(aliases);
     this.titles = Map.copyOf(titles);
+    this.routers = List.copyOf(routers);
+  }
+
+  /** The routers the router level reads ({@code routers:}), in the file's order. */
+  public List<Router> routers() {
+    return routers;
+  }
+
+  /** The router a page with {@code families} belongs to, if any. */
+  public Optional<Router> router(Set<String> families) {
+    for (Router r : routers) {
+      if (r.signedBy(families)) {
+        return Optional.of(r);
+      }
+    }
+    return Optional.empty();
   }
 
   /** The display name of a component ({@code llm-d router endpoint picker}), else its key. */
@@ -201,7 +220,8 @@ public final class NonEngineCatalog {
     for (JsonNode b : root.path("families")) {
       block(file, b, "families[" + i++ + "]", components, byName);
     }
-    return new NonEngineCatalog(byName, prefixes, aliases, titles);
+    List<Router> routers = RouterLoader.load(file, root.path("routers"), titles, byName);
+    return new NonEngineCatalog(byName, prefixes, aliases, titles, routers);
   }
 
   private static void block(
@@ -247,7 +267,7 @@ public final class NonEngineCatalog {
     }
   }
 
-  private static void keys(String file, JsonNode n, Set<String> allowed, String at) {
+  static void keys(String file, JsonNode n, Set<String> allowed, String at) {
     if (!n.isObject()) {
       throw new CatalogException(file + ": " + at + ": expected a mapping");
     }
@@ -260,7 +280,7 @@ public final class NonEngineCatalog {
     }
   }
 
-  private static String required(String file, JsonNode n, String key, String at) {
+  static String required(String file, JsonNode n, String key, String at) {
     String v = n.path(key).asText("");
     if (v.isBlank()) {
       throw new CatalogException(file + ": " + at + ": " + key + " is required");

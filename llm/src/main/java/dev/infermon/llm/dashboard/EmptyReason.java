@@ -40,7 +40,12 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
     /** The query failed; the message is the backend's. */
     QUERY_ERROR,
     /** The panel needs configuration infermon does not have ({@code llm.cost}'s prices). */
-    NOT_CONFIGURED
+    NOT_CONFIGURED,
+    /**
+     * No router or gateway is scraped in front of the engines in scope: a router panel's normal
+     * answer for a fleet without one, not an error.
+     */
+    NO_ROUTER
   }
 
   public EmptyReason {

@@ -221,4 +221,26 @@ public sealed interface Measure {
       return out;
     }
   }
+
+  /**
+   * A router's view of the engines behind it ({@code routers.yaml}, docs/dashboard.md "Router
+   * level"): per engine pod where the router names one, else per router or model; a histogram
+   * signal's quantile ({@code fixed} when set, else the selected one). No engine signal: an engine
+   * panel never reads a router's series, nor a router panel an engine's (but its pods' labels).
+   */
+  record Router(dev.infermon.llm.signals.RouterSignal signal, Double fixed) implements Measure {
+    /** Validates. */
+    public Router {
+      if (signal == null) {
+        throw new IllegalArgumentException("router signal must not be null");
+      }
+      if (fixed != null && !(fixed > 0 && fixed < 1)) {
+        throw new IllegalArgumentException("quantile must be in (0, 1), got " + fixed);
+      }
+    }
+
+    public List<Signal> signals() {
+      return List.of();
+    }
+  }
 }

@@ -46,7 +46,8 @@ final class PanelsLoader {
           "idle_gpus",
           "lora",
           "of_peak",
-          "cost_per_million_tokens");
+          "cost_per_million_tokens",
+          "router");
 
   private final String file;
 
@@ -301,6 +302,8 @@ final class PanelsLoader {
           throw fail(where, at, "takes no arguments: write cost_per_million_tokens: {}");
         }
         return new Measure.CostPerMillionTokens();
+      case "router":
+        return router(v, where, at);
       case "quantile":
         return quantile(v, where, at);
       case "ratio":
@@ -357,6 +360,27 @@ final class PanelsLoader {
       views.add(view.key());
     }
     throw fail(where, at, "unknown LoRA view " + v + " (one of " + String.join(", ", views) + ")");
+  }
+
+  /** {@code router: routed}, or {@code router: {signal: ttft, fixed: 0.95}} for a quantile. */
+  private Measure router(JsonNode v, String where, String at) {
+    JsonNode signal = v;
+    Double fixed = null;
+    if (v.isObject()) {
+      keys(v, Set.of("signal", "fixed"), where + ": " + at);
+      signal = v.path("signal");
+      JsonNode f = v.path("fixed");
+      if (!f.isNumber() || !(f.asDouble() > 0 && f.asDouble() < 1)) {
+        throw fail(where, at + ".fixed", "must be a number between 0 and 1, got " + f);
+      }
+      fixed = f.asDouble();
+    }
+    try {
+      return new Measure.Router(
+          dev.infermon.llm.signals.RouterSignal.fromKey(signal.asText()), fixed);
+    } catch (IllegalArgumentException e) {
+      throw fail(where, at, e.getMessage());
+    }
   }
 
   private Measure quantile(JsonNode v, String where, String at) {

@@ -1,8 +1,10 @@
 package dev.infermon.llm.dashboard;
 
+import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.Spelling;
 import java.util.Set;
 
@@ -17,12 +19,53 @@ public interface Presence {
   boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry);
 
   /**
-   * The families named in {@code families} (as an inventory lists them). A spelling told apart only
-   * by its labels (TensorRT-LLM 1.0's unprefixed names, which are NVIDIA NIM's too) is never
-   * queried: a selector by name would read the other engine's series as well.
+   * The label whose presence marks a router's copy of {@code sample} (vLLM production-stack's
+   * {@code server} on its {@code vllm:num_requests_running}), which engine queries must leave out;
+   * empty when no router in scope writes {@code sample}.
+   */
+  default String shadowLabel(String sample) {
+    return "";
+  }
+
+  /**
+   * Whether a sample name outside the engines' catalogs is present (a router's {@code
+   * llm_d_epp_scheduler_attempts_total}, a histogram's {@code _bucket}); false for an export, which
+   * has no fleet at hand.
+   */
+  default boolean hasSample(String sample) {
+    return false;
+  }
+
+  /**
+   * The families named in {@code families} (as an inventory lists them); where a router of the
+   * built-in catalog is among them and writes engine-named families, engine queries leave its
+   * copies out ({@link #shadowLabel}). A spelling told apart only by its labels (TensorRT-LLM
+   * 1.0's unprefixed names, which are NVIDIA NIM's too) is never queried: a selector by name would
+   * read the other engine's series as well.
    */
   static Presence of(Set<String> families) {
-    return (e, v, m) -> v.requiredLabels().isEmpty() && families.contains(m.familyName(v));
+    java.util.Map<String, String> shadows = new java.util.HashMap<>();
+    for (Router r : Catalog.builtIn().nonEngine().routers()) {
+      if (r.signedBy(families)) {
+        r.shadows().forEach(f -> shadows.put(f, r.shadowLabel()));
+      }
+    }
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
+        return variant.requiredLabels().isEmpty() && families.contains(entry.familyName(variant));
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return shadows.getOrDefault(sample, "");
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return families.contains(sample);
+      }
+    };
   }
 
   /**

@@ -25,12 +25,14 @@ public final class PromqlCompiler {
   private final CounterQueries counters;
   private final GpuQueries gpus;
   private final DerivedQueries derived;
+  private final RouterQueries routers;
 
   public PromqlCompiler(Catalog catalog) {
     this.selectors = new Selectors(catalog);
     this.counters = new CounterQueries(selectors);
     this.gpus = new GpuQueries(selectors, counters);
     this.derived = new DerivedQueries(selectors, counters);
+    this.routers = new RouterQueries(catalog.nonEngine(), selectors);
   }
 
   /**
@@ -179,6 +181,9 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.CostPerMillionTokens) {
       return null;
+    }
+    if (m instanceof Measure.Router) {
+      return routers.compile((Measure.Router) m, g, o);
     }
     if (m instanceof Measure.PerGpu) {
       String value = expr(((Measure.PerGpu) m).measure(), g, o);

@@ -66,6 +66,10 @@ final class ReasonFinder {
     }
     Set<EmptyReason> out = new LinkedHashSet<>();
     for (Query q : panel.queries()) {
+      if (q.measure() instanceof Measure.Router) {
+        out.addAll(RouterReasons.explain((Measure.Router) q.measure(), catalog, all));
+        continue;
+      }
       List<Signal> signals = q.measure().signals();
       List<EmptyReason> gpu = new ArrayList<>();
       List<EmptyReason> engines = new ArrayList<>();

@@ -101,6 +101,11 @@ final class Selectors {
       matchers.add("model_name" + (placeholder ? "=" : "!=") + Filters.quote(e.modelPlaceholder()));
     }
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
+    // a router's per-backend copy of this gauge (production-stack's vllm: names) is not an engine's
+    String shadow = o.presence().shadowLabel(family + src.series() + suffix);
+    if (!shadow.isEmpty()) {
+      matchers.add(shadow + "=\"\"");
+    }
     return family
         + src.series()
         + suffix
@@ -198,6 +203,11 @@ final class Selectors {
 
   /** The inference pods in scope, one series per pod: {@code namespace, pod, model_name, role}. */
   String podMap(List<String> g, Options o) {
+    return podMap(g, o, List.of("namespace", "pod", "model_name", "role"));
+  }
+
+  /** The inference pods in scope, one series per pod with the labels {@code keep}. */
+  String podMap(List<String> g, Options o, List<String> keep) {
     List<String> parts = new ArrayList<>();
     for (Resolved r : resolve(Signal.REQUESTS_RUNNING, g, o)) {
       for (String f : r.families()) {
@@ -212,7 +222,7 @@ final class Selectors {
     if (parts.isEmpty()) {
       return null;
     }
-    return "group by (namespace, pod, model_name, role) (" + String.join(" or ", parts) + ")";
+    return "group " + by(keep) + " (" + String.join(" or ", parts) + ")";
   }
 
   /**

@@ -130,6 +130,7 @@ public final class AlertPack {
                                 + "% of requests fail",
                             "description",
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
+    RouterAlerts.queue(catalog, alerts).ifPresent(out::add);
     return out;
   }
 

@@ -276,6 +276,14 @@ public final class StoredInventory {
       }
     }
     parts.add("DCGM_.+");
+    // the routers the router level reads: their targets are in the inventory (never engines)
+    for (dev.infermon.llm.catalog.Router r : catalog.nonEngine().routers()) {
+      Set<String> names = new java.util.LinkedHashSet<>(r.signature());
+      r.sources().forEach(src -> names.add(src.family()));
+      for (String n : names) {
+        parts.add(java.util.regex.Pattern.quote(n) + "(_bucket|_sum|_count)?");
+      }
+    }
     return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
   }
 

@@ -177,14 +177,14 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}'}",
             "panels.yaml: panel \"model.qps\": queries[0]: no measure (one of gauge, rate, mean,"
                 + " quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus,"
-                + " lora, of_peak, cost_per_million_tokens)"),
+                + " lora, of_peak, cost_per_million_tokens, router)"),
         row(
             "unknown measure",
             "rate: requests_finished}",
             "sum: requests_finished}",
             "panels.yaml: panel \"model.qps\": queries[0].sum: unknown key (measures: gauge, rate,"
                 + " mean, quantile, heatmap, gpu, success_rate, decode_per_token, ratio, per_gpu, idle_gpus,"
-                + " lora, of_peak, cost_per_million_tokens)"),
+                + " lora, of_peak, cost_per_million_tokens, router)"),
         row(
             "idle_gpus with an argument",
             "rate: requests_finished}",
@@ -245,7 +245,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(76);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(83);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

@@ -117,7 +117,8 @@ class LlmApiServeTest {
               "LLMTimeToFirstTokenHigh",
               "LLMRequestsQueuedWhilePreempting",
               "LLMRequestsWaitingForSlot",
-              "LLMRequestFailuresHigh");
+              "LLMRequestFailuresHigh",
+              "LLMRouterQueueGrowing");
     } finally {
       m.close();
     }

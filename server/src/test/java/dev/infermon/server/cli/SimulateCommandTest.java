@@ -121,6 +121,19 @@ class SimulateCommandTest {
     assertThat(d.config().dcgmAttribution().dra()).isTrue();
   }
 
+  @Test
+  void routerServesItsPageInFrontOfThePods() {
+    String[] r = run("--router", "llm-d", "--listen", "127.0.0.1:19700", "--print-file-sd");
+    assertThat(r[0]).isEqualTo("0");
+    assertThat(r[1]).contains("\"backend\": \"llm-d\"").contains("\"pod\": \"llm-d-router-0\"");
+    String[] none = run("--listen", "127.0.0.1:19700", "--print-file-sd");
+    assertThat(none[1]).doesNotContain("router-0");
+    String[] bad = run("--router", "envoy", "--print-file-sd");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[2])
+        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d)");
+  }
+
   /** A capture written where the command can read it. */
   private static Path capture(Path dir, String name) throws Exception {
     Captures.Entry e = Captures.get(name);

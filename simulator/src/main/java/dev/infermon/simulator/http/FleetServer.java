@@ -86,6 +86,8 @@ public final class FleetServer implements AutoCloseable {
           }
           ports.put(name, s.getAddress().getPort());
         }
+        // the router in front of the pods knows them by the address they are scraped at
+        fleet.routerAddresses(this::hostPort);
       }
     } catch (IOException | RuntimeException e) {
       listeners.stopAll();

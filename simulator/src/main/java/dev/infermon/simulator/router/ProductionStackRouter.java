@@ -34,6 +34,7 @@ public final class ProductionStackRouter {
   private final Map<String, Deque<double[]>> arrivals = new HashMap<>();
   private final Map<String, Long> lastSent = new HashMap<>();
   private long incoming;
+  private java.util.function.Function<VllmPod, String> urls = ProductionStackRouter::serverUrl;
 
   /**
    * A router for {@code model}, started at {@code createdEpoch}.
@@ -48,19 +49,22 @@ public final class ProductionStackRouter {
     this.created = createdEpoch;
   }
 
-  /** The URL the router knows a pod by: its {@code server} label. */
+  /**
+   * The URL the router knows each pod by from now on: as production-stack's pod-IP discovery builds
+   * it, {@code http://<address the pod is scraped at>} (service_discovery.py @ a6c01db0).
+   */
+  public void urls(java.util.function.Function<VllmPod, String> v) {
+    urls = v;
+  }
+
+  /** The URL the router knows a pod by by default: its {@code server} label. */
   public static String serverUrl(VllmPod pod) {
     return "http://" + pod.info().name() + ":8000";
   }
 
   /** Requests this pod was sent since it started: finished plus in flight. */
   static long sent(VllmPod pod) {
-    long n = 0;
-    for (EngineModel e : pod.engines()) {
-      EngineState s = e.state();
-      n += e.finishedCount() + s.running() + s.waiting() + s.transferring();
-    }
-    return n;
+    return LlmdEpp.sent(pod);
   }
 
   /** The page at {@code now} (epoch seconds) for the pods behind the router. */
@@ -71,7 +75,7 @@ public final class ProductionStackRouter {
     List<Child> qps = new ArrayList<>();
     List<Child> healthy = new ArrayList<>();
     for (VllmPod pod : pods) {
-      String[] server = {"server", serverUrl(pod)};
+      String[] server = {"server", urls.apply(pod)};
       boolean up = pod.up(now);
       healthy.add(new Child(server, up ? 1 : 0, created));
       if (!up) {

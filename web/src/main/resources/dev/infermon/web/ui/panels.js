@@ -32,6 +32,8 @@ export function todoFor(r) {
       return 'Open the query in Explore (PromQL below) to see the error in place.';
     case 'NOT_CONFIGURED':
       return 'Set what the reason names in the configuration (llm.cost) and reload infermon.';
+    case 'NO_ROUTER':
+      return 'Nothing to do unless a router or gateway runs in front of these pods: then scrape it (production-stack router, llm-d EPP, SGLang Model Gateway) and this level fills.';
     default:
       return r.hint || 'Widen the time range or clear a filter; the Targets page shows whether the pods are scraped.';
   }

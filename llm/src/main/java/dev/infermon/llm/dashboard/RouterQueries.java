@@ -1,0 +1,178 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.catalog.NonEngineCatalog;
+import dev.infermon.llm.catalog.Router;
+import dev.infermon.llm.catalog.RouterSource;
+import dev.infermon.model.metadata.MetricType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * PromQL for the router level ({@link Measure.Router}) from the routers' sources in {@code
+ * routers.yaml}. A series that names an engine pod (its endpoint label) is relabelled to that pod,
+ * by name ({@code pod}) or through the engine target's {@code instance} (a URL's host:port), and
+ * joined to the inference pods in scope, which carry {@code namespace}, {@code model_name} and
+ * {@code role} and apply the filters; a router-wide series keeps the router target's labels, with
+ * its model label read as {@code model_name}. A router's generations are joined with {@code or}
+ * after the endpoint is named, so llm-d-router's dual emission counts once. Per engine pod, what
+ * several router replicas report adds up (each routes its own requests), except the queue, which
+ * every replica reads from the same engine (max). Stateless; thread-safe.
+ */
+final class RouterQueries {
+  private final NonEngineCatalog routers;
+  private final Selectors selectors;
+
+  RouterQueries(NonEngineCatalog routers, Selectors selectors) {
+    this.routers = routers;
+    this.selectors = selectors;
+  }
+
+  /** The routers whose signature families are present. */
+  List<Router> present(Presence presence) {
+    List<Router> out = new ArrayList<>();
+    for (Router r : routers.routers()) {
+      if (r.signature().stream().anyMatch(presence::hasSample)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The measure's PromQL grouped by {@code g}, or null when no router present measures it. */
+  String compile(Measure.Router m, List<String> g, PromqlCompiler.Options o) {
+    List<String> perRouter = new ArrayList<>();
+    for (Router r : present(o.presence())) {
+      List<String> parts = new ArrayList<>();
+      for (RouterSource src : r.sources(m.signal())) {
+        String part = part(r, src, m, g, o);
+        if (part != null) {
+          parts.add(part);
+        }
+      }
+      if (!parts.isEmpty()) {
+        perRouter.add(String.join(" or ", parts));
+      }
+    }
+    if (perRouter.isEmpty()) {
+      return null;
+    }
+    String all = String.join(" or ", perRouter);
+    if (m.signal().kind() == dev.infermon.llm.signals.Signal.Kind.HISTOGRAM) {
+      double phi = m.fixed() != null ? m.fixed() : o.quantile();
+      return "histogram_quantile(" + PromqlCompiler.num(phi) + ", " + all + ")";
+    }
+    return all;
+  }
+
+  private String part(
+      Router r, RouterSource src, Measure.Router m, List<String> g, PromqlCompiler.Options o) {
+    boolean histogram = src.type() == MetricType.HISTOGRAM;
+    String sample = src.family() + (histogram ? "_bucket" : "");
+    if (!o.presence().hasSample(sample)) {
+      return null;
+    }
+    List<String> matchers = new ArrayList<>();
+    src.match().forEach((k, v) -> matchers.add(k + "=" + Filters.quote(v)));
+    if (src.endpoint().named()) {
+      matchers.add(src.endpoint().label() + "!=\"\"");
+    } else {
+      modelFilter(r, o, matchers);
+    }
+    String sel = sample + (matchers.isEmpty() ? "" : "{" + String.join(", ", matchers) + "}");
+    String value = src.type() == MetricType.GAUGE ? sel : "rate(" + sel + "[" + o.window() + "])";
+    if (!src.by().isEmpty()) {
+      value =
+          "label_replace("
+              + value
+              + ", \"decision\", \"$1\", "
+              + Filters.quote(src.by())
+              + ", \"(.*)\")";
+    }
+    String op = m.signal() == dev.infermon.llm.signals.RouterSignal.QUEUE ? "max" : "sum";
+    List<String> extra = new ArrayList<>();
+    if (histogram) {
+      extra.add("le");
+    }
+    if (!src.by().isEmpty()) {
+      extra.add("decision");
+    }
+    if (!src.endpoint().named()) {
+      String named = modelNamed(value, r);
+      List<String> labels = Selectors.union(g, extra);
+      String grouped = op + " " + Selectors.by(labels) + " (" + named + ")";
+      if (!g.contains("model_name")) {
+        return grouped;
+      }
+      // only the models the engines in scope serve (the filters and the panel's matchers)
+      String models = selectors.podMap(g, o, List.of("model_name"));
+      return models == null ? null : grouped + " * on (model_name) group_left () " + models;
+    }
+    return perEndpoint(src, value, op, g, extra, o);
+  }
+
+  /** A series about an engine pod, named as that pod and joined to the pods in scope. */
+  private String perEndpoint(
+      RouterSource src,
+      String value,
+      String op,
+      List<String> g,
+      List<String> extra,
+      PromqlCompiler.Options o) {
+    String key = src.endpoint().isInstance() ? "instance" : "pod";
+    String regex = src.endpoint().isInstance() ? src.endpoint().regex() : "(.+)";
+    String named =
+        "label_replace("
+            + value
+            + ", "
+            + Filters.quote(key)
+            + ", \"$1\", "
+            + Filters.quote(src.endpoint().label())
+            + ", "
+            + Filters.quote(regex)
+            + ")";
+    List<String> keep = new ArrayList<>(List.of("namespace", "pod", "model_name", "role"));
+    if (key.equals("instance")) {
+      keep.add("instance");
+    }
+    String pods = selectors.podMap(g, o, keep);
+    if (pods == null) {
+      return null;
+    }
+    List<String> carried = new ArrayList<>(keep);
+    carried.remove(key);
+    String endpoint =
+        op + " " + Selectors.by(Selectors.union(List.of(key), extra)) + " (" + named + ")";
+    return "sum "
+        + Selectors.by(Selectors.union(g, extra))
+        + " ("
+        + endpoint
+        + " * on ("
+        + key
+        + ") group_left ("
+        + String.join(", ", carried)
+        + ") "
+        + pods
+        + ")";
+  }
+
+  /** The model filter on a router-wide series, read from the router's model label. */
+  private static void modelFilter(Router r, PromqlCompiler.Options o, List<String> out) {
+    for (String f : o.filters().matchers(java.util.Map.of())) {
+      if (f.startsWith("model_name=") || f.startsWith("model_name=~")) {
+        out.add(r.modelLabel() + f.substring("model_name".length()));
+      }
+    }
+  }
+
+  /** The router's model label read as {@code model_name}. */
+  private static String modelNamed(String p, Router r) {
+    if (r.modelLabel().equals("model_name")) {
+      return p;
+    }
+    return "label_replace("
+        + p
+        + ", \"model_name\", \"$1\", "
+        + Filters.quote(r.modelLabel())
+        + ", \"(.+)\")";
+  }
+}

@@ -1,0 +1,64 @@
+package dev.infermon.llm.export;
+
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.Router;
+import dev.infermon.llm.catalog.RouterSource;
+import dev.infermon.llm.signals.RouterSignal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The alert pack's router rule, from the routers' own queues in {@code routers.yaml} (a {@code
+ * queue} source that names no engine pod: the SGLang Model Gateway's admission queue): more than
+ * {@code llm.alerts.waiting_threshold} requests wait in a router's queue and the queue grew over
+ * the last ten minutes, for {@code waiting_for}. A queue in front of the engines that keeps growing
+ * is users waiting before any engine sees their request, which no engine alert can show. Per router
+ * target ({@code namespace, pod}). Stateless.
+ */
+final class RouterAlerts {
+  static final String QUEUE = "LLMRouterQueueGrowing";
+
+  private RouterAlerts() {}
+
+  static Optional<AlertRule> queue(Catalog catalog, LlmConfig.Alerts alerts) {
+    List<String> depth = new ArrayList<>();
+    List<String> growth = new ArrayList<>();
+    for (Router r : catalog.nonEngine().routers()) {
+      for (RouterSource s : r.sources(RouterSignal.QUEUE)) {
+        if (!s.endpoint().named()) {
+          depth.add("sum by (namespace, pod) (" + s.family() + ")");
+          growth.add("sum by (namespace, pod) (delta(" + s.family() + "[10m]))");
+        }
+      }
+    }
+    if (depth.isEmpty()) {
+      return Optional.empty();
+    }
+    String expr =
+        "(("
+            + String.join(" or ", depth)
+            + ") > "
+            + alerts.waitingThreshold()
+            + ") and (("
+            + String.join(" or ", growth)
+            + ") > 0)";
+    return Optional.of(
+        new AlertRule(
+            QUEUE,
+            expr,
+            alerts.waitingFor(),
+            Map.of("severity", "warning"),
+            Map.of(
+                "summary",
+                "{{ $labels.pod }}: more than "
+                    + alerts.waitingThreshold()
+                    + " requests wait in the router's own queue, and it grows",
+                "description",
+                "{{ $value }} requests wait in the queue of router {{ $labels.pod }} in {{"
+                    + " $labels.namespace }} before any engine gets them: the engines behind it"
+                    + " are saturated or too few.")));
+  }
+}

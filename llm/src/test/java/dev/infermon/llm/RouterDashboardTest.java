@@ -1,0 +1,207 @@
+package dev.infermon.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.EmptyReason;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Level;
+import dev.infermon.llm.dashboard.Measure;
+import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.signals.Signal;
+import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.InferencePod;
+import dev.infermon.simulator.RouterKind;
+import dev.infermon.simulator.SglangPod;
+import dev.infermon.simulator.VllmPod;
+import dev.infermon.simulator.model.EngineModel;
+import dev.infermon.simulator.router.LlmdEpp;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The router level against the simulator's truth: a router in front of the simulated pods ({@code
+ * --router production-stack|llm-d}) counts per pod what the pods were sent, and the engine panels
+ * read the same with or without it (production-stack's per-backend {@code vllm:} gauges are not
+ * summed into them). Without a router, every router panel says so.
+ */
+class RouterDashboardTest {
+  private static final Duration RUN = Duration.ofMinutes(10);
+
+  private static FleetConfig config(RouterKind router) {
+    return FleetConfig.builder()
+        .vllmPods(3)
+        .legacyVllmPods(0)
+        .sglangPods(2)
+        .sglangGatewayPods(0)
+        .prefillDecode(false)
+        .router(router)
+        .build();
+  }
+
+  /** Per pod, what it had been sent at each scrape (ms). */
+  private static Map<Long, Map<String, Long>> sentAt(SimulatedFleet f) {
+    Map<Long, Map<String, Long>> out = new TreeMap<>();
+    f.run(
+        RUN,
+        s -> {
+          Map<String, Long> now = new HashMap<>();
+          for (InferencePod p : f.fleet.pods()) {
+            now.put(p.info().name(), LlmdEpp.sent(p));
+          }
+          out.put(s.timeMillis(), now);
+        });
+    return out;
+  }
+
+  private static boolean behind(InferencePod p, RouterKind k) {
+    return p instanceof VllmPod || (k == RouterKind.LLM_D && p instanceof SglangPod);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = RouterKind.class,
+      names = {"PRODUCTION_STACK", "LLM_D"})
+  void requestsRoutedPerPodAreThePodsArrivals(RouterKind kind) {
+    SimulatedFleet f = new SimulatedFleet(config(kind), false);
+    Map<Long, Map<String, Long>> sent = sentAt(f);
+    long now = f.now();
+    // production-stack: arrivals over its 60 s stats window; llm-d: rate over the panel's 5 m
+    long window = kind == RouterKind.LLM_D ? 300_000 : 60_000;
+    Map<String, Double> routed =
+        PanelValues.panel(f.backend, now, "router.routed", 0, Filters.NONE);
+    Map<String, Double> expected = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (behind(p, kind)) {
+        String pod = p.info().name();
+        expected.put(
+            pod, (sent.get(now).get(pod) - sent.get(now - window).get(pod)) * 1000.0 / window);
+      }
+    }
+    assertThat(routed.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    double total = 0;
+    for (Map.Entry<String, Double> e : expected.entrySet()) {
+      total += e.getValue();
+      // rate() extrapolates over the window's first scrape interval: at most 15 s of 300
+      double tolerance = kind == RouterKind.LLM_D ? 0.06 * e.getValue() + 1e-9 : 1e-9;
+      assertThat(routed.get(e.getKey())).as(e.getKey()).isCloseTo(e.getValue(), within(tolerance));
+    }
+    assertThat(total).as("traffic").isGreaterThan(0.1);
+  }
+
+  @Test
+  void productionStackInFlightIsTheEnginesRunningPlusQueued() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false);
+    f.run(RUN);
+    Map<String, Double> inFlight =
+        PanelValues.panel(f.backend, f.now(), "router.in_flight", 0, Filters.NONE);
+    Map<String, Double> expected = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (p instanceof VllmPod) {
+        double n = 0;
+        for (EngineModel e : p.engines()) {
+          n += e.state().running() + e.state().waiting() + e.state().transferring();
+        }
+        expected.put(p.info().name(), n);
+      }
+    }
+    assertThat(inFlight).isEqualTo(expected);
+  }
+
+  @Test
+  void llmdQueueIsEachEnginesWaitingQueueCountedOnceForBothGenerations() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.LLM_D), false);
+    f.run(RUN);
+    Map<String, Double> queue =
+        PanelValues.panel(f.backend, f.now(), "router.queue", 0, Filters.NONE);
+    Map<String, Double> expected = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      double n = 0;
+      for (EngineModel e : p.engines()) {
+        n += e.state().waiting();
+      }
+      expected.put(p.info().name(), n);
+    }
+    assertThat(queue).isEqualTo(expected);
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = RouterKind.class,
+      names = {"PRODUCTION_STACK", "LLM_D"})
+  void enginePanelsAreTheSameWithARouterInFront(RouterKind kind) {
+    SimulatedFleet with = new SimulatedFleet(config(kind), false).run(RUN);
+    SimulatedFleet without = new SimulatedFleet(config(RouterKind.NONE), false).run(RUN);
+    for (Level level : List.of(Level.POD, Level.MODEL)) {
+      for (Signal s : List.of(Signal.REQUESTS_RUNNING, Signal.REQUESTS_WAITING)) {
+        Measure m = new Measure.Level(s);
+        assertThat(PanelValues.at(with.backend, with.now(), m, level, Filters.NONE))
+            .as(level + " " + s)
+            .isEqualTo(PanelValues.at(without.backend, without.now(), m, level, Filters.NONE))
+            .isNotEmpty();
+      }
+    }
+  }
+
+  @Test
+  void withoutARouterEveryRouterPanelSaysSo() {
+    SimulatedFleet f =
+        new SimulatedFleet(config(RouterKind.NONE), false).run(Duration.ofMinutes(2));
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    for (PanelResult p :
+        service.render(DashboardRequest.of(Filters.NONE, f.now() - 60_000, f.now()))) {
+      if (p.panel().queries().stream().allMatch(q -> q.measure() instanceof Measure.Router)) {
+        assertThat(p.status()).as(p.panel().id()).isEqualTo(PanelResult.Status.EMPTY);
+        if (p.panel().id().equals("pd.ttft_router")) {
+          // the prefill/decode view's panels first say this fleet has no such deployment
+          assertThat(p.reasons())
+              .extracting(EmptyReason::kind)
+              .containsExactly(EmptyReason.Kind.NO_TARGETS);
+          continue;
+        }
+        assertThat(p.reasons())
+            .as(p.panel().id())
+            .extracting(EmptyReason::kind)
+            .containsExactly(EmptyReason.Kind.NO_ROUTER);
+        assertThat(p.reasons().get(0).message()).startsWith("no router in front of this model");
+      }
+    }
+  }
+
+  @Test
+  void aRouterThatLacksASignalIsNamed() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    PanelResult ttft =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE,
+                    0.95,
+                    f.now() - 60_000,
+                    f.now(),
+                    15_000,
+                    "5m",
+                    List.of("router.ttft")))
+            .get(0);
+    assertThat(ttft.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(ttft.reasons())
+        .extracting(EmptyReason::kind, EmptyReason::engine, EmptyReason::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                EmptyReason.Kind.NOT_EXPOSED,
+                "production-stack",
+                "vLLM production-stack router does not expose time to first token in any"
+                    + " release"));
+  }
+}

@@ -1,0 +1,152 @@
+package dev.infermon.simulator.router;
+
+import dev.infermon.simulator.InferencePod;
+import dev.infermon.simulator.model.EngineModel;
+import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.text.PromText;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * llm-d's endpoint picker (EPP) {@code /metrics} in front of the pods of an InferencePool, with
+ * llm-d-router's dual emission: each current {@code llm_d_epp_*} series beside its deprecated twin,
+ * as llm-d/llm-d-router pkg/epp/metrics @ ebab6879 writes them (names, help texts and label names
+ * from metrics.go and llm_d_router_metrics.go; client_golang's text format: labels sorted, counters
+ * without {@code _created}). Every request a pod was sent is one successful scheduling attempt with
+ * that pod as the endpoint ({@code endpoint_name}, twin {@code pod_name}); the per-endpoint queue
+ * is the engine's waiting queue as the EPP reads it. The counters outlive a pod's restart. Not
+ * thread-safe.
+ */
+public final class LlmdEpp {
+  private static final String POOL = "inference-pool";
+  private final Map<String, Long> scheduled = new TreeMap<>();
+  private final Map<String, Long> lastSent = new HashMap<>();
+  private final Map<String, Long> perModel = new TreeMap<>();
+
+  /** Requests {@code pod} was sent since it started: finished plus in flight. */
+  public static long sent(InferencePod pod) {
+    long n = 0;
+    for (EngineModel e : pod.engines()) {
+      EngineState s = e.state();
+      n += e.finishedCount() + s.running() + s.waiting() + s.transferring();
+    }
+    return n;
+  }
+
+  /** The page at {@code now} (epoch seconds) for the pods of the pool. */
+  public String render(List<InferencePod> pods, double now) {
+    Map<String, int[]> queues = new TreeMap<>();
+    Map<String, String[]> ids = new TreeMap<>();
+    for (InferencePod pod : pods) {
+      String name = pod.info().name();
+      ids.put(name, new String[] {pod.info().namespace(), pod.info().model()});
+      if (!pod.up(now)) {
+        continue; // the EPP drops an endpoint that fails its probes from the pool
+      }
+      long sent = sent(pod);
+      String incarnation = name + "#" + pod.restarts();
+      long gained = sent - lastSent.getOrDefault(incarnation, 0L);
+      lastSent.put(incarnation, sent);
+      scheduled.merge(name, gained, Long::sum);
+      perModel.merge(pod.info().model(), gained, Long::sum);
+      int waiting = 0;
+      for (EngineModel e : pod.engines()) {
+        waiting += e.state().waiting();
+      }
+      queues.put(name, new int[] {waiting});
+    }
+    PromText out = new PromText(4096);
+    attempts(
+        out,
+        "inference_extension_scheduler_attempts_total",
+        "pod_name",
+        ids,
+        "[ALPHA] [Deprecated: Use llm_d_epp_scheduler_attempts_total] Total number of scheduling attempts.");
+    out.family(
+        "inference_objective_request_total",
+        "[ALPHA] [Deprecated: Use llm_d_epp_request_total] Counter of inference objective requests broken"
+            + " out for each model and target model.",
+        "counter");
+    perModel.forEach(
+        (m, n) ->
+            out.sample(
+                "inference_objective_request_total",
+                new String[] {"model_name", m, "priority", "", "target_model_name", m},
+                Long.toString(n)));
+    queue(
+        out,
+        "inference_pool_per_pod_queue_size",
+        "model_server_pod",
+        queues,
+        "[ALPHA] The total number of requests pending in the model server queue for each underlying pod.");
+    queue(
+        out,
+        "llm_d_epp_per_endpoint_queue_size",
+        "model_server_endpoint",
+        queues,
+        "[ALPHA] The total number of requests pending in the model server queue for each underlying"
+            + " endpoint.");
+    out.family("llm_d_epp_request_total", "[ALPHA] Total number of processed requests.", "counter");
+    perModel.forEach(
+        (m, n) ->
+            out.sample(
+                "llm_d_epp_request_total",
+                new String[] {
+                  "fairness_id", "", "model_name", m, "priority", "", "target_model_name", m
+                },
+                Long.toString(n)));
+    attempts(
+        out,
+        "llm_d_epp_scheduler_attempts_total",
+        "endpoint_name",
+        ids,
+        "[ALPHA] Total number of scheduling attempts.");
+    return out.toString();
+  }
+
+  private void attempts(
+      PromText out, String family, String endpoint, Map<String, String[]> ids, String help) {
+    out.family(family, help, "counter");
+    scheduled.forEach(
+        (pod, n) ->
+            out.sample(
+                family,
+                sorted(
+                    endpoint,
+                    pod,
+                    "namespace",
+                    ids.get(pod)[0],
+                    "port",
+                    "8000",
+                    "status",
+                    "success",
+                    "target_model_name",
+                    ids.get(pod)[1]),
+                Long.toString(n)));
+  }
+
+  /** client_golang writes a series' labels sorted by name. */
+  private static String[] sorted(String... pairs) {
+    TreeMap<String, String> m = new TreeMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put(pairs[i], pairs[i + 1]);
+    }
+    String[] out = new String[pairs.length];
+    int i = 0;
+    for (Map.Entry<String, String> e : m.entrySet()) {
+      out[i++] = e.getKey();
+      out[i++] = e.getValue();
+    }
+    return out;
+  }
+
+  private static void queue(
+      PromText out, String family, String endpoint, Map<String, int[]> queues, String help) {
+    out.family(family, help, "gauge");
+    queues.forEach(
+        (pod, q) ->
+            out.sample(family, new String[] {endpoint, pod, "name", POOL}, Integer.toString(q[0])));
+  }
+}

@@ -1,0 +1,84 @@
+package dev.infermon.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.infermon.simulator.PageChecker.Page;
+import dev.infermon.simulator.http.FleetServer;
+import dev.infermon.simulator.router.LlmdEpp;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The router target of {@code simulate --router}: a page of the named router in front of the pods,
+ * whose per-pod counts are what the pods were sent, listed last in the inventory.
+ */
+class RouterTargetTest {
+  private static final long T0 = 1_790_000_000_000L;
+
+  private static Fleet fleet(RouterKind router) {
+    return Fleet.create(
+        FleetConfig.builder()
+            .vllmPods(2)
+            .legacyVllmPods(0)
+            .sglangPods(1)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .router(router)
+            .build(),
+        T0);
+  }
+
+  @Test
+  void llmdEppCountsEachPodsRequestsInBothGenerations() {
+    Fleet fleet = fleet(RouterKind.LLM_D);
+    PodInfo router = fleet.inventory().get(fleet.inventory().size() - 1);
+    assertThat(router.name()).isEqualTo("llm-d-router-0");
+    assertThat(router.targetLabels()).containsEntry("backend", "llm-d");
+    fleet.advance(Duration.ofMinutes(5));
+    Page page = PageChecker.strict(fleet.render(router.name()).orElseThrow());
+    long total = 0;
+    for (InferencePod p : fleet.pods()) {
+      long sent = LlmdEpp.sent(p);
+      total += sent;
+      String pod = p.info().name();
+      assertThat(page.value("llm_d_epp_scheduler_attempts_total", "endpoint_name", pod))
+          .as(pod)
+          .isEqualTo(sent);
+      assertThat(page.value("inference_extension_scheduler_attempts_total", "pod_name", pod))
+          .isEqualTo(sent);
+      double waiting = p.engines().stream().mapToInt(e -> e.state().waiting()).sum();
+      assertThat(page.value("llm_d_epp_per_endpoint_queue_size", "model_server_endpoint", pod))
+          .isEqualTo(waiting);
+    }
+    assertThat(total).isPositive();
+  }
+
+  @Test
+  void productionStackKnowsEachPodByTheAddressItIsScrapedAt() throws Exception {
+    Fleet fleet = fleet(RouterKind.PRODUCTION_STACK);
+    fleet.advance(Duration.ofMinutes(2));
+    try (FleetServer server =
+        FleetServer.start(fleet, new FleetServer.Options("127.0.0.1", 0, true))) {
+      PodInfo router = fleet.inventory().get(fleet.inventory().size() - 1);
+      Page page = PageChecker.strict(fleet.render(router.name()).orElseThrow());
+      for (InferencePod p : fleet.pods()) {
+        if (p instanceof VllmPod) {
+          String url = "http://" + server.hostPort(p.info());
+          assertThat(page.value("vllm:healthy_pods_total", "server", url)).isEqualTo(1);
+        }
+      }
+    }
+  }
+
+  @Test
+  void anUnknownRouterIsRefusedNamingTheKnownOnes() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> RouterKind.parse("envoy"))
+        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d)");
+    assertThat(RouterKind.parse("llm-d")).isEqualTo(RouterKind.LLM_D);
+    assertThat(fleet(RouterKind.NONE).inventory())
+        .extracting(PodInfo::name)
+        .doesNotContain("production-stack-router-0", "llm-d-router-0");
+  }
+}
