@@ -39,9 +39,9 @@ public interface Presence {
   /**
    * The families named in {@code families} (as an inventory lists them); where a router of the
    * built-in catalog is among them and writes engine-named families, engine queries leave its
-   * copies out ({@link #shadowLabel}). A spelling told apart only by its labels (TensorRT-LLM
-   * 1.0's unprefixed names, which are NVIDIA NIM's too) is never queried: a selector by name would
-   * read the other engine's series as well.
+   * copies out ({@link #shadowLabel}). A spelling told apart only by its labels (TensorRT-LLM 1.0's
+   * unprefixed names, which are NVIDIA NIM's too) is never queried: a selector by name would read
+   * the other engine's series as well.
    */
   static Presence of(Set<String> families) {
     java.util.Map<String, String> shadows = new java.util.HashMap<>();
