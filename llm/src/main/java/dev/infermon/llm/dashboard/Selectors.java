@@ -165,7 +165,9 @@ final class Selectors {
       p = labelValues(p, r.source().valueLabels());
     }
     if (PER_STEP.equals(fn)) {
-      p = perStep(several ? named(p) : p, o.step());
+      // the offset goes on the selector: PromQL refuses it after label_replace (named)
+      String before = p + " offset " + o.step();
+      p = several ? difference(named(p), named(before)) : perStep(p, o.step());
     } else {
       if (fn != null) {
         p = fn + "(" + p + "[" + o.window() + "])";
@@ -234,7 +236,12 @@ final class Selectors {
    * 5-minute increase would smear it over five minutes of columns.
    */
   static String perStep(String p, String step) {
-    return "(" + p + " - " + p + " offset " + step + ") >= 0";
+    return difference(p, p + " offset " + step);
+  }
+
+  /** {@link #perStep} of {@code now} against {@code before}, the same series one step earlier. */
+  private static String difference(String now, String before) {
+    return "(" + now + " - " + before + ") >= 0";
   }
 
   static String by(List<String> labels) {

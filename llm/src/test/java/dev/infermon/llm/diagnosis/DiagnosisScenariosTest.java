@@ -101,7 +101,8 @@ class DiagnosisScenariosTest {
    * is prefill-bound (0.12 s of its 0.15 s mean TTFT); none of the others fires an alert or shows a
    * state. What each shows is which signals its engine and release leave unread, per pod ({@code
    * model: signals; ...}); NVIDIA NIM's unprefixed names are read as vLLM's, without the families
-   * NIM does not expose and its success counter, which carries no {@code finished_reason}.
+   * NIM does not expose; its success ratio is read from NIM's own {@code request_success_total} and
+   * {@code request_failure_total}.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(
@@ -119,7 +120,7 @@ class DiagnosisScenariosTest {
           lke-rtx4000ada-pod-attributed-xid.prom                             |        |        |
           vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            | LLMTimeToFirstTokenHigh | prefill-bound | qwen2.5-1.5b: GPU activity, GPU memory
           vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom             |        |        | Qwen/Qwen3-VL-8B-Instruct: requests running, requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
-          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | meta/llama-3.1-8b-instruct: waiting by reason, preemptions, queue time, prefill time, prefix cache, success ratio, GPU activity, GPU memory
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | meta/llama-3.1-8b-instruct: waiting by reason, preemptions, queue time, prefill time, prefix cache, GPU activity, GPU memory
           """)
   void everyFiringAlertOnAReplayedCaptureHasAFinding(
       String capture, String alerts, String states, String notMeasured) {
