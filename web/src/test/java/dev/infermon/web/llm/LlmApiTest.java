@@ -230,7 +230,7 @@ class LlmApiTest {
         },
         new String[] {
           "level=cluster",
-          "invalid parameter \"level\": unknown level \"cluster\" (one of all, model, pod, gpu, causal, pd)"
+          "invalid parameter \"level\": unknown level \"cluster\" (one of all, model, pod, gpu, causal, pd, router)"
         },
         new String[] {
           "panels=model.nope", "invalid parameter \"panels\": unknown panel: \"model.nope\""
@@ -470,7 +470,8 @@ class LlmApiTest {
           .containsExactly(
               "LLMTimeToFirstTokenHigh for 5m",
               "LLMRequestsQueuedWhilePreempting for 7m",
-              "LLMRequestFailuresHigh for 20m");
+              "LLMRequestFailuresHigh for 20m",
+              "LLMRouterQueueGrowing for 7m");
       JsonNode rs = group.path("rules");
       assertThat(rs.get(0).path("expr").asText())
           .startsWith("histogram_quantile(0.9,")

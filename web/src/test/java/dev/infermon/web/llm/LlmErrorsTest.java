@@ -138,7 +138,7 @@ class LlmErrorsTest {
             400,
             "bad_data",
             "invalid parameter \"level\": unknown level \"cluster\" (one of all, model, pod, gpu,"
-                + " causal, pd)"),
+                + " causal, pd, router)"),
         row(
             When.READY,
             "/api/v1/llm/inventory?time=x",
