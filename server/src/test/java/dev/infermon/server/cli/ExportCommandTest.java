@@ -13,6 +13,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * are the export service's.
  */
 class ExportCommandTest {
+  /** The catalog's engines in its order, as the unknown-engine message lists them. */
+  private static final String KNOWN_ENGINES =
+      dev.infermon.llm.catalog.Catalog.builtIn().engines().stream()
+          .map(dev.infermon.llm.catalog.EngineCatalog::engine)
+          .collect(java.util.stream.Collectors.joining(", "));
+
   static Stream<Arguments> rows() {
     return Stream.of(
         // what, exit code, the output (or error) contains, and does not contain
@@ -46,7 +52,7 @@ class ExportCommandTest {
         Arguments.of(
             "export rules --engines mlc",
             2,
-            "infermon export: unknown engine: \"mlc\" (known: vllm, sglang, tgi, llamacpp, dcgm, trtllm)",
+            "infermon export: unknown engine: \"mlc\" (known: " + KNOWN_ENGINES + ")",
             "<none>"),
         Arguments.of(
             "export prometheusrule --name Not_A_Name",

@@ -101,7 +101,11 @@ class LlmErrorsTest {
   static Stream<Arguments> rows() {
     String badEnd = "invalid parameter \"end\": end timestamp must not be before start time";
     String unknownEngine =
-        "invalid parameter \"engines\": unknown engine: \"mlc\" (known: vllm, sglang, tgi, llamacpp, dcgm, trtllm, dynamo, lmcache)";
+        "invalid parameter \"engines\": unknown engine: \"mlc\" (known: "
+            + dev.infermon.llm.catalog.Catalog.builtIn().engines().stream()
+                .map(dev.infermon.llm.catalog.EngineCatalog::engine)
+                .collect(java.util.stream.Collectors.joining(", "))
+            + ")";
     return Stream.of(
         // the reference: the Prometheus API's answers
         row(When.TIMEOUT, "/api/v1/query?query=up", 503, "timeout", TIMED_OUT),
