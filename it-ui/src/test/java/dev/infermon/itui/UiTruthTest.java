@@ -91,6 +91,16 @@ class UiTruthTest {
     wait.until(d -> Boolean.TRUE.equals(browser.js("return window.__dashboardDone === true")));
   }
 
+  /**
+   * Scrolls a panel into view (panels below the fold load when they are seen) and waits for its
+   * chart's draw hook; on timeout the message says what the panel shows instead.
+   */
+  void awaitDrawn(WebElement b) {
+    browser.js("arguments[0].scrollIntoView({block: 'center'})", b);
+    wait.withMessage(() -> "chart never drawn; the panel shows: " + b.getText())
+        .until(d -> b.getAttribute("data-y-ticks") != null);
+  }
+
   WebElement body(String panel) {
     return browser.driver.findElement(By.cssSelector("[data-panel='" + panel + "'] .body"));
   }
@@ -112,7 +122,7 @@ class UiTruthTest {
     open("/dashboard?level=model&range=15m");
     awaitDashboard();
     WebElement b = body("model.success_rate");
-    wait.until(d -> b.getAttribute("data-y-max") != null);
+    awaitDrawn(b);
     // at most 1 however flat the line is: never a 0-10,000 % axis around a constant 1
     assertThat(b.getAttribute("data-y-min")).isEqualTo("0");
     assertThat(b.getAttribute("data-y-max")).isEqualTo("1");
@@ -127,7 +137,7 @@ class UiTruthTest {
     open("/dashboard?level=model&range=15m");
     awaitDashboard();
     WebElement b = body("model.ttft");
-    wait.until(d -> b.getAttribute("data-y-ticks") != null);
+    awaitDrawn(b);
     List<String> ticks = List.of(b.getAttribute("data-y-ticks").split("\\|"));
     assertThat(ticks).hasSizeGreaterThanOrEqualTo(2);
     assertThat(b.getAttribute("data-y-min")).isEqualTo("0");
