@@ -165,17 +165,34 @@ final class Rules {
             State.SATURATED,
             String.format(
                 Locale.ROOT,
-                "running pinned near its ceiling (median %.0f, max %.0f) while waiting grew by %.1f"
-                    + " (%.1f on average)",
+                "running pinned near its ceiling (median %.0f, max %.0f) while %s",
                 medianRunning,
                 maxRunning,
-                growth,
-                meanWaiting),
+                queueTrend(growth, meanWaiting)),
             ev(s, "running", "requests running", "max over the window", Window.argMax(running)),
             ev(s, "waiting", "requests waiting", "max over the window", Window.argMax(waiting)),
             ev(s, "ttft", ttftLabel() + " (s)", "max over the window", argMax(s.get("ttft"))));
       }
     }
+  }
+
+  /**
+   * How the queue moved over the window, in words: a queue that is long but shrinking is not
+   * "growing by" a negative number.
+   */
+  static String queueTrend(double growth, double meanWaiting) {
+    if (growth >= 0.05) {
+      return String.format(
+          Locale.ROOT, "waiting grew by %.1f (%.1f on average)", growth, meanWaiting);
+    }
+    if (growth <= -0.05) {
+      return String.format(
+          Locale.ROOT,
+          "%.1f requests waited on average (the queue shrank by %.1f over the window)",
+          meanWaiting,
+          -growth);
+    }
+    return String.format(Locale.ROOT, "%.1f requests waited throughout", meanWaiting);
   }
 
   private static String gpuActivity(Signals.Series s) {

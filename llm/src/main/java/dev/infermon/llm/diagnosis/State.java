@@ -11,7 +11,7 @@ import java.util.Set;
 public enum State {
   SATURATED(
       "saturated",
-      "running requests pinned at the batch limit while the queue grows",
+      "running requests pinned at the batch limit while requests queue",
       Symptom.TTFT_HIGH,
       Symptom.QUEUED_WHILE_PREEMPTING,
       Symptom.ITL_HIGH),

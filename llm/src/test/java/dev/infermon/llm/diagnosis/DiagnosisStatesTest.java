@@ -156,6 +156,21 @@ class DiagnosisStatesTest {
                     + " by reason, GPU activity, queue time, prefill time, prefix cache",
                 "waiting by reason, GPU activity, queue time, prefill time, prefix cache")),
         Arguments.of(
+            "vLLM: 64 requests decode while 30 wait throughout, KV half used: saturated, the"
+                + " queue's trend said in words",
+            row(
+                p ->
+                    vllmBase(p, "a")
+                        .gauge("vllm:num_requests_running", 64)
+                        .gauge("vllm:num_requests_waiting", 30)
+                        .gauge("vllm:kv_cache_usage_perc", 0.5)
+                        .histogram("vllm:time_to_first_token_seconds", VLLM_TTFT, 3, 2),
+                "saturated",
+                "ttft-high",
+                "running pinned near its ceiling (median 64, max 64) while 30.0 requests waited"
+                    + " throughout",
+                "")),
+        Arguments.of(
             "vLLM: TTFT 4.9 s without a queue, prompts of 12000 tokens, few prefix-cache hits",
             row(
                 p ->

@@ -57,9 +57,10 @@ public record ReplayTarget(
   /**
    * A target for {@code capture} with the labels discovery would give a pod of its engine, changed
    * by {@code overrides}: {@code namespace} {@value #DEFAULT_NAMESPACE}, {@code pod} from the file
-   * name, {@code backend} from the page's names ({@code vllm}, {@code sglang}, {@code tgi}, {@code
-   * dcgm}; none for other pages). An override with an empty value removes the label; {@code job}
-   * sets the scrape job instead of a label.
+   * name, {@code workload_name} the pod's name on a target of job {@code inference} (unless an
+   * override names it), {@code backend} from the page's names ({@code vllm}, {@code sglang}, {@code
+   * tgi}, {@code dcgm}; none for other pages). An override with an empty value removes the label;
+   * {@code job} sets the scrape job instead of a label.
    *
    * @param file the capture's file, whose name gives the default pod name
    * @throws IllegalArgumentException for a label name that is not valid or is reserved ({@code __})
@@ -69,10 +70,10 @@ public record ReplayTarget(
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("namespace", DEFAULT_NAMESPACE);
     labels.put("pod", podName(file));
+    String job = capture.engine().equals("dcgm") ? "dcgm" : "inference";
     if (!capture.engine().isEmpty()) {
       labels.put("backend", capture.engine());
     }
-    String job = capture.engine().equals("dcgm") ? "dcgm" : "inference";
     for (Map.Entry<String, String> e : overrides.entrySet()) {
       checkLabelName(e.getKey());
       if (e.getKey().equals("job")) {
@@ -82,6 +83,10 @@ public record ReplayTarget(
       } else {
         labels.put(e.getKey(), e.getValue());
       }
+    }
+    if (job.equals("inference") && !overrides.containsKey("workload_name")) {
+      // inference discovery gives every target the workload it belongs to: the pod's name here
+      labels.put("workload_name", labels.getOrDefault("pod", podName(file)));
     }
     String name = labels.getOrDefault("pod", podName(file));
     return new ReplayTarget(name, capture, job, labels, uptime);

@@ -231,15 +231,32 @@ class ReplayCapturesTest {
     }
   }
 
+  @Test
+  void aTargetsWorkloadFollowsItsPodUnlessNamed() {
+    Captures.Entry vllm =
+        Captures.all().stream().filter(e -> e.path().startsWith("vllm/")).findFirst().orElseThrow();
+    assertThat(vllm.target("pod", "p1").labels())
+        .containsEntry("pod", "p1")
+        .containsEntry("workload_name", "p1");
+    assertThat(vllm.target("workload_name", "qwen").labels())
+        .containsEntry("workload_name", "qwen");
+    assertThat(vllm.target("workload_name", "").labels()).doesNotContainKey("workload_name");
+  }
+
   @ParameterizedTest
   @MethodSource("rows")
   void theInventoryGivesEachTargetItsLabels(Row row) throws Exception {
     ReplayTarget target = target(row.path());
     String pod = ReplayTarget.podName(java.nio.file.Path.of(row.path()));
     Map<String, String> expected =
-        row.backend().isEmpty()
-            ? Map.of("namespace", "replay", "pod", pod)
-            : Map.of("namespace", "replay", "pod", pod, "backend", row.backend());
+        new java.util.HashMap<>(Map.of("namespace", "replay", "pod", pod));
+    if (!row.backend().isEmpty()) {
+      expected.put("backend", row.backend());
+    }
+    // discovery gives every inference target its workload (TGI and llama.cpp name models by it)
+    if (row.job().equals("inference")) {
+      expected.put("workload_name", pod);
+    }
     assertThat(target.labels()).containsExactlyInAnyOrderEntriesOf(expected);
     assertThat(target.job()).isEqualTo(row.job());
     String inventory =
