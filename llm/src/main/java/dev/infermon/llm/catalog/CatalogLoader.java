@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -121,7 +122,9 @@ public final class CatalogLoader {
         root.path("metrics_on").asText(""),
         root.path("metrics_off").asText(""),
         root.path("model_from_label").asText(""),
-        root.path("model_placeholder").asText(""),
+        root.has("model_placeholder")
+            ? Optional.of(root.path("model_placeholder").asText(""))
+            : Optional.empty(),
         disaggregated(root));
   }
 

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,7 +28,7 @@ public final class EngineCatalog {
   private final String metricsOn;
   private final String metricsOff;
   private final String modelFromLabel;
-  private final String modelPlaceholder;
+  private final Optional<String> modelPlaceholder;
   private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
@@ -45,7 +46,7 @@ public final class EngineCatalog {
       String metricsOn,
       String metricsOff,
       String modelFromLabel,
-      String modelPlaceholder,
+      Optional<String> modelPlaceholder,
       boolean disaggregated) {
     this.engine = engine;
     this.title = title;
@@ -62,8 +63,8 @@ public final class EngineCatalog {
     this.metricsOn = metricsOn;
     this.metricsOff = metricsOff;
     this.modelFromLabel = modelFromLabel;
-    this.modelPlaceholder = modelPlaceholder;
-    if (!modelPlaceholder.isEmpty() && modelFromLabel.isEmpty()) {
+    this.modelPlaceholder = Objects.requireNonNull(modelPlaceholder, "modelPlaceholder");
+    if (modelPlaceholder.isPresent() && modelFromLabel.isEmpty()) {
       throw new IllegalArgumentException(
           engine + ": model_placeholder needs model_from_label (where the model is read instead)");
     }
@@ -99,12 +100,13 @@ public final class EngineCatalog {
   }
 
   /**
-   * The {@code model_name} value that names no model (TensorRT-LLM's hard-coded {@code "undefined"}
-   * before #12545), empty when none: only series carrying it take their model from {@link
-   * #modelFromLabel()}; the others keep their own. Empty for an engine whose page never names a
-   * model (llama.cpp), where every series takes it from the label.
+   * The {@code model_name} value that names no model, when the engine has one: TensorRT-LLM's
+   * hard-coded {@code "undefined"} before #12545, or {@code ""} for an engine whose page names no
+   * model but whose targets may carry a relabeled {@code model_name} (TGI). Only series carrying it
+   * take their model from {@link #modelFromLabel()}; the others keep their own. Empty for an engine
+   * where every series takes it from the label (llama.cpp).
    */
-  public String modelPlaceholder() {
+  public Optional<String> modelPlaceholder() {
     return modelPlaceholder;
   }
 

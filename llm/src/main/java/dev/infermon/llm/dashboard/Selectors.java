@@ -97,8 +97,9 @@ final class Selectors {
       boolean model = m.startsWith("model_name=") && fromLabel;
       matchers.add(model ? e.modelFromLabel() + m.substring("model_name".length()) : m);
     }
-    if (placeholder != null && !e.modelPlaceholder().isEmpty()) {
-      matchers.add("model_name" + (placeholder ? "=" : "!=") + Filters.quote(e.modelPlaceholder()));
+    if (placeholder != null && e.modelPlaceholder().isPresent()) {
+      matchers.add(
+          "model_name" + (placeholder ? "=" : "!=") + Filters.quote(e.modelPlaceholder().get()));
     }
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
     // a router's per-backend copy of this gauge (production-stack's vllm: names) is not an engine's

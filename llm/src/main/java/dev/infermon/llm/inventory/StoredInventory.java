@@ -141,9 +141,9 @@ public final class StoredInventory {
     for (EngineCatalog e : catalog.engines()) {
       // a placeholder (TensorRT-LLM's "undefined") names no model: the label does
       if (e.engine().equals(d.engine())
-          && !e.modelPlaceholder().isEmpty()
-          && named.remove(e.modelPlaceholder())) {
-        named.add(labels.getOrDefault(e.modelFromLabel(), e.modelPlaceholder()));
+          && e.modelPlaceholder().isPresent()
+          && named.remove(e.modelPlaceholder().get())) {
+        named.add(labels.getOrDefault(e.modelFromLabel(), e.modelPlaceholder().get()));
       }
     }
     if (!named.isEmpty()) {
