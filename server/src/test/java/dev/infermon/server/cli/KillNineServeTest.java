@@ -26,6 +26,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -76,11 +77,14 @@ class KillNineServeTest {
         awaitReady(p, port, kill);
         AtomicInteger next = new AtomicInteger((int) acked + 1);
         AtomicBoolean stop = new AtomicBoolean();
-        long[] ackedNow = {acked};
+        AtomicLong ackedNow = new AtomicLong(acked);
         Thread writer =
             new Thread(() -> ingest(port, next, ackedNow, stop), "kill9-writer-" + kill);
         writer.setDaemon(true);
         writer.start();
+        // the kill lands after this life acknowledged something: on a loaded machine a compaction
+        // can start before the first write of a life is answered
+        awaitProgress(ackedNow, acked);
         boolean duringCompaction = kill % 2 == 1 && awaitCompaction(data, Duration.ofSeconds(8));
         if (!duringCompaction) {
           Thread.sleep(300 + random.nextInt(1200));
@@ -92,8 +96,10 @@ class KillNineServeTest {
         if (duringCompaction) {
           inCompaction++;
         }
-        assertThat(ackedNow[0]).as("kill %d: the writer made progress", kill).isGreaterThan(acked);
-        acked = ackedNow[0];
+        assertThat(ackedNow.get())
+            .as("kill %d: the writer made progress", kill)
+            .isGreaterThan(acked);
+        acked = ackedNow.get();
         log.info(
             "kill {}{}: acknowledged up to request {}",
             kill,
@@ -153,7 +159,15 @@ class KillNineServeTest {
   }
 
   /** Sends requests {@code next, next+1, ...} until stopped or refused; records the acks. */
-  private static void ingest(int port, AtomicInteger next, long[] acked, AtomicBoolean stop) {
+  /** Waits (at most 30 s) until a request beyond {@code before} was acknowledged. */
+  private static void awaitProgress(AtomicLong acked, long before) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (acked.get() <= before && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+
+  private static void ingest(int port, AtomicInteger next, AtomicLong acked, AtomicBoolean stop) {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     while (!stop.get()) {
       int k = next.get();
@@ -174,7 +188,7 @@ class KillNineServeTest {
         if (r.statusCode() != 204) {
           throw new AssertionError("request " + k + " answered " + r.statusCode());
         }
-        acked[0] = k;
+        acked.set(k);
         next.incrementAndGet();
       } catch (IOException e) {
         return; // killed
