@@ -24,15 +24,34 @@ import java.util.Optional;
  * @param engine the engine
  * @param family the latency histogram (latency SLIs), without prefix
  * @param entry the histogram's catalog entry (latency SLIs)
- * @param total the counter of all finished requests and its matchers (success SLI)
- * @param failed the counter of failed requests and its matchers (success SLI)
+ * @param total the counters of all finished requests (success SLI), summed
+ * @param failed the counters of failed requests (success SLI), summed
  */
 public record SliSource(
     EngineCatalog engine,
     String family,
     MetricEntry entry,
-    SignalSource total,
-    SignalSource failed) {
+    List<Counter> total,
+    List<Counter> failed) {
+  /**
+   * One counter a success SLI sums: its sample names and the matchers that select it. A spelling
+   * told from another by a label (TensorRT-LLM 1.0's unprefixed names carry {@code engine_type},
+   * NIM's do not) is a counter of its own, selected with that label.
+   *
+   * @param names the sample names, one per spelling
+   * @param matchers the source's matchers ({@code finished_reason=~"abort|error"}) and the labels
+   *     the spelling requires
+   */
+  public record Counter(List<String> names, List<String> matchers) {
+    public Counter {
+      if (names.isEmpty()) {
+        throw new IllegalArgumentException("a counter needs a name");
+      }
+      names = List.copyOf(names);
+      matchers = List.copyOf(matchers);
+    }
+  }
+
   /**
    * The engines whose rules can measure {@code slo} exactly: the success SLI wherever the counters
    * exist; a latency SLI where the threshold is a bucket bound (or the bounds are not fixed).
@@ -86,7 +105,8 @@ public record SliSource(
       if (total.isEmpty() || failed.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new SliSource(engine, null, null, total.get(0), failed.get(0)));
+      return Optional.of(
+          new SliSource(engine, null, null, counters(engine, total), counters(engine, failed)));
     }
     Signal s = signal(sli);
     List<SignalSource> sources = engine.sources(s);
@@ -114,6 +134,38 @@ public record SliSource(
       default:
         throw new IllegalArgumentException("not a latency SLI: \"" + sli + "\"");
     }
+  }
+
+  /**
+   * Every counter of {@code sources}, once: the sources are the engine's alternatives (a release's
+   * families, a product's), and a page has the families of one, so summing them all counts each
+   * request once wherever it is counted. Each family of a source ({@code finished} = successes +
+   * failures where an engine counts them apart) is a counter.
+   */
+  static List<Counter> counters(EngineCatalog engine, List<SignalSource> sources) {
+    java.util.LinkedHashSet<Counter> out = new java.util.LinkedHashSet<>();
+    for (SignalSource src : sources) {
+      for (String metric : src.metrics()) {
+        List<String> plain = new ArrayList<>();
+        for (NameVariant v : engine.variants()) {
+          if (engine.ownedElsewhere(v, metric)) {
+            continue;
+          }
+          String name = v.familyName(metric) + src.series();
+          if (v.requiredLabels().isEmpty()) {
+            plain.add(name);
+          } else {
+            List<String> m = new ArrayList<>(matchers(src));
+            v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
+            out.add(new Counter(List.of(name), m));
+          }
+        }
+        if (!plain.isEmpty()) {
+          out.add(new Counter(plain, matchers(src)));
+        }
+      }
+    }
+    return List.copyOf(out);
   }
 
   /**

@@ -160,18 +160,16 @@ public final class SloRules {
       List<String> failed = new ArrayList<>();
       List<String> totals = new ArrayList<>();
       for (SliSource s : sources) {
-        List<String> fm = new ArrayList<>(List.of(model));
-        fm.addAll(SliSource.matchers(s.failed()));
-        failed.add(
-            "(sum(rate("
-                + selector(s.names(s.failed().metrics().get(0), ""), fm)
-                + range
-                + ")) or vector(0))");
-        List<String> tm = new ArrayList<>(List.of(model));
-        tm.addAll(SliSource.matchers(s.total()));
-        String t =
-            "sum(rate(" + selector(s.names(s.total().metrics().get(0), ""), tm) + range + "))";
-        totals.add(sources.size() == 1 ? t : "(" + t + " or vector(0))");
+        for (SliSource.Counter c : s.failed()) {
+          failed.add("(sum(rate(" + selector(c, model) + range + ")) or vector(0))");
+        }
+        for (SliSource.Counter c : s.total()) {
+          totals.add("(sum(rate(" + selector(c, model) + range + ")) or vector(0))");
+        }
+      }
+      if (totals.size() == 1) {
+        totals.set(
+            0, totals.get(0).substring(1, totals.get(0).length() - " or vector(0))".length()));
       }
       return "(\n  "
           + String.join("\n  + ", failed)
@@ -193,6 +191,13 @@ public final class SloRules {
         + selector(counts, List.of(model))
         + range
         + ")) > 0)\n)";
+  }
+
+  /** A counter of a success SLI for one model. */
+  private static String selector(SliSource.Counter c, String model) {
+    List<String> m = new ArrayList<>(List.of(model));
+    m.addAll(c.matchers());
+    return selector(c.names(), m);
   }
 
   /** One name as {@code name{...}}, several as {@code {__name__=~"a|b", ...}}. */
