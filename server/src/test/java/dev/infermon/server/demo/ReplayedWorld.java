@@ -34,9 +34,12 @@ import java.util.Map;
  * serve} loads it, is evaluated by the rules module at its evaluation slots over what is stored so
  * far. Then the LLM layer's services, built by the server's {@link LlmLayer}, read the store.
  *
- * <p>The history ends at the wall clock (rounded down to a step) because lint's stored reference
- * reads the inventory at the wall clock's now; nothing else depends on it, so every fact is the
- * same on every run once times are written relative to {@link #startMs}.
+ * <p>The history ends at the wall clock rounded down to {@link #ALIGN}, and the pages go on to the
+ * wall clock itself, because lint's stored reference reads the inventory at the wall clock's now;
+ * nothing else depends on it, so every fact is the same on every run once times are written
+ * relative to {@link #startMs}. The rounding matters: subquery steps are aligned to the epoch (as
+ * in Prometheus), so a window whose end moved by 15 s against them could see a counter's single
+ * increment at its edge in one run and not in the next.
  *
  * <p>Not thread-safe; {@link #close()} closes the TSDB.
  */
@@ -49,6 +52,12 @@ final class ReplayedWorld implements AutoCloseable {
    * filled, longer than diagnosis's default window (30 m), as long as lint's (1 h).
    */
   static final Duration HISTORY = Duration.ofHours(1);
+
+  /**
+   * What the history's end is a multiple of: every subquery step of the windows read here (a tenth
+   * of the dashboard's 30 m, of diagnosis's 30 m and of lint's 1 h) divides it.
+   */
+  static final Duration ALIGN = Duration.ofMinutes(6);
 
   /** The name {@code serve} gives the default pack ({@code runtime.RuleFiles}). */
   static final String PACK_FILE = "<infermon>/default-alerts.yml";
@@ -88,7 +97,8 @@ final class ReplayedWorld implements AutoCloseable {
    *     configuration or pack is refused (each a bug of the harness or of infermon)
    */
   static ReplayedWorld run(List<ReplayTarget> targets, Path dir) throws Exception {
-    long end = System.currentTimeMillis() / STEP.toMillis() * STEP.toMillis();
+    long wall = System.currentTimeMillis() / STEP.toMillis() * STEP.toMillis();
+    long end = wall / ALIGN.toMillis() * ALIGN.toMillis();
     long start = end - HISTORY.toMillis();
     Tsdb tsdb = Tsdb.open(dir);
     try (ReplayedTargets served = ReplayedTargets.start(targets, start)) {
@@ -110,6 +120,7 @@ final class ReplayedWorld implements AutoCloseable {
       List<RuleGroup> groups =
           RuleManager.groups(List.of(RuleFileParser.parse(PACK_FILE, pack)), opts, false);
       evaluate(groups, backfill, start, end, now);
+      backfill.run(wall, () -> 0);
       Map<String, String> names = new LinkedHashMap<>();
       for (ReplayTarget t : targets) {
         names.put(served.server().hostPort(t), "<" + t.name() + ">");
