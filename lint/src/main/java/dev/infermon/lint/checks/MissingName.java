@@ -42,7 +42,7 @@ final class MissingName {
       return;
     }
     MetricEntry latest = hit.latest();
-    if (latest.condition().gated()) {
+    if (mayBeAbsent(latest.condition())) {
       conditional(s, hit, latest, name, at, runs);
       return;
     }
@@ -207,8 +207,9 @@ final class MissingName {
   }
 
   /**
-   * A gated family the endpoints lack. A dcgm field of a custom counters CSV is "behind the
-   * counters CSV": the exporter has it the moment its CSV lists it.
+   * A conditional family the endpoints lack. A dcgm field of a custom counters CSV is "behind the
+   * counters CSV": the exporter has it the moment its CSV lists it. A field of hardware the GPUs
+   * lack (NVLink on a PCIe card) is an info: the query is right for GPUs that have it.
    */
   private static void conditional(
       QueryScope s,
@@ -233,9 +234,26 @@ final class MissingName {
           name);
       return;
     }
-    boolean exporter =
-        latest.condition().kind() == Condition.Kind.DCGM_PROFILING
-            || latest.condition().kind() == Condition.Kind.HARDWARE;
+    if (latest.condition().kind() == Condition.Kind.HARDWARE) {
+      // the query is right: on this hardware the field is blank, so there is nothing to fix
+      s.report(
+          CheckId.CONDITIONAL_METRIC_OFF,
+          Severity.INFO,
+          at,
+          name
+              + " exists only on GPUs with "
+              + flag
+              + " (DCGM reports it blank on others and "
+              + hit.engine().title()
+              + " skips blank values) and when the counters CSV lists it (the default one does);"
+              + " these endpoints have none ("
+              + runs
+              + ").",
+          "",
+          name);
+      return;
+    }
+    boolean exporter = latest.condition().kind() == Condition.Kind.DCGM_PROFILING;
     s.report(
         CheckId.CONDITIONAL_METRIC_OFF,
         at,
