@@ -135,7 +135,12 @@ final class MissingName {
     Reference.CatalogHit hit = info.hit();
     History h = hit.latest().history();
     ReleaseLine gone = h.goneFrom();
-    if (gone == null || !s.ref.releases(hit.engine()).first().atLeast(gone)) {
+    if (gone == null) {
+      return false;
+    }
+    ReleaseLine added = NameHistory.firstRelease(hit);
+    boolean older = !s.ref.releases(hit.engine()).first().atLeast(gone);
+    if (older && !goneOrNotYet(s, hit, added, gone)) {
       return false;
     }
     String title = hit.engine().title();
@@ -159,11 +164,35 @@ final class MissingName {
             + (h.deprecated() != null ? " (deprecated in " + h.deprecated() + ")" : "")
             + "; "
             + runs
+            + (older ? " (the oldest run releases before " + added + ", which added it)" : "")
             + "."
             + RouterNames.alsoRouter(s, info),
         NameHistory.replacement(s, hit, h, name),
         name);
     return true;
+  }
+
+  /**
+   * Whether every target of the hit's engine runs either a release from {@code gone} on or one
+   * before {@code added}, and some the former: then no endpoint's release has the family, and the
+   * name is a removed one (vLLM 0.8's {@code gpu_prefix_cache_hits_total} against 0.4 and 0.11
+   * pods), not an unknown one. An undated target could run any release, so it answers no.
+   */
+  private static boolean goneOrNotYet(
+      QueryScope s, Reference.CatalogHit hit, ReleaseLine added, ReleaseLine gone) {
+    boolean past = false;
+    for (TargetInventory t : s.ref.targetsOf(hit.engine())) {
+      ReleaseRange r = t.detection().versions();
+      if (r == null) {
+        return false;
+      }
+      if (r.first().atLeast(gone)) {
+        past = true;
+      } else if (r.last().compareTo(added) >= 0) {
+        return false;
+      }
+    }
+    return past;
   }
 
   /** A family added after the newest release the endpoints run. */
