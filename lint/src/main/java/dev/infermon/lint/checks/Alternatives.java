@@ -93,7 +93,7 @@ final class Alternatives {
       return true;
     }
     return y.equals(x.history().renamedFrom())
-        && !NameCheck.existsInTargetReleases(s, info.hit().engine(), x.name());
+        && !NameHistory.existsInTargetReleases(s, info.hit().engine(), x.name());
   }
 
   /** Whether a target of the name's engine spells its names as {@code info} is spelt. */
@@ -130,7 +130,7 @@ final class Alternatives {
     if (x.name().equals(y.name()) || renamed(x, y) || renamed(y, x)) {
       return true;
     }
-    if (x.lazy() && NameCheck.existsInTargetReleases(s, a.hit().engine(), x.name())) {
+    if (x.lazy() && NameHistory.existsInTargetReleases(s, a.hit().engine(), x.name())) {
       return true; // not created yet where it exists: the or is the fallback meanwhile
     }
     for (List<SignalSource> sources : a.hit().engine().signals().values()) {

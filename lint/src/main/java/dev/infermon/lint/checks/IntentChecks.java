@@ -214,7 +214,7 @@ final class IntentChecks {
     for (Avoidance.Replacement r : a.use()) {
       boolean all = true;
       for (String m : r.metrics()) {
-        all &= NameCheck.existsInTargetReleases(s, info.hit().engine(), m);
+        all &= NameHistory.existsInTargetReleases(s, info.hit().engine(), m);
       }
       if (all) {
         fix = "use " + r.expr(info.hit().variant().prefix());

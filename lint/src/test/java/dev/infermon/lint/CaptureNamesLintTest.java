@@ -1,0 +1,70 @@
+package dev.infermon.lint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.lint.checks.Reference;
+import dev.infermon.lint.run.LintInput;
+import dev.infermon.lint.run.LintResult;
+import dev.infermon.lint.run.LintRun;
+import dev.infermon.simulator.testing.Captures;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Names against fleets of real captures ({@code ../shared/fixtures}), where the catalog's history
+ * and conditions meet real pages. A dcgm field the catalog knows under a hardware or counters-CSV
+ * condition, absent from the exporter, is a conditional finding (info for hardware the GPU lacks, a
+ * warning for a CSV line to add), never an unknown-metric error nor a did-you-mean to another
+ * field: {@code DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL} is in the default counters CSV, the PCIe RTX
+ * 4000 Ada exports it at 0, the PCIe L40S not at all (DCGM answers blank without NVLink and the
+ * exporter skips blank values, dcgm-ack.md §1.3). A name every endpoint's release is either too old
+ * or too new for is a removed one with its replacement, not an unknown one.
+ */
+class CaptureNamesLintTest {
+  private static final String VLLM =
+      "vllm-0.4.3.txt vllm-0.11.x-idle.txt vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt";
+
+  private static Reference reference(String captures) {
+    return SimulatedEndpoints.captureReference(
+        Arrays.stream(captures.split(" ")).map(Captures::get).toList());
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
+          # captures (VLLM: 0.4.3, 0.11, 0.2x) | query                                                | finding                        | words
+          upcloud-l40s-single-gpu-no-pod.prom  | sum by (gpu) (rate(DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL[5m])) | conditional-metric-off info | GPUs with NVLink
+          lke-rtx4000ada-pod-attributed-xid.prom | sum by (gpu) (rate(DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL[5m])) | -                         | -
+          upcloud-l40s-single-gpu-no-pod.prom  | sum by (gpu) (rate(DCGM_FI_DEV_NVLINK_BANDWIDTH_L0[5m])) | conditional-metric-off warning | counters CSV
+          upcloud-l40s-single-gpu-no-pod.prom  | sum by (gpu) (rate(DCGM_EXP_XID_ERRORS_COUNT[5m]))      | conditional-metric-off warning | counters CSV
+          upcloud-l40s-single-gpu-no-pod.prom  | avg by (gpu) (DCGM_FI_DEV_GPU_TEMP)                     | -                              | -
+          VLLM                                 | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))         | removed-metric error           | before 0.8
+          vllm-0.11.x-idle.txt                 | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))         | removed-metric error           | hidden since vLLM 0.11
+          vllm-0.4.3.txt                       | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))         | unknown-metric error           | added in vLLM 0.8
+          VLLM                                 | sum(rate(vllm:prefix_cache_hits_total[5m]))             | -                              | -
+          """)
+  void aNameIsJudgedByTheReleasesAndHardwareOfTheCaptures(
+      String captures, String query, String expected, String words) {
+    LintResult r =
+        new LintRun(reference(captures.equals("VLLM") ? VLLM : captures), LintOptions.DEFAULT)
+            .run(List.of(LintInput.expr("query", query)));
+    String got =
+        r.findings().stream()
+            .map(f -> f.check().id() + " " + f.severity().label())
+            .collect(Collectors.joining("; "));
+    if (expected == null) {
+      assertThat(got).as("%s", r.findings()).isEmpty();
+      return;
+    }
+    assertThat(got).as("%s", r.findings()).isEqualTo(expected);
+    Finding f = r.findings().get(0);
+    assertThat(f.message()).as("the message").contains(words);
+    assertThat(f.fix()).as("no other field is offered").doesNotContain("did you mean");
+  }
+}
