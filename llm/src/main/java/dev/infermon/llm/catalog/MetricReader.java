@@ -100,17 +100,7 @@ final class MetricReader {
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }
-    MetricType declared = type;
-    if (m.has("declared_type")) {
-      try {
-        declared = MetricType.parse(nodes.text(m, "declared_type", at, true));
-      } catch (IllegalArgumentException e) {
-        throw nodes.fail(at + ".declared_type", e.getMessage());
-      }
-      if (declared == type) {
-        throw nodes.fail(at + ".declared_type", "equals type: leave it out");
-      }
-    }
+    MetricType declared = declaredType(m, type, at);
     if (type == MetricType.COUNTER && !name.endsWith(counterSuffix)) {
       throw nodes.fail(at, "a counter is exposed with \"" + counterSuffix + "\"");
     }
@@ -118,52 +108,11 @@ final class MetricReader {
     if (since == null) {
       throw nodes.fail(at, "since is required");
     }
-    History history = History.NONE;
-    if (m.has("history")) {
-      JsonNode h = m.get("history");
-      String hat = at + ".history";
-      nodes.checkKeys(
-          h, Set.of("renamed_from", "replaced_by", "deprecated", "hidden", "removed", "note"), hat);
-      history =
-          new History(
-              nodes.text(h, "renamed_from", hat, false),
-              nodes.text(h, "replaced_by", hat, false),
-              nodes.release(h, "deprecated", hat),
-              nodes.release(h, "hidden", hat),
-              nodes.release(h, "removed", hat),
-              nodes.text(h, "note", hat, false));
-      if (history.removed() != null && !since.before(history.removed())) {
-        throw nodes.fail(hat, "removed before it was added");
-      }
-    }
-    Condition condition = Condition.ALWAYS;
-    if (m.has("condition")) {
-      JsonNode c = m.get("condition");
-      String cat = at + ".condition";
-      nodes.checkKeys(c, Set.of("kind", "flag", "registered"), cat);
-      try {
-        condition =
-            new Condition(
-                Condition.Kind.valueOf(
-                    nodes.text(c, "kind", cat, true).toUpperCase(java.util.Locale.ROOT)),
-                nodes.text(c, "flag", cat, true),
-                c.path("registered").asBoolean(false));
-      } catch (IllegalArgumentException e) {
-        throw nodes.fail(cat, e.getMessage());
-      }
-    }
-    List<BucketSpec> buckets = List.of();
-    if (m.has("buckets")) {
-      JsonNode b = m.get("buckets");
-      if (b.isTextual()) {
-        JsonNode set = bucketSets.get(b.asText());
-        if (set == null) {
-          throw nodes.fail(at, "unknown bucket set \"" + b.asText() + "\"");
-        }
-        b = set;
-      }
-      buckets = buckets(b, at + ".buckets");
-    }
+    History history =
+        m.has("history") ? history(m.get("history"), since, at + ".history") : History.NONE;
+    Condition condition =
+        m.has("condition") ? condition(m.get("condition"), at + ".condition") : Condition.ALWAYS;
+    List<BucketSpec> buckets = m.has("buckets") ? bucketsOf(m.get("buckets"), at) : List.of();
     try {
       return new MetricEntry(
           engine,
@@ -186,6 +135,65 @@ final class MetricReader {
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }
+  }
+
+  /** The type the page's TYPE line declares, when it differs from the one the samples have. */
+  private MetricType declaredType(JsonNode m, MetricType type, String at) {
+    if (!m.has("declared_type")) {
+      return type;
+    }
+    MetricType declared;
+    try {
+      declared = MetricType.parse(nodes.text(m, "declared_type", at, true));
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail(at + ".declared_type", e.getMessage());
+    }
+    if (declared == type) {
+      throw nodes.fail(at + ".declared_type", "equals type: leave it out");
+    }
+    return declared;
+  }
+
+  private History history(JsonNode h, ReleaseLine since, String at) {
+    nodes.checkKeys(
+        h, Set.of("renamed_from", "replaced_by", "deprecated", "hidden", "removed", "note"), at);
+    History history =
+        new History(
+            nodes.text(h, "renamed_from", at, false),
+            nodes.text(h, "replaced_by", at, false),
+            nodes.release(h, "deprecated", at),
+            nodes.release(h, "hidden", at),
+            nodes.release(h, "removed", at),
+            nodes.text(h, "note", at, false));
+    if (history.removed() != null && !since.before(history.removed())) {
+      throw nodes.fail(at, "removed before it was added");
+    }
+    return history;
+  }
+
+  private Condition condition(JsonNode c, String at) {
+    nodes.checkKeys(c, Set.of("kind", "flag", "registered"), at);
+    try {
+      return new Condition(
+          Condition.Kind.valueOf(
+              nodes.text(c, "kind", at, true).toUpperCase(java.util.Locale.ROOT)),
+          nodes.text(c, "flag", at, true),
+          c.path("registered").asBoolean(false));
+    } catch (IllegalArgumentException e) {
+      throw nodes.fail(at, e.getMessage());
+    }
+  }
+
+  /** A metric's buckets: a list, or the name of a bucket set of the file. */
+  private List<BucketSpec> bucketsOf(JsonNode b, String at) {
+    if (b.isTextual()) {
+      JsonNode set = bucketSets.get(b.asText());
+      if (set == null) {
+        throw nodes.fail(at, "unknown bucket set \"" + b.asText() + "\"");
+      }
+      b = set;
+    }
+    return buckets(b, at + ".buckets");
   }
 
   private List<BucketSpec> buckets(JsonNode list, String at) {
