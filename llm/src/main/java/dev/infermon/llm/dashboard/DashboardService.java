@@ -250,6 +250,13 @@ public final class DashboardService {
       // with data on the panel, "no traffic" of an engine that shows data is noise, and a family
       // the release no longer has does not apply; missing signals are not, nor is the silence of
       // an engine none of whose series is on the panel (a mixed fleet's other engine)
+      // without prices no query ran: that GPUs are not attributed is a guess from nothing
+      if (!prices.priced()
+          && e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
+          && p.queries().stream()
+              .allMatch(q -> q.measure() instanceof Measure.CostPerMillionTokens)) {
+        continue;
+      }
       boolean noise =
           e.kind() == EmptyReason.Kind.REMOVED
               || e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
