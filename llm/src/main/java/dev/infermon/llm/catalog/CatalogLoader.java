@@ -38,7 +38,8 @@ public final class CatalogLoader {
           "metrics_off",
           "model_from_label",
           "model_placeholder",
-          "disaggregated");
+          "disaggregated",
+          "concurrency_flags");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final MetricReader metricReader;
@@ -122,7 +123,8 @@ public final class CatalogLoader {
         root.path("metrics_off").asText(""),
         root.path("model_from_label").asText(""),
         root.path("model_placeholder").asText(""),
-        disaggregated(root));
+        disaggregated(root),
+        CatalogNodes.strings(root.path("concurrency_flags")));
   }
 
   /** {@code versions}: the release lines, oldest first. */
