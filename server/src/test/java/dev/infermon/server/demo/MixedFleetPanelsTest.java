@@ -141,9 +141,9 @@ class MixedFleetPanelsTest {
       efficiency_pod.flops                 | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
       efficiency_pod.mfu                   | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
       efficiency_pod.mbu                   | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
-      router.routed                        | data              | data                   | NO_TRAFFIC:            | NO_TRAFFIC:       | NO_TRAFFIC:             | NO_TRAFFIC:       | NO_TRAFFIC:
+      router.routed                        | data              | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:              | NO_ROUTER:        | NO_ROUTER:
       router.in_flight                     | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
-      router.queue                         | data              | data                   | NO_TRAFFIC:            | NO_TRAFFIC:       | NO_TRAFFIC:             | NO_TRAFFIC:       | NO_TRAFFIC:
+      router.queue                         | data              | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:              | NO_ROUTER:        | NO_ROUTER:
       router.decisions                     | data              | data                   | data                   | data              | data                    | data              | data
       router.latency                       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
       router.ttft                          | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
