@@ -95,7 +95,7 @@ class MixedFleetPanelsTest {
       pod.admission_rejections             | NOT_EXPOSED       | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED       | NOT_EXPOSED             | NOT_EXPOSED       | NOT_EXPOSED
       pod.finish_reasons                   | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | NOT_EXPOSED
       pod.queue_time                       | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
-      pod.phases                           | data              | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | NO_TRAFFIC+NOT_EXPOSED
+      pod.phases                           | data              | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
       pod.preemptions                      | data              | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NO_TRAFFIC
       pod.prefix_cache_hit_rate            | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
       pod.spec_acceptance                  | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG             | BEHIND_FLAG       | NOT_EXPOSED
@@ -128,7 +128,7 @@ class MixedFleetPanelsTest {
       causal_pod.gpu_memory                | data              | data                   | data                   | data              | data                    | data              | data
       causal_pod.sleep                     | data+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
       pd.ttft_user                         | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
-      pd.ttft_prefill                      | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | NOT_EXPOSED+NO_TRAFFIC
+      pd.ttft_prefill                      | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data+NOT_EXPOSED
       pd.running_by_role                   | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
       pd.tokens_by_role                    | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
       pd.ttft_router                       | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
