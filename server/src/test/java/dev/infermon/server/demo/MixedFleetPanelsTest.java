@@ -65,7 +65,7 @@ class MixedFleetPanelsTest {
       """
       panel                                | vllm              | sglang                 | tgi                    | llamacpp          | trtllm                  | vllm-pd           | sglang-pd
       model.qps                            | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
-      model.success_rate                   | data              | data                   | data                   | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data
+      model.success_rate                   | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
       model.e2e                            | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
       model.tokens                         | data+NOT_EXPOSED  | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data                    | data              | data+NOT_EXPOSED
       model.tokens_per_gpu                 | data              | data                   | data                   | data              | data                    | data              | data
