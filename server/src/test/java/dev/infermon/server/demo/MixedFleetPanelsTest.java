@@ -54,8 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * reason the engine's view is empty ({@code KIND}, naming the column's engine, or {@code
  * KIND:engine} naming another, {@code KIND:} naming none), or {@code data+KIND} when it has data
  * from some pods and the reason for the rest. Each cell is checked against the catalog too: data
- * only where the engine maps every signal of some query of the panel, and where it does, no
- * NOT_EXPOSED without the release that has the signal.
+ * only where the engine maps every signal of some query of the panel, NOT_EXPOSED where it maps no
+ * query's, and where it maps every query's, no NOT_EXPOSED but for another release or a family
+ * created on first use that a page which served requests lacks.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
