@@ -453,6 +453,40 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * Keeps only the pods of {@code engines} (of {@link Backend#engines()}), each with at least one
+     * pod: an engine not listed has none (vLLM's older-release pods and SGLang's gateway pods go
+     * with their engine), one listed with none gets one, and the prefill/decode pairs stay only
+     * when both vLLM and SGLang are listed (the pairs are one of each). Counts already set for
+     * listed engines are kept.
+     *
+     * @throws IllegalArgumentException for an empty list or a backend that is not an engine
+     */
+    public Builder engines(java.util.Collection<Backend> engines) {
+      if (engines == null || engines.isEmpty()) {
+        throw new IllegalArgumentException("engines must name at least one engine");
+      }
+      for (Backend b : engines) {
+        if (!Backend.engines().contains(b)) {
+          throw new IllegalArgumentException("not a simulated engine: " + b.label());
+        }
+      }
+      boolean vllm = engines.contains(Backend.VLLM);
+      boolean sglang = engines.contains(Backend.SGLANG);
+      vllmPods = vllm ? Math.max(1, vllmPods) : 0;
+      legacyVllmPods = vllm ? legacyVllmPods : 0;
+      dataParallelPods = vllm ? Math.min(dataParallelPods, vllmPods) : 0;
+      sglangPods = sglang ? Math.max(1, sglangPods) : 0;
+      sglangGatewayPods = sglang ? sglangGatewayPods : 0;
+      prefillDecode = prefillDecode && vllm && sglang;
+      tgiPods = engines.contains(Backend.TGI) ? Math.max(1, tgiPods) : 0;
+      llamacppPods = engines.contains(Backend.LLAMACPP) ? Math.max(1, llamacppPods) : 0;
+      llamacppWithoutMetrics = Math.min(llamacppWithoutMetrics, llamacppPods);
+      trtllmPods = engines.contains(Backend.TRTLLM) ? Math.max(1, trtllmPods) : 0;
+      trtllmRelease13 = Math.min(trtllmRelease13, trtllmPods);
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;

@@ -91,4 +91,33 @@ class FleetConfigTest {
     assertThat(allGpus).as("some GPUs stay unattributed").isGreaterThan(podGpus);
     assertThat(inv.stream().map(PodInfo::name).distinct().count()).isEqualTo(inv.size());
   }
+
+  @Test
+  void enginesKeepsThePodsOfTheListedEnginesEachWithOne() {
+    FleetConfig all = FleetConfig.builder().engines(Backend.engines()).build();
+    Fleet fleet = Fleet.create(all, 0);
+    for (Backend b : Backend.engines()) {
+      assertThat(fleet.inventory()).as(b.label()).anyMatch(p -> p.backend() == b);
+    }
+    assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.VLLM_PD);
+    assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.SGLANG_PD);
+
+    FleetConfig tgi = FleetConfig.builder().engines(List.of(Backend.TGI)).build();
+    assertThat(Fleet.create(tgi, 0).inventory())
+        .allMatch(p -> p.backend() == Backend.TGI || p.backend() == Backend.DCGM)
+        .anyMatch(p -> p.backend() == Backend.TGI);
+  }
+
+  @Test
+  void enginesRefusesWhatIsNoEngine() {
+    assertThatThrownBy(() -> FleetConfig.builder().engines(List.of(Backend.DCGM)))
+        .hasMessage("not a simulated engine: dcgm");
+    assertThatThrownBy(() -> FleetConfig.builder().engines(List.of()))
+        .hasMessage("engines must name at least one engine");
+    List<String> known = Backend.engines().stream().map(Backend::label).toList();
+    assertThat(known).doesNotContain("vllm-pd", "sglang-pd", "dcgm", "llm-d");
+    assertThatThrownBy(() -> Backend.engine("vllm-pd"))
+        .hasMessage("unknown engine \"vllm-pd\" (one of " + String.join(", ", known) + ", or all)");
+    assertThat(Backend.engine(" TGI ")).isEqualTo(Backend.TGI);
+  }
 }

@@ -39,7 +39,8 @@ public final class CatalogLoader {
           "metrics_off",
           "model_from_label",
           "model_placeholder",
-          "disaggregated");
+          "disaggregated",
+          "concurrency_flags");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final MetricReader metricReader;
@@ -125,7 +126,8 @@ public final class CatalogLoader {
         root.has("model_placeholder")
             ? Optional.of(root.path("model_placeholder").asText(""))
             : Optional.empty(),
-        disaggregated(root));
+        disaggregated(root),
+        CatalogNodes.strings(root.path("concurrency_flags")));
   }
 
   /** {@code versions}: the release lines, oldest first. */

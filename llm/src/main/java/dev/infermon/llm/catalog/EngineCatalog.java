@@ -30,6 +30,7 @@ public final class EngineCatalog {
   private final String modelFromLabel;
   private final Optional<String> modelPlaceholder;
   private final boolean disaggregated;
+  private final List<String> concurrencyFlags;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -47,7 +48,8 @@ public final class EngineCatalog {
       String metricsOff,
       String modelFromLabel,
       Optional<String> modelPlaceholder,
-      boolean disaggregated) {
+      boolean disaggregated,
+      List<String> concurrencyFlags) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -69,6 +71,7 @@ public final class EngineCatalog {
           engine + ": model_placeholder needs model_from_label (where the model is read instead)");
     }
     this.disaggregated = disaggregated;
+    this.concurrencyFlags = List.copyOf(concurrencyFlags);
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
@@ -116,6 +119,15 @@ public final class EngineCatalog {
    */
   public boolean disaggregated() {
     return disaggregated;
+  }
+
+  /**
+   * The flags that set how many requests one replica runs at once ({@code llama-server
+   * --parallel}): what a request waiting for a free slot waits on; empty when the catalog does not
+   * say.
+   */
+  public List<String> concurrencyFlags() {
+    return concurrencyFlags;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

@@ -250,6 +250,13 @@ public final class DashboardService {
       // with data on the panel, "no traffic" of an engine that shows data is noise, and a family
       // the release no longer has does not apply; missing signals are not, nor is the silence of
       // an engine none of whose series is on the panel (a mixed fleet's other engine)
+      // without prices no query ran: that GPUs are not attributed is a guess from nothing
+      if (!prices.priced()
+          && e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
+          && p.queries().stream()
+              .allMatch(q -> q.measure() instanceof Measure.CostPerMillionTokens)) {
+        continue;
+      }
       boolean noise =
           e.kind() == EmptyReason.Kind.REMOVED
               || e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
@@ -263,6 +270,16 @@ public final class DashboardService {
         !any
             ? PanelResult.Status.EMPTY
             : why.isEmpty() ? PanelResult.Status.OK : PanelResult.Status.PARTIAL;
+    if (!any && why.isEmpty() && routesOtherPods(p, r, inv)) {
+      why.add(
+          new EmptyReason(
+              EmptyReason.Kind.NO_ROUTER,
+              "",
+              "no router in front of the pods in scope: the routers scraped route only to pods the"
+                  + " filters leave out",
+              null,
+              null));
+    }
     if (!any && why.isEmpty()) {
       why.add(
           new EmptyReason(
@@ -273,6 +290,43 @@ public final class DashboardService {
               null));
     }
     return new PanelResult(p, queries, status, why);
+  }
+
+  /**
+   * Whether a router panel that the filters leave empty has data without them: the routers there
+   * route to other pods (llm-d's pool of vLLM pods, with the filters on TGI's), so none is in front
+   * of the pods in scope, which is not a lack of traffic.
+   */
+  private boolean routesOtherPods(Panel p, DashboardRequest r, Inventory inv) {
+    if (r.filters().values().isEmpty()
+        || p.queries().stream().anyMatch(q -> !(q.measure() instanceof Measure.Router))) {
+      return false;
+    }
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            Filters.NONE,
+            p.match(),
+            r.quantile(),
+            r.window(),
+            Presence.of(inv.families()),
+            PromqlCompiler.duration(r.stepMs()));
+    for (Query q : p.queries()) {
+      Optional<String> all = compiler.compile(q.measure(), p.level(), o);
+      if (all.isEmpty()) {
+        continue;
+      }
+      try {
+        QueryResult res =
+            await(backend.rangeQueryAsync(all.get(), r.startMs(), r.endMs(), r.stepMs()));
+        if (res.value() instanceof Matrix
+            && ((Matrix) res.value()).series().stream().anyMatch(ts -> series(ts).hasValues())) {
+          return true;
+        }
+      } catch (QueryException | IllegalArgumentException e) {
+        return false; // the filtered query's own error, if any, is already a reason
+      }
+    }
+    return false;
   }
 
   /**

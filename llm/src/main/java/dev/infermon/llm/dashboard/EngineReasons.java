@@ -134,9 +134,13 @@ final class EngineReasons {
       return productSubset(family);
     }
     boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
-    // created on the first request, and the samples show requests were served: the page owes it
+    // created on the first request, and the samples show requests were served: the page owes it;
+    // not a failure counter whose absence means zero (created on the first failure, which served
+    // requests do not imply: TensorRT-LLM's request_error_total)
     Optional<String> served =
-        in.entry.lazy() ? Traffic.served(e, t, in.entry.name()) : Optional.empty();
+        in.entry.lazy() && !in.source.zeroWhenAbsent()
+            ? Traffic.served(e, t, in.entry.name())
+            : Optional.empty();
     if (!existsThroughout(in.entry, range)) {
       return reason(
           EmptyReason.Kind.NOT_EXPOSED,

@@ -139,7 +139,13 @@ final class GpuQueries {
    * pod adds 0, so a fleet without idle GPUs draws a line at 0 rather than nothing.
    */
   String idleGpus(List<String> g, Options o) {
-    String gpus = gpuCount(union(POD_KEYS, List.of()), o);
+    // role only where the view groups by it: a grouping with role drops the engines that have
+    // no prefill/decode pods (llama.cpp), whose GPUs then counted as no one's
+    List<String> keys = new ArrayList<>(POD_KEYS);
+    if (!g.contains("role")) {
+      keys.remove("role");
+    }
+    String gpus = gpuCount(keys, o);
     String running =
         counters.gauge(Signal.REQUESTS_RUNNING, PromqlCompiler.TARGET.subList(0, 2), o);
     if (gpus == null || running == null) {

@@ -85,7 +85,12 @@ final class ReasonFinder {
       }
       // a measure of several signals is empty when one of them is: the missing one is the reason,
       // and "no traffic" of another part of the same engine (or of any part, for a GPU count) is
-      // unproven, so the GPU's reason comes first and the traffic guesses go
+      // unproven, so the GPU's reason comes first and the traffic guesses go; "not attributed" is
+      // inferred from the GPUs' families being there, so an engine signal the engines in scope
+      // lack (MFU's FLOPs of an engine without them) leaves it unproven too
+      if (signals.size() > 1 && engines.stream().anyMatch(r -> !guess(r))) {
+        gpu.removeIf(r -> r.kind() == EmptyReason.Kind.NOT_ATTRIBUTED);
+      }
       List<EmptyReason> reasons = new ArrayList<>(gpu);
       reasons.addAll(engines);
       if (signals.size() > 1) {

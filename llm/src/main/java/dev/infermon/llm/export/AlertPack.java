@@ -2,6 +2,7 @@ package dev.infermon.llm.export;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
@@ -150,6 +151,7 @@ public final class AlertPack {
     if (noPreemption.isEmpty()) {
       return Optional.empty();
     }
+    String remedy = remedy(catalog, noPreemption);
     return c.compile(
             new Measure.Level(Signal.REQUESTS_WAITING), BY_WORKLOAD, options(alerts, noPreemption))
         .map(
@@ -165,7 +167,27 @@ public final class AlertPack {
                             + alerts.waitingThreshold()
                             + " requests wait for a free slot",
                         "description",
-                        "{{ $value }} requests of {{ $labels.workload_name }} in {{ $labels.namespace }} wait for a slot of an engine that does not preempt: add replicas or slots (llama-server --parallel).")));
+                        "{{ $value }} requests of {{ $labels.workload_name }} in {{ $labels.namespace }} wait for a free slot of an engine that reports no preemptions: add replicas or "
+                            + remedy
+                            + ".")));
+  }
+
+  /**
+   * What to raise, from the catalog's {@code concurrency_flags} of the engines the rule reads, each
+   * named: the rule covers them all in one expression, so its text names every one.
+   */
+  private static String remedy(Catalog catalog, Set<Spelling> spellings) {
+    Set<String> engines = new LinkedHashSet<>();
+    spellings.forEach(s -> engines.add(s.engine()));
+    List<String> parts = new ArrayList<>();
+    for (String e : engines) {
+      EngineCatalog ec = catalog.engine(e);
+      if (!ec.concurrencyFlags().isEmpty()) {
+        parts.add(ec.title() + ": " + String.join(", ", ec.concurrencyFlags()));
+      }
+    }
+    return "raise how many requests a replica runs at once"
+        + (parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")");
   }
 
   private static PromqlCompiler.Options options(LlmConfig.Alerts alerts, Set<Spelling> spellings) {

@@ -1,16 +1,58 @@
 package dev.infermon.server.cli;
 
+import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.Scenario;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
  * The simulated fleet's flags that {@code demo} and {@code simulate} share (a picocli mixin), so
  * the two commands spell, default and explain them alike: the fleet's size, models, scenario and
- * seed. {@code simulate} adds its finer ones (older releases, TP ranks, nodes' GPUs, ...).
+ * seed, which engines run ({@code --engines}) and the router in front. {@code simulate} adds its
+ * finer ones (older releases, TP ranks, nodes' GPUs, ...).
  */
 final class FleetOptions {
+  /**
+   * The pod-count flags of each engine: given for an engine {@code --engines} leaves out, an error.
+   */
+  private static final Map<String, Backend> COUNT_FLAGS =
+      Map.of(
+          "--vllm-pods", Backend.VLLM,
+          "--sglang-pods", Backend.SGLANG,
+          "--tgi-pods", Backend.TGI,
+          "--llamacpp-pods", Backend.LLAMACPP,
+          "--llamacpp-without-metrics", Backend.LLAMACPP,
+          "--trtllm-pods", Backend.TRTLLM);
+
+  @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(
+      names = "--engines",
+      split = ",",
+      paramLabel = "ENGINE",
+      description =
+          "Run only these engines, each with at least one pod, and llm-d's endpoint picker in"
+              + " front: all, or a list of vllm, sglang, tgi, llamacpp, trtllm. The prefill/decode"
+              + " pairs stay when both vllm and sglang are listed (default: the flags' counts).")
+  List<String> engines;
+
+  @Option(
+      names = "--router",
+      description =
+          "Serve a router's page in front of the pods: production-stack (vLLM production-stack's"
+              + " router, in front of the vLLM pods) or llm-d (llm-d's EPP, in front of the vLLM"
+              + " and SGLang pods) (default: none; llm-d with --engines).")
+  String router;
+
   @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
   int vllmPods = 3;
 
@@ -88,6 +130,63 @@ final class FleetOptions {
     if (models != null) {
       b.models(models);
     }
+    Set<Backend> listed = engines();
+    if (!listed.isEmpty()) {
+      refuseCountsOfUnlisted(listed);
+      b.engines(listed);
+    }
+    String r = router != null ? router : listed.isEmpty() ? "none" : RouterKind.LLM_D.label();
+    try {
+      b.router(RouterKind.parse(r));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--router: " + e.getMessage(), e);
+    }
     return b;
+  }
+
+  /**
+   * The engines {@code --engines} names ({@code all}: every simulated one), empty without it.
+   *
+   * @throws IllegalArgumentException naming an unknown engine and the known ones
+   */
+  Set<Backend> engines() {
+    Set<Backend> out = new LinkedHashSet<>();
+    if (engines == null) {
+      return out;
+    }
+    for (String e : engines) {
+      if (e.trim().equalsIgnoreCase("all")) {
+        out.addAll(Backend.engines());
+      } else {
+        try {
+          out.add(Backend.engine(e));
+        } catch (IllegalArgumentException bad) {
+          throw new IllegalArgumentException("--engines: " + bad.getMessage(), bad);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A pod count given for an engine that {@code --engines} leaves out would be dropped silently.
+   */
+  private void refuseCountsOfUnlisted(Set<Backend> listed) {
+    if (mixee == null || mixee.commandLine() == null) {
+      return;
+    }
+    CommandLine.ParseResult parsed = mixee.commandLine().getParseResult();
+    List<String> given = new ArrayList<>();
+    COUNT_FLAGS.forEach(
+        (flag, engine) -> {
+          if (parsed != null && parsed.hasMatchedOption(flag) && !listed.contains(engine)) {
+            given.add(flag);
+          }
+        });
+    if (!given.isEmpty()) {
+      java.util.Collections.sort(given);
+      throw new IllegalArgumentException(
+          String.join(", ", given) + " given, but --engines does not list that engine");
+    }
   }
 }

@@ -4,7 +4,6 @@ import dev.infermon.simulator.DcgmAttribution;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
-import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
@@ -151,14 +150,6 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean dcgmDra;
 
   @Option(
-      names = "--router",
-      description =
-          "Serve a router's page in front of the pods: production-stack (vLLM production-stack's"
-              + " router, in front of the vLLM pods) or llm-d (llm-d's EPP, in front of the vLLM"
-              + " and SGLang pods) (default: none).")
-  String router = "none";
-
-  @Option(
       names = "--print-prometheus-config",
       description = "Print a prometheus.yml scraping the fleet and exit.")
   boolean printPrometheusConfig;
@@ -198,8 +189,7 @@ public final class SimulateCommand implements Callable<Integer> {
           "--max-lora",
           "--mfu",
           "--dcgm-mig",
-          "--dcgm-dra",
-          "--router");
+          "--dcgm-dra");
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -362,11 +352,6 @@ public final class SimulateCommand implements Callable<Integer> {
             .dcgmAttribution(new DcgmAttribution(dcgmMig, dcgmDra));
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
-    }
-    try {
-      b.router(RouterKind.parse(router));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--router: " + e.getMessage(), e);
     }
     if (lora != null) {
       b.lora(new LoraAdapters(lora, maxLora));

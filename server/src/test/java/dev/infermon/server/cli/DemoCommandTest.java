@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.server.Main;
 import dev.infermon.server.demo.Demo;
+import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.testing.Captures;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -255,6 +257,64 @@ class DemoCommandTest {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("vllmPods must be >= 0");
     assertThat(run.demo()).isNull();
+  }
+
+  private static dev.infermon.simulator.FleetConfig parsed(String... args) {
+    DemoCommand cmd = new DemoCommand();
+    new CommandLine(cmd).parseArgs(args);
+    return cmd.fleet();
+  }
+
+  @Test
+  void enginesAllRunsEverySimulatedEngineBehindLlmD() {
+    var all = parsed("--engines", "all");
+    assertThat(all)
+        .isEqualTo(
+            dev.infermon.simulator.FleetConfig.builder()
+                .engines(Backend.engines())
+                .router(RouterKind.LLM_D)
+                .build());
+    assertThat(all.vllmPods()).isPositive();
+    assertThat(all.sglangPods()).isPositive();
+    assertThat(all.tgiPods()).isPositive();
+    assertThat(all.llamacppPods()).isPositive();
+    assertThat(all.trtllmPods()).isPositive();
+    assertThat(all.prefillDecode()).isTrue();
+  }
+
+  @Test
+  void aListOfEnginesKeepsOnlyThose() {
+    var two = parsed("--engines", "tgi,llamacpp", "--tgi-pods=2");
+    assertThat(two.tgiPods()).isEqualTo(2);
+    assertThat(two.llamacppPods()).isEqualTo(1);
+    assertThat(two.vllmPods() + two.legacyVllmPods() + two.sglangPods() + two.trtllmPods())
+        .isZero();
+    assertThat(two.sglangGatewayPods()).isZero();
+    assertThat(two.prefillDecode()).as("the pairs are a vLLM and an SGLang one").isFalse();
+    assertThat(two.router()).isEqualTo(RouterKind.LLM_D);
+    assertThat(parsed("--engines", "vllm", "--router", "production-stack").router())
+        .isEqualTo(RouterKind.PRODUCTION_STACK);
+    assertThat(parsed().router()).isEqualTo(RouterKind.NONE);
+  }
+
+  @Test
+  void anUnknownEngineIsAUsageErrorNamingTheKnownOnes() {
+    Run run = demo("--engines", "vllm,ollama", "--web.listen-address=127.0.0.1:0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    List<String> known = Backend.engines().stream().map(Backend::label).toList();
+    assertThat(run.err())
+        .contains("--engines: unknown engine \"ollama\" (one of " + String.join(", ", known));
+    assertThat(dev.infermon.llm.catalog.Catalog.ENGINES).containsAll(known);
+    assertThat(run.demo()).isNull();
+  }
+
+  @Test
+  void aPodCountOfAnEngineTheListLeavesOutIsAUsageError() {
+    Run run = demo("--engines", "tgi", "--vllm-pods=2", "--web.listen-address=127.0.0.1:0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--vllm-pods given, but --engines does not list that engine");
   }
 
   @Test

@@ -29,6 +29,20 @@ final class SglangBuckets {
     500, 600, 700, 800, 900, 1000, 1200, 1400, 1600, 1800, 2000, 2500, 3000
   };
 
+  /**
+   * SGLang per-stage request latency (v0.5.3+): {@code exponential_buckets(start=0.001, width=1.62,
+   * length=30)}, 1 ms to about 1191 s (collector.py, {@code per_stage_req_latency_seconds}).
+   */
+  static final double[] SGLANG_PER_STAGE = exponential(0.001, 1.62, 30);
+
+  private static double[] exponential(double start, double width, int length) {
+    double[] b = new double[length];
+    for (int i = 0; i < length; i++) {
+      b[i] = start * Math.pow(width, i);
+    }
+    return b;
+  }
+
   /** SGLang prompt/generation token-length histograms (default rule). */
   static final double[] SGLANG_TOKENS = {
     100, 300, 500, 700, 1000, 1500, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 12000,

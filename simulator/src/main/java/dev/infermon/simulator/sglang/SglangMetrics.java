@@ -40,6 +40,16 @@ public final class SglangMetrics implements EngineListener {
 
   // scheduler side
   final Histogram queueTime = new Histogram(SglangBuckets.SGLANG_QUEUE_TIME);
+
+  /**
+   * {@code per_stage_req_latency_seconds{stage="prefill_forward"}} of a PD prefill server: its
+   * output processor calls {@code req.add_latency(RequestStage.PREFILL_FORWARD)} when a request's
+   * prefill is done, the time since the stage before (bootstrap and waiting are stages of their own
+   * there), so from being scheduled to the first token. A unified server's prefill path only traces
+   * the stage ({@code trace_slice}) in the sources read, so it has none here.
+   */
+  final Histogram prefillForward = new Histogram(SglangBuckets.SGLANG_PER_STAGE);
+
   long retractedRequests;
   long retractedInputTokens;
   long retractedOutputTokens;
@@ -199,6 +209,7 @@ public final class SglangMetrics implements EngineListener {
     if (!prefillSide) {
       ttft.observe(now - r.arrival());
     } else {
+      prefillForward.observe(now - r.scheduledAt());
       inflightTransfers++;
       lastTransferMb = r.promptTokens() * KV_MB_PER_TOKEN;
     }

@@ -134,6 +134,14 @@ public final class SglangPage {
       }
     }
     f.histogram("sglang:queue_time_seconds", "Histogram of queueing time in seconds.", queue);
+    List<HistogramChild> stages = new ArrayList<>();
+    if (m.prefillForward.count() > 0) {
+      for (String[] r : ranks) {
+        stages.add(new HistogramChild(with(r, "stage", "prefill_forward"), m.prefillForward, 0));
+      }
+    }
+    f.histogram(
+        "sglang:per_stage_req_latency_seconds", "The latency of each stage of requests.", stages);
 
     if (m.lastLogged()) {
       schedulerGauges(f, v, ranks);

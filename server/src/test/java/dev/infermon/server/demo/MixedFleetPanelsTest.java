@@ -1,0 +1,347 @@
+package dev.infermon.server.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.infermon.config.ConfigLoader;
+import dev.infermon.config.scrape.ScrapeConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.EmptyReason;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Level;
+import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.dashboard.Query;
+import dev.infermon.llm.signals.Signal;
+import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.engine.EngineOptions;
+import dev.infermon.simulator.Backend;
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.RouterKind;
+import dev.infermon.simulator.http.FleetServer;
+import dev.infermon.simulator.http.InventoryFormats;
+import dev.infermon.tsdb.Tsdb;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The mixed fleet of {@code infermon demo --engines all} (every simulated engine, llm-d's endpoint
+ * picker in front of the vLLM and SGLang pods, dcgm-exporter per node), half an hour backfilled
+ * through the scrape pipeline into a TSDB and rendered on the embedded engine, one engine at a time
+ * (the dashboard's backend filter). The table is the spec: per panel and engine, {@code data}, the
+ * reason the engine's view is empty ({@code KIND}, naming the column's engine, or {@code
+ * KIND:engine} naming another, {@code KIND:} naming none), or {@code data+KIND} when it has data
+ * from some pods and the reason for the rest. Each cell is checked against the catalog too: data
+ * only where the engine maps every signal of some query of the panel, NOT_EXPOSED where it maps no
+ * query's, and where it maps every query's, no NOT_EXPOSED but for another release or a family
+ * created on first use that a page which served requests lacks.
+ */
+class MixedFleetPanelsTest {
+  private static final List<String> COLUMNS =
+      List.of("vllm", "sglang", "tgi", "llamacpp", "trtllm", "vllm-pd", "sglang-pd");
+
+  private static final String TABLE =
+      """
+      panel                                | vllm              | sglang                 | tgi                    | llamacpp          | trtllm                  | vllm-pd           | sglang-pd
+      model.qps                            | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
+      model.success_rate                   | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
+      model.e2e                            | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
+      model.tokens                         | data+NOT_EXPOSED  | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data                    | data              | data+NOT_EXPOSED
+      model.tokens_per_gpu                 | data              | data                   | data                   | data              | data                    | data              | data
+      model.energy_per_token               | data              | data                   | data                   | data              | data                    | data              | data
+      model.prompt_length                  | data              | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED             | data              | data
+      model.generation_length              | data              | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED             | data              | data
+      model.prompt_length_heatmap          | data              | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED             | data              | data
+      model.generation_length_heatmap      | data              | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED             | data              | data
+      model.ttft                           | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
+      model.tpot                           | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
+      model.decode_per_token               | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
+      model.prefix_cache_hit_rate          | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
+      model.kv_capacity                    | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data
+      model.spec_acceptance                | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG             | BEHIND_FLAG       | NOT_EXPOSED
+      model.spec_acceptance_length         | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED | BEHIND_FLAG       | NOT_EXPOSED
+      model.lora_adapters                  | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
+      model.lora_slots                     | BEHIND_FLAG       | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | BEHIND_FLAG
+      pod.e2e                              | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
+      pod.tokens                           | data              | data                   | data                   | data              | data                    | data              | data
+      pod.ttft                             | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
+      pod.tpot                             | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
+      pod.decode_per_token                 | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
+      pod.kv_usage                         | data              | data                   | NOT_EXPOSED            | REMOVED           | data                    | data              | data
+      pod.kv_capacity                      | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data
+      pod.scheduler                        | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
+      pod.waiting_by_reason                | data+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
+      pod.admission_rejections             | NOT_EXPOSED       | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED       | NOT_EXPOSED             | NOT_EXPOSED       | NOT_EXPOSED
+      pod.finish_reasons                   | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | NOT_EXPOSED
+      pod.queue_time                       | data              | data                   | data                   | NOT_EXPOSED       | data                    | data              | data
+      pod.phases                           | data              | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
+      pod.preemptions                      | data              | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NO_TRAFFIC
+      pod.prefix_cache_hit_rate            | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
+      pod.spec_acceptance                  | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG             | BEHIND_FLAG       | NOT_EXPOSED
+      pod.spec_drafts                      | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED+BEHIND_FLAG | BEHIND_FLAG       | NOT_EXPOSED
+      pod.sleep                            | data+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
+      pod.lora_adapters                    | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
+      pod.lora_slots                       | BEHIND_FLAG       | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | BEHIND_FLAG
+      pod.energy_per_token                 | data              | data                   | data                   | data              | data                    | data              | data
+      pod.spec_acceptance_by_position      | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
+      gpu.tensor_active                    | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.utilization                      | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.sm_active                        | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.copy_utilization                 | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.memory_used                      | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.dram_active                      | data              | data                   | data                   | data              | data                    | data              | data
+      gpu.nvlink_traffic                   | data              | data                   | data                   | data              | data                    | data              | data
+      causal_model.kv_usage                | data              | data                   | NOT_EXPOSED            | REMOVED           | data                    | data              | data
+      causal_model.preemptions             | data              | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NO_TRAFFIC
+      causal_model.queue                   | data              | data                   | data                   | data              | data                    | data              | data
+      causal_model.admission_rejections    | NOT_EXPOSED       | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED             | NOT_EXPOSED       | NOT_EXPOSED
+      causal_model.ttft_p95                | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
+      causal_model.gpu_sm                  | data              | data                   | data                   | data              | data                    | data              | data
+      causal_model.gpu_memory              | data              | data                   | data                   | data              | data                    | data              | data
+      causal_pod.kv_usage                  | data              | data                   | NOT_EXPOSED            | REMOVED           | data                    | data              | data
+      causal_pod.preemptions               | data              | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NO_TRAFFIC
+      causal_pod.queue                     | data              | data                   | data                   | data              | data                    | data              | data
+      causal_pod.admission_rejections      | NOT_EXPOSED       | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED             | NOT_EXPOSED       | NOT_EXPOSED
+      causal_pod.ttft_p95                  | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data+NOT_EXPOSED
+      causal_pod.gpu_sm                    | data              | data                   | data                   | data              | data                    | data              | data
+      causal_pod.gpu_memory                | data              | data                   | data                   | data              | data                    | data              | data
+      causal_pod.sleep                     | data+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
+      pd.ttft_user                         | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
+      pd.ttft_prefill                      | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data+NOT_EXPOSED
+      pd.running_by_role                   | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
+      pd.tokens_by_role                    | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
+      pd.ttft_router                       | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      efficiency.tokens_per_gpu_second     | data              | data                   | data                   | data              | data                    | data              | data
+      efficiency.idle_gpus                 | data              | data                   | data                   | data              | data                    | data              | data
+      efficiency.mfu                       | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
+      efficiency.cost_per_million_tokens   | NOT_CONFIGURED:   | NOT_CONFIGURED:        | NOT_CONFIGURED:        | NOT_CONFIGURED:   | NOT_CONFIGURED:         | NOT_CONFIGURED:   | NOT_CONFIGURED:
+      efficiency_pod.tokens_per_gpu_second | data              | data                   | data                   | data              | data                    | data              | data
+      efficiency_pod.idle_gpus             | data              | data                   | data                   | data              | data                    | data              | data
+      efficiency_pod.flops                 | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
+      efficiency_pod.mfu                   | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
+      efficiency_pod.mbu                   | data+NOT_EXPOSED  | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | BEHIND_FLAG
+      router.routed                        | data              | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:              | NO_ROUTER:        | NO_ROUTER:
+      router.in_flight                     | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      router.queue                         | data              | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:              | NO_ROUTER:        | NO_ROUTER:
+      router.decisions                     | data              | data                   | data                   | data              | data                    | data              | data
+      router.latency                       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      router.ttft                          | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      """;
+
+  private static final long T0 = 1_790_078_400_000L;
+  private static final long END = T0 + Duration.ofMinutes(30).toMillis();
+
+  @TempDir static Path dir;
+  private static Tsdb tsdb;
+  private static Fleet fleet;
+  private static final Map<String, Map<String, PanelResult>> byColumn = new HashMap<>();
+
+  /** The fleet {@code infermon demo --engines all} runs (DemoCommandTest checks it is the same). */
+  static FleetConfig mixedFleet() {
+    return FleetConfig.builder().engines(Backend.engines()).router(RouterKind.LLM_D).build();
+  }
+
+  @BeforeAll
+  static void backfillAndRender() throws Exception {
+    fleet = Fleet.create(mixedFleet(), T0);
+    tsdb = Tsdb.open(dir.resolve("data"));
+    try (FleetServer server =
+        FleetServer.start(fleet, new FleetServer.Options("127.0.0.1", 0, false))) {
+      String yaml =
+          InventoryFormats.prometheusYaml(
+              fleet.inventory(), server::hostPort, server::metricsPath, 15);
+      List<ScrapeConfig> configs = ConfigLoader.create().parse(yaml, "fleet.yml").scrapeConfigs();
+      new FleetBackfill(
+              fleet,
+              server,
+              configs,
+              tsdb,
+              Duration.ofSeconds(15),
+              new PrintWriter(Writer.nullWriter()))
+          .run(END, () -> 0);
+    }
+    DashboardService s =
+        new DashboardService(
+            new EmbeddedQueryBackend(tsdb, new Engine(EngineOptions.DEFAULTS)), Catalog.builtIn());
+    for (String c : COLUMNS) {
+      Map<String, PanelResult> panels = new LinkedHashMap<>();
+      Filters f = Filters.of(Map.of("backend", c));
+      for (PanelResult p : s.render(DashboardRequest.of(f, END - 600_000, END))) {
+        panels.put(p.panel().id(), p);
+      }
+      byColumn.put(c, panels);
+    }
+  }
+
+  @AfterAll
+  static void close() {
+    if (tsdb != null) {
+      tsdb.close();
+    }
+  }
+
+  private static Map<String, List<String>> table() {
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    List<String> lines = List.of(TABLE.strip().split("\n"));
+    assertThat(List.of(lines.get(0).split("\\s*\\|\\s*")).subList(1, COLUMNS.size() + 1))
+        .as("the header")
+        .isEqualTo(COLUMNS);
+    for (String line : lines.subList(1, lines.size())) {
+      String[] cells = line.split("\\|");
+      List<String> values = new ArrayList<>();
+      for (int i = 1; i < cells.length; i++) {
+        values.add(cells[i].strip());
+      }
+      assertThat(values).as(line).hasSize(COLUMNS.size());
+      assertThat(rows.put(cells[0].strip(), values)).as("twice: " + cells[0]).isNull();
+    }
+    return rows;
+  }
+
+  @Test
+  void theTableHasARowForEveryPanel() {
+    List<String> ids = Dashboards.standard().stream().map(Panel::id).toList();
+    assertThat(table().keySet()).containsExactlyInAnyOrderElementsOf(ids);
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyPanelPerEngine() {
+    List<DynamicTest> tests = new ArrayList<>();
+    table()
+        .forEach(
+            (id, cells) -> {
+              for (int i = 0; i < COLUMNS.size(); i++) {
+                String column = COLUMNS.get(i);
+                String cell = cells.get(i);
+                tests.add(
+                    DynamicTest.dynamicTest(
+                        id + " " + column + ": " + cell, () -> check(id, column, cell)));
+              }
+            });
+    return tests.stream();
+  }
+
+  /** What one engine's view of the panel shows, in the table's notation. */
+  static String actual(PanelResult p, String column) {
+    List<String> parts = new ArrayList<>();
+    if (p.status() != PanelResult.Status.EMPTY) {
+      parts.add("data");
+    }
+    for (EmptyReason r : new LinkedHashSet<>(reasons(p))) {
+      parts.add(r.kind() + (r.engine().equals(engineOf(column)) ? "" : ":" + r.engine()));
+    }
+    return String.join("+", parts);
+  }
+
+  private static List<EmptyReason> reasons(PanelResult p) {
+    List<EmptyReason> out = new ArrayList<>();
+    Set<String> seen = new TreeSet<>();
+    for (EmptyReason r : p.reasons()) {
+      if (seen.add(r.kind() + ":" + r.engine())) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** The catalog engine of a column: the prefill/decode pairs are vLLM and SGLang pods. */
+  private static String engineOf(String column) {
+    return column.replace("-pd", "");
+  }
+
+  private static void check(String id, String column, String cell) {
+    PanelResult p = byColumn.get(column).get(id);
+    assertThat(actual(p, column)).as(id + " for " + column + ": " + p.reasons()).isEqualTo(cell);
+    if (cell.contains("data")) {
+      dataComesFromTheEnginesPods(p, column);
+    }
+    agreesWithTheCatalog(p, column, cell);
+  }
+
+  /** Pod-level series of the engine's view name only pods of that engine, and at least one. */
+  private static void dataComesFromTheEnginesPods(PanelResult p, String column) {
+    if (p.panel().level() != Level.POD && p.panel().level() != Level.GPU) {
+      return;
+    }
+    Set<String> mine = new TreeSet<>();
+    for (PodInfo i : fleet.inventory()) {
+      // a router-wide series (routing decisions) is the router's own, whatever the filter
+      boolean router = i.backend() == Backend.LLM_D || i.backend() == Backend.PRODUCTION_STACK;
+      if (i.backend().label().equals(column) || router) {
+        mine.add(i.name());
+      }
+    }
+    Set<String> shown = new TreeSet<>();
+    for (PanelResult.QueryData q : p.queries()) {
+      for (PanelResult.SeriesData s : q.series()) {
+        if (s.hasValues() && s.labels().containsKey("pod")) {
+          shown.add(s.labels().get("pod"));
+        }
+      }
+    }
+    assertThat(shown).as(p.panel().id() + " pods for " + column).isNotEmpty().isSubsetOf(mine);
+  }
+
+  /**
+   * A signal the engine has means data, or a reason that says why it is off (a flag, no traffic,
+   * another release); a signal it lacks means no data from it.
+   */
+  private static void agreesWithTheCatalog(PanelResult p, String column, String cell) {
+    Catalog catalog = Catalog.builtIn();
+    String engine = engineOf(column);
+    boolean some = false;
+    boolean every = true;
+    for (Query q : p.panel().queries()) {
+      if (q.measure().signals().isEmpty()) {
+        return; // a router measure: the router's catalog, not the engine's, has its signals
+      }
+      boolean all = true;
+      for (Signal s : q.measure().signals()) {
+        String from = s.kind() == Signal.Kind.GPU ? "dcgm" : engine;
+        all &= !catalog.engine(from).sources(s).isEmpty();
+      }
+      some |= all;
+      every &= all;
+    }
+    String id = p.panel().id();
+    if (cell.contains("data")) {
+      assertThat(some).as(id + ": data from " + engine + " without its signals").isTrue();
+    }
+    if (!some && !cell.startsWith("NO_TARGETS")) {
+      assertThat(cell).as(id + ": " + engine + " maps none of its signals").contains("NOT_EXPOSED");
+    }
+    if (every) {
+      for (EmptyReason r : p.reasons()) {
+        if (r.kind() == EmptyReason.Kind.NOT_EXPOSED && r.engine().equals(engine)) {
+          // the catalog has every signal: another release has it, or the page lacks a family
+          // the engine creates on first use though it served requests
+          assertThat(r.version() != null || r.message().contains("created on first use"))
+              .as(id + ": " + engine + " maps every signal, so which release has them: " + r)
+              .isTrue();
+        }
+      }
+    }
+  }
+}
