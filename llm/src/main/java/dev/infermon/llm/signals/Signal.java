@@ -91,8 +91,8 @@ public enum Signal {
   /** Draft tokens accepted at each draft position ({@code position} 0..k-1). */
   SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens"),
   /**
-   * Bytes a KV connector moved between prefill and decode engines, read through {@code rate} of
-   * the sum of vLLM's per-transfer bytes histogram ({@code nixl_bytes_transferred}).
+   * Bytes a KV connector moved between prefill and decode engines, read through {@code rate} of the
+   * sum of vLLM's per-transfer bytes histogram ({@code nixl_bytes_transferred}).
    */
   KV_TRANSFER_BYTES(Kind.COUNTER, "bytes"),
   /** How long one KV transfer took (vLLM NIXL: one TP worker's transfer). */
