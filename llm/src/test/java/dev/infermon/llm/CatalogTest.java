@@ -73,8 +73,11 @@ class CatalogTest {
   static Stream<Arguments> simulatorPages() {
     Stream.Builder<Arguments> out = Stream.builder();
     for (VllmRelease legacy : new VllmRelease[] {VllmRelease.V0_11, VllmRelease.V0_4_3}) {
+      // --kv-cache-metrics on, so the residency histograms' buckets meet the catalog's too
       Fleet fleet =
-          Fleet.create(FleetConfig.builder().legacyRelease(legacy).build(), SimulatedFleet.START);
+          Fleet.create(
+              FleetConfig.builder().legacyRelease(legacy).kvCacheMetrics(true).build(),
+              SimulatedFleet.START);
       fleet.advance(Duration.ofMinutes(3));
       for (PodInfo info : fleet.inventory()) {
         String engine =

@@ -58,6 +58,7 @@ class DashboardTest {
             .legacyRelease(VllmRelease.V0_11)
             .speculativeTokens(4) // the current pods draft: every panel has data
             .lora(new LoraAdapters(List.of("sql", "chat"), 2)) // and serve LoRA adapters
+            .kvCacheMetrics(true) // and sample KV blocks
             .build();
     fleet = new SimulatedFleet(config, true);
     fleet.run(

@@ -49,6 +49,10 @@ import java.util.List;
  *     model_name="undefined"}
  * @param router the router served in front of the pods ({@code simulate --router}), {@link
  *     RouterKind#NONE} (the default) for none
+ * @param nixl whether the vLLM prefill/decode pair moves KV over the NIXL connector (the default):
+ *     its pages then have the {@code vllm:nixl_*} families
+ * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by
+ *     default): their pages then have the KV block residency histograms
  */
 public record FleetConfig(
     long seed,
@@ -76,7 +80,9 @@ public record FleetConfig(
     DcgmAttribution dcgmAttribution,
     int trtllmPods,
     int trtllmRelease13,
-    RouterKind router) {
+    RouterKind router,
+    boolean nixl,
+    boolean kvCacheMetrics) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -205,6 +211,8 @@ public record FleetConfig(
     b.trtllmPods = trtllmPods;
     b.trtllmRelease13 = trtllmRelease13;
     b.router = router;
+    b.nixl = nixl;
+    b.kvCacheMetrics = kvCacheMetrics;
     return b;
   }
 
@@ -241,6 +249,8 @@ public record FleetConfig(
     private boolean mfu;
     private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
     private RouterKind router = RouterKind.NONE;
+    private boolean nixl = true;
+    private boolean kvCacheMetrics;
 
     private Builder() {}
 
@@ -430,6 +440,22 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#nixl()
+     */
+    public Builder nixl(boolean v) {
+      nixl = v;
+      return this;
+    }
+
+    /**
+     * @see FleetConfig#kvCacheMetrics()
+     */
+    public Builder kvCacheMetrics(boolean v) {
+      kvCacheMetrics = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#router()
      */
     public Builder router(RouterKind v) {
@@ -519,7 +545,9 @@ public record FleetConfig(
           dcgmAttribution,
           trtllmPods,
           trtllmRelease13,
-          router);
+          router,
+          nixl,
+          kvCacheMetrics);
     }
   }
 }

@@ -83,7 +83,8 @@ final class FleetLayout {
               start,
               config.speculativeTokens(),
               dp > 1 ? LoraAdapters.NONE : config.lora(),
-              config.mfu()));
+              config.mfu(),
+              new VllmPod.Features(false, config.kvCacheMetrics())));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {
       ModelProfile p = nextModel();
@@ -105,7 +106,8 @@ final class FleetLayout {
               start,
               0,
               r.isV0() ? LoraAdapters.NONE : config.lora(),
-              false));
+              false,
+              VllmPod.Features.NONE));
     }
     for (int i = 0; i < config.sglangPods(); i++) {
       ModelProfile p = nextModel();
@@ -184,7 +186,8 @@ final class FleetLayout {
                 start,
                 0,
                 LoraAdapters.NONE,
-                config.mfu()));
+                config.mfu(),
+                new VllmPod.Features(config.nixl(), config.kvCacheMetrics())));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {

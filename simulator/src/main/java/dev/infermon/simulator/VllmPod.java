@@ -5,9 +5,11 @@ import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Workload;
+import dev.infermon.simulator.vllm.VllmKvResidency;
 import dev.infermon.simulator.vllm.VllmLora;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmMfu;
+import dev.infermon.simulator.vllm.VllmNixl;
 import dev.infermon.simulator.vllm.VllmPage;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ public final class VllmPod extends InferencePod {
   private final VllmRelease release;
   private final int speculativeTokens;
   private final boolean mfu;
+  private final Features features;
   private LoraAdapters lora;
   private final List<VllmMetrics> metrics = new ArrayList<>();
 
@@ -33,8 +36,17 @@ public final class VllmPod extends InferencePod {
       double startEpoch,
       int speculativeTokens,
       LoraAdapters lora,
-      boolean mfu) {
+      boolean mfu,
+      Features features) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
+    if (features.nixl() && info.role().isEmpty()) {
+      throw new IllegalArgumentException("the NIXL connector needs a prefill/decode pod");
+    }
+    if (features.any() && release != VllmRelease.V1_CURRENT) {
+      throw new IllegalArgumentException(
+          "NIXL and --kv-cache-metrics need the current release, got " + release.cliName());
+    }
+    this.features = features;
     if (lora.enabled() && info.dataParallel() > 1) {
       // PrometheusStatLogger: "LoRA in DP mode is not supported yet."
       throw new IllegalArgumentException("LoRA needs a single engine, got " + info.dataParallel());
@@ -48,6 +60,22 @@ public final class VllmPod extends InferencePod {
     }
     this.mfu = mfu;
     start();
+  }
+
+  /**
+   * The KV features a pod runs with.
+   *
+   * @param nixl whether its {@code --kv-transfer-config} names {@code NixlConnector}
+   *     (prefill/decode pods only)
+   * @param kvCacheMetrics whether it runs with {@code --kv-cache-metrics}
+   */
+  public record Features(boolean nixl, boolean kvCacheMetrics) {
+    /** Neither. */
+    public static final Features NONE = new Features(false, false);
+
+    boolean any() {
+      return nixl || kvCacheMetrics;
+    }
   }
 
   @Override
@@ -92,6 +120,12 @@ public final class VllmPod extends InferencePod {
     }
     if (mfu) {
       m.enableMfu(VllmMfu.forWeights(profile().weightsMiB()));
+    }
+    if (features.nixl()) {
+      m.enableNixl(new VllmNixl(info().tensorParallel(), profile().params().blockSize()));
+    }
+    if (features.kvCacheMetrics()) {
+      m.enableKvResidency(new VllmKvResidency());
     }
     metrics.add(m);
     return m;

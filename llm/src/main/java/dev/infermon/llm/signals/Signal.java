@@ -91,6 +91,21 @@ public enum Signal {
   /** Draft tokens accepted at each draft position ({@code position} 0..k-1). */
   SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens"),
   /**
+   * Bytes a KV connector moved between prefill and decode engines, read through {@code rate} of the
+   * sum of vLLM's per-transfer bytes histogram ({@code nixl_bytes_transferred}).
+   */
+  KV_TRANSFER_BYTES(Kind.COUNTER, "bytes"),
+  /** How long one KV transfer took (vLLM NIXL: one TP worker's transfer). */
+  KV_TRANSFER_TIME(Kind.HISTOGRAM, "seconds"),
+  /** KV transfers that failed (vLLM NIXL: worker transfers whose blocks were marked invalid). */
+  KV_TRANSFER_FAILURES(Kind.COUNTER, "transfers"),
+  /** Allocation to eviction of the KV blocks vLLM samples ({@code --kv-cache-metrics}). */
+  KV_BLOCK_LIFETIME(Kind.HISTOGRAM, "seconds"),
+  /** Last access to eviction of the sampled KV blocks. */
+  KV_BLOCK_IDLE_BEFORE_EVICT(Kind.HISTOGRAM, "seconds"),
+  /** Time between consecutive accesses of a sampled KV block (its reuse). */
+  KV_BLOCK_REUSE_GAP(Kind.HISTOGRAM, "seconds"),
+  /**
    * NVLink traffic of the GPUs, read through {@code rate} of dcgm-exporter's all-lane bandwidth
    * counter (bytes, as the exporter's help of its per-lane field says).
    */

@@ -134,6 +134,21 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean mfu;
 
   @Option(
+      names = "--kv-cache-metrics",
+      description =
+          "Run the current vLLM pods with --kv-cache-metrics: their pages get the KV block"
+              + " lifetime, idle-before-eviction and reuse-gap histograms (1 block in 100"
+              + " sampled).")
+  boolean kvCacheMetrics;
+
+  @Option(
+      names = "--no-nixl",
+      description =
+          "The vLLM prefill/decode pair moves KV without the NIXL connector: its pages have no"
+              + " vllm:nixl_* families (default: NixlConnector).")
+  boolean noNixl;
+
+  @Option(
       names = "--dcgm-mig",
       paramLabel = "PROFILE",
       description =
@@ -188,6 +203,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "--lora",
           "--max-lora",
           "--mfu",
+          "--kv-cache-metrics",
+          "--no-nixl",
           "--dcgm-mig",
           "--dcgm-dra");
 
@@ -349,6 +366,8 @@ public final class SimulateCommand implements Callable<Integer> {
             .smProfilingFields(!noSmFields)
             .dcgmNodeLabel(dcgmNodeLabel)
             .mfu(mfu)
+            .kvCacheMetrics(kvCacheMetrics)
+            .nixl(!noNixl)
             .dcgmAttribution(new DcgmAttribution(dcgmMig, dcgmDra));
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);

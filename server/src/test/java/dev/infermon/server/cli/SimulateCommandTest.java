@@ -122,6 +122,18 @@ class SimulateCommandTest {
   }
 
   @Test
+  void kvFlagsReachTheFleet() {
+    SimulateCommand plain = new SimulateCommand();
+    new CommandLine(plain).parseArgs();
+    assertThat(plain.config().nixl()).isTrue();
+    assertThat(plain.config().kvCacheMetrics()).isFalse();
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c).parseArgs("--kv-cache-metrics", "--no-nixl");
+    assertThat(c.config().kvCacheMetrics()).isTrue();
+    assertThat(c.config().nixl()).isFalse();
+  }
+
+  @Test
   void routerServesItsPageInFrontOfThePods() {
     String[] r = run("--router", "llm-d", "--listen", "127.0.0.1:19700", "--print-file-sd");
     assertThat(r[0]).isEqualTo("0");

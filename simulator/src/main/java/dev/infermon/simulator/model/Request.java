@@ -90,6 +90,11 @@ public final class Request {
     return firstTokenAt;
   }
 
+  /** The KV blocks it holds now (0 while it waits or after it left the engine). */
+  public int blocks() {
+    return blocks;
+  }
+
   /** How often it was preempted. */
   public int preemptions() {
     return preemptions;

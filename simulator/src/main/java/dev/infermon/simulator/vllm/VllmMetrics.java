@@ -35,6 +35,8 @@ public final class VllmMetrics implements EngineListener {
   private final int speculativeTokens;
   private VllmLora lora; // null without --enable-lora
   private VllmMfu mfu; // null without --enable-mfu-metrics
+  private VllmNixl nixl; // null without the NIXL connector
+  private VllmKvResidency kvResidency; // null without --kv-cache-metrics
   double flops;
   double readBytes;
   double writeBytes;
@@ -184,6 +186,39 @@ public final class VllmMetrics implements EngineListener {
     this.mfu = m;
   }
 
+  /**
+   * Counts NIXL transfers from now on (a prefill/decode pod's {@code --kv-transfer-config} with
+   * {@code NixlConnector}): the decode side, whose prompts arrive over the connector, records one
+   * transfer per TP worker for each request whose KV arrived. Called once, before the engine runs.
+   */
+  public void enableNixl(VllmNixl n) {
+    if (v0) {
+      throw new IllegalArgumentException("the simulated V0 (0.4.3) page has no KV connector");
+    }
+    this.nixl = n;
+  }
+
+  /** The engine's NIXL connector stats, or null without the connector. */
+  public VllmNixl nixl() {
+    return nixl;
+  }
+
+  /**
+   * Samples KV blocks from now on ({@code --kv-cache-metrics}). Called once, before the engine
+   * runs.
+   */
+  public void enableKvResidency(VllmKvResidency k) {
+    if (v0) {
+      throw new IllegalArgumentException("the simulated V0 (0.4.3) page has no KV residency");
+    }
+    this.kvResidency = k;
+  }
+
+  /** The engine's KV block residency sampling, or null without {@code --kv-cache-metrics}. */
+  public VllmKvResidency kvResidency() {
+    return kvResidency;
+  }
+
   /** Estimated FLOPs per GPU so far ({@code vllm:estimated_flops_per_gpu_total}). */
   public double flops() {
     return flops;
@@ -256,12 +291,19 @@ public final class VllmMetrics implements EngineListener {
     if (lora != null) {
       lora.scheduled(r);
     }
+    if (kvResidency != null) {
+      kvResidency.scheduled(r, now);
+    }
   }
 
   @Override
   public void onQueued(Request r, double now) {
     if (lora != null) {
       lora.queued(r);
+    }
+    if (nixl != null && externalPrompt) {
+      // on the decode side a request is queued once its KV arrived: the transfer took until now
+      nixl.received(r.promptTokens(), now - r.arrival());
     }
   }
 
@@ -355,12 +397,18 @@ public final class VllmMetrics implements EngineListener {
     if (lora != null) {
       lora.preempted(r);
     }
+    if (kvResidency != null) {
+      kvResidency.released(r, now);
+    }
   }
 
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {
     if (lora != null) {
       lora.finished(r);
+    }
+    if (kvResidency != null) {
+      kvResidency.released(r, now);
     }
     int idx;
     switch (reason) {

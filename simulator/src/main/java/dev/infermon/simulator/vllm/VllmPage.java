@@ -148,6 +148,10 @@ public final class VllmPage {
     if (engines.get(0).metrics().speculativeTokens() > 0) {
       renderSpecDecode(engines, model, f, created);
     }
+    if (engines.get(0).metrics().nixl() != null) {
+      // KVConnectorPrometheus, built in PrometheusStatLogger.__init__ beside SpecDecodingProm
+      VllmNixl.render(engines, f, created, e -> labels(e, model));
+    }
     if (current) {
       String[] mfu = {
         "vllm:estimated_flops_per_gpu",
@@ -397,6 +401,10 @@ public final class VllmPage {
           "vllm:request_prefill_kv_computed_tokens",
           "Histogram of new KV tokens computed during prefill (excluding cached tokens).",
           m -> m.prefillKvComputed);
+    }
+    if (engines.get(0).metrics().kvResidency() != null) {
+      // "KV Cache residency metrics", right after the prefill-KV histogram in loggers.py
+      VllmKvResidency.render(engines, f, created, e -> labels(e, model));
     }
     VllmLora lora = engines.get(0).metrics().lora();
     if (lora != null) {
