@@ -201,7 +201,8 @@ class SimulateCommandTest {
         assertThat(System.nanoTime()).as("the printed inventory").isLessThan(deadline);
         Thread.sleep(50);
       }
-      assertThat(m.group(2)).isEqualTo("job=inference,namespace=replay,pod=opt-0,backend=vllm");
+      assertThat(m.group(2))
+          .isEqualTo("job=inference,namespace=replay,pod=opt-0,backend=vllm,workload_name=opt-0");
       HttpResponse<String> page =
           HttpClient.newHttpClient()
               .send(
