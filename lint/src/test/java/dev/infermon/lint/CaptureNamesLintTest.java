@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * field: {@code DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL} is in the default counters CSV, the PCIe RTX
  * 4000 Ada exports it at 0, the PCIe L40S not at all (DCGM answers blank without NVLink and the
  * exporter skips blank values, dcgm-ack.md §1.3). A name every endpoint's release is either too old
- * or too new for is a removed one with its replacement, not an unknown one.
+ * or too new for is a removed one with its replacement, not an unknown one. A fix names only what
+ * the captures' releases expose: a rename's other name, a replacement or a did-you-mean that no
+ * endpoint's release has would send the user to another empty query.
  */
 class CaptureNamesLintTest {
   private static final String VLLM =
@@ -66,5 +68,40 @@ class CaptureNamesLintTest {
     Finding f = r.findings().get(0);
     assertThat(f.message()).as("the message").contains(words);
     assertThat(f.fix()).as("no other field is offered").doesNotContain("did you mean");
+  }
+
+  /**
+   * vLLM's renames (vllm.yaml: {@code kv_cache_usage_perc} from {@code gpu_cache_usage_perc} in
+   * 0.9.2, {@code prefix_cache_hits_total} from {@code gpu_prefix_cache_hits_total} in 0.9.2, which
+   * 0.8 added, {@code inter_token_latency_seconds} from {@code time_per_output_token_seconds} in
+   * 0.11) against captures on either side of them: the other name is offered only where the
+   * capture's release has it.
+   */
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
+          # capture                         | query                                                     | finding              | fix (- none)
+          vllm-0.4.3.txt                    | max(vllm:kv_cache_usage_perc)                             | unknown-metric error | on older releases use vllm:gpu_cache_usage_perc
+          vllm-0.4.3.txt                    | sum(rate(vllm:inter_token_latency_seconds_bucket[5m]))    | unknown-metric error | on older releases use vllm:time_per_output_token_seconds_bucket
+          vllm-v0-ray2.32-serve_rayprefix.txt | max(ray_vllm:kv_cache_usage_perc)                       | unknown-metric error | on older releases use ray_vllm:gpu_cache_usage_perc
+          vllm-0.4.3.txt                    | sum(rate(vllm:prefix_cache_hits_total[5m]))               | unknown-metric error | -
+          vllm-0.4.3.txt                    | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))           | unknown-metric error | -
+          vllm-0.11.x-idle.txt              | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))           | removed-metric error | use vllm:prefix_cache_hits_total
+          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt | max(vllm:gpu_cache_usage_perc)      | removed-metric error | use vllm:kv_cache_usage_perc
+          vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt | sum(rate(vllm:time_per_output_token_seconds_bucket[5m])) | removed-metric error | use vllm:inter_token_latency_seconds_bucket
+          """)
+  void aFixNamesOnlyWhatTheCapturesReleaseExposes(
+      String capture, String query, String expected, String fix) {
+    LintResult r =
+        new LintRun(reference(capture), LintOptions.DEFAULT)
+            .run(List.of(LintInput.expr("query", query)));
+    String got =
+        r.findings().stream()
+            .map(f -> f.check().id() + " " + f.severity().label() + " | " + f.fix())
+            .collect(Collectors.joining("; "));
+    assertThat(got).as("%s", r.findings()).isEqualTo(expected + " | " + (fix == null ? "" : fix));
   }
 }

@@ -174,6 +174,23 @@ class ReasonsAreTrueTest {
     // value is a stand-in, the sources read do not list the label's values
     vllmV1("vllm_admission", Shape.HELD, Shape.RISING);
     page("vllm_admission", "vllm:admission_rejections_total", true, "reason", "queue_cap");
+    // a V1 engine finishing requests by stop, abort and repetition (vLLM's repetition detection),
+    // none by length or error: every reason is a finished request, repetition a success
+    vllmV1("vllm_finish", Shape.HELD, Shape.RISING);
+    for (String reason : List.of("stop", "length", "abort", "error", "repetition")) {
+      Shape shape =
+          List.of("stop", "abort", "repetition").contains(reason) ? Shape.RISING : Shape.ZERO;
+      page(
+          "vllm_finish",
+          "vllm:request_success_total",
+          shape,
+          "engine",
+          "0",
+          "finished_reason",
+          reason,
+          "model_name",
+          "m");
+    }
     // an idle SGLang 0.5.1: the scheduler gauges at 0, no family created on first use yet
     for (String g :
         List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
@@ -290,6 +307,21 @@ class ReasonsAreTrueTest {
     assertThat(p.queries().get(0).series()).hasSize(1);
     assertThat(s.labels()).containsEntry(label, value);
     assertThat(s.last()).isCloseTo(10.0 / 15, org.assertj.core.api.Assertions.within(1e-9));
+  }
+
+  /**
+   * Requests/s counts every finish reason and success rate counts stop, length and repetition as
+   * successes (docs/dashboard.md, success rate): three reasons at 10 a scrape are 2 requests/s, two
+   * of them successes.
+   */
+  @ParameterizedTest
+  @CsvSource({"model.qps, 2.0", "model.success_rate, 0.6666666666666666"})
+  void everyFinishReasonIsAFinishedRequest(String panel, double want) {
+    PanelResult p = render("vllm_finish", panel, Filters.NONE);
+    assertThat(p.queries().get(0).series()).as("%s", p.reasons()).hasSize(1);
+    PanelResult.SeriesData s = p.queries().get(0).series().get(0);
+    assertThat(s.labels()).containsEntry("model_name", "m");
+    assertThat(s.last()).isCloseTo(want, org.assertj.core.api.Assertions.within(1e-9));
   }
 
   private static PanelResult render(String page, String panel, Filters filters) {

@@ -24,7 +24,7 @@ final class FailureRules {
    * Errors or aborts: the failing share of finished requests in the window's second half, or the
    * failures symptom (the share over the alert pack's ratio at the window's end), and the finish
    * reasons that carry it (vLLM's {@code abort} and {@code error}; SGLang has no finish reason and
-   * counts every failure as aborted).
+   * counts every failure as aborted; TGI, NIM and TensorRT-LLM count failures without a reason).
    */
   Finding errorsRising(Signals.Series s) {
     double[] success = s.get("success");
@@ -59,9 +59,12 @@ final class FailureRules {
     }
     if (!byReason && s.get("failed") != null) {
       double share = share(s.get("failed"), s.get("finished"), half);
+      // "failed", not "aborted": SGLang's failures are aborts, but TGI's (request_failure{err}:
+      // validation, overloaded, generation, ...), NIM's and TensorRT-LLM's are not, and the query
+      // behind the signal is one for the whole fleet, so it cannot tell which engine a pod runs
       reasons.add(
-          String.format(Locale.ROOT, "aborted %.1f%%, no finish reason exposed", share * 100));
-      ev.add(s.evidence("failed", "aborted requests per second", "at the same time", at, w));
+          String.format(Locale.ROOT, "failed %.1f%%, no finish reason exposed", share * 100));
+      ev.add(s.evidence("failed", "failed requests per second", "at the same time", at, w));
     }
     String summary =
         String.format(

@@ -6,12 +6,14 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.ModelProfile;
 import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.testing.Captures;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -102,7 +104,9 @@ class DiagnosisScenariosTest {
    * state. What each shows is which signals its engine and release leave unread, per pod ({@code
    * model: signals; ...}); NVIDIA NIM's unprefixed names are read as vLLM's, without the families
    * NIM does not expose; its success ratio is read from NIM's own {@code request_success_total} and
-   * {@code request_failure_total}.
+   * {@code request_failure_total}. TGI has no TTFT, inter-token gaps (its per-request mean time per
+   * token is TPOT), KV usage or finish reasons. {@link #everyCaptureHasARow} keeps the table to
+   * SOURCES.md's captures.
    */
   @ParameterizedTest(name = "{0}")
   @CsvSource(
@@ -121,6 +125,7 @@ class DiagnosisScenariosTest {
           vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt            | LLMTimeToFirstTokenHigh | prefill-bound | qwen2.5-1.5b: GPU activity, GPU memory
           vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom             |        |        | Qwen/Qwen3-VL-8B-Instruct: requests running, requests waiting, waiting by reason, preemptions, TTFT, inter-token latency, queue time, prefill time, prompt length, prefix cache, success ratio, finish reasons, GPU activity, GPU memory, process start time
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt                     |        |        | meta/llama-3.1-8b-instruct: waiting by reason, preemptions, queue time, prefill time, prefix cache, GPU activity, GPU memory
+          tgi-2.4-3.x_datadog-e2e.txt                                        |        |        | tgi-2-4-3-x-datadog-e2e: waiting by reason, KV cache usage, preemptions, TTFT, inter-token latency, prefill time, prefix cache, finish reasons, GPU activity, GPU memory, process start time
           """)
   void everyFiringAlertOnAReplayedCaptureHasAFinding(
       String capture, String alerts, String states, String notMeasured) {
@@ -177,6 +182,26 @@ class DiagnosisScenariosTest {
       }
     }
     return d;
+  }
+
+  /** A capture added to SOURCES.md is diagnosed too: the replayed table has a row for each. */
+  @Test
+  void everyCaptureHasARow() throws Exception {
+    String table =
+        DiagnosisScenariosTest.class
+            .getDeclaredMethod(
+                "everyFiringAlertOnAReplayedCaptureHasAFinding",
+                String.class,
+                String.class,
+                String.class,
+                String.class)
+            .getAnnotation(CsvSource.class)
+            .textBlock();
+    for (Captures.Entry c : Captures.all()) {
+      assertThat(table)
+          .as(c.path())
+          .containsPattern("(?m)^" + Pattern.quote(c.fileName()) + "\\s+\\|");
+    }
   }
 
   @Test

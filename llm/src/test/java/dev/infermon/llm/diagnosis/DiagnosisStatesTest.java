@@ -209,7 +209,21 @@ class DiagnosisStatesTest {
                         .counter("sglang:num_aborted_requests_total", 0.2),
                 "errors-rising",
                 "failures-high",
-                "aborted 10.0%, no finish reason exposed",
+                "failed 10.0%, no finish reason exposed",
+                "finish reasons")),
+        Arguments.of(
+            "TGI: a tenth of the requests fail validation; TGI's failures are not aborts",
+            row(
+                p ->
+                    p.tgi("t")
+                        .gauge("tgi_batch_current_size", 8)
+                        .gauge("tgi_queue_size", 0)
+                        .counter("tgi_request_success", 1.8)
+                        .counter("tgi_request_failure", 0.2, "err", "validation"),
+                "errors-rising",
+                "failures-high",
+                "10.0% of finished requests fail in the second half of the window (10.0% in the"
+                    + " first): failed 10.0%, no finish reason exposed",
                 "finish reasons")),
         Arguments.of(
             "llm.alerts lowers the TTFT limit to 1 s: TTFT p95 of 2.4 s is a symptom",

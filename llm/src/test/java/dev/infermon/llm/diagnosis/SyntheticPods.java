@@ -79,6 +79,17 @@ final class SyntheticPods {
     return add(pod, "sglang");
   }
 
+  /**
+   * A Hugging Face TGI pod: its page names no model (tgi.md), so the model {@code m} is the
+   * target's {@code workload_name}, as the inference discovery sets it.
+   */
+  Pod tgi(String pod) {
+    Pod p = add(pod, "tgi");
+    p.engine.remove("model_name");
+    p.target.put("workload_name", "m");
+    return p;
+  }
+
   private Pod add(String pod, String job, String... engineLabels) {
     Pod p = new Pod(pod, job, engineLabels);
     pods.add(p);
