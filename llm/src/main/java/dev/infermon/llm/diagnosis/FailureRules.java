@@ -66,17 +66,24 @@ final class FailureRules {
           String.format(Locale.ROOT, "failed %.1f%%, no finish reason exposed", share * 100));
       ev.add(s.evidence("failed", "failed requests per second", "at the same time", at, w));
     }
+    double firstPct = Double.isNaN(first) ? 0 : first * 100;
     String summary =
-        String.format(
-            Locale.ROOT,
-            "%.1f%% of finished requests fail in the second half of the window (%.1f%% in the"
-                + " first)",
-            failing * 100,
-            Double.isNaN(first) ? 0 : first * 100);
-    if (failing < t.errorRatio()) {
-      // found by the symptom: the share crossed the pack's ratio late in the window
-      summary += String.format(Locale.ROOT, ", %.1f%% at its end", (1 - last(success)) * 100);
-    }
+        failing >= t.errorRatio()
+            ? String.format(
+                Locale.ROOT,
+                "%.1f%% of finished requests fail in the second half of the window (%.1f%% in the"
+                    + " first)",
+                failing * 100,
+                firstPct)
+            // found by the symptom alone: the share crossed the pack's ratio late in the window,
+            // which is what is said first (the halves may well show less)
+            : String.format(
+                Locale.ROOT,
+                "%.1f%% of finished requests fail at the window's end (%.1f%% over its second"
+                    + " half, %.1f%% over the first)",
+                (1 - last(success)) * 100,
+                failing * 100,
+                firstPct);
     summary += reasons.isEmpty() ? "" : ": " + String.join(", ", reasons);
     ev.removeIf(Objects::isNull);
     return new Finding(

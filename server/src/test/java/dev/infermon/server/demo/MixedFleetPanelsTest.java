@@ -105,6 +105,7 @@ class MixedFleetPanelsTest {
       pod.lora_adapters                    | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
       pod.lora_slots                       | BEHIND_FLAG       | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | BEHIND_FLAG
       pod.energy_per_token                 | data              | data                   | data                   | data              | data                    | data              | data
+      pod.kv_block_residency               | BEHIND_FLAG+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
       pod.spec_acceptance_by_position      | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
       gpu.tensor_active                    | data              | data                   | data                   | data              | data                    | data              | data
       gpu.utilization                      | data              | data                   | data                   | data              | data                    | data              | data
@@ -132,6 +133,9 @@ class MixedFleetPanelsTest {
       pd.ttft_prefill                      | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data+NOT_EXPOSED
       pd.running_by_role                   | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
       pd.tokens_by_role                    | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | data
+      pd.kv_transfer_bytes                 | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | NOT_EXPOSED
+      pd.kv_transfer_time                  | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | NOT_EXPOSED
+      pd.kv_transfer_failures              | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | data              | NOT_EXPOSED
       pd.ttft_router                       | NO_TARGETS:       | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:             | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
       efficiency.tokens_per_gpu_second     | data              | data                   | data                   | data              | data                    | data              | data
       efficiency.idle_gpus                 | data              | data                   | data                   | data              | data                    | data              | data
