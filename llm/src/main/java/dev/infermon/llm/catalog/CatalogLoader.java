@@ -38,6 +38,7 @@ public final class CatalogLoader {
           "metrics_off",
           "model_from_label",
           "model_placeholder",
+          "gpu_model_label",
           "disaggregated");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
@@ -122,6 +123,7 @@ public final class CatalogLoader {
         root.path("metrics_off").asText(""),
         root.path("model_from_label").asText(""),
         root.path("model_placeholder").asText(""),
+        root.path("gpu_model_label").asText(""),
         disaggregated(root));
   }
 

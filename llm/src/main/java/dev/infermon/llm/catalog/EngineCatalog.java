@@ -28,6 +28,7 @@ public final class EngineCatalog {
   private final String metricsOff;
   private final String modelFromLabel;
   private final String modelPlaceholder;
+  private final String gpuModelLabel;
   private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
@@ -46,6 +47,7 @@ public final class EngineCatalog {
       String metricsOff,
       String modelFromLabel,
       String modelPlaceholder,
+      String gpuModelLabel,
       boolean disaggregated) {
     this.engine = engine;
     this.title = title;
@@ -67,6 +69,7 @@ public final class EngineCatalog {
       throw new IllegalArgumentException(
           engine + ": model_placeholder needs model_from_label (where the model is read instead)");
     }
+    this.gpuModelLabel = gpuModelLabel;
     this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
@@ -114,6 +117,24 @@ public final class EngineCatalog {
    */
   public boolean disaggregated() {
     return disaggregated;
+  }
+
+  /**
+   * Whether this is a GPU exporter (dcgm-exporter, AMD's device-metrics-exporter) rather than an
+   * inference engine: its targets are per node, its GPU signals are joined to the inference pods
+   * they are attributed to, and no engine panel, SLO or diagnosis reads it.
+   */
+  public boolean gpuExporter() {
+    return !gpuModelLabel.isEmpty();
+  }
+
+  /**
+   * The label of a GPU exporter's series that names the card model ({@code modelName} for
+   * dcgm-exporter, {@code card_model} for AMD's exporter), which the GPU peak and price tables are
+   * keyed by; empty for an inference engine.
+   */
+  public String gpuModelLabel() {
+    return gpuModelLabel;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */
