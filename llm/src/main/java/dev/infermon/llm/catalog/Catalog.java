@@ -9,18 +9,17 @@ import java.util.Optional;
 
 /**
  * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter, AMD's
- * device-metrics-exporter, TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache inside vLLM) each metric
- * family's exposed name, type, unit, labels, buckets, condition and history, with a citation, and
- * where each canonical signal lives. Loaded from the data files in {@code
- * dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
+ * device-metrics-exporter, TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache
+ * inside vLLM) each metric family's exposed name, type, unit, labels, buckets, condition and
+ * history, with a citation, and where each canonical signal lives. Loaded from the data files in
+ * {@code dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
  * engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
  * Immutable; thread-safe.
  */
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
   public static final List<String> ENGINES =
-      List.of(
-          "vllm", "sglang", "tgi", "llamacpp", "dcgm", "amdgpu", "trtllm", "dynamo", "lmcache");
+      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "amdgpu", "trtllm", "dynamo", "lmcache");
 
   private static volatile Catalog builtIn;
 
@@ -54,7 +53,9 @@ public final class Catalog {
     return c;
   }
 
-  /** The GPU exporters among the engines ({@link EngineCatalog#gpuExporter()}), in display order. */
+  /**
+   * The GPU exporters among the engines ({@link EngineCatalog#gpuExporter()}), in display order.
+   */
   public List<EngineCatalog> gpuExporters() {
     return engines.values().stream().filter(EngineCatalog::gpuExporter).toList();
   }
