@@ -56,7 +56,7 @@ final class SimulatedFleet {
 
   Map<String, String> targetLabels(PodInfo info) {
     Map<String, String> t = FleetScrape.targetLabels(info);
-    if (info.backend() == Backend.DCGM && exportedDcgmLabels) {
+    if (info.backend().gpuExporter() && exportedDcgmLabels) {
       t.put("namespace", info.namespace());
       t.put("pod", info.name());
     }

@@ -10,6 +10,8 @@ public enum Backend {
   LLAMACPP("llamacpp"),
   TRTLLM("trtllm"),
   DCGM("dcgm"),
+  /** AMD's device-metrics-exporter (simulate --amd-nodes). */
+  AMDGPU("amdgpu"),
   /** vLLM production-stack's router (simulate --router production-stack). */
   PRODUCTION_STACK("production-stack"),
   /** llm-d's endpoint picker (simulate --router llm-d). */
@@ -19,6 +21,11 @@ public enum Backend {
 
   Backend(String label) {
     this.label = label;
+  }
+
+  /** Whether this is a node's GPU exporter (dcgm-exporter, AMD device-metrics-exporter). */
+  public boolean gpuExporter() {
+    return this == DCGM || this == AMDGPU;
   }
 
   /** The label value. */

@@ -49,6 +49,10 @@ import java.util.List;
  *     model_name="undefined"}
  * @param router the router served in front of the pods ({@code simulate --router}), {@link
  *     RouterKind#NONE} (the default) for none
+ * @param amdNodes how many of the GPU nodes (the first ones, which pods fill first) hold AMD
+ *     Instinct MI300X GPUs watched by AMD's device-metrics-exporter instead of H100s watched by
+ *     dcgm-exporter; 0 (the default) for none. Refused with MIG or DRA attribution, which are
+ *     NVIDIA's
  */
 public record FleetConfig(
     long seed,
@@ -76,7 +80,8 @@ public record FleetConfig(
     DcgmAttribution dcgmAttribution,
     int trtllmPods,
     int trtllmRelease13,
-    RouterKind router) {
+    RouterKind router,
+    int amdNodes) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -107,6 +112,19 @@ public record FleetConfig(
               + ")");
     }
     nonNegative("nodes", nodes);
+    nonNegative("amdNodes", amdNodes);
+    if (nodes > 0 && amdNodes > nodes) {
+      throw new IllegalArgumentException(
+          "amdNodes (" + amdNodes + ") exceeds nodes (" + nodes + ")");
+    }
+    if (amdNodes > 0 && dcgmAttribution != null && dcgmAttribution.isMig()) {
+      throw new IllegalArgumentException("amdNodes needs whole GPUs: MIG is NVIDIA's");
+    }
+    if (amdNodes > 0 && dcgmAttribution != null && dcgmAttribution.dra()) {
+      throw new IllegalArgumentException(
+          "amdNodes with DRA attribution is not simulated: AMD's exporter attributes through the"
+              + " kubelet's pod-resources API");
+    }
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
           "dataParallelPods (" + dataParallelPods + ") exceeds vllmPods (" + vllmPods + ")");
@@ -205,6 +223,7 @@ public record FleetConfig(
     b.trtllmPods = trtllmPods;
     b.trtllmRelease13 = trtllmRelease13;
     b.router = router;
+    b.amdNodes = amdNodes;
     return b;
   }
 
@@ -237,6 +256,7 @@ public record FleetConfig(
     private boolean smProfilingFields = true;
     private int speculativeTokens;
     private String dcgmNodeLabel = "Hostname";
+    private int amdNodes;
     private LoraAdapters lora = LoraAdapters.NONE;
     private boolean mfu;
     private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
@@ -453,6 +473,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#amdNodes()
+     */
+    public Builder amdNodes(int v) {
+      amdNodes = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -485,7 +513,8 @@ public record FleetConfig(
           dcgmAttribution,
           trtllmPods,
           trtllmRelease13,
-          router);
+          router,
+          amdNodes);
     }
   }
 }
