@@ -173,7 +173,9 @@ public final class AmdExporter {
       Gpu gpu = gpus.get(g);
       State s = states[g];
       GpuActivity.Reading reading = gpu.activity().get();
-      GpuActivity.Ratios r = dt > 0 ? reading.since(s.last) : s.ratios;
+      // a second scrape at the same instant sees the readings of the first
+      GpuActivity.Ratios r =
+          reading.elapsed() > s.last.elapsed() ? reading.since(s.last) : s.ratios;
       s.ratios = r;
       s.last = reading;
       // the engine allocates the same share of the card it runs on (gpu_memory_utilization)
