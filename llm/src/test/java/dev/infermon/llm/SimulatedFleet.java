@@ -4,7 +4,6 @@ import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
-import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;

@@ -38,7 +38,7 @@ public final class CatalogLoader {
           "metrics_off",
           "model_from_label",
           "model_placeholder",
-          "gpu_model_label",
+          "gpu_exporter",
           "disaggregated");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
@@ -123,7 +123,8 @@ public final class CatalogLoader {
         root.path("metrics_off").asText(""),
         root.path("model_from_label").asText(""),
         root.path("model_placeholder").asText(""),
-        root.path("gpu_model_label").asText(""),
+        gpuLabel(root, "model_label"),
+        gpuLabel(root, "index_label"),
         disaggregated(root));
   }
 
@@ -183,6 +184,19 @@ public final class CatalogLoader {
         }
       }
     }
+  }
+
+  /**
+   * {@code gpu_exporter: {model_label, index_label}}: the labels of a GPU exporter's series naming
+   * the card model and the GPU index; empty for an engine, which has no such block.
+   */
+  private String gpuLabel(JsonNode root, String key) {
+    JsonNode g = root.path("gpu_exporter");
+    if (g.isMissingNode()) {
+      return "";
+    }
+    nodes.checkKeys(g, Set.of("model_label", "index_label", "note"), "gpu_exporter");
+    return nodes.text(g, key, "gpu_exporter", true);
   }
 
   /** {@code disaggregated: false} for an engine without prefill/decode roles; true when absent. */

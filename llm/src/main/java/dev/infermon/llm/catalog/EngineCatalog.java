@@ -29,6 +29,7 @@ public final class EngineCatalog {
   private final String modelFromLabel;
   private final String modelPlaceholder;
   private final String gpuModelLabel;
+  private final String gpuIndexLabel;
   private final boolean disaggregated;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
@@ -48,6 +49,7 @@ public final class EngineCatalog {
       String modelFromLabel,
       String modelPlaceholder,
       String gpuModelLabel,
+      String gpuIndexLabel,
       boolean disaggregated) {
     this.engine = engine;
     this.title = title;
@@ -70,6 +72,7 @@ public final class EngineCatalog {
           engine + ": model_placeholder needs model_from_label (where the model is read instead)");
     }
     this.gpuModelLabel = gpuModelLabel;
+    this.gpuIndexLabel = gpuIndexLabel;
     this.disaggregated = disaggregated;
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
@@ -135,6 +138,15 @@ public final class EngineCatalog {
    */
   public String gpuModelLabel() {
     return gpuModelLabel;
+  }
+
+  /**
+   * The label of a GPU exporter's series that holds the GPU's index on its node ({@code gpu} for
+   * dcgm-exporter, {@code gpu_id} for AMD's exporter), which the per-GPU panels group by as {@code
+   * gpu}; empty for an inference engine.
+   */
+  public String gpuIndexLabel() {
+    return gpuIndexLabel;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

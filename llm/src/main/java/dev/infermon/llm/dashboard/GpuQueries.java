@@ -225,25 +225,33 @@ final class GpuQueries {
 
   /**
    * A GPU exporter's family with the inference pod its series are attributed to as namespace/pod
-   * and, for an exporter whose model label is not dcgm-exporter's, that label copied to {@code
-   * modelName}, which the peak and price tables are keyed by.
+   * and, for an exporter whose labels are not dcgm-exporter's, its model and index labels copied to
+   * {@code modelName} (the peak and price tables' key) and {@code gpu} (the per-GPU panels').
    */
   private static String attributed(String family, Resolved r) {
-    String model = r.engine().gpuModelLabel();
     String read =
-        model.isEmpty() || model.equals(MODEL_LABEL)
-            ? family
-            : "label_replace("
-                + family
-                + ", \""
-                + MODEL_LABEL
-                + "\", \"$1\", "
-                + quote(model)
-                + ", \"(.+)\")";
+        copied(
+            copied(family, r.engine().gpuModelLabel(), MODEL_LABEL),
+            r.engine().gpuIndexLabel(),
+            "gpu");
     return "label_replace(label_replace("
         + read
         + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
         + " \"exported_namespace\", \"(.+)\")";
+  }
+
+  /** {@code vector} with label {@code from} copied to {@code to}, unless they are one. */
+  private static String copied(String vector, String from, String to) {
+    if (from.isEmpty() || from.equals(to)) {
+      return vector;
+    }
+    return "label_replace("
+        + vector
+        + ", "
+        + quote(to)
+        + ", \"$1\", "
+        + quote(from)
+        + ", \"(.+)\")";
   }
 
   /** The model label the GPU peak and price tables join on (dcgm-exporter's). */

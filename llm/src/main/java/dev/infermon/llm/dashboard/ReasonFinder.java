@@ -166,8 +166,12 @@ final class ReasonFinder {
               null));
       return;
     }
-    // each exporter scraped answers for its own nodes: the signal is there when one of them has it
+    // each exporter scraped answers for its own nodes: when one of them has the signal, its GPUs
+    // are not the pods' (or their model is not in the peak table); an exporter without any
+    // counterpart of it (AMD's, for an NVIDIA-only field) is said beside, as pods on its nodes
+    // have none whatever the attribution
     List<EmptyReason> lacking = new ArrayList<>();
+    boolean exported = false;
     for (EngineCatalog e : catalog.gpuExporters()) {
       List<TargetInventory> mine =
           exporters.stream().filter(t -> t.engine().equals(e.engine())).toList();
@@ -176,13 +180,20 @@ final class ReasonFinder {
       }
       EmptyReason why = missing(s, e, mine);
       if (why == null) {
-        out.add(notAttributed(peaks));
-        return;
+        exported = true;
+      } else {
+        lacking.add(why);
       }
-      lacking.add(why);
+    }
+    if (exported) {
+      out.add(notAttributed(peaks));
+      lacking.removeIf(r -> !r.message().contains(NVIDIA_FIELD));
     }
     out.addAll(lacking);
   }
+
+  /** What the reason of a signal an exporter has no counterpart of says. */
+  private static final String NVIDIA_FIELD = "an NVIDIA dcgm-exporter field";
 
   /** The exporter's attribution reason, once every part of the signal is exported. */
   private static EmptyReason notAttributed(boolean peaks) {
@@ -212,7 +223,9 @@ final class ReasonFinder {
           EmptyReason.Kind.NOT_EXPOSED,
           e.engine(),
           s.key()
-              + " is read from an NVIDIA dcgm-exporter field, and "
+              + " is read from "
+              + NVIDIA_FIELD
+              + ", and "
               + e.title()
               + " has no counterpart: its GPUs have no "
               + s.key(),
