@@ -18,6 +18,7 @@ import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.PageFamilies;
 import dev.infermon.llm.signals.Signal;
 import dev.infermon.model.metadata.MetricType;
+import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
@@ -73,18 +74,28 @@ class CatalogTest {
   static Stream<Arguments> simulatorPages() {
     Stream.Builder<Arguments> out = Stream.builder();
     for (VllmRelease legacy : new VllmRelease[] {VllmRelease.V0_11, VllmRelease.V0_4_3}) {
+      // the second fleet's first node is an MI300X one with AMD's device-metrics-exporter
       Fleet fleet =
-          Fleet.create(FleetConfig.builder().legacyRelease(legacy).build(), SimulatedFleet.START);
+          Fleet.create(
+              FleetConfig.builder()
+                  .legacyRelease(legacy)
+                  .amdNodes(legacy == VllmRelease.V0_4_3 ? 1 : 0)
+                  .build(),
+              SimulatedFleet.START);
       fleet.advance(Duration.ofMinutes(3));
       for (PodInfo info : fleet.inventory()) {
         String engine =
-            info.engine().startsWith("sglang")
-                ? "sglang"
-                : info.engine().startsWith("dcgm") ? "dcgm" : "vllm";
+            info.backend() == Backend.AMDGPU
+                ? "amdgpu"
+                : info.engine().startsWith("sglang")
+                    ? "sglang"
+                    : info.engine().startsWith("dcgm") ? "dcgm" : "vllm";
         String release =
-            engine.equals("dcgm")
-                ? "4.4"
-                : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
+            engine.equals("amdgpu")
+                ? "1.5"
+                : engine.equals("dcgm")
+                    ? "4.4"
+                    : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
         fleet
             .render(info.name())
             .ifPresent(p -> out.add(Arguments.of(info.name(), engine, release, p)));
@@ -207,6 +218,39 @@ class CatalogTest {
     }
     assertThat(vllm.serves(plain, "request_success_total")).isTrue();
     assertThat(vllm.ownedElsewhere(nim, "request_success_total")).isFalse();
+  }
+
+  @Test
+  void theAmdExportersEntriesCiteItsSourceAndMapTheSharedGpuSignals() {
+    EngineCatalog amd = CATALOG.engine("amdgpu");
+    assertThat(amd.metrics()).isNotEmpty();
+    for (MetricEntry m : amd.metrics()) {
+      assertThat(m.cite()).as(m.name()).contains("afd0fe8");
+      assertThat(m.type()).as(m.name() + ": client_golang GaugeVec").isEqualTo(MetricType.GAUGE);
+    }
+    assertThat(CATALOG.gpuExporters())
+        .extracting(EngineCatalog::engine)
+        .containsExactly("dcgm", "amdgpu");
+    assertThat(amd.gpuModelLabel()).isEqualTo("card_model");
+    assertThat(amd.gpuIndexLabel()).isEqualTo("gpu_id");
+    assertThat(CATALOG.engine("dcgm").gpuIndexLabel()).isEqualTo("gpu");
+    assertThat(CATALOG.engine("vllm").gpuExporter()).isFalse();
+    for (Signal s :
+        new Signal[] {
+          Signal.GPU_UTIL,
+          Signal.GPU_COPY_UTIL,
+          Signal.GPU_MEMORY_USED,
+          Signal.GPU_ENERGY,
+          Signal.GPU_COUNT
+        }) {
+      assertThat(amd.sources(s)).as(s.key()).isNotEmpty();
+    }
+    // micro-joules (the help's "in uJ") to joules; dcgm-exporter's millijoules to joules
+    assertThat(amd.sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-6);
+    assertThat(CATALOG.engine("dcgm").sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-3);
+    // NVIDIA-only: DCP profiling activity and NVLink have no AMD source
+    assertThat(amd.sources(Signal.GPU_TENSOR_ACTIVE)).isEmpty();
+    assertThat(amd.sources(Signal.GPU_NVLINK)).isEmpty();
   }
 
   @Test
