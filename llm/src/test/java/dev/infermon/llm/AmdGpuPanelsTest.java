@@ -63,7 +63,7 @@ class AmdGpuPanelsTest {
 
   @BeforeAll
   static void run() {
-    fleet = new SimulatedFleet(config().amdNodes(1).build(), true);
+    fleet = new SimulatedFleet(config().amdNodes(1).mfu(true).build(), true);
     amdPod = fleet.fleet.pods().get(0).info().name();
     nvidiaPod = fleet.fleet.pods().get(1).info().name();
     fleet.run(
@@ -203,6 +203,16 @@ class AmdGpuPanelsTest {
     assertThat(models)
         .containsEntry(amdPod, AmdExporter.MI300X_CARD_MODEL)
         .containsEntry(nvidiaPod, "NVIDIA H100 80GB HBM3");
+  }
+
+  @Test
+  void mfuDividesEachPodsFlopsByItsGpusPeak() {
+    Map<String, Double> flops = values("efficiency_pod.flops");
+    Map<String, Double> mfu = values("efficiency_pod.mfu");
+    assertThat(mfu).containsOnlyKeys(amdPod, nvidiaPod);
+    // gpu-peaks.yaml: MI300X 1,307.4 dense BF16 TFLOP/s (card_model 102-G30211-0C), H100 989.4
+    assertThat(flops.get(amdPod) / mfu.get(amdPod)).isCloseTo(1307.4e12, within(1e6));
+    assertThat(flops.get(nvidiaPod) / mfu.get(nvidiaPod)).isCloseTo(989.4e12, within(1e6));
   }
 
   @Test
