@@ -133,10 +133,9 @@ class CatalogTest {
   void countersAreCataloguedWithTotalAndHistogramsWithBuckets() {
     for (EngineCatalog e : CATALOG.engines()) {
       for (MetricEntry m : e.metrics()) {
-        // dcgm-exporter (Go) and TGI (Rust metrics-exporter-prometheus) write plain counter names
-        if (m.type() == MetricType.COUNTER
-            && !e.engine().equals("dcgm")
-            && !e.engine().equals("tgi")) {
+        // the GPU exporters (Go) and TGI (Rust metrics-exporter-prometheus) write plain counter
+        // names
+        if (m.type() == MetricType.COUNTER && !e.gpuExporter() && !e.engine().equals("tgi")) {
           assertThat(m.name()).as(m.name()).endsWith("_total");
         }
         assertThat(m.buckets().isEmpty()).as(m.name()).isEqualTo(m.type() != MetricType.HISTOGRAM);
@@ -226,7 +225,8 @@ class CatalogTest {
     assertThat(amd.metrics()).isNotEmpty();
     for (MetricEntry m : amd.metrics()) {
       assertThat(m.cite()).as(m.name()).contains("afd0fe8");
-      assertThat(m.type()).as(m.name() + ": client_golang GaugeVec").isEqualTo(MetricType.GAUGE);
+      // client_golang GaugeVecs: the page types every family gauge, the energy count too
+      assertThat(m.declaredType()).as(m.name()).isEqualTo(MetricType.GAUGE);
     }
     assertThat(CATALOG.gpuExporters())
         .extracting(EngineCatalog::engine)
@@ -245,6 +245,7 @@ class CatalogTest {
         }) {
       assertThat(amd.sources(s)).as(s.key()).isNotEmpty();
     }
+    assertThat(amd.entries("gpu_energy_consumed").get(0).type()).isEqualTo(MetricType.COUNTER);
     // micro-joules (the help's "in uJ") to joules; dcgm-exporter's millijoules to joules
     assertThat(amd.sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-6);
     assertThat(CATALOG.engine("dcgm").sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-3);

@@ -59,10 +59,9 @@ final class GpuQueries {
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
       for (String f : r.families()) {
-        // a counter (the energy counter) is read as its per-second rate before the join; AMD's
-        // accumulated energy is typed gauge but counts since boot all the same
+        // a counter (an energy counter) is read as its per-second rate before the join
         String read = gain ? perStep(f, o.step()) : "rate(" + f + "[" + o.window() + "])";
-        String one = attributed(isCounter(r, f) || s == Signal.GPU_ENERGY ? read : f, r);
+        String one = attributed(isCounter(r, f) ? read : f, r);
         // exporters in other units (millijoules, micro-joules) are scaled before they are summed
         raw.add(perSource ? scale(one, r.source().scale()) : one);
       }

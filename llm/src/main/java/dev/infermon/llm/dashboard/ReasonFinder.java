@@ -171,7 +171,7 @@ final class ReasonFinder {
     // counterpart of it (AMD's, for an NVIDIA-only field) is said beside, as pods on its nodes
     // have none whatever the attribution
     List<EmptyReason> lacking = new ArrayList<>();
-    boolean exported = false;
+    EngineCatalog exported = null;
     for (EngineCatalog e : catalog.gpuExporters()) {
       List<TargetInventory> mine =
           exporters.stream().filter(t -> t.engine().equals(e.engine())).toList();
@@ -180,13 +180,13 @@ final class ReasonFinder {
       }
       EmptyReason why = missing(s, e, mine);
       if (why == null) {
-        exported = true;
+        exported = exported == null ? e : exported;
       } else {
         lacking.add(why);
       }
     }
-    if (exported) {
-      out.add(notAttributed(peaks));
+    if (exported != null) {
+      out.add(notAttributed(peaks, exported));
       lacking.removeIf(r -> !r.message().contains(NVIDIA_FIELD));
     }
     out.addAll(lacking);
@@ -195,18 +195,22 @@ final class ReasonFinder {
   /** What the reason of a signal an exporter has no counterpart of says. */
   private static final String NVIDIA_FIELD = "an NVIDIA dcgm-exporter field";
 
-  /** The exporter's attribution reason, once every part of the signal is exported. */
-  private static EmptyReason notAttributed(boolean peaks) {
+  /** Exporter {@code e}'s attribution reason, once every part of the signal is exported. */
+  private static EmptyReason notAttributed(boolean peaks, EngineCatalog e) {
     return new EmptyReason(
         EmptyReason.Kind.NOT_ATTRIBUTED,
-        "dcgm",
+        e.engine(),
         peaks
-            ? "no GPU that dcgm-exporter attributes (pod/exported_pod) to the pods in scope has"
-                + " a modelName in the GPU peak table ("
+            ? "no GPU that "
+                + e.title()
+                + " attributes (pod/exported_pod) to the pods in scope has a "
+                + e.gpuModelLabel()
+                + " in the GPU peak table ("
                 + String.join(", ", GpuQueries.peakNames())
                 + ")"
-            : "no GPU reported by dcgm-exporter is attributed (pod/exported_pod) to the pods in"
-                + " scope",
+            : "no GPU reported by "
+                + e.title()
+                + " is attributed (pod/exported_pod) to the pods in scope",
         null,
         null);
   }
