@@ -135,6 +135,8 @@ class SimulateCommandTest {
             "--sglang-gateway-pods",
             "0",
             "--no-pd",
+            "--nodes",
+            "2",
             "--amd-nodes",
             "1",
             "--listen",
