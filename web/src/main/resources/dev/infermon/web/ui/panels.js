@@ -17,7 +17,11 @@ export function todoFor(r) {
     case 'BEHIND_FLAG':
       return 'Enable ' + (r.flag || 'the flag named above') + ' on ' + (r.engine || 'the engine') + ' to expose the metric.';
     case 'NOT_ATTRIBUTED':
-      return 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
+      // AMD's exporter attributes a GPU to its pod whenever it runs in Kubernetes (its pod label is
+      // mandatory, empty otherwise); dcgm-exporter needs its pod attribution on
+      return r.engine === 'amdgpu'
+        ? "Run AMD's device-metrics-exporter in Kubernetes, where it labels each GPU with the pod it is allocated to."
+        : 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
     case 'REMOVED':
       return 'The release these pods run no longer has this metric: the panel does not apply to them.';
     case 'NO_TRAFFIC':
