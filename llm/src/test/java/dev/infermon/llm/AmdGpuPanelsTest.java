@@ -14,13 +14,19 @@ import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.promql.engine.Engine;
+import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.amdgpu.AmdExporter;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.testing.MemoryStorage;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -230,6 +236,53 @@ class AmdGpuPanelsTest {
                 assertThat(r.message()).contains("an NVIDIA dcgm-exporter field");
               });
     }
+  }
+
+  @Test
+  void withNoGpuExporterAtAllTheReasonIsDcgmExportersAsBefore() {
+    MemoryStorage storage = new MemoryStorage();
+    Appender a = storage.appender();
+    long t = SimulatedFleet.START;
+    for (int i = 0; i < 10; i++) {
+      for (String name : List.of("up", "vllm:num_requests_running")) {
+        a.append(
+            0,
+            Labels.of(
+                "__name__",
+                name,
+                "job",
+                "vllm",
+                "instance",
+                "p:8000",
+                "backend",
+                "vllm",
+                "namespace",
+                "n",
+                "pod",
+                "p"),
+            t + i * 15_000L,
+            1);
+      }
+    }
+    a.commit();
+    DashboardService s =
+        new DashboardService(
+            new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS)), CATALOG);
+    PanelResult p =
+        s.render(
+                new DashboardRequest(
+                    Filters.NONE, 0.95, t, t + 135_000, 15_000, "5m", List.of("gpu.utilization")))
+            .get(0);
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.reasons())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.kind()).isEqualTo(EmptyReason.Kind.NO_TARGETS);
+              assertThat(r.engine()).isEqualTo("dcgm");
+              assertThat(r.message())
+                  .isEqualTo("no dcgm-exporter target is scraped: GPU panels need one per node");
+            });
   }
 
   @Test
