@@ -3,6 +3,7 @@ package dev.infermon.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
@@ -14,6 +15,12 @@ import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.llm.efficiency.Efficiency;
+import dev.infermon.llm.efficiency.EfficiencyRequest;
+import dev.infermon.llm.efficiency.EfficiencyService;
+import dev.infermon.llm.efficiency.Figures;
+import dev.infermon.llm.efficiency.Group;
+import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.backend.QueryStack;
@@ -32,6 +39,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -219,6 +228,38 @@ class AmdGpuPanelsTest {
     // gpu-peaks.yaml: MI300X 1,307.4 dense BF16 TFLOP/s (card_model 102-G30211-0C), H100 989.4
     assertThat(flops.get(amdPod) / mfu.get(amdPod)).isCloseTo(1307.4e12, within(1e6));
     assertThat(flops.get(nvidiaPod) / mfu.get(nvidiaPod)).isCloseTo(989.4e12, within(1e6));
+  }
+
+  @Test
+  void theEfficiencyFiguresPriceAndMeterTheMi300xByItsCardModel() {
+    long end = fleet.now();
+    double price = 3.5;
+    Efficiency e =
+        new EfficiencyService(
+                fleet.backend,
+                new InventoryService(CATALOG, fleet.backend),
+                () ->
+                    new LlmConfig.Cost(
+                        "USD", Optional.empty(), Map.of(AmdExporter.MI300X_CARD_MODEL, price)))
+            .compute(
+                new EfficiencyRequest(
+                    OptionalLong.of(end - WINDOW_MS),
+                    OptionalLong.of(end),
+                    OptionalLong.of(15_000),
+                    "",
+                    ""));
+    List<Group> hits = e.pods().stream().filter(g -> amdPod.equals(g.labels().get("pod"))).toList();
+    assertThat(hits).hasSize(1);
+    Figures f = hits.get(0).figures();
+    double joules = TRUTH.get(end).get(amdPod)[0] - TRUTH.get(end - WINDOW_MS).get(amdPod)[0];
+    assertThat(joules).isPositive();
+    assertThat(f.energyJoules().present()).as(f.energyJoules().reason()).isTrue();
+    assertThat(f.energyJoules().get()).isCloseTo(joules, within(joules * 1e-9));
+    assertThat(f.gpuSecondsByGpuModel())
+        .containsOnlyKeys(AmdExporter.MI300X_CARD_MODEL)
+        .containsEntry(AmdExporter.MI300X_CARD_MODEL, WINDOW_MS / 1000.0);
+    assertThat(f.cost().present()).as(f.cost().reason()).isTrue();
+    assertThat(f.cost().get()).isCloseTo(WINDOW_MS / 1000.0 / 3600 * price, within(1e-9));
   }
 
   @Test
