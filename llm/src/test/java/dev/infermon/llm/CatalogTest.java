@@ -18,6 +18,7 @@ import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.PageFamilies;
 import dev.infermon.llm.signals.Signal;
 import dev.infermon.model.metadata.MetricType;
+import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
@@ -73,21 +74,30 @@ class CatalogTest {
   static Stream<Arguments> simulatorPages() {
     Stream.Builder<Arguments> out = Stream.builder();
     for (VllmRelease legacy : new VllmRelease[] {VllmRelease.V0_11, VllmRelease.V0_4_3}) {
-      // --kv-cache-metrics on, so the residency histograms' buckets meet the catalog's too
+      // --kv-cache-metrics on, so the residency histograms' buckets meet the catalog's too; the
+      // second fleet's first node is an MI300X one with AMD's device-metrics-exporter
       Fleet fleet =
           Fleet.create(
-              FleetConfig.builder().legacyRelease(legacy).kvCacheMetrics(true).build(),
+              FleetConfig.builder()
+                  .legacyRelease(legacy)
+                  .kvCacheMetrics(true)
+                  .amdNodes(legacy == VllmRelease.V0_4_3 ? 1 : 0)
+                  .build(),
               SimulatedFleet.START);
       fleet.advance(Duration.ofMinutes(3));
       for (PodInfo info : fleet.inventory()) {
         String engine =
-            info.engine().startsWith("sglang")
-                ? "sglang"
-                : info.engine().startsWith("dcgm") ? "dcgm" : "vllm";
+            info.backend() == Backend.AMDGPU
+                ? "amdgpu"
+                : info.engine().startsWith("sglang")
+                    ? "sglang"
+                    : info.engine().startsWith("dcgm") ? "dcgm" : "vllm";
         String release =
-            engine.equals("dcgm")
-                ? "4.4"
-                : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
+            engine.equals("amdgpu")
+                ? "1.5"
+                : engine.equals("dcgm")
+                    ? "4.4"
+                    : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
         fleet
             .render(info.name())
             .ifPresent(p -> out.add(Arguments.of(info.name(), engine, release, p)));
@@ -125,10 +135,9 @@ class CatalogTest {
   void countersAreCataloguedWithTotalAndHistogramsWithBuckets() {
     for (EngineCatalog e : CATALOG.engines()) {
       for (MetricEntry m : e.metrics()) {
-        // dcgm-exporter (Go) and TGI (Rust metrics-exporter-prometheus) write plain counter names
-        if (m.type() == MetricType.COUNTER
-            && !e.engine().equals("dcgm")
-            && !e.engine().equals("tgi")) {
+        // the GPU exporters (Go) and TGI (Rust metrics-exporter-prometheus) write plain counter
+        // names
+        if (m.type() == MetricType.COUNTER && !e.gpuExporter() && !e.engine().equals("tgi")) {
           assertThat(m.name()).as(m.name()).endsWith("_total");
         }
         assertThat(m.buckets().isEmpty()).as(m.name()).isEqualTo(m.type() != MetricType.HISTOGRAM);
@@ -210,6 +219,41 @@ class CatalogTest {
     }
     assertThat(vllm.serves(plain, "request_success_total")).isTrue();
     assertThat(vllm.ownedElsewhere(nim, "request_success_total")).isFalse();
+  }
+
+  @Test
+  void theAmdExportersEntriesCiteItsSourceAndMapTheSharedGpuSignals() {
+    EngineCatalog amd = CATALOG.engine("amdgpu");
+    assertThat(amd.metrics()).isNotEmpty();
+    for (MetricEntry m : amd.metrics()) {
+      assertThat(m.cite()).as(m.name()).contains("afd0fe8");
+      // client_golang GaugeVecs: the page types every family gauge, the energy count too
+      assertThat(m.declaredType()).as(m.name()).isEqualTo(MetricType.GAUGE);
+    }
+    assertThat(CATALOG.gpuExporters())
+        .extracting(EngineCatalog::engine)
+        .containsExactly("dcgm", "amdgpu");
+    assertThat(amd.gpuModelLabel()).isEqualTo("card_model");
+    assertThat(amd.gpuIndexLabel()).isEqualTo("gpu_id");
+    assertThat(CATALOG.engine("dcgm").gpuIndexLabel()).isEqualTo("gpu");
+    assertThat(CATALOG.engine("vllm").gpuExporter()).isFalse();
+    for (Signal s :
+        new Signal[] {
+          Signal.GPU_UTIL,
+          Signal.GPU_COPY_UTIL,
+          Signal.GPU_MEMORY_USED,
+          Signal.GPU_ENERGY,
+          Signal.GPU_COUNT
+        }) {
+      assertThat(amd.sources(s)).as(s.key()).isNotEmpty();
+    }
+    assertThat(amd.entries("gpu_energy_consumed").get(0).type()).isEqualTo(MetricType.COUNTER);
+    // micro-joules (the help's "in uJ") to joules; dcgm-exporter's millijoules to joules
+    assertThat(amd.sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-6);
+    assertThat(CATALOG.engine("dcgm").sources(Signal.GPU_ENERGY).get(0).scale()).isEqualTo(1e-3);
+    // NVIDIA-only: DCP profiling activity and NVLink have no AMD source
+    assertThat(amd.sources(Signal.GPU_TENSOR_ACTIVE)).isEmpty();
+    assertThat(amd.sources(Signal.GPU_NVLINK)).isEmpty();
   }
 
   @Test

@@ -4,7 +4,6 @@ import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
-import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
@@ -56,7 +55,7 @@ final class SimulatedFleet {
 
   Map<String, String> targetLabels(PodInfo info) {
     Map<String, String> t = FleetScrape.targetLabels(info);
-    if (info.backend() == Backend.DCGM && exportedDcgmLabels) {
+    if (info.backend().gpuExporter() && exportedDcgmLabels) {
       t.put("namespace", info.namespace());
       t.put("pod", info.name());
     }

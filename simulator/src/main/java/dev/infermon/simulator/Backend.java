@@ -14,6 +14,8 @@ public enum Backend {
   LLAMACPP("llamacpp", true),
   TRTLLM("trtllm", true),
   DCGM("dcgm", false),
+  /** AMD's device-metrics-exporter (simulate --amd-nodes). */
+  AMDGPU("amdgpu", false),
   /** vLLM production-stack's router (simulate --router production-stack). */
   PRODUCTION_STACK("production-stack", false),
   /** llm-d's endpoint picker (simulate --router llm-d). */
@@ -25,6 +27,11 @@ public enum Backend {
   Backend(String label, boolean engine) {
     this.label = label;
     this.engine = engine;
+  }
+
+  /** Whether this is a node's GPU exporter (dcgm-exporter, AMD device-metrics-exporter). */
+  public boolean gpuExporter() {
+    return this == DCGM || this == AMDGPU;
   }
 
   /** The label value. */

@@ -206,9 +206,27 @@ public final class Fleet {
     for (SimTarget t : targets.values()) {
       if (t instanceof DcgmTarget) {
         mj += ((DcgmTarget) t).exporter().energyMillijoules(name);
+      } else if (t instanceof AmdgpuTarget) {
+        mj += ((AmdgpuTarget) t).exporter().energyMicrojoules(name) / 1000;
       }
     }
     return mj / 1000;
+  }
+
+  /**
+   * The AMD device-metrics-exporter of the MI300X node pod {@code name} runs on, whose readings (as
+   * of its last scrape) are the ground truth of that pod's GPU panels; empty when the pod runs on
+   * an NVIDIA node.
+   */
+  public synchronized java.util.Optional<dev.infermon.simulator.amdgpu.AmdExporter> amdExporter(
+      String name) {
+    InferencePod pod = pod(name);
+    for (SimTarget t : targets.values()) {
+      if (t instanceof AmdgpuTarget && t.info().node().equals(pod.info().node())) {
+        return java.util.Optional.of(((AmdgpuTarget) t).exporter());
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   /** The inference pods, in inventory order. */

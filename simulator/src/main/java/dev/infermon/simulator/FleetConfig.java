@@ -53,6 +53,10 @@ import java.util.List;
  *     its pages then have the {@code vllm:nixl_*} families
  * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by
  *     default): their pages then have the KV block residency histograms
+ * @param amdNodes how many of the GPU nodes (the first ones, which pods fill first) hold AMD
+ *     Instinct MI300X GPUs watched by AMD's device-metrics-exporter instead of H100s watched by
+ *     dcgm-exporter; 0 (the default) for none. Refused with MIG or DRA attribution, which are
+ *     NVIDIA's
  */
 public record FleetConfig(
     long seed,
@@ -82,7 +86,8 @@ public record FleetConfig(
     int trtllmRelease13,
     RouterKind router,
     boolean nixl,
-    boolean kvCacheMetrics) {
+    boolean kvCacheMetrics,
+    int amdNodes) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -113,6 +118,19 @@ public record FleetConfig(
               + ")");
     }
     nonNegative("nodes", nodes);
+    nonNegative("amdNodes", amdNodes);
+    if (nodes > 0 && amdNodes > nodes) {
+      throw new IllegalArgumentException(
+          "amdNodes (" + amdNodes + ") exceeds nodes (" + nodes + ")");
+    }
+    if (amdNodes > 0 && dcgmAttribution != null && dcgmAttribution.isMig()) {
+      throw new IllegalArgumentException("amdNodes needs whole GPUs: MIG is NVIDIA's");
+    }
+    if (amdNodes > 0 && dcgmAttribution != null && dcgmAttribution.dra()) {
+      throw new IllegalArgumentException(
+          "amdNodes with DRA attribution is not simulated: AMD's exporter attributes through the"
+              + " kubelet's pod-resources API");
+    }
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
           "dataParallelPods (" + dataParallelPods + ") exceeds vllmPods (" + vllmPods + ")");
@@ -213,6 +231,7 @@ public record FleetConfig(
     b.router = router;
     b.nixl = nixl;
     b.kvCacheMetrics = kvCacheMetrics;
+    b.amdNodes = amdNodes;
     return b;
   }
 
@@ -245,6 +264,7 @@ public record FleetConfig(
     private boolean smProfilingFields = true;
     private int speculativeTokens;
     private String dcgmNodeLabel = "Hostname";
+    private int amdNodes;
     private LoraAdapters lora = LoraAdapters.NONE;
     private boolean mfu;
     private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
@@ -513,6 +533,14 @@ public record FleetConfig(
       return this;
     }
 
+    /**
+     * @see FleetConfig#amdNodes()
+     */
+    public Builder amdNodes(int v) {
+      amdNodes = v;
+      return this;
+    }
+
     /** The config; validates. */
     public FleetConfig build() {
       int dp = dataParallelPods;
@@ -547,7 +575,8 @@ public record FleetConfig(
           trtllmRelease13,
           router,
           nixl,
-          kvCacheMetrics);
+          kvCacheMetrics,
+          amdNodes);
     }
   }
 }

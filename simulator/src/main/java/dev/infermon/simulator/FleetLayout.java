@@ -18,7 +18,7 @@ final class FleetLayout {
   private final FleetConfig config;
   private final double start;
   private final List<InferencePod> pods = new ArrayList<>();
-  private final List<DcgmTarget> exporters = new ArrayList<>();
+  private final List<SimTarget> exporters = new ArrayList<>();
   private int modelCursor;
   private int pid = 1200;
 
@@ -39,7 +39,7 @@ final class FleetLayout {
     return pods;
   }
 
-  List<DcgmTarget> exporters() {
+  List<SimTarget> exporters() {
     return exporters;
   }
 

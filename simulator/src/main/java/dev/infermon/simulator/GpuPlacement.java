@@ -1,5 +1,6 @@
 package dev.infermon.simulator;
 
+import dev.infermon.simulator.amdgpu.AmdExporter;
 import dev.infermon.simulator.dcgm.DcgmExporter;
 import dev.infermon.simulator.dcgm.Gpu;
 import dev.infermon.simulator.model.GpuActivity;
@@ -12,11 +13,16 @@ import java.util.Locale;
  * Places the pods' GPUs first-fit on the nodes, leaves the rest unattributed, and builds one
  * dcgm-exporter per node. Under a MIG layout each one-GPU pod takes one MIG instance, and a GPU
  * holds as many instances of the profile as it can (its idle instances stay unattributed); pods
- * with several GPUs take whole GPUs.
+ * with several GPUs take whole GPUs. The first {@link FleetConfig#amdNodes()} nodes hold MI300X
+ * GPUs watched by AMD's device-metrics-exporter instead.
  */
 final class GpuPlacement {
   static final String GPU_MODEL = "NVIDIA H100 80GB HBM3";
   static final String EXPORTER_NAMESPACE = "gpu-operator";
+
+  /** The AMD GPU operator's namespace (ROCm/device-metrics-exporter docs/installation). */
+  static final String AMD_EXPORTER_NAMESPACE = "kube-amd-gpu";
+
   private static final String[] PCI_BUSES = {"18", "2A", "3A", "5D", "9A", "AB", "BA", "DB"};
 
   private final FleetConfig config;
@@ -34,7 +40,7 @@ final class GpuPlacement {
   }
 
   /** Places {@code pods} (replacing each with itself placed on its node) and adds exporters. */
-  static void place(FleetConfig config, List<InferencePod> pods, List<DcgmTarget> exporters) {
+  static void place(FleetConfig config, List<InferencePod> pods, List<SimTarget> exporters) {
     new GpuPlacement(config).run(pods, exporters);
   }
 
@@ -42,7 +48,7 @@ final class GpuPlacement {
     return attribution.isMig() && p.info().gpus() == 1;
   }
 
-  private void run(List<InferencePod> pods, List<DcgmTarget> exporters) {
+  private void run(List<InferencePod> pods, List<SimTarget> exporters) {
     int perNode = config.gpusPerNode();
     int slices = attribution.isMig() ? attribution.instancesPerGpu() : 1;
     int needed = 0;
@@ -55,7 +61,10 @@ final class GpuPlacement {
       }
     }
     needed += (onSlices + slices - 1) / slices;
-    int nodes = config.nodes() > 0 ? config.nodes() : (needed + 1 + perNode - 1) / perNode;
+    int nodes =
+        Math.max(
+            config.amdNodes(),
+            config.nodes() > 0 ? config.nodes() : (needed + 1 + perNode - 1) / perNode);
     List<List<Device>> layout = new ArrayList<>();
     for (int n = 0; n < nodes; n++) {
       layout.add(new ArrayList<>());
@@ -79,7 +88,10 @@ final class GpuPlacement {
     pods.clear();
     pods.addAll(placed);
     for (int n = 0; n < nodes; n++) {
-      exporters.add(exporter(nodeName(n), layout.get(n), perNode));
+      exporters.add(
+          n < config.amdNodes()
+              ? amdExporter(nodeName(n), layout.get(n), perNode)
+              : exporter(nodeName(n), layout.get(n), perNode));
     }
   }
 
@@ -156,6 +168,30 @@ final class GpuPlacement {
             host, gpus, config.smProfilingFields(), config.dcgmNodeLabel(), attribution.dra()));
   }
 
+  private AmdgpuTarget amdExporter(String host, List<Device> devices, int perNode) {
+    List<Gpu> gpus = new ArrayList<>();
+    for (int g = 0; g < perNode; g++) {
+      Device d = g < devices.size() ? devices.get(g) : null;
+      gpus.add(
+          gpu(host, g, d == null ? null : d.slots().get(0), null, AmdExporter.MI300X_CARD_MODEL));
+    }
+    PodInfo info =
+        new PodInfo(
+            "amd-metrics-exporter-" + host,
+            AMD_EXPORTER_NAMESPACE,
+            "amd-metrics-exporter",
+            Backend.AMDGPU,
+            "",
+            "device-metrics-exporter",
+            "v1.5.1",
+            "",
+            host,
+            perNode,
+            1,
+            1);
+    return new AmdgpuTarget(info, new AmdExporter(host, gpus));
+  }
+
   /** Instance {@code i} of the profile; ids count from 1 (the simulator's choice, not DCGM's). */
   private Gpu.MigSlice migSlice(int i) {
     return new Gpu.MigSlice(
@@ -171,6 +207,10 @@ final class GpuPlacement {
   }
 
   private Gpu gpu(String host, int index, Slot slot, Gpu.MigSlice mig) {
+    return gpu(host, index, slot, mig, GPU_MODEL);
+  }
+
+  private Gpu gpu(String host, int index, Slot slot, Gpu.MigSlice mig, String model) {
     long h = Rng.derive(config.seed(), host + "/gpu" + index);
     String hex = String.format(Locale.ROOT, "%016x%016x", h, Rng.derive(h, "uuid"));
     String uuid =
@@ -191,7 +231,7 @@ final class GpuPlacement {
     String pci = "00000000:" + bus + ":00.0";
     if (slot == null) {
       return new Gpu(
-          index, uuid, pci, GPU_MODEL, null, () -> GpuActivity.Reading.ZERO, () -> 1, false, mig);
+          index, uuid, pci, model, null, () -> GpuActivity.Reading.ZERO, () -> 1, false, mig);
     }
     InferencePod pod = slot.pod();
     int engine = slot.engine();
@@ -204,7 +244,7 @@ final class GpuPlacement {
         index,
         uuid,
         pci,
-        GPU_MODEL,
+        model,
         new Gpu.Attribution(pod.info().namespace(), pod.info().name(), container),
         () -> pod.activity(engine),
         () -> pod.memoryUsedMiB(engine, pod.clockHint()),

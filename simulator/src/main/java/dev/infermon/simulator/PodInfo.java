@@ -60,7 +60,7 @@ public record PodInfo(
    */
   public Map<String, String> targetLabels() {
     Map<String, String> labels = new LinkedHashMap<>();
-    if (backend != Backend.DCGM) {
+    if (!backend.gpuExporter()) {
       labels.put("namespace", namespace);
       labels.put("pod", name);
     }

@@ -8,18 +8,18 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter,
- * TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache inside vLLM) each metric
- * family's exposed name, type, unit, labels, buckets, condition and history, with a citation, and
- * where each canonical signal lives. Loaded from the data files in {@code
- * dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
+ * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter, AMD's
+ * device-metrics-exporter, TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache
+ * inside vLLM) each metric family's exposed name, type, unit, labels, buckets, condition and
+ * history, with a citation, and where each canonical signal lives. Loaded from the data files in
+ * {@code dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
  * engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
  * Immutable; thread-safe.
  */
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
   public static final List<String> ENGINES =
-      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "trtllm", "dynamo", "lmcache");
+      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "amdgpu", "trtllm", "dynamo", "lmcache");
 
   private static volatile Catalog builtIn;
 
@@ -51,6 +51,19 @@ public final class Catalog {
       builtIn = c;
     }
     return c;
+  }
+
+  /**
+   * The GPU exporters among the engines ({@link EngineCatalog#gpuExporter()}), in display order.
+   */
+  public List<EngineCatalog> gpuExporters() {
+    return engines.values().stream().filter(EngineCatalog::gpuExporter).toList();
+  }
+
+  /** Whether {@code engine} names a GPU exporter of this catalog (false for an unknown name). */
+  public boolean isGpuExporter(String engine) {
+    EngineCatalog e = engines.get(engine);
+    return e != null && e.gpuExporter();
   }
 
   /** A catalog of the given engines (tests, custom data), knowing no routers. */

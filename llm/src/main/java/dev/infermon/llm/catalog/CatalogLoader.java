@@ -39,6 +39,7 @@ public final class CatalogLoader {
           "metrics_off",
           "model_from_label",
           "model_placeholder",
+          "gpu_exporter",
           "disaggregated",
           "concurrency_flags");
   private final CatalogNodes nodes;
@@ -126,6 +127,8 @@ public final class CatalogLoader {
         root.has("model_placeholder")
             ? Optional.of(root.path("model_placeholder").asText(""))
             : Optional.empty(),
+        gpuLabel(root, "model_label"),
+        gpuLabel(root, "index_label"),
         disaggregated(root),
         CatalogNodes.strings(root.path("concurrency_flags")));
   }
@@ -186,6 +189,19 @@ public final class CatalogLoader {
         }
       }
     }
+  }
+
+  /**
+   * {@code gpu_exporter: {model_label, index_label}}: the labels of a GPU exporter's series naming
+   * the card model and the GPU index; empty for an engine, which has no such block.
+   */
+  private String gpuLabel(JsonNode root, String key) {
+    JsonNode g = root.path("gpu_exporter");
+    if (g.isMissingNode()) {
+      return "";
+    }
+    nodes.checkKeys(g, Set.of("model_label", "index_label", "note"), "gpu_exporter");
+    return nodes.text(g, key, "gpu_exporter", true);
   }
 
   /** {@code disaggregated: false} for an engine without prefill/decode roles; true when absent. */

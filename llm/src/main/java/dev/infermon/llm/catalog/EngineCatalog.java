@@ -29,6 +29,8 @@ public final class EngineCatalog {
   private final String metricsOff;
   private final String modelFromLabel;
   private final Optional<String> modelPlaceholder;
+  private final String gpuModelLabel;
+  private final String gpuIndexLabel;
   private final boolean disaggregated;
   private final List<String> concurrencyFlags;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
@@ -48,6 +50,8 @@ public final class EngineCatalog {
       String metricsOff,
       String modelFromLabel,
       Optional<String> modelPlaceholder,
+      String gpuModelLabel,
+      String gpuIndexLabel,
       boolean disaggregated,
       List<String> concurrencyFlags) {
     this.engine = engine;
@@ -70,6 +74,8 @@ public final class EngineCatalog {
       throw new IllegalArgumentException(
           engine + ": model_placeholder needs model_from_label (where the model is read instead)");
     }
+    this.gpuModelLabel = gpuModelLabel;
+    this.gpuIndexLabel = gpuIndexLabel;
     this.disaggregated = disaggregated;
     this.concurrencyFlags = List.copyOf(concurrencyFlags);
     for (MetricEntry m : metrics) {
@@ -128,6 +134,33 @@ public final class EngineCatalog {
    */
   public List<String> concurrencyFlags() {
     return concurrencyFlags;
+  }
+
+  /**
+   * Whether this is a GPU exporter (dcgm-exporter, AMD's device-metrics-exporter) rather than an
+   * inference engine: its targets are per node, its GPU signals are joined to the inference pods
+   * they are attributed to, and no engine panel, SLO or diagnosis reads it.
+   */
+  public boolean gpuExporter() {
+    return !gpuModelLabel.isEmpty();
+  }
+
+  /**
+   * The label of a GPU exporter's series that names the card model ({@code modelName} for
+   * dcgm-exporter, {@code card_model} for AMD's exporter), which the GPU peak and price tables are
+   * keyed by; empty for an inference engine.
+   */
+  public String gpuModelLabel() {
+    return gpuModelLabel;
+  }
+
+  /**
+   * The label of a GPU exporter's series that holds the GPU's index on its node ({@code gpu} for
+   * dcgm-exporter, {@code gpu_id} for AMD's exporter), which the per-GPU panels group by as {@code
+   * gpu}; empty for an inference engine.
+   */
+  public String gpuIndexLabel() {
+    return gpuIndexLabel;
   }
 
   /** The engine key ({@code vllm}, {@code sglang}, {@code dcgm}). */

@@ -20,7 +20,7 @@ public record EmptyReason(Kind kind, String engine, String message, String versi
     NOT_EXPOSED,
     /** The signal needs a flag, a KV connector, or a dcgm counters-CSV field that is off. */
     BEHIND_FLAG,
-    /** No GPU reported by dcgm-exporter is attributed to the pods in scope. */
+    /** No GPU reported by a GPU exporter is attributed to the pods in scope. */
     NOT_ATTRIBUTED,
     /**
      * The families are there but their samples did not change in the range (counters flat, gauges

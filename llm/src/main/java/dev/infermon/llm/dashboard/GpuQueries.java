@@ -17,8 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * dcgm-exporter's signals, attributed to the inference pods in scope: a GPU signal per group, its
- * per-step gain, the GPUs per group and the idle ones. Stateless; thread-safe.
+ * The GPU exporters' signals (dcgm-exporter's and AMD device-metrics-exporter's families, each
+ * mapped to the same canonical signals in the catalog), attributed to the inference pods in scope:
+ * a GPU signal per group, its per-step gain, the GPUs per group and the idle ones. Stateless;
+ * thread-safe.
  */
 final class GpuQueries {
   /** The labels of one inference pod as {@link Selectors#podMap} keeps them. */
@@ -53,12 +55,15 @@ final class GpuQueries {
     if (pods == null || rs.isEmpty()) {
       return null;
     }
+    boolean perSource = !sameScale(rs);
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
       for (String f : r.families()) {
-        // a counter (the energy counter) is read as its per-second rate before the join
+        // a counter (an energy counter) is read as its per-second rate before the join
         String read = gain ? perStep(f, o.step()) : "rate(" + f + "[" + o.window() + "])";
-        raw.add(attributed(isCounter(r, f) ? read : f));
+        String one = attributed(isCounter(r, f) ? read : f, r);
+        // exporters in other units (millijoules, micro-joules) are scaled before they are summed
+        raw.add(perSource ? scale(one, r.source().scale()) : one);
       }
     }
     String read = "(" + String.join(" or ", raw) + ")";
@@ -76,8 +81,15 @@ final class GpuQueries {
     if (joined == null) {
       return null;
     }
-    SignalSource src = selectors.resolve(s, g, o).get(0).source();
-    return scale(src.aggregation().op() + " " + by(g) + " (" + joined + ")", src.scale());
+    List<Resolved> rs = selectors.resolve(s, g, o);
+    SignalSource src = rs.get(0).source();
+    String agg = src.aggregation().op() + " " + by(g) + " (" + joined + ")";
+    return sameScale(rs) ? scale(agg, src.scale()) : agg;
+  }
+
+  /** Whether every source present has one scale, applied once after the aggregation. */
+  private static boolean sameScale(List<Resolved> rs) {
+    return rs.stream().allMatch(r -> r.source().scale() == rs.get(0).source().scale());
   }
 
   /**
@@ -95,7 +107,7 @@ final class GpuQueries {
     }
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
-      r.families().forEach(f -> raw.add(attributed(f)));
+      r.families().forEach(f -> raw.add(attributed(f, r)));
     }
     String perGpu = "max without (__name__) (" + String.join(" or ", raw) + ")";
     return "sum "
@@ -121,7 +133,7 @@ final class GpuQueries {
     }
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
-      r.families().forEach(f -> raw.add(attributed(f)));
+      r.families().forEach(f -> raw.add(attributed(f, r)));
     }
     return "avg "
         + by(g)
@@ -216,11 +228,37 @@ final class GpuQueries {
     return false;
   }
 
-  /** A dcgm family's series with the inference pod they are attributed to as namespace/pod. */
-  private static String attributed(String family) {
+  /**
+   * A GPU exporter's family with the inference pod its series are attributed to as namespace/pod
+   * and, for an exporter whose labels are not dcgm-exporter's, its model and index labels copied to
+   * {@code modelName} (the peak and price tables' key) and {@code gpu} (the per-GPU panels').
+   */
+  private static String attributed(String family, Resolved r) {
+    String read =
+        copied(
+            copied(family, r.engine().gpuModelLabel(), MODEL_LABEL),
+            r.engine().gpuIndexLabel(),
+            "gpu");
     return "label_replace(label_replace("
-        + family
+        + read
         + ", \"pod\", \"$1\", \"exported_pod\", \"(.+)\"), \"namespace\", \"$1\","
         + " \"exported_namespace\", \"(.+)\")";
   }
+
+  /** {@code vector} with label {@code from} copied to {@code to}, unless they are one. */
+  private static String copied(String vector, String from, String to) {
+    if (from.isEmpty() || from.equals(to)) {
+      return vector;
+    }
+    return "label_replace("
+        + vector
+        + ", "
+        + quote(to)
+        + ", \"$1\", "
+        + quote(from)
+        + ", \"(.+)\")";
+  }
+
+  /** The model label the GPU peak and price tables join on (dcgm-exporter's). */
+  private static final String MODEL_LABEL = "modelName";
 }

@@ -149,7 +149,10 @@ public sealed interface Measure {
     }
   }
 
-  /** A dcgm-exporter signal on the GPUs attributed to the inference pods in scope. */
+  /**
+   * A GPU exporter's signal (dcgm-exporter, AMD device-metrics-exporter) on the GPUs attributed to
+   * the inference pods in scope.
+   */
   record Gpu(Signal signal) implements Measure {
     public List<Signal> signals() {
       return List.of(signal);

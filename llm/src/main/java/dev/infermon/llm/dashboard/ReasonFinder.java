@@ -29,9 +29,10 @@ final class ReasonFinder {
 
   /** The inference targets the filters and the panel's own matchers select. */
   static Inventory scope(Inventory all, Filters filters, Map<String, String> panelMatch) {
+    Catalog catalog = Catalog.builtIn();
     return all.filter(
         t -> {
-          if (t.engine().equals("dcgm")) {
+          if (catalog.isGpuExporter(t.engine())) {
             return false;
           }
           for (Map.Entry<String, String> f : filters.values().entrySet()) {
@@ -99,7 +100,10 @@ final class ReasonFinder {
             r ->
                 guess(r)
                     && real.stream()
-                        .anyMatch(o -> o.engine().equals(r.engine()) || o.engine().equals("dcgm")));
+                        .anyMatch(
+                            o ->
+                                o.engine().equals(r.engine())
+                                    || catalog.isGpuExporter(o.engine())));
       }
       out.addAll(reasons);
     }
@@ -143,8 +147,7 @@ final class ReasonFinder {
    * peak table, which GPUs of another model drop out of as unattributed ones do.
    */
   private void gpu(Signal s, Inventory all, List<EmptyReason> out, boolean peaks) {
-    EngineCatalog dcgm = catalog.engine("dcgm");
-    List<TargetInventory> exporters = all.filter(t -> t.engine().equals("dcgm")).targets();
+    List<TargetInventory> exporters = all.filter(t -> catalog.isGpuExporter(t.engine())).targets();
     if (exporters.isEmpty()) {
       out.add(
           new EmptyReason(
@@ -156,62 +159,128 @@ final class ReasonFinder {
       return;
     }
     if (exporters.stream().noneMatch(TargetInventory::up)) {
+      boolean nvidiaOnly = exporters.stream().allMatch(t -> t.engine().equals("dcgm"));
       out.add(
           new EmptyReason(
               EmptyReason.Kind.TARGET_DOWN,
-              "dcgm",
-              "every dcgm-exporter target is down",
+              nvidiaOnly ? "dcgm" : exporters.get(0).engine(),
+              nvidiaOnly
+                  ? "every dcgm-exporter target is down"
+                  : "every GPU exporter target is down",
               null,
               null));
       return;
     }
-    // a signal's sources are alternatives (a GPU is counted from any per-GPU family): it is
-    // missing only when every source lacks a family, and the preferred source says how to add it
+    // each exporter scraped answers for its own nodes: when one of them has the signal, its GPUs
+    // are not the pods' (or their model is not in the peak table); an exporter without any
+    // counterpart of it (AMD's, for an NVIDIA-only field) is said beside, as pods on its nodes
+    // have none whatever the attribution
+    List<EmptyReason> lacking = new ArrayList<>();
+    EngineCatalog exported = null;
+    for (EngineCatalog e : catalog.gpuExporters()) {
+      List<TargetInventory> mine =
+          exporters.stream().filter(t -> t.engine().equals(e.engine())).toList();
+      if (mine.isEmpty()) {
+        continue;
+      }
+      EmptyReason why = missing(s, e, mine);
+      if (why == null) {
+        exported = exported == null ? e : exported;
+      } else {
+        lacking.add(why);
+      }
+    }
+    if (exported != null) {
+      out.add(notAttributed(peaks, exported));
+      lacking.removeIf(r -> !r.message().contains(NVIDIA_FIELD));
+    }
+    out.addAll(lacking);
+  }
+
+  /** What the reason of a signal an exporter has no counterpart of says. */
+  private static final String NVIDIA_FIELD = "an NVIDIA dcgm-exporter field";
+
+  /** Exporter {@code e}'s attribution reason, once every part of the signal is exported. */
+  private static EmptyReason notAttributed(boolean peaks, EngineCatalog e) {
+    return new EmptyReason(
+        EmptyReason.Kind.NOT_ATTRIBUTED,
+        e.engine(),
+        peaks
+            ? "no GPU that "
+                + e.title()
+                + " attributes (pod/exported_pod) to the pods in scope has a "
+                + e.gpuModelLabel()
+                + " in the GPU peak table ("
+                + String.join(", ", GpuQueries.peakNames())
+                + ")"
+            : "no GPU reported by "
+                + e.title()
+                + " is attributed (pod/exported_pod) to the pods in scope",
+        null,
+        null);
+  }
+
+  /**
+   * Why exporter {@code e}'s targets lack signal {@code s}, or null when they export it. A signal's
+   * sources are alternatives (a GPU is counted from any per-GPU family): it is missing only when
+   * every source lacks a family, and the preferred source says how to add it.
+   */
+  private static EmptyReason missing(Signal s, EngineCatalog e, List<TargetInventory> exporters) {
+    if (e.sources(s).isEmpty()) {
+      // an NVIDIA-only signal (DCP profiling activity, NVLink) on a node with AMD's exporter
+      return new EmptyReason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          e.engine(),
+          s.key()
+              + " is read from "
+              + NVIDIA_FIELD
+              + ", and "
+              + e.title()
+              + " has no counterpart: its GPUs have no "
+              + s.key(),
+          null,
+          null);
+    }
     MetricEntry missing = null;
     List<String> alternatives = new ArrayList<>();
-    for (SignalSource src : dcgm.sources(s)) {
+    for (SignalSource src : e.sources(s)) {
       MetricEntry lacking = null;
       for (String name : src.metrics()) {
         alternatives.add(name);
         if (lacking == null && exporters.stream().noneMatch(t -> t.families().containsKey(name))) {
-          lacking = dcgm.entries(name).get(0);
+          lacking = e.entries(name).get(0);
         }
       }
       if (lacking == null) {
-        missing = null;
-        break;
+        return null;
       }
       missing = missing == null ? lacking : missing;
     }
-    if (missing != null) {
-      EmptyReason field = missingField(missing);
-      out.add(
-          alternatives.size() == 1
-              ? field
-              : new EmptyReason(
-                  field.kind(),
-                  "dcgm",
-                  "no dcgm-exporter exports a per-GPU family to count GPUs by ("
-                      + String.join(", ", alternatives)
-                      + "); "
-                      + field.message(),
-                  null,
-                  field.flag()));
-      return;
+    if (!e.engine().equals("dcgm")) {
+      return new EmptyReason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          e.engine(),
+          "no "
+              + e.title()
+              + " target exports "
+              + String.join(" or ", alternatives)
+              + ": the exporter config's GPUConfig.Fields may leave it out, or the GPU model does not"
+              + " support it (docs/configuration/metricslist.md lists the fields per platform)",
+          null,
+          null);
     }
-    out.add(
-        new EmptyReason(
-            EmptyReason.Kind.NOT_ATTRIBUTED,
+    EmptyReason field = missingField(missing);
+    return alternatives.size() == 1
+        ? field
+        : new EmptyReason(
+            field.kind(),
             "dcgm",
-            peaks
-                ? "no GPU that dcgm-exporter attributes (pod/exported_pod) to the pods in scope has"
-                    + " a modelName in the GPU peak table ("
-                    + String.join(", ", GpuQueries.peakNames())
-                    + ")"
-                : "no GPU reported by dcgm-exporter is attributed (pod/exported_pod) to the pods in"
-                    + " scope",
+            "no dcgm-exporter exports a per-GPU family to count GPUs by ("
+                + String.join(", ", alternatives)
+                + "); "
+                + field.message(),
             null,
-            null));
+            field.flag());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.infermon.llm.diagnosis;
 
+import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
@@ -105,7 +106,7 @@ final class Diagnoser {
     List<String> out = new ArrayList<>();
     for (TargetInventory t : inv.targets()) {
       String pod = t.label("namespace") + "/" + t.label("pod");
-      if (t.engine().equals("dcgm")
+      if (Catalog.builtIn().isGpuExporter(t.engine())
           || !t.up()
           || t.label("pod").isEmpty()
           || examined.contains(pod)) {
@@ -180,10 +181,14 @@ final class Diagnoser {
     return m;
   }
 
-  /** Used GPU memory over the total, per inference pod the GPU is attributed to. */
+  /**
+   * Used GPU memory over the total, per inference pod the GPU is attributed to: dcgm-exporter's
+   * framebuffer fields or AMD device-metrics-exporter's VRAM (amdgpu.yaml).
+   */
   static final String GPU_MEMORY =
-      "max by (namespace, pod) (label_replace(label_replace("
-          + "DCGM_FI_DEV_FB_USED / (DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE + DCGM_FI_DEV_FB_RESERVED),"
+      "max by (namespace, pod) (label_replace(label_replace(("
+          + "DCGM_FI_DEV_FB_USED / (DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE + DCGM_FI_DEV_FB_RESERVED)"
+          + " or gpu_used_vram / gpu_total_vram),"
           + " \"pod\", \"$1\", \"exported_pod\", \"(.+)\"),"
           + " \"namespace\", \"$1\", \"exported_namespace\", \"(.+)\"))";
 

@@ -324,7 +324,7 @@ public final class EfficiencyService {
   private static Totals.Missing missing(Catalog catalog) {
     return new Totals.Missing(
         "no generated-token counter (" + families(catalog, Signal.GENERATION_TOKENS) + ")",
-        "no GPU attributed by dcgm-exporter (no "
+        "no GPU attributed by dcgm-exporter or AMD device-metrics-exporter (no "
             + families(catalog, Signal.GPU_COUNT)
             + " series whose namespace and pod, or exported_namespace and exported_pod, are the"
             + " pod's)",

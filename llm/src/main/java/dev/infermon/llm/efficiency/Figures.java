@@ -10,12 +10,13 @@ import java.util.TreeMap;
  * @param generatedTokens output tokens generated in the window
  * @param gpuSeconds seconds of GPU attributed to the pods, summed over their GPUs
  * @param idleGpuSeconds the part of {@code gpuSeconds} in which the pod ran no request
- * @param energyJoules what the pods' GPUs used (dcgm-exporter's energy counter)
+ * @param energyJoules what the pods' GPUs used (the GPU exporters' energy counts)
  * @param tokensPerGpuSecond {@code generatedTokens / gpuSeconds}
  * @param tokensPerJoule {@code generatedTokens / energyJoules}
  * @param cost the GPU-hours priced by {@code llm.cost}, in its currency
  * @param costPerMillionTokens {@code cost / generatedTokens x 10^6}
- * @param gpuSecondsByGpuModel {@code gpuSeconds} per dcgm-exporter {@code modelName}, sorted
+ * @param gpuSecondsByGpuModel {@code gpuSeconds} per {@code modelName} (dcgm-exporter's, or AMD's
+ *     {@code card_model}), sorted
  */
 public record Figures(
     Figure generatedTokens,

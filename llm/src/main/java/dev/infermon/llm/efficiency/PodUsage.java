@@ -17,7 +17,10 @@ final class PodUsage {
   /** Generated tokens; null without a generated-token counter. */
   Double tokens;
 
-  /** GPU-seconds per dcgm-exporter {@code modelName}; empty without attributed GPUs. */
+  /**
+   * GPU-seconds per {@code modelName} (dcgm-exporter's, or AMD's {@code card_model}); empty without
+   * attributed GPUs.
+   */
   final Map<String, Double> gpuSeconds = new TreeMap<>();
 
   /** GPU count at each sampled time, summed over GPU models. */

@@ -159,8 +159,8 @@ public final class EngineDetector {
     Map<String, Set<String>> votes = new LinkedHashMap<>();
     Map<String, EngineCatalog> engines = new LinkedHashMap<>();
     for (EngineCatalog e : catalog.engines()) {
-      if (e.engine().equals("dcgm")) {
-        continue; // dcgm's names carry no prefix to lose
+      if (e.gpuExporter()) {
+        continue; // a GPU exporter's names are no engine's that lost a prefix
       }
       for (MetricEntry m : e.metrics()) {
         if (!m.versionEvidence() || m.prefixless()) {

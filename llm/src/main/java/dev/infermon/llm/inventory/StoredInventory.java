@@ -245,6 +245,8 @@ public final class StoredInventory {
       engine = "trtllm";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
+    } else if (backend.equals("amdgpu")) {
+      engine = "amdgpu";
     }
     return Detection.of(engine);
   }

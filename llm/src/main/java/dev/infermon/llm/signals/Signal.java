@@ -69,8 +69,9 @@ public enum Signal {
   GPU_UTIL(Kind.GPU, "percent"),
   GPU_MEMORY_USED(Kind.GPU, "mebibytes"),
   /**
-   * Energy the GPUs used, read through {@code rate} of dcgm-exporter's energy counter (joules per
-   * second, i.e. watts, once scaled from millijoules).
+   * Energy the GPUs used, read through {@code rate} of dcgm-exporter's or AMD
+   * device-metrics-exporter's energy count (joules per second, i.e. watts, once scaled from
+   * millijoules or micro-joules).
    */
   GPU_ENERGY(Kind.GPU, "joules"),
   /**
@@ -119,7 +120,10 @@ public enum Signal {
     COUNTER,
     /** A classic histogram read through its buckets, sum and count. */
     HISTOGRAM,
-    /** A dcgm-exporter gauge, joined to the inference pod it is attributed to. */
+    /**
+     * A GPU exporter's family (dcgm-exporter, AMD device-metrics-exporter), joined to the inference
+     * pod it is attributed to.
+     */
     GPU
   }
 

@@ -75,7 +75,7 @@ public record SliSource(
   public static List<EngineCatalog> candidates(LlmConfig.Slo slo, Catalog catalog) {
     List<EngineCatalog> out = new ArrayList<>();
     for (EngineCatalog e : catalog.engines()) {
-      if (slo.engine().isEmpty() ? !e.engine().equals("dcgm") : e.engine().equals(slo.engine())) {
+      if (slo.engine().isEmpty() ? !e.gpuExporter() : e.engine().equals(slo.engine())) {
         out.add(e);
       }
     }

@@ -93,6 +93,14 @@ final class FleetOptions {
   int nodes;
 
   @Option(
+      names = "--amd-nodes",
+      description =
+          "How many GPU nodes (the first ones) hold AMD Instinct MI300X GPUs watched by AMD's"
+              + " device-metrics-exporter instead of H100s and dcgm-exporter (default:"
+              + " ${DEFAULT-VALUE}).")
+  int amdNodes;
+
+  @Option(
       names = "--models",
       split = ",",
       description = "Served model names, assigned round-robin (default: three built-in models).")
@@ -126,6 +134,7 @@ final class FleetOptions {
             .trtllmPods(trtllmPods)
             .prefillDecode(pd)
             .nodes(nodes)
+            .amdNodes(amdNodes)
             .scenario(Scenario.fromCliName(scenario));
     if (models != null) {
       b.models(models);

@@ -134,6 +134,37 @@ class SimulateCommandTest {
   }
 
   @Test
+  void amdNodesGetAmdsExporterInTheirOwnJob() {
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c).parseArgs("--amd-nodes", "1");
+    assertThat(c.config().amdNodes()).isEqualTo(1);
+    String[] r =
+        run(
+            "--vllm-pods",
+            "1",
+            "--sglang-pods",
+            "0",
+            "--sglang-gateway-pods",
+            "0",
+            "--no-pd",
+            "--nodes",
+            "2",
+            "--amd-nodes",
+            "1",
+            "--listen",
+            "127.0.0.1:19700",
+            "--print-prometheus-config");
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[1])
+        .contains("  - job_name: amdgpu\n")
+        .contains("          backend: \"amdgpu\"\n")
+        .contains("  - job_name: dcgm\n");
+    String[] bad = run("--amd-nodes", "1", "--dcgm-mig", "1g.10gb", "--print-file-sd");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[2]).contains("amdNodes needs whole GPUs");
+  }
+
+  @Test
   void routerServesItsPageInFrontOfThePods() {
     String[] r = run("--router", "llm-d", "--listen", "127.0.0.1:19700", "--print-file-sd");
     assertThat(r[0]).isEqualTo("0");

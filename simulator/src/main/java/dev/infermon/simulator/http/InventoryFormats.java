@@ -1,6 +1,5 @@
 package dev.infermon.simulator.http;
 
-import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.PodInfo;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,10 @@ public final class InventoryFormats {
   public record Target(
       String name, String job, String hostPort, String metricsPath, Map<String, String> labels) {}
 
-  /** The fleet's targets: job {@code dcgm} for exporters, {@code inference} for the rest. */
+  /**
+   * The fleet's targets: job {@code dcgm} or {@code amdgpu} for exporters, {@code inference} for
+   * the rest.
+   */
   static List<Target> targets(
       List<PodInfo> pods,
       Function<PodInfo, String> hostPort,
@@ -67,7 +69,7 @@ public final class InventoryFormats {
             p ->
                 new Target(
                     p.name(),
-                    p.backend() == Backend.DCGM ? "dcgm" : "inference",
+                    p.backend().gpuExporter() ? p.backend().label() : "inference",
                     hostPort.apply(p),
                     metricsPath.apply(p),
                     p.targetLabels()))

@@ -54,8 +54,10 @@ public final class FleetScrape {
   public static Map<String, String> targetLabels(PodInfo info) {
     Map<String, String> t = new LinkedHashMap<>(info.targetLabels());
     boolean dcgm = info.backend() == Backend.DCGM;
-    t.put("job", dcgm ? "dcgm" : info.engine());
-    t.put("instance", info.name() + ":" + (dcgm ? 9400 : 8000));
+    boolean amd = info.backend() == Backend.AMDGPU;
+    t.put("job", dcgm || amd ? info.backend().label() : info.engine());
+    // dcgm-exporter's :9400; AMD's ServerPort 5000 (ROCm/device-metrics-exporter example config)
+    t.put("instance", info.name() + ":" + (dcgm ? 9400 : amd ? 5000 : 8000));
     return t;
   }
 

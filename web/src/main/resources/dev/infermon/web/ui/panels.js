@@ -17,7 +17,11 @@ export function todoFor(r) {
     case 'BEHIND_FLAG':
       return 'Enable ' + (r.flag || 'the flag named above') + ' on ' + (r.engine || 'the engine') + ' to expose the metric.';
     case 'NOT_ATTRIBUTED':
-      return 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
+      // AMD's exporter reads the kubelet's pod-resources socket, which its Helm chart mounts
+      // (helm-charts/templates/daemonsets.yaml); its pod label is empty without it
+      return r.engine === 'amdgpu'
+        ? "Run AMD's device-metrics-exporter with the kubelet's pod-resources directory mounted (its Helm chart does) so its GPUs carry the pod they serve."
+        : 'Run dcgm-exporter with Kubernetes pod attribution so its GPUs carry the pod they serve.';
     case 'REMOVED':
       return 'The release these pods run no longer has this metric: the panel does not apply to them.';
     case 'NO_TRAFFIC':
