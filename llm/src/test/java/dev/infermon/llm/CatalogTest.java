@@ -122,10 +122,13 @@ class CatalogTest {
   void countersAreCataloguedWithTotalAndHistogramsWithBuckets() {
     for (EngineCatalog e : CATALOG.engines()) {
       for (MetricEntry m : e.metrics()) {
-        // dcgm-exporter (Go) and TGI (Rust metrics-exporter-prometheus) write plain counter names
+        // dcgm-exporter (Go), TGI (Rust metrics-exporter-prometheus) and Triton (its C++ metrics
+        // API: nv_inference_request_success in the TensorRT-LLM backend README) write plain
+        // counter names
         if (m.type() == MetricType.COUNTER
             && !e.engine().equals("dcgm")
-            && !e.engine().equals("tgi")) {
+            && !e.engine().equals("tgi")
+            && !e.engine().equals("triton")) {
           assertThat(m.name()).as(m.name()).endsWith("_total");
         }
         assertThat(m.buckets().isEmpty()).as(m.name()).isEqualTo(m.type() != MetricType.HISTOGRAM);

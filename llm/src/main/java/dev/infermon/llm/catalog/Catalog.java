@@ -19,7 +19,7 @@ import java.util.Optional;
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
   public static final List<String> ENGINES =
-      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "trtllm", "dynamo", "lmcache");
+      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "trtllm", "triton", "dynamo", "lmcache");
 
   private static volatile Catalog builtIn;
 

@@ -243,6 +243,8 @@ public final class StoredInventory {
       engine = "llamacpp";
     } else if (backend.equals("trtllm")) {
       engine = "trtllm";
+    } else if (backend.equals("triton")) {
+      engine = "triton";
     } else if (backend.equals("dcgm")) {
       engine = "dcgm";
     }
