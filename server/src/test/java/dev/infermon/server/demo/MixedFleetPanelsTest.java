@@ -79,7 +79,7 @@ class MixedFleetPanelsTest {
       model.tpot                           | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
       model.decode_per_token               | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
       model.prefix_cache_hit_rate          | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
-      model.kv_capacity                    | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data
+      model.kv_capacity                    | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
       model.spec_acceptance                | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG             | BEHIND_FLAG       | NOT_EXPOSED
       model.spec_acceptance_length         | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED | BEHIND_FLAG       | NOT_EXPOSED
       model.lora_adapters                  | BEHIND_FLAG       | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | BEHIND_FLAG       | NOT_EXPOSED
@@ -90,7 +90,7 @@ class MixedFleetPanelsTest {
       pod.tpot                             | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
       pod.decode_per_token                 | data              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
       pod.kv_usage                         | data              | data                   | NOT_EXPOSED            | REMOVED           | data                    | data              | data
-      pod.kv_capacity                      | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED        | data              | data
+      pod.kv_capacity                      | data              | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                    | data              | data
       pod.scheduler                        | data              | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data+NOT_EXPOSED        | data              | data+NOT_EXPOSED
       pod.waiting_by_reason                | data+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED             | data              | NOT_EXPOSED
       pod.admission_rejections             | NOT_EXPOSED       | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED       | NOT_EXPOSED             | NOT_EXPOSED       | NOT_EXPOSED
