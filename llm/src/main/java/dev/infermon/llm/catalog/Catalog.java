@@ -9,11 +9,11 @@ import java.util.Optional;
 
 /**
  * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter,
- * TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache inside vLLM) each metric
- * family's exposed name, type, unit, labels, buckets, condition and history, with a citation, and
- * where each canonical signal lives. Loaded from the data files in {@code
- * dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
- * engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
+ * TensorRT-LLM, Triton's TensorRT-LLM backend, NVIDIA Dynamo's frontend and worker components,
+ * LMCache inside vLLM) each metric family's exposed name, type, unit, labels, buckets, condition
+ * and history, with a citation, and where each canonical signal lives. Loaded from the data files
+ * in {@code dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside
+ * the engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
  * Immutable; thread-safe.
  */
 public final class Catalog {
