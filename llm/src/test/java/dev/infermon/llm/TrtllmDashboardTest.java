@@ -123,6 +123,23 @@ class TrtllmDashboardTest {
     }
   }
 
+  @Test
+  void kvCapacityInTokensIsMaxBlocksTimesTokensPerBlock() {
+    // kv_cache_max_blocks x kv_cache_tokens_per_block, against the engine the page describes
+    Map<String, Double> tokens = panel("pod.kv_capacity", 0);
+    Map<String, Double> blocks = panel("pod.kv_capacity", 1);
+    assertThat(tokens.keySet()).hasSize(3);
+    for (InferencePod p : fleet.fleet.pods()) {
+      EngineState s = p.engines().get(0).state();
+      assertThat(s.blockSize()).as(p.info().name()).isGreaterThan(1);
+      assertThat(tokens.get(p.info().name()))
+          .as(p.info().name())
+          .isEqualTo((double) s.totalBlocks() * s.blockSize());
+      assertThat(blocks.get(p.info().name())).as(p.info().name()).isEqualTo(s.totalBlocks());
+    }
+    assertThat(panels.get("model.kv_capacity").reasons()).isEmpty();
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',

@@ -9,17 +9,27 @@ import java.util.Optional;
 
 /**
  * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter, AMD's
- * device-metrics-exporter, TensorRT-LLM, NVIDIA Dynamo's frontend and worker components, LMCache
- * inside vLLM) each metric family's exposed name, type, unit, labels, buckets, condition and
- * history, with a citation, and where each canonical signal lives. Loaded from the data files in
- * {@code dev/infermon/llm/catalog/*.yaml} and validated at load ({@link CatalogLoader}); beside the
- * engines, the names of the routers and schedulers in front of them ({@link #nonEngine()}).
- * Immutable; thread-safe.
+ * device-metrics-exporter, TensorRT-LLM, Triton's TensorRT-LLM backend, NVIDIA Dynamo's frontend
+ * and worker components, LMCache inside vLLM) each metric family's exposed name, type, unit,
+ * labels, buckets, condition and history, with a citation, and where each canonical signal lives.
+ * Loaded from the data files in {@code dev/infermon/llm/catalog/*.yaml} and validated at load
+ * ({@link CatalogLoader}); beside the engines, the names of the routers and schedulers in front of
+ * them ({@link #nonEngine()}). Immutable; thread-safe.
  */
 public final class Catalog {
   /** The engines the built-in catalog covers, in display order. */
   public static final List<String> ENGINES =
-      List.of("vllm", "sglang", "tgi", "llamacpp", "dcgm", "amdgpu", "trtllm", "dynamo", "lmcache");
+      List.of(
+          "vllm",
+          "sglang",
+          "tgi",
+          "llamacpp",
+          "dcgm",
+          "amdgpu",
+          "trtllm",
+          "triton",
+          "dynamo",
+          "lmcache");
 
   private static volatile Catalog builtIn;
 

@@ -28,6 +28,9 @@ import java.util.List;
  * @param prefixless whether the name is exposed without the engine prefix ({@code http_*})
  * @param note what a user of the metric must know
  * @param avoid why the metric must not be used and what to use instead, or null when it may be
+ * @param notOnRoles prefill/decode roles whose servers never write the family, each with why (an
+ *     SGLang prefill server never observes TTFT): a panel's reason there says so rather than
+ *     calling the page incomplete
  * @param cite where the facts come from
  */
 public record MetricEntry(
@@ -47,8 +50,10 @@ public record MetricEntry(
     boolean prefixless,
     String note,
     Avoidance avoid,
+    java.util.Map<String, String> notOnRoles,
     String cite) {
   public MetricEntry {
+    notOnRoles = java.util.Map.copyOf(notOnRoles);
     declaredType = declaredType == null ? type : declaredType;
     labels = List.copyOf(labels);
     buckets = List.copyOf(buckets);

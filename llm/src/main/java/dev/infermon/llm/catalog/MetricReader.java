@@ -33,6 +33,7 @@ final class MetricReader {
           "prefixless",
           "note",
           "avoid",
+          "not_on_roles",
           "cite");
 
   private final CatalogNodes nodes;
@@ -65,6 +66,18 @@ final class MetricReader {
       metrics.add(metric(engine, m, "metrics[" + i++ + "]", lazyDefault, counterSuffix));
     }
     return metrics;
+  }
+
+  /** {@code not_on_roles}: role to why, each why required. */
+  private Map<String, String> notOnRoles(JsonNode m, String at) {
+    Map<String, String> out = new LinkedHashMap<>();
+    int i = 0;
+    for (JsonNode r : nodes.array(m, "not_on_roles", false)) {
+      String rat = at + ".not_on_roles[" + i++ + "]";
+      nodes.checkKeys(r, Set.of("role", "why"), rat);
+      out.put(nodes.text(r, "role", rat, true), nodes.text(r, "why", rat, true));
+    }
+    return out;
   }
 
   private Avoidance avoid(JsonNode a, String at) {
@@ -131,6 +144,7 @@ final class MetricReader {
           m.path("prefixless").asBoolean(false),
           nodes.text(m, "note", at, false),
           m.has("avoid") ? avoid(m.get("avoid"), at + ".avoid") : null,
+          notOnRoles(m, at),
           nodes.text(m, "cite", at, false));
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());

@@ -62,7 +62,8 @@ final class SignalReader {
             "note",
             "value_labels",
             "model_from_pod",
-            "series"),
+            "series",
+            "product"),
         at);
     List<String> names =
         s.has("metrics")
@@ -102,7 +103,8 @@ final class SignalReader {
           nodes.text(s, "note", at, false),
           CatalogNodes.strings(s.path("value_labels")),
           s.path("model_from_pod").asBoolean(false),
-          series(signal, s, at, names, metrics));
+          series(signal, s, at, names, metrics),
+          s.path("product").asBoolean(false));
     } catch (IllegalArgumentException e) {
       throw nodes.fail(at, e.getMessage());
     }

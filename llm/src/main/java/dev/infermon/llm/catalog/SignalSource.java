@@ -28,6 +28,9 @@ import java.util.Map;
  *     from the inference pod its series belong to
  * @param series the sample suffix read for a counter signal kept in a histogram ({@code _sum}: TGI
  *     counts tokens only as its length histograms' sums), else empty
+ * @param product whether the value is the product of the {@code metrics}, series matched one to
+ *     one, instead of their sum (TensorRT-LLM's KV capacity in tokens: max blocks x tokens per
+ *     block, two gauges with the same labels); every family must be present
  */
 public record SignalSource(
     String engine,
@@ -43,7 +46,8 @@ public record SignalSource(
     String note,
     List<String> valueLabels,
     boolean modelFromPod,
-    String series) {
+    String series,
+    boolean product) {
   public SignalSource {
     series = series == null ? "" : series;
     if (!series.isEmpty() && !series.equals("_sum") && !series.equals("_count")) {
@@ -55,6 +59,14 @@ public record SignalSource(
     by = List.copyOf(by);
     if (metrics.isEmpty()) {
       throw new IllegalArgumentException(signal + " of " + engine + " names no metric");
+    }
+    if (product && (metrics.size() < 2 || !valueLabels.isEmpty() || !series.isEmpty())) {
+      throw new IllegalArgumentException(
+          "a product of "
+              + signal
+              + " of "
+              + engine
+              + " needs two metrics or more, read as samples");
     }
   }
 
@@ -85,6 +97,7 @@ public record SignalSource(
         note,
         List.of(),
         false,
-        "");
+        "",
+        false);
   }
 }

@@ -57,6 +57,21 @@ final class EngineReasons {
       return notInRelease(s, sources, range, release);
     }
     String family = in.entry.familyName(spelling);
+    String role = t.label("role");
+    if (!role.isEmpty() && in.entry.notOnRoles().containsKey(role)) {
+      // the engine never writes it on this role's servers: not a cut page, not an older release
+      return reason(
+          EmptyReason.Kind.NOT_EXPOSED,
+          family
+              + " is never written on a "
+              + e.title()
+              + " "
+              + role
+              + " server: "
+              + in.entry.notOnRoles().get(role),
+          null,
+          null);
+    }
     if (in.entry.condition().gated()) {
       return reason(
           EmptyReason.Kind.BEHIND_FLAG,

@@ -100,6 +100,15 @@ final class RouterQueries {
       String named = modelNamed(value, r);
       List<String> labels = Selectors.union(g, extra);
       String grouped = op + " " + Selectors.by(labels) + " (" + named + ")";
+      if (o.filters().values().containsKey("backend")) {
+        // a router-wide series says nothing of a backend: only a router whose per-pod series name
+        // pods of the backends in scope is in front of them
+        String fronted = fronted(r, o);
+        if (fronted == null) {
+          return null;
+        }
+        grouped = grouped + " and on () " + fronted;
+      }
       if (!g.contains("model_name")) {
         return grouped;
       }
@@ -108,6 +117,29 @@ final class RouterQueries {
       return models == null ? null : grouped + " * on (model_name) group_left () " + models;
     }
     return perEndpoint(src, value, op, g, extra, o);
+  }
+
+  /**
+   * One series while router {@code r} names pods in scope in any per-pod family it exposes (the
+   * requests it routes, the queues it reads), else null: whether it fronts them.
+   */
+  private String fronted(Router r, PromqlCompiler.Options o) {
+    List<String> parts = new ArrayList<>();
+    for (dev.infermon.llm.signals.RouterSignal s : dev.infermon.llm.signals.RouterSignal.values()) {
+      for (RouterSource src : r.sources(s)) {
+        if (!src.endpoint().named()
+            || src.type() == MetricType.HISTOGRAM
+            || !o.presence().hasSample(src.family())) {
+          continue;
+        }
+        String sel = src.family() + "{" + src.endpoint().label() + "!=\"\"}";
+        String pods = perEndpoint(src, sel, "max", List.of(), List.of(), o);
+        if (pods != null) {
+          parts.add(pods);
+        }
+      }
+    }
+    return parts.isEmpty() ? null : "(" + String.join(" or ", parts) + ")";
   }
 
   /** A series about an engine pod, named as that pod and joined to the pods in scope. */

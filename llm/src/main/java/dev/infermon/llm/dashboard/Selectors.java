@@ -61,7 +61,8 @@ final class Selectors {
             }
           }
         }
-        if (!families.isEmpty()) {
+        // a product needs every factor: one family present per metric
+        if (!families.isEmpty() && (!src.product() || families.size() == src.metrics().size())) {
           out.add(new Resolved(e, src, families));
         }
       }
@@ -144,6 +145,9 @@ final class Selectors {
    * for {@link #PER_STEP}), deduplicated.
    */
   static String parts(Resolved r, String suffix, Options o, String fn) {
+    if (r.source().product()) {
+      return product(r, suffix, o, fn);
+    }
     List<String> parts = new ArrayList<>();
     for (String f : r.families()) {
       if (r.engine().modelPlaceholder().isEmpty()) {
@@ -157,10 +161,32 @@ final class Selectors {
     return String.join(" or ", parts);
   }
 
+  /**
+   * A product source's series: its families multiplied, each deduplicated first so that the factors
+   * carry the same labels and match one to one ({@code *} ignores only the name).
+   */
+  private static String product(Resolved r, String suffix, Options o, String fn) {
+    if (r.engine().modelPlaceholder().isEmpty()) {
+      return modelNamed(factors(r, suffix, o, fn, null), r.engine());
+    }
+    return factors(r, suffix, o, fn, false)
+        + " or "
+        + modelNamed(factors(r, suffix, o, fn, true), r.engine());
+  }
+
+  private static String factors(
+      Resolved r, String suffix, Options o, String fn, Boolean placeholder) {
+    List<String> factors = new ArrayList<>();
+    for (String f : r.families()) {
+      factors.add("(" + part(r, f, suffix, o, fn, placeholder) + ")");
+    }
+    return "(" + String.join(" * ", factors) + ")";
+  }
+
   /** One family's raw series of {@link #parts}, for one side of a placeholder split. */
   private static String part(
       Resolved r, String f, String suffix, Options o, String fn, Boolean placeholder) {
-    boolean several = r.source().metrics().size() > 1;
+    boolean several = r.source().metrics().size() > 1 && !r.source().product();
     String p = selector(f, suffix, r.engine(), r.source(), o, placeholder);
     if (!r.source().valueLabels().isEmpty()) {
       p = labelValues(p, r.source().valueLabels());

@@ -232,21 +232,13 @@ public final class StoredInventory {
         }
       }
     }
+    // vllm-pd, sglang-pd, ...: the engine's key with a suffix; else the catalog's key itself
+    String key = backend.endsWith("-pd") ? backend.substring(0, backend.length() - 3) : backend;
     String engine = Detection.UNKNOWN;
-    if (backend.startsWith("vllm")) {
-      engine = "vllm";
-    } else if (backend.startsWith("sglang")) {
-      engine = "sglang";
-    } else if (backend.equals("tgi")) {
-      engine = "tgi";
-    } else if (backend.equals("llamacpp")) {
-      engine = "llamacpp";
-    } else if (backend.equals("trtllm")) {
-      engine = "trtllm";
-    } else if (backend.equals("dcgm")) {
-      engine = "dcgm";
-    } else if (backend.equals("amdgpu")) {
-      engine = "amdgpu";
+    for (EngineCatalog e : catalog.engines()) {
+      if (e.engine().equals(key)) {
+        engine = key;
+      }
     }
     return Detection.of(engine);
   }

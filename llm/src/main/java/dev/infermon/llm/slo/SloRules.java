@@ -160,11 +160,12 @@ public final class SloRules {
       List<String> failed = new ArrayList<>();
       List<String> totals = new ArrayList<>();
       for (SliSource s : sources) {
+        String own = modelMatcher(s.engine(), slo.model());
         for (SliSource.Counter c : s.failed()) {
-          failed.add("(sum(rate(" + selector(c, model) + range + ")) or vector(0))");
+          failed.add("(sum(rate(" + selector(c, own) + range + ")) or vector(0))");
         }
         for (SliSource.Counter c : s.total()) {
-          totals.add("(sum(rate(" + selector(c, model) + range + ")) or vector(0))");
+          totals.add("(sum(rate(" + selector(c, own) + range + ")) or vector(0))");
         }
       }
       if (totals.size() == 1) {
@@ -191,6 +192,20 @@ public final class SloRules {
         + selector(counts, List.of(model))
         + range
         + ")) > 0)\n)";
+  }
+
+  /**
+   * The matcher that selects {@code model} on an engine's series: an engine whose families carry no
+   * {@code model_name} at all (llama.cpp, Triton's {@code model} is a repository entry) names its
+   * model by the target label of its catalog's {@code model_from_label}, which rules read unchanged
+   * (no {@code label_replace} in a recording rule).
+   */
+  private static String modelMatcher(dev.infermon.llm.catalog.EngineCatalog e, String model) {
+    String label =
+        !e.modelFromLabel().isEmpty() && e.modelPlaceholder().isEmpty()
+            ? e.modelFromLabel()
+            : "model_name";
+    return label + "=" + q(model);
   }
 
   /** A counter of a success SLI for one model. */
