@@ -60,7 +60,14 @@ final class EngineReasons {
     if (in.entry.condition().gated()) {
       return reason(
           EmptyReason.Kind.BEHIND_FLAG,
-          s.key() + " needs " + in.entry.condition().flag() + " (" + family + ")",
+          e.title()
+              + " exposes "
+              + s.displayName()
+              + " only with "
+              + in.entry.condition().flag()
+              + " ("
+              + family
+              + ")",
           null,
           in.entry.condition().flag());
     }
@@ -121,7 +128,10 @@ final class EngineReasons {
       default:
         return reason(
             EmptyReason.Kind.NO_TRAFFIC,
-            e.title() + " exposes " + s.key() + " but the range holds no samples or no change yet",
+            e.title()
+                + " exposes "
+                + s.displayName()
+                + " but the range holds no samples or no change yet",
             null,
             null);
     }
@@ -249,7 +259,7 @@ final class EngineReasons {
     }
     if (earliest == null) {
       return reason(
-          EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.key(), null, null);
+          EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.displayName(), null, null);
     }
     if (!later && latest != null) {
       return removed(s, latest.entry, release, range);
@@ -266,7 +276,7 @@ final class EngineReasons {
         EmptyReason.Kind.NOT_EXPOSED,
         release
             + " does not expose "
-            + s.key()
+            + s.displayName()
             + note
             + "; "
             + from
@@ -301,7 +311,7 @@ final class EngineReasons {
             + ": "
             + release
             + " has no "
-            + s.key()
+            + s.displayName()
             + hiddenHint(e.versions(), m.history(), range),
         null,
         null);
