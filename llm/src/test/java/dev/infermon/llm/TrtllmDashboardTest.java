@@ -153,8 +153,8 @@ class TrtllmDashboardTest {
     assertThat(panels.get("pod.spec_acceptance").reasons())
         .extracting(EmptyReason::message)
         .contains(
-            "spec_accepted_tokens needs speculative decoding (speculative_config)"
-                + " (trtllm_spec_decode_num_accepted_tokens_total)");
+            "TensorRT-LLM exposes accepted speculative tokens only with speculative decoding"
+                + " (speculative_config) (trtllm_spec_decode_num_accepted_tokens_total)");
   }
 
   @Test

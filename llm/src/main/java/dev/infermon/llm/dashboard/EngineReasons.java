@@ -259,7 +259,10 @@ final class EngineReasons {
     }
     if (earliest == null) {
       return reason(
-          EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.displayName(), null, null);
+          EmptyReason.Kind.NOT_EXPOSED,
+          release + " does not expose " + s.displayName(),
+          null,
+          null);
     }
     if (!later && latest != null) {
       return removed(s, latest.entry, release, range);

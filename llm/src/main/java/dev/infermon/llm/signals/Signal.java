@@ -89,7 +89,8 @@ public enum Signal {
   /** The engine's estimate of the bytes one GPU wrote to its memory. */
   WRITE_BYTES_PER_GPU(Kind.COUNTER, "bytes", "bytes written per GPU"),
   /** Draft tokens accepted at each draft position ({@code position} 0..k-1). */
-  SPEC_ACCEPTED_PER_POSITION(Kind.COUNTER, "tokens", "accepted speculative tokens per draft position"),
+  SPEC_ACCEPTED_PER_POSITION(
+      Kind.COUNTER, "tokens", "accepted speculative tokens per draft position"),
   /**
    * Bytes a KV connector moved between prefill and decode engines, read through {@code rate} of the
    * sum of vLLM's per-transfer bytes histogram ({@code nixl_bytes_transferred}).
