@@ -60,7 +60,7 @@ public enum Signal {
    */
   LORA_SLOTS_USED(Kind.GAUGE, "slots", "LoRA slots in use"),
   /** LoRA slots there are ({@code --max-loras}, SGLang's {@code --max-loras-per-batch}). */
-  LORA_SLOTS_TOTAL(Kind.GAUGE, "slots", "LoRA slots"),
+  LORA_SLOTS_TOTAL(Kind.GAUGE, "slots", "configured LoRA slots"),
   GPU_TENSOR_ACTIVE(Kind.GPU, "percent", "tensor-core activity"),
   GPU_SM_ACTIVE(Kind.GPU, "percent", "SM activity"),
   GPU_GRAPHICS_ACTIVE(Kind.GPU, "percent", "graphics-engine activity"),
