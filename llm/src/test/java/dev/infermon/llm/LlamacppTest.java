@@ -206,8 +206,8 @@ class LlamacppTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "pod.scheduler|llama.cpp does not expose requests_swapped in any release",
-        "model.tokens|llama.cpp does not expose cached_prompt_tokens in any release",
+        "pod.scheduler|llama.cpp does not expose swapped requests in any release",
+        "model.tokens|llama.cpp does not expose cached prompt tokens in any release",
       })
   void panelsWithPartOfTheSignalsSayWhichPartIsMissing(String id, String reason) {
     PanelResult p = render().get(id);
@@ -219,11 +219,11 @@ class LlamacppTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "pod.ttft|llama.cpp does not expose ttft in any release",
-        "pod.e2e|llama.cpp does not expose e2e_latency in any release",
-        "pod.preemptions|llama.cpp does not expose preemptions in any release",
-        "pod.queue_time|llama.cpp does not expose queue_time in any release",
-        "model.prefix_cache_hit_rate|llama.cpp does not expose prefix_cache_hits in any release",
+        "pod.ttft|llama.cpp does not expose time to first token in any release",
+        "pod.e2e|llama.cpp does not expose end-to-end latency in any release",
+        "pod.preemptions|llama.cpp does not expose request preemptions in any release",
+        "pod.queue_time|llama.cpp does not expose queue time in any release",
+        "model.prefix_cache_hit_rate|llama.cpp does not expose prefix-cache hits in any release",
       })
   void signalsItNeverHadSaySo(String id, String reason) {
     PanelResult p = render().get(id);
@@ -244,7 +244,7 @@ class LlamacppTest {
               assertThat(r.message())
                   .startsWith("llamacpp:kv_cache_usage_ratio was removed in llama.cpp 2025-05")
                   .contains("nothing replaced it")
-                  .contains("llama.cpp 2025-10 has no kv_usage");
+                  .contains("llama.cpp 2025-10 has no KV-cache usage");
             });
   }
 
@@ -292,7 +292,7 @@ class LlamacppTest {
     assertThat(p.reasons())
         .extracting(EmptyReason::message)
         .contains(
-            "llama.cpp 2025-10 does not expose spec_drafts; llamacpp:spec_decode_num_drafts_total"
-                + " is exposed from llama.cpp 2026-08");
+            "llama.cpp 2025-10 does not expose speculative drafts;"
+                + " llamacpp:spec_decode_num_drafts_total is exposed from llama.cpp 2026-08");
   }
 }

@@ -219,11 +219,11 @@ class ReasonsAreTrueTest {
           vllm_cut           | pod.tpot            |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:request_time_per_output_token_seconds exists from vLLM 0.11 and this target (vLLM 0.9.2–0.33) does not expose it: it runs an older release, or the page lacks it
           vllm_cut           | pod.scheduler       |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:num_requests_running is missing from this endpoint
           vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | vllm:num_requests_swapped was deprecated in vLLM 0.8, hidden in 0.9 and removed in 0.10 (V1 does not swap) and nothing replaced it
-          vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | nothing replaced it: vLLM 0.9.2–0.33 has no requests_swapped; from 0.9 until its removal in 0.10 it is hidden, not removed: --show-hidden-metrics-for-version=0.8 brings it back
+          vllm_cut           | pod.scheduler       |             | EMPTY   | REMOVED      | vllm   | nothing replaced it: vLLM 0.9.2–0.33 has no swapped requests; from 0.9 until its removal in 0.10 it is hidden, not removed: --show-hidden-metrics-for-version=0.8 brings it back
           vllm_v1            | pod.scheduler       |             | OK      |              |        |
           vllm_v1            | model.tokens_per_gpu |            | EMPTY   | NO_TARGETS   | dcgm   | no dcgm-exporter target is scraped
           sglang_cut         | pod.scheduler       |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:num_queue_reqs is missing from this endpoint although sglang:num_running_reqs is present and SGLang's scheduler writes them together at every log
-          sglang_041         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | SGLang 0.3.5–0.4.1 does not expose requests_finished; sglang:num_requests_total is exposed from SGLang 0.4.3
+          sglang_041         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | SGLang 0.3.5–0.4.1 does not expose finished requests; sglang:num_requests_total is exposed from SGLang 0.4.3
           vllm_v1_dcgm_no_fb | gpu.memory_used     |             | EMPTY   | BEHIND_FLAG  | dcgm   | DCGM_FI_DEV_FB_USED is in dcgm-exporter's default counters CSV but no exporter exports it: its counters CSV leaves it out; add DCGM_FI_DEV_FB_USED to the exporter's counters CSV (-f)
           vllm_v1_dcgm_util_pod | model.tokens_per_gpu |       | OK      |              |        |
           vllm_v1_dcgm_util_pod | gpu.nvlink_traffic |        | EMPTY   | NOT_EXPOSED  | dcgm   | DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL is in dcgm-exporter's default counters CSV but no exporter exports it: the GPUs may lack NVLink (DCGM reports the field blank and the exporter skips blank values), or the counters CSV leaves it out; if they have it, add DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL to the exporter's counters CSV (-f)
@@ -254,7 +254,7 @@ class ReasonsAreTrueTest {
           vllm_admission     | causal_model.admission_rejections | | OK    |              |        |
           vllm_admission     | pod.admission_rejections | model_name=x | EMPTY | NO_TARGETS |     | no inference target matches the filters
           vllm_busy          | pod.admission_rejections |        | EMPTY   | NOT_EXPOSED  | vllm   | vllm:admission_rejections_total exists from vLLM 0.32 and this target (vLLM 0.9.2–0.33) does not expose it
-          sglang_041         | pod.admission_rejections |        | EMPTY   | NOT_EXPOSED  | sglang | SGLang does not expose admission_rejections in any release
+          sglang_041         | pod.admission_rejections |        | EMPTY   | NOT_EXPOSED  | sglang | SGLang does not expose requests rejected at admission in any release
           """)
   void theFirstReasonIsTheRealOne(
       String page,

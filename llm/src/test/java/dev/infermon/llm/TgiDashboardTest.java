@@ -22,6 +22,7 @@ import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.TgiPod;
 import dev.infermon.simulator.tgi.TgiMetrics;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -197,8 +198,13 @@ class TgiDashboardTest {
     for (EmptyReason r : p.reasons()) {
       if (r.engine().equals("tgi")) {
         assertThat(r.kind()).as(id + " " + r).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
-        String key = r.message().replaceAll(".*does not expose (\\S+) in any release.*", "$1");
-        assertThat(CATALOG.engine("tgi").sources(Signal.fromKey(key))).as(id + " " + r).isEmpty();
+        String name = r.message().replaceAll(".*does not expose (.+) in any release.*", "$1");
+        Signal signal =
+            Arrays.stream(Signal.values())
+                .filter(x -> x.displayName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(id + ": no signal is named " + name));
+        assertThat(CATALOG.engine("tgi").sources(signal)).as(id + " " + r).isEmpty();
       }
     }
   }
@@ -221,7 +227,7 @@ class TgiDashboardTest {
               assertThat(t.toList().get(0)).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
               assertThat((String) t.toList().get(1))
                   .contains("Hugging Face TGI does not expose")
-                  .contains(signal);
+                  .contains(Signal.fromKey(signal).displayName());
             });
   }
 }

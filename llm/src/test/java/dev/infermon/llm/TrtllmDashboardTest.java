@@ -144,11 +144,11 @@ class TrtllmDashboardTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "pod.preemptions|TensorRT-LLM does not expose preemptions in any release",
-        "pod.waiting_by_reason|TensorRT-LLM does not expose requests_waiting_by_reason in any release",
-        "model.prompt_length|TensorRT-LLM does not expose prompt_length in any release",
-        "pod.decode_per_token|TensorRT-LLM does not expose generation_length in any release",
-        "pod.lora_adapters|TensorRT-LLM does not expose lora_adapters in any release",
+        "pod.preemptions|TensorRT-LLM does not expose request preemptions in any release",
+        "pod.waiting_by_reason|TensorRT-LLM does not expose waiting requests by reason in any release",
+        "model.prompt_length|TensorRT-LLM does not expose prompt length in any release",
+        "pod.decode_per_token|TensorRT-LLM does not expose generation length in any release",
+        "pod.lora_adapters|TensorRT-LLM does not expose LoRA adapters in any release",
       })
   void signalsItNeverHadSaySo(String id, String reason) {
     PanelResult p = panels.get(id);
@@ -162,7 +162,7 @@ class TrtllmDashboardTest {
     assertThat(p.status()).isEqualTo(PanelResult.Status.PARTIAL);
     assertThat(p.reasons())
         .extracting(EmptyReason::message)
-        .containsExactly("TensorRT-LLM does not expose itl in any release");
+        .containsExactly("TensorRT-LLM does not expose inter-token latency in any release");
   }
 
   @Test
@@ -170,8 +170,8 @@ class TrtllmDashboardTest {
     assertThat(panels.get("pod.spec_acceptance").reasons())
         .extracting(EmptyReason::message)
         .contains(
-            "spec_accepted_tokens needs speculative decoding (speculative_config)"
-                + " (trtllm_spec_decode_num_accepted_tokens_total)");
+            "TensorRT-LLM exposes accepted speculative tokens only with speculative decoding"
+                + " (speculative_config) (trtllm_spec_decode_num_accepted_tokens_total)");
   }
 
   @Test

@@ -75,7 +75,14 @@ final class EngineReasons {
     if (in.entry.condition().gated()) {
       return reason(
           EmptyReason.Kind.BEHIND_FLAG,
-          s.key() + " needs " + in.entry.condition().flag() + " (" + family + ")",
+          e.title()
+              + " exposes "
+              + s.displayName()
+              + " only with "
+              + in.entry.condition().flag()
+              + " ("
+              + family
+              + ")",
           null,
           in.entry.condition().flag());
     }
@@ -136,7 +143,10 @@ final class EngineReasons {
       default:
         return reason(
             EmptyReason.Kind.NO_TRAFFIC,
-            e.title() + " exposes " + s.key() + " but the range holds no samples or no change yet",
+            e.title()
+                + " exposes "
+                + s.displayName()
+                + " but the range holds no samples or no change yet",
             null,
             null);
     }
@@ -264,7 +274,10 @@ final class EngineReasons {
     }
     if (earliest == null) {
       return reason(
-          EmptyReason.Kind.NOT_EXPOSED, release + " does not expose " + s.key(), null, null);
+          EmptyReason.Kind.NOT_EXPOSED,
+          release + " does not expose " + s.displayName(),
+          null,
+          null);
     }
     if (!later && latest != null) {
       return removed(s, latest.entry, release, range);
@@ -281,7 +294,7 @@ final class EngineReasons {
         EmptyReason.Kind.NOT_EXPOSED,
         release
             + " does not expose "
-            + s.key()
+            + s.displayName()
             + note
             + "; "
             + from
@@ -316,7 +329,7 @@ final class EngineReasons {
             + ": "
             + release
             + " has no "
-            + s.key()
+            + s.displayName()
             + hiddenHint(e.versions(), m.history(), range),
         null,
         null);

@@ -352,7 +352,7 @@ final class ReasonFinder {
           new EmptyReason(
               EmptyReason.Kind.NOT_EXPOSED,
               e.engine(),
-              e.title() + " does not expose " + s.key() + " in any release",
+              e.title() + " does not expose " + s.displayName() + " in any release",
               null,
               null));
       return;
