@@ -2,6 +2,7 @@ package dev.infermon.simulator;
 
 import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.vllm.VllmRelease;
+import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.List;
 
 /**
@@ -53,6 +54,8 @@ import java.util.List;
  *     its pages then have the {@code vllm:nixl_*} families
  * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by
  *     default): their pages then have the KV block residency histograms
+ * @param vllmSleep which current vLLM pods sleep (vLLM sleep mode), at which level and when; {@link
+ *     VllmSleep#NONE} (the default) for none
  */
 public record FleetConfig(
     long seed,
@@ -82,7 +85,8 @@ public record FleetConfig(
     int trtllmRelease13,
     RouterKind router,
     boolean nixl,
-    boolean kvCacheMetrics) {
+    boolean kvCacheMetrics,
+    VllmSleep vllmSleep) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -135,6 +139,10 @@ public record FleetConfig(
         || router == null) {
       throw new IllegalArgumentException(
           "legacyRelease, scenario, lora, dcgmAttribution and router must not be null");
+    }
+    if (vllmSleep == null || vllmSleep.pods() > vllmPods) {
+      throw new IllegalArgumentException(
+          "vllmSleep must not be null nor put more than the " + vllmPods + " vLLM pods to sleep");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -213,6 +221,7 @@ public record FleetConfig(
     b.router = router;
     b.nixl = nixl;
     b.kvCacheMetrics = kvCacheMetrics;
+    b.vllmSleep = vllmSleep;
     return b;
   }
 
@@ -251,6 +260,7 @@ public record FleetConfig(
     private RouterKind router = RouterKind.NONE;
     private boolean nixl = true;
     private boolean kvCacheMetrics;
+    private VllmSleep vllmSleep = VllmSleep.NONE;
 
     private Builder() {}
 
@@ -456,6 +466,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#vllmSleep()
+     */
+    public Builder vllmSleep(VllmSleep v) {
+      vllmSleep = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#router()
      */
     public Builder router(RouterKind v) {
@@ -547,7 +565,8 @@ public record FleetConfig(
           trtllmRelease13,
           router,
           nixl,
-          kvCacheMetrics);
+          kvCacheMetrics,
+          vllmSleep);
     }
   }
 }
