@@ -43,9 +43,9 @@ final class Rules {
         continue;
       }
       queue(s);
-      boolean asleep = asleep(s);
+      asleep(s);
       Finding failing = failures.errorsRising(s);
-      if (failing != null && !(asleep && onlyAborts(s))) {
+      if (failing != null) {
         out.add(failing);
       }
       gpuMemory(s);
@@ -231,13 +231,13 @@ final class Rules {
 
   /**
    * A vLLM engine put to sleep ({@code engine_sleep_state}): it serves nothing by choice, so its
-   * empty queue and idle GPU are no fault, and the aborts of the requests it dropped on falling
-   * asleep (vLLM's default pause mode aborts them) are the sleep, not errors rising.
+   * empty queue and idle GPU are no fault. The aborts of the requests it dropped on falling asleep
+   * (vLLM's default pause mode aborts them) are explained by it when the failure alert fires.
    */
-  private boolean asleep(Signals.Series s) {
+  private void asleep(Signals.Series s) {
     double[] asleep = s.get("asleep");
     if (asleep == null || !(Window.max(asleep) > 0)) {
-      return false;
+      return;
     }
     double share = Window.share(asleep, x -> x > 0);
     add(
@@ -250,13 +250,6 @@ final class Rules {
             Window.max(asleep),
             share * 100),
         ev(s, "asleep", "engines asleep", "max over the window", Window.argMax(asleep)));
-    return true;
-  }
-
-  /** Whether every failure the pod counts with a reason is an abort (none ends in error). */
-  private static boolean onlyAborts(Signals.Series s) {
-    double[] error = s.get("finished_error");
-    return s.get("finished_abort") != null && (error == null || !(Window.max(error) > 0));
   }
 
   private void restarted(Signals.Series s) {
