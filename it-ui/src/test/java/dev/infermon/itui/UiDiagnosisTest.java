@@ -42,6 +42,7 @@ class UiDiagnosisTest {
           "idle-gpu-long-queue",
           "slow-pod",
           "errors-rising",
+          "asleep",
           "gpu-memory-near-full",
           "pd-bottleneck",
           "restarted",

@@ -2,6 +2,7 @@ package dev.infermon.simulator;
 
 import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.vllm.VllmRelease;
+import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.List;
 
 /**
@@ -57,6 +58,8 @@ import java.util.List;
  *     Instinct MI300X GPUs watched by AMD's device-metrics-exporter instead of H100s watched by
  *     dcgm-exporter; 0 (the default) for none. Refused with MIG or DRA attribution, which are
  *     NVIDIA's
+ * @param vllmSleep which current vLLM pods sleep (vLLM sleep mode), at which level and when; {@link
+ *     VllmSleep#NONE} (the default) for none
  */
 public record FleetConfig(
     long seed,
@@ -87,7 +90,8 @@ public record FleetConfig(
     RouterKind router,
     boolean nixl,
     boolean kvCacheMetrics,
-    int amdNodes) {
+    int amdNodes,
+    VllmSleep vllmSleep) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -153,6 +157,10 @@ public record FleetConfig(
         || router == null) {
       throw new IllegalArgumentException(
           "legacyRelease, scenario, lora, dcgmAttribution and router must not be null");
+    }
+    if (vllmSleep == null || vllmSleep.pods() > vllmPods) {
+      throw new IllegalArgumentException(
+          "vllmSleep must not be null nor put more than the " + vllmPods + " vLLM pods to sleep");
     }
     if (legacyRelease == VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException("legacyRelease must be an older release, got v1-current");
@@ -232,6 +240,7 @@ public record FleetConfig(
     b.nixl = nixl;
     b.kvCacheMetrics = kvCacheMetrics;
     b.amdNodes = amdNodes;
+    b.vllmSleep = vllmSleep;
     return b;
   }
 
@@ -271,6 +280,7 @@ public record FleetConfig(
     private RouterKind router = RouterKind.NONE;
     private boolean nixl = true;
     private boolean kvCacheMetrics;
+    private VllmSleep vllmSleep = VllmSleep.NONE;
 
     private Builder() {}
 
@@ -476,6 +486,14 @@ public record FleetConfig(
     }
 
     /**
+     * @see FleetConfig#vllmSleep()
+     */
+    public Builder vllmSleep(VllmSleep v) {
+      vllmSleep = v;
+      return this;
+    }
+
+    /**
      * @see FleetConfig#router()
      */
     public Builder router(RouterKind v) {
@@ -576,7 +594,8 @@ public record FleetConfig(
           router,
           nixl,
           kvCacheMetrics,
-          amdNodes);
+          amdNodes,
+          vllmSleep);
     }
   }
 }

@@ -84,7 +84,8 @@ final class FleetLayout {
               config.speculativeTokens(),
               dp > 1 ? LoraAdapters.NONE : config.lora(),
               config.mfu(),
-              new VllmPod.Features(false, config.kvCacheMetrics())));
+              new VllmPod.Features(false, config.kvCacheMetrics()),
+              config.vllmSleep().stretch(i, start)));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {
       ModelProfile p = nextModel();

@@ -7,6 +7,7 @@ import dev.infermon.simulator.model.GpuActivity;
 import dev.infermon.simulator.model.KvCeiling;
 import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.Rng;
+import dev.infermon.simulator.model.ScenarioEffects;
 import dev.infermon.simulator.model.Workload;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,10 +142,22 @@ public abstract class InferencePod extends SimTarget {
     applyEffects();
   }
 
-  private void applyEffects() {
+  final void applyEffects() {
     for (EngineModel e : engines) {
-      e.setEffects(scenario.effects());
+      e.setEffects(effectsInForce(scenario.effects()));
     }
+  }
+
+  /**
+   * What the engines run under given the scenario's {@code effects} (a sleeping pod admits none).
+   */
+  ScenarioEffects effectsInForce(ScenarioEffects effects) {
+    return effects;
+  }
+
+  /** Whether the pod has released its GPU memory at {@code epochSeconds} (vLLM's sleep mode). */
+  boolean gpuMemoryReleased(double epochSeconds) {
+    return false;
   }
 
   private void restart(double now) {
@@ -178,6 +191,11 @@ public abstract class InferencePod extends SimTarget {
   double memoryUsedMiB(int index, double now) {
     if (!up(now) || index >= engines.size()) {
       return 1;
+    }
+    if (gpuMemoryReleased(now)) {
+      // weights and KV pool freed; the CUDA context, graphs and buffers outside vLLM's sleep
+      // allocator stay ("releasing up to 90%+ of GPU memory", vLLM docs/features/sleep_mode.md)
+      return 0.05 * 81559;
     }
     // weights + the KV pool are allocated at start-up (gpu_memory_utilization 0.9); activations
     // and the sampler's buffers grow with the batch

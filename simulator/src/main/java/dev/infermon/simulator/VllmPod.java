@@ -4,6 +4,7 @@ import dev.infermon.simulator.model.EngineListener;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.LoraAdapters;
+import dev.infermon.simulator.model.ScenarioEffects;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmKvResidency;
 import dev.infermon.simulator.vllm.VllmLora;
@@ -12,6 +13,7 @@ import dev.infermon.simulator.vllm.VllmMfu;
 import dev.infermon.simulator.vllm.VllmNixl;
 import dev.infermon.simulator.vllm.VllmPage;
 import dev.infermon.simulator.vllm.VllmRelease;
+import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +25,8 @@ public final class VllmPod extends InferencePod {
   private final Features features;
   private LoraAdapters lora;
   private final List<VllmMetrics> metrics = new ArrayList<>();
+  private final VllmSleep.Stretch sleep;
+  private int sleepLevel;
 
   VllmPod(
       PodInfo info,
@@ -38,6 +42,38 @@ public final class VllmPod extends InferencePod {
       LoraAdapters lora,
       boolean mfu,
       Features features) {
+    this(
+        info,
+        release,
+        profile,
+        seed,
+        shape,
+        phase,
+        arrivalKey,
+        scenario,
+        startEpoch,
+        speculativeTokens,
+        lora,
+        mfu,
+        features,
+        VllmSleep.Stretch.NEVER);
+  }
+
+  VllmPod(
+      PodInfo info,
+      VllmRelease release,
+      ModelProfile profile,
+      long seed,
+      LoadShape shape,
+      Workload.Phase phase,
+      String arrivalKey,
+      Scenario scenario,
+      double startEpoch,
+      int speculativeTokens,
+      LoraAdapters lora,
+      boolean mfu,
+      Features features,
+      VllmSleep.Stretch sleep) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
     if (features.nixl() && info.role().isEmpty()) {
       throw new IllegalArgumentException("the NIXL connector needs a prefill/decode pod");
@@ -59,7 +95,13 @@ public final class VllmPod extends InferencePod {
           "--enable-mfu-metrics needs the current release, got " + release.cliName());
     }
     this.mfu = mfu;
+    if (sleep != VllmSleep.Stretch.NEVER && release != VllmRelease.V1_CURRENT) {
+      throw new IllegalArgumentException(
+          "engine_sleep_state needs the current release, got " + release.cliName());
+    }
+    this.sleep = sleep;
     start();
+    syncSleep(startEpoch);
   }
 
   /**
@@ -141,12 +183,67 @@ public final class VllmPod extends InferencePod {
     return metrics.get(index);
   }
 
+  /** The simulator's truth: the sleep level at {@code epochSeconds}, 0 when awake. */
+  public int sleepLevel(double epochSeconds) {
+    return sleep.levelAt(epochSeconds);
+  }
+
+  @Override
+  void advanceTo(double epochSeconds) {
+    // stop at the edges of the stretch so the engines fall asleep and wake on time
+    for (double edge : new double[] {sleep.from(), sleep.until()}) {
+      if (edge > clockHint() && edge <= epochSeconds) {
+        super.advanceTo(edge);
+        syncSleep(edge);
+      }
+    }
+    super.advanceTo(epochSeconds);
+  }
+
+  private void syncSleep(double now) {
+    int level = sleep.levelAt(now);
+    if (level == sleepLevel) {
+      return;
+    }
+    sleepLevel = level;
+    if (level > 0) {
+      for (EngineModel e : engines()) {
+        e.abortAll(now);
+      }
+    }
+    applyEffects();
+  }
+
+  @Override
+  ScenarioEffects effectsInForce(ScenarioEffects e) {
+    if (sleepLevel == 0) {
+      return e;
+    }
+    // the server answers 503 while asleep: no request reaches the engines
+    return new ScenarioEffects(
+        0,
+        e.kvCapacityFactor(),
+        e.slowdown(),
+        e.maxNumSeqsCap(),
+        e.outputFactor(),
+        e.errorRate(),
+        e.deferredFraction(),
+        e.deferredBudget(),
+        e.promptFactor(),
+        e.prefixCaching());
+  }
+
+  @Override
+  boolean gpuMemoryReleased(double epochSeconds) {
+    return sleep.levelAt(epochSeconds) > 0;
+  }
+
   @Override
   String renderPage(double now) {
     List<VllmPage.Engine> views = new ArrayList<>();
     List<EngineModel> engines = engines();
     for (int i = 0; i < engines.size(); i++) {
-      views.add(new VllmPage.Engine(i, metrics.get(i), engines.get(i).state()));
+      views.add(new VllmPage.Engine(i, metrics.get(i), engines.get(i).state(), sleepLevel));
     }
     return VllmPage.render(
         new VllmPage.View(release, profile().name(), views, engineParams(), startEpoch(), now));

@@ -144,6 +144,7 @@ final class Diagnoser {
     m.put("running", new Measure.Level(Signal.REQUESTS_RUNNING));
     m.put("waiting", new Measure.Level(Signal.REQUESTS_WAITING));
     m.put("kv", new Measure.Level(Signal.KV_USAGE));
+    m.put("asleep", new Measure.Level(Signal.ENGINES_ASLEEP));
     m.put("preemptions", new Measure.Rate(Signal.PREEMPTIONS));
     m.put("ttft", new Measure.Quantile(Signal.TTFT, q));
     m.put("ttft_mean", new Measure.Mean(Signal.TTFT));

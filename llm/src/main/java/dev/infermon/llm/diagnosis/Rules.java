@@ -43,6 +43,7 @@ final class Rules {
         continue;
       }
       queue(s);
+      asleep(s);
       Finding failing = failures.errorsRising(s);
       if (failing != null) {
         out.add(failing);
@@ -226,6 +227,29 @@ final class Rules {
               "max over the window",
               Window.argMax(mem)));
     }
+  }
+
+  /**
+   * A vLLM engine put to sleep ({@code engine_sleep_state}): it serves nothing by choice, so its
+   * empty queue and idle GPU are no fault. The aborts of the requests it dropped on falling asleep
+   * (vLLM's default pause mode aborts them) are explained by it when the failure alert fires.
+   */
+  private void asleep(Signals.Series s) {
+    double[] asleep = s.get("asleep");
+    if (asleep == null || !(Window.max(asleep) > 0)) {
+      return;
+    }
+    double share = Window.share(asleep, x -> x > 0);
+    add(
+        s,
+        State.ASLEEP,
+        String.format(
+            Locale.ROOT,
+            "%.0f engine(s) asleep for %.0f%% of the window: no requests admitted, the GPU idle by"
+                + " choice",
+            Window.max(asleep),
+            share * 100),
+        ev(s, "asleep", "engines asleep", "max over the window", Window.argMax(asleep)));
   }
 
   private void restarted(Signals.Series s) {

@@ -48,6 +48,11 @@ public enum State {
       "one pod's latency stands out against its peers serving the same model",
       Symptom.TTFT_HIGH,
       Symptom.ITL_HIGH),
+  ASLEEP(
+      "asleep",
+      "the engine sleeps (vLLM sleep mode): it admits nothing and leaves its GPU idle by choice;"
+          + " the requests in flight when it fell asleep end as aborted",
+      Symptom.FAILURES_HIGH),
   ERRORS_RISING(
       "errors-rising", "a rising share of requests ends in error or abort", Symptom.FAILURES_HIGH),
   GPU_MEMORY_NEAR_FULL("gpu-memory-near-full", "GPU memory almost full"),

@@ -44,6 +44,7 @@ public final class EfficiencyJson {
     figure(figures, "generatedTokens", f.generatedTokens());
     figure(figures, "gpuSeconds", f.gpuSeconds());
     figure(figures, "idleGpuSeconds", f.idleGpuSeconds());
+    figure(figures, "asleepGpuSeconds", f.asleepGpuSeconds());
     figure(figures, "energyJoules", f.energyJoules());
     figure(figures, "tokensPerGpuSecond", f.tokensPerGpuSecond());
     figure(figures, "tokensPerJoule", f.tokensPerJoule());

@@ -42,9 +42,10 @@ import java.util.function.Supplier;
  * GPUs' energy as each step's counter gain (summing to the window's gain, a counter reset losing
  * its one step), the GPUs attributed to each pod per dcgm-exporter {@code modelName} and its
  * running requests sampled every step. A pod's GPU-seconds are its GPU count at each step times the
- * step; idle GPU-seconds those at steps where it ran no request; the cost its GPU-hours per GPU
- * model times {@code llm.cost}'s price. A figure that cannot be computed is absent with its reason
- * ({@link Figure}).
+ * step; idle GPU-seconds those at steps where it ran no request while awake, asleep GPU-seconds
+ * those at steps where an engine slept (vLLM sleep mode: idle by choice); the cost its GPU-hours
+ * per GPU model times {@code llm.cost}'s price. A figure that cannot be computed is absent with its
+ * reason ({@link Figure}).
  *
  * <p>Errors: {@link BadParameterException} for an empty window, a step that is not positive, or too
  * many steps; the backend's {@code QueryException}s as they come.
@@ -171,6 +172,17 @@ public final class EfficiencyService {
               PodUsage p = pod(pods, s);
               return (t, v) -> p.runningAt.put(t, v);
             });
+    CompletableFuture<Void> asleep =
+        run(
+            pods,
+            compiler.compile(new Measure.Level(Signal.ENGINES_ASLEEP), POD_SCOPE, o),
+            first,
+            end,
+            step,
+            s -> {
+              PodUsage p = pod(pods, s);
+              return (t, v) -> p.asleepAt.put(t, v);
+            });
     CompletableFuture<Void> tokens =
         run(
             pods,
@@ -211,7 +223,7 @@ public final class EfficiencyService {
               return (t, v) -> p.energyJoules += v;
             });
     try {
-      CompletableFuture.allOf(running, tokens, gpus, energy).join();
+      CompletableFuture.allOf(running, asleep, tokens, gpus, energy).join();
     } catch (CompletionException e) {
       if (e.getCause() instanceof RuntimeException) {
         throw (RuntimeException) e.getCause();

@@ -9,7 +9,9 @@ import java.util.TreeMap;
  *
  * @param generatedTokens output tokens generated in the window
  * @param gpuSeconds seconds of GPU attributed to the pods, summed over their GPUs
- * @param idleGpuSeconds the part of {@code gpuSeconds} in which the pod ran no request
+ * @param idleGpuSeconds the part of {@code gpuSeconds} in which the pod ran no request while awake
+ * @param asleepGpuSeconds the part of {@code gpuSeconds} in which an engine of the pod slept (vLLM
+ *     sleep mode): idle by choice, not counted in {@code idleGpuSeconds}
  * @param energyJoules what the pods' GPUs used (the GPU exporters' energy counts)
  * @param tokensPerGpuSecond {@code generatedTokens / gpuSeconds}
  * @param tokensPerJoule {@code generatedTokens / energyJoules}
@@ -22,6 +24,7 @@ public record Figures(
     Figure generatedTokens,
     Figure gpuSeconds,
     Figure idleGpuSeconds,
+    Figure asleepGpuSeconds,
     Figure energyJoules,
     Figure tokensPerGpuSecond,
     Figure tokensPerJoule,

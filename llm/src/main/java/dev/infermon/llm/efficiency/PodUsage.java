@@ -29,6 +29,9 @@ final class PodUsage {
   /** Running requests at each sampled time; empty without a running-requests gauge. */
   final Map<Long, Double> runningAt = new TreeMap<>();
 
+  /** Engines asleep (vLLM sleep mode) at each sampled time; empty without the sleep gauge. */
+  final Map<Long, Double> asleepAt = new TreeMap<>();
+
   /** Joules the pod's GPUs used; null without an energy counter on them. */
   Double energyJoules;
 
@@ -41,7 +44,10 @@ final class PodUsage {
     return namespace + "/" + pod;
   }
 
-  /** GPU-seconds at the sampled times the pod ran no request; null when either side is unknown. */
+  /**
+   * GPU-seconds at the sampled times the pod ran no request while awake; null when either side is
+   * unknown. A sleeping engine's GPU is idle by choice and counted by {@link #asleepGpuSeconds}.
+   */
   Double idleGpuSeconds(long stepMs) {
     if (gpusAt.isEmpty() || runningAt.isEmpty()) {
       return null;
@@ -49,10 +55,26 @@ final class PodUsage {
     double idle = 0;
     for (Map.Entry<Long, Double> e : gpusAt.entrySet()) {
       Double running = runningAt.get(e.getKey());
-      if (running != null && running == 0) {
+      if (running != null && running == 0 && !asleep(e.getKey())) {
         idle += e.getValue() * stepMs / 1000.0;
       }
     }
     return idle;
+  }
+
+  /** GPU-seconds at the sampled times an engine of the pod was asleep (0 without the gauge). */
+  double asleepGpuSeconds(long stepMs) {
+    double asleep = 0;
+    for (Map.Entry<Long, Double> e : gpusAt.entrySet()) {
+      if (asleep(e.getKey())) {
+        asleep += e.getValue() * stepMs / 1000.0;
+      }
+    }
+    return asleep;
+  }
+
+  private boolean asleep(long t) {
+    Double a = asleepAt.get(t);
+    return a != null && a > 0;
   }
 }

@@ -26,6 +26,11 @@ final class Totals {
     Figure gpuSeconds =
         sum(pods, p -> !p.gpuSeconds.isEmpty(), p -> total(p.gpuSeconds), why.gpus());
     Figure idle = idle(pods, stepMs, gpuSeconds, why);
+    Figure asleep = gpuSeconds;
+    if (gpuSeconds.present()) {
+      // pods without the sleep gauge (engines without a sleep mode) count as awake
+      asleep = Figure.of(pods.stream().mapToDouble(p -> p.asleepGpuSeconds(stepMs)).sum());
+    }
     Figure energy = sum(pods, p -> p.energyJoules != null, p -> p.energyJoules, why.energy());
     Map<String, Double> byModel = new TreeMap<>();
     pods.forEach(p -> p.gpuSeconds.forEach((m, s) -> byModel.merge(m, s, Double::sum)));
@@ -34,6 +39,7 @@ final class Totals {
         tokens,
         gpuSeconds,
         idle,
+        asleep,
         energy,
         ratio(tokens, gpuSeconds, "no GPU time in the window"),
         ratio(tokens, energy, "the GPUs' energy counter did not advance in the window"),

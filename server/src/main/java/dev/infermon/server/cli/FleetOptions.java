@@ -4,6 +4,8 @@ import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.vllm.VllmSleep;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -117,6 +119,33 @@ final class FleetOptions {
   @Option(names = "--seed", description = "Random seed (default: ${DEFAULT-VALUE}).")
   long seed = 42;
 
+  @Option(
+      names = "--sleeping-vllm-pods",
+      description =
+          "Put the first N current vLLM pods to sleep (vLLM sleep mode) for --sleep-for, starting"
+              + " --sleep-after into the run: they admit nothing and their page reads"
+              + " engine_sleep_state (default: ${DEFAULT-VALUE}).")
+  int sleepingVllmPods;
+
+  @Option(
+      names = "--sleep-level",
+      description =
+          "The sleep level: 1 offloads the weights to CPU and discards the KV cache, 2 discards"
+              + " both (default: ${DEFAULT-VALUE}).")
+  int sleepLevel = 1;
+
+  @Option(
+      names = "--sleep-after",
+      converter = SimulateCommand.DurationConverter.class,
+      description = "When the sleeping pods fall asleep, after the start (default: 2m).")
+  Duration sleepAfter = Duration.ofMinutes(2);
+
+  @Option(
+      names = "--sleep-for",
+      converter = SimulateCommand.DurationConverter.class,
+      description = "How long they sleep before waking (default: 10m).")
+  Duration sleepFor = Duration.ofMinutes(10);
+
   /**
    * A fleet builder with these flags applied; the command adds its own and builds.
    *
@@ -136,6 +165,14 @@ final class FleetOptions {
             .nodes(nodes)
             .amdNodes(amdNodes)
             .scenario(Scenario.fromCliName(scenario));
+    if (sleepingVllmPods != 0) {
+      b.vllmSleep(
+          new VllmSleep(
+              sleepingVllmPods,
+              sleepLevel,
+              sleepAfter.toMillis() / 1000.0,
+              sleepFor.toMillis() / 1000.0));
+    }
     if (models != null) {
       b.models(models);
     }

@@ -1,8 +1,10 @@
 package dev.infermon.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.simulator.testing.Captures;
+import dev.infermon.simulator.vllm.VllmSleep;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -162,6 +164,28 @@ class SimulateCommandTest {
     String[] bad = run("--amd-nodes", "1", "--dcgm-mig", "1g.10gb", "--print-file-sd");
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[2]).contains("amdNodes needs whole GPUs");
+  }
+
+  @Test
+  void sleepFlagsReachTheFleet() {
+    SimulateCommand plain = new SimulateCommand();
+    new CommandLine(plain).parseArgs();
+    assertThat(plain.config().vllmSleep().any()).isFalse();
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c)
+        .parseArgs(
+            "--sleeping-vllm-pods",
+            "2",
+            "--sleep-level",
+            "2",
+            "--sleep-after",
+            "90s",
+            "--sleep-for",
+            "5m");
+    assertThat(c.config().vllmSleep()).isEqualTo(new VllmSleep(2, 2, 90, 300));
+    SimulateCommand bad = new SimulateCommand();
+    new CommandLine(bad).parseArgs("--sleeping-vllm-pods", "1", "--sleep-level", "3");
+    assertThatThrownBy(bad::config).hasMessageContaining("sleep level");
   }
 
   @Test

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.PriorityQueue;
 
 /**
@@ -127,6 +128,28 @@ public final class EngineModel {
       throw new IllegalArgumentException("lora must not be null (LoraAdapters.NONE for none)");
     }
     this.lora = l;
+  }
+
+  /**
+   * Aborts every request in the engine at {@code now}: what vLLM's {@code sleep(level, mode)} does
+   * with its default mode {@code "abort"} ("Abort all in-flight requests immediately", PauseMode in
+   * vllm/v1/engine/__init__.py). Their KV blocks are freed; each finishes as {@code abort}.
+   */
+  public void abortAll(double now) {
+    List<Request> all = new ArrayList<>(running);
+    all.addAll(waiting);
+    all.addAll(waitingDeferred);
+    all.addAll(transferring);
+    for (Request r : running) {
+      release(r);
+    }
+    running.clear();
+    waiting.clear();
+    waitingDeferred.clear();
+    transferring.clear();
+    for (Request r : all) {
+      finish(r, FinishReason.ABORT, now);
+    }
   }
 
   /** How many requests have left the engine, for any reason. */

@@ -29,8 +29,21 @@ public final class VllmPage {
    * @param index the data-parallel rank
    * @param metrics what it counted
    * @param state its scheduler now
+   * @param sleepLevel 0 awake, else the sleep mode level (1 or 2) it sleeps at ({@link VllmSleep})
    */
-  public record Engine(int index, VllmMetrics metrics, EngineState state) {}
+  public record Engine(int index, VllmMetrics metrics, EngineState state, int sleepLevel) {
+    /** Validates the level. */
+    public Engine {
+      if (sleepLevel < 0 || sleepLevel > 2) {
+        throw new IllegalArgumentException("sleepLevel must be 0, 1 or 2, got " + sleepLevel);
+      }
+    }
+
+    /** An awake engine. */
+    public Engine(int index, VllmMetrics metrics, EngineState state) {
+      this(index, metrics, state, 0);
+    }
+  }
 
   /**
    * What the page shows.
@@ -190,9 +203,11 @@ public final class VllmPage {
       f.gauge("vllm:num_requests_waiting_by_reason", WAITING_BY_REASON_HELP, byReason);
       List<Child> sleep = new ArrayList<>();
       for (Engine e : engines) {
-        sleep.add(new Child(labels(e, model, "sleep_state", "awake"), 1, 0));
-        sleep.add(new Child(labels(e, model, "sleep_state", "weights_offloaded"), 0, 0));
-        sleep.add(new Child(labels(e, model, "sleep_state", "discard_all"), 0, 0));
+        int level = e.sleepLevel();
+        sleep.add(new Child(labels(e, model, "sleep_state", "awake"), level == 0 ? 1 : 0, 0));
+        sleep.add(
+            new Child(labels(e, model, "sleep_state", "weights_offloaded"), level == 1 ? 1 : 0, 0));
+        sleep.add(new Child(labels(e, model, "sleep_state", "discard_all"), level == 2 ? 1 : 0, 0));
       }
       f.gauge("vllm:engine_sleep_state", SLEEP_HELP, sleep);
     }

@@ -53,6 +53,8 @@ export const api = {
   layout: (signal) => call('/api/v1/llm/dashboard/panels', null, signal),
   panels: (ids, params, signal) =>
     call('/api/v1/llm/dashboard', Object.assign({ panels: ids.join(',') }, params), signal),
+  // The LoRA adapters listed in the window, by base model: the model filter's extra choices.
+  adapters: (params, signal) => call('/api/v1/llm/dashboard/adapters', params, signal),
   catalogNames: (signal) => call('/api/v1/llm/catalog/names', null, signal),
   inventory: (signal) => call('/api/v1/llm/inventory', null, signal),
   // Capacity headroom per model and pod (docs/capacity.md): an estimate or its reason.

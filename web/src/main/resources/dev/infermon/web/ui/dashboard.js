@@ -65,8 +65,10 @@ export function mount(main) {
     const p = st.params();
     for (const f of Object.keys(st.FILTERS)) {
       const sel = main.querySelector('#filter-' + f);
-      const v = p.get(f) || '';
-      if (v && ![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
+      let v = p.get(f) || '';
+      const adapter = f === 'model' && v ? p.get(st.ADAPTER.param) : '';
+      if (adapter) v = st.adapterChoice(v, adapter);
+      if (v && ![...sel.options].some((o) => o.value === v)) sel.add(adapter ? adapterOption(p.get(f), adapter) : new Option(v, v));
       sel.value = v;
     }
     const qsel = main.querySelector('#quantile');
@@ -107,6 +109,30 @@ export function mount(main) {
   // used to cancel these requests when they were slower than the layout (filters left empty).
   const filterController = new AbortController();
 
+  function adapterOption(model, adapter) {
+    const o = new Option('\u00a0\u00a0↳ ' + adapter + ' (LoRA)', st.adapterChoice(model, adapter));
+    o.dataset.adapter = adapter;
+    return o;
+  }
+
+  // Each adapter seen in the window goes right under its base model's choice.
+  async function loadAdapters(signal) {
+    const w = st.timeWindow();
+    const r = await api.adapters({ start: w.start, end: w.end }, signal);
+    const sel = main.querySelector('#filter-model');
+    const keep = sel.value;
+    for (const a of r.data) {
+      const value = st.adapterChoice(a.model, a.adapter);
+      if ([...sel.options].some((o) => o.value === value)) continue;
+      let base = [...sel.options].findIndex((o) => o.value === a.model);
+      if (base < 0) { sel.add(new Option(a.model, a.model)); base = sel.options.length - 1; }
+      let at = base + 1;
+      while (at < sel.options.length && sel.options[at].dataset.adapter) at++;
+      sel.add(adapterOption(a.model, a.adapter), at < sel.options.length ? at : null);
+    }
+    sel.value = keep;
+  }
+
   async function loadFilterValues() {
     const signal = filterController.signal;
     await Promise.all(Object.entries(st.FILTERS).map(async ([param, label]) => {
@@ -119,6 +145,7 @@ export function mount(main) {
           const keep = sel.value;
           for (const v of r.data) if (![...sel.options].some((o) => o.value === v)) sel.add(new Option(v, v));
           sel.value = keep;
+          if (param === 'model') await loadAdapters(signal);
           return;
         } catch (e) {
           /* filters stay usable with "all" meanwhile */
@@ -275,7 +302,11 @@ export function mount(main) {
   main.querySelector('#dash-toolbar').addEventListener('submit', (e) => e.preventDefault());
   main.querySelector('#dash-toolbar').addEventListener('change', (e) => {
     const t = e.target;
-    if (t.dataset.filter) st.update({ [t.dataset.filter]: t.value });
+    if (t.dataset.filter === 'model') {
+      // an adapter's choice filters by its base model and scopes the adapter panels to it
+      const [model, adapter] = t.value.split('\n');
+      st.update({ model, [st.ADAPTER.param]: adapter || null });
+    } else if (t.dataset.filter) st.update({ [t.dataset.filter]: t.value });
     else if (t.id === 'quantile') st.update({ q: t.value });
     else if (t.id === 'refresh') { st.update({ refresh: t.value === 'off' ? null : t.value }, true); schedule(); return; } else return;
     reload();

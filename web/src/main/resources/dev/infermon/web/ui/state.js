@@ -62,6 +62,17 @@ export function rangeKey(p = params()) {
   return RANGES[p.get('range')] ? p.get('range') : '1h';
 }
 
+/**
+ * The LoRA adapter filter's parameter and label: no select of its own, the model filter offers
+ * each adapter under its base model (the API's lora_adapter scopes the per-adapter LoRA panels).
+ */
+export const ADAPTER = { param: 'adapter', label: 'lora_adapter' };
+
+/** The model filter's value of an adapter choice: base model and adapter ("\n" is in no name). */
+export function adapterChoice(model, adapter) {
+  return model + '\n' + adapter;
+}
+
 /** The filters set in the URL, keyed by label name. */
 export function filters(p = params()) {
   const out = {};
@@ -69,6 +80,7 @@ export function filters(p = params()) {
     const v = p.get(param);
     if (v) out[label] = v;
   }
+  if (p.get(ADAPTER.param)) out[ADAPTER.label] = p.get(ADAPTER.param);
   return out;
 }
 
