@@ -29,6 +29,7 @@ import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.amdgpu.AmdExporter;
@@ -64,7 +65,7 @@ class AmdGpuPanelsTest {
   /** Per step: pod -> {GPU joules, generated tokens}. */
   private static final Map<Long, Map<String, double[]>> TRUTH = new LinkedHashMap<>();
 
-  private static FleetConfig.Builder config() {
+  private static FleetConfigBuilder config() {
     return FleetConfig.builder()
         .vllmPods(2)
         .dataParallelPods(0)

@@ -11,6 +11,7 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.vllm.VllmKvResidency;
 import dev.infermon.simulator.vllm.VllmNixl;
 import java.time.Duration;
@@ -32,7 +33,7 @@ class KvTransferTest {
   private static final String DECODE = "vllm-pd-llama-3-1-8b-instruct-decode-0";
   private static final String PREFILL = "vllm-pd-llama-3-1-8b-instruct-prefill-0";
   private static final Catalog CATALOG = Catalog.builtIn();
-  private static final FleetConfig.Builder SMALL =
+  private static final FleetConfigBuilder SMALL =
       FleetConfig.builder()
           .vllmPods(1)
           .legacyVllmPods(0)

@@ -16,6 +16,7 @@ import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.model.LoraAdapters;
@@ -40,7 +41,7 @@ class LoraTest {
   private static final Catalog CATALOG = Catalog.builtIn();
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
   private static final List<String> ADAPTERS = List.of("sql", "chat", "legal");
-  private static final FleetConfig.Builder SMALL =
+  private static final FleetConfigBuilder SMALL =
       FleetConfig.builder()
           .vllmPods(2)
           .dataParallelPods(0)

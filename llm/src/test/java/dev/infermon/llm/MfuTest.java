@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ class MfuTest {
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
   private static final double H100_FLOPS = 989.4e12;
   private static final double H100_BYTES = 3350e9;
-  private static final FleetConfig.Builder SMALL =
+  private static final FleetConfigBuilder SMALL =
       FleetConfig.builder()
           .vllmPods(2)
           .dataParallelPods(1)

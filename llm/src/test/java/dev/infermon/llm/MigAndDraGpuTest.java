@@ -18,6 +18,7 @@ import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.DcgmAttribution;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.VllmPod;
@@ -43,7 +44,7 @@ class MigAndDraGpuTest {
   /** MIG fleet, per scrape: pod -> {its GPU's energy J (as its instance repeats it), tokens}. */
   private static final Map<Long, Map<String, double[]>> MIG_TRUTH = new LinkedHashMap<>();
 
-  private static FleetConfig.Builder fleet(int vllmPods, int sglangPods) {
+  private static FleetConfigBuilder fleet(int vllmPods, int sglangPods) {
     return FleetConfig.builder()
         .vllmPods(vllmPods)
         .dataParallelPods(0)

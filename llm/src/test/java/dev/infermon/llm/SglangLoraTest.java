@@ -11,6 +11,7 @@ import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.SglangPod;
 import dev.infermon.simulator.VllmPod;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 class SglangLoraTest {
   private static final Catalog CATALOG = Catalog.builtIn();
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
-  private static final FleetConfig.Builder FLEET =
+  private static final FleetConfigBuilder FLEET =
       FleetConfig.builder()
           .vllmPods(1)
           .dataParallelPods(0)

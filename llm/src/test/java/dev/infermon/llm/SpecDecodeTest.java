@@ -17,6 +17,7 @@ import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +36,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SpecDecodeTest {
   private static final Catalog CATALOG = Catalog.builtIn();
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
-  private static final FleetConfig.Builder SMALL =
+  private static final FleetConfigBuilder SMALL =
       FleetConfig.builder()
           .vllmPods(2)
           .dataParallelPods(1)

@@ -17,28 +17,28 @@ class FleetConfigTest {
   static Stream<Arguments> badConfigs() {
     return Stream.<Arguments>of(
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.vllmPods(-1),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.vllmPods(-1),
             "vllmPods must be >= 0, got -1"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.vllmPods(1).dataParallelPods(2),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.vllmPods(1).dataParallelPods(2),
             "dataParallelPods (2) exceeds vllmPods (1)"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.sglangTensorParallel(0),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.sglangTensorParallel(0),
             "sglangTensorParallel must be in [1, 8], got 0"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.gpusPerNode(0),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.gpusPerNode(0),
             "gpusPerNode must be in [1, 16], got 0"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.models(List.of()),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.models(List.of()),
             "at least one model is needed"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.namespace("Bad_NS"),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.namespace("Bad_NS"),
             "namespace is not a DNS label: \"Bad_NS\""),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>) b -> b.legacyRelease(VllmRelease.V1_CURRENT),
+            (UnaryOperator<FleetConfigBuilder>) b -> b.legacyRelease(VllmRelease.V1_CURRENT),
             "legacyRelease must be an older release, got v1-current"),
         Arguments.of(
-            (UnaryOperator<FleetConfig.Builder>)
+            (UnaryOperator<FleetConfigBuilder>)
                 b ->
                     b.vllmPods(0)
                         .legacyVllmPods(0)
@@ -50,7 +50,7 @@ class FleetConfigTest {
 
   @ParameterizedTest
   @MethodSource("badConfigs")
-  void badConfigsNameTheField(UnaryOperator<FleetConfig.Builder> edit, String message) {
+  void badConfigsNameTheField(UnaryOperator<FleetConfigBuilder> edit, String message) {
     assertThatThrownBy(() -> edit.apply(FleetConfig.builder()).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(message);

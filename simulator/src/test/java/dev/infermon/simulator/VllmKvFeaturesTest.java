@@ -22,7 +22,7 @@ class VllmKvFeaturesTest {
   private static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
   private static final String DECODE = "vllm-pd-llama-3-1-8b-instruct-decode-0";
   private static final String PREFILL = "vllm-pd-llama-3-1-8b-instruct-prefill-0";
-  private static final FleetConfig.Builder SMALL =
+  private static final FleetConfigBuilder SMALL =
       FleetConfig.builder()
           .vllmPods(1)
           .legacyVllmPods(0)

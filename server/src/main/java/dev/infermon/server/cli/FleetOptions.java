@@ -2,6 +2,7 @@ package dev.infermon.server.cli;
 
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.vllm.VllmSleep;
@@ -151,8 +152,8 @@ final class FleetOptions {
    *
    * @throws IllegalArgumentException for an unknown scenario
    */
-  FleetConfig.Builder builder() {
-    FleetConfig.Builder b =
+  FleetConfigBuilder builder() {
+    FleetConfigBuilder b =
         FleetConfig.builder()
             .seed(seed)
             .vllmPods(vllmPods)

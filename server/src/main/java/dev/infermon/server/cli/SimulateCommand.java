@@ -3,6 +3,7 @@ package dev.infermon.server.cli;
 import dev.infermon.simulator.DcgmAttribution;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
@@ -354,7 +355,7 @@ public final class SimulateCommand implements Callable<Integer> {
   }
 
   FleetConfig config() {
-    FleetConfig.Builder b =
+    FleetConfigBuilder b =
         fleetOptions
             .builder()
             .legacyVllmPods(legacyVllmPods)
