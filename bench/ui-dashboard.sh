@@ -6,7 +6,8 @@
 #   bench/ui-dashboard.sh [pods=100] [hours=6] [scrape-seconds=30] [runs=5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -q -o -pl it-ui test-compile
-./mvnw -q -o -pl it-ui dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/ui-bench.cp
+# MVN_FLAGS (environment) goes to both Maven calls (-o where the local repository has everything)
+./mvnw -q ${MVN_FLAGS:-} -pl it-ui test-compile
+./mvnw -q ${MVN_FLAGS:-} -pl it-ui dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/ui-bench.cp
 exec java -Xmx8g -cp "it-ui/target/test-classes:$(cat it-ui/target/ui-bench.cp)" \
   dev.infermon.itui.UiDashboardBench "${1:-100}" "${2:-6}" "${3:-30}" "${4:-5}"
