@@ -5,6 +5,7 @@ import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.Rng;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmRelease;
+import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -108,7 +109,8 @@ final class FleetLayout {
               0,
               r.isV0() ? LoraAdapters.NONE : config.lora(),
               false,
-              VllmPod.Features.NONE));
+              VllmPod.Features.NONE,
+              VllmSleep.Stretch.NEVER));
     }
     for (int i = 0; i < config.sglangPods(); i++) {
       ModelProfile p = nextModel();
@@ -188,7 +190,8 @@ final class FleetLayout {
                 0,
                 LoraAdapters.NONE,
                 config.mfu(),
-                new VllmPod.Features(config.nixl(), config.kvCacheMetrics())));
+                new VllmPod.Features(config.nixl(), config.kvCacheMetrics()),
+                VllmSleep.Stretch.NEVER));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {

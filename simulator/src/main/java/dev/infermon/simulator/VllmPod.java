@@ -41,37 +41,6 @@ public final class VllmPod extends InferencePod {
       int speculativeTokens,
       LoraAdapters lora,
       boolean mfu,
-      Features features) {
-    this(
-        info,
-        release,
-        profile,
-        seed,
-        shape,
-        phase,
-        arrivalKey,
-        scenario,
-        startEpoch,
-        speculativeTokens,
-        lora,
-        mfu,
-        features,
-        VllmSleep.Stretch.NEVER);
-  }
-
-  VllmPod(
-      PodInfo info,
-      VllmRelease release,
-      ModelProfile profile,
-      long seed,
-      LoadShape shape,
-      Workload.Phase phase,
-      String arrivalKey,
-      Scenario scenario,
-      double startEpoch,
-      int speculativeTokens,
-      LoraAdapters lora,
-      boolean mfu,
       Features features,
       VllmSleep.Stretch sleep) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);

@@ -3,8 +3,6 @@ package dev.infermon.simulator.vllm;
 import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.text.Histogram;
 import dev.infermon.simulator.text.PythonFamilies;
-import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,12 +119,6 @@ public final class VllmKvResidency {
       String name,
       String help,
       Function<VllmKvResidency, Histogram> pick) {
-    List<HistogramChild> children = new ArrayList<>();
-    for (VllmPage.Engine e : engines) {
-      children.add(
-          new HistogramChild(
-              labels.apply(e), pick.apply(e.metrics().kvResidency()), created.next()));
-    }
-    f.histogram(name, help, children);
+    VllmPage.histogram(f, engines, created, labels, name, help, m -> pick.apply(m.kvResidency()));
   }
 }

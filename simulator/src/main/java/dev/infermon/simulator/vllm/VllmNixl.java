@@ -3,7 +3,6 @@ package dev.infermon.simulator.vllm;
 import dev.infermon.simulator.text.Histogram;
 import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
-import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -198,12 +197,7 @@ public final class VllmNixl {
       String name,
       String help,
       Function<VllmNixl, Histogram> pick) {
-    List<HistogramChild> children = new ArrayList<>();
-    for (VllmPage.Engine e : engines) {
-      children.add(
-          new HistogramChild(labels.apply(e), pick.apply(e.metrics().nixl()), created.next()));
-    }
-    f.histogram(name, help, children);
+    VllmPage.histogram(f, engines, created, labels, name, help, m -> pick.apply(m.nixl()));
   }
 
   private static void counter(

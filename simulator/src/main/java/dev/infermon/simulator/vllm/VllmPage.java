@@ -452,12 +452,25 @@ public final class VllmPage {
       String base,
       String help,
       Function<VllmMetrics, Histogram> pick) {
+    histogram(f, v.engines(), created, e -> labels(e, v.modelName()), base, help, pick);
+  }
+
+  /**
+   * One child per engine of {@code engines}, labelled by {@code labels}, picked from its metrics.
+   */
+  static void histogram(
+      PythonFamilies f,
+      List<Engine> engines,
+      CreatedClock created,
+      Function<Engine, String[]> labels,
+      String name,
+      String help,
+      Function<VllmMetrics, Histogram> pick) {
     List<HistogramChild> children = new ArrayList<>();
-    for (Engine e : v.engines()) {
-      children.add(
-          new HistogramChild(labels(e, v.modelName()), pick.apply(e.metrics()), created.next()));
+    for (Engine e : engines) {
+      children.add(new HistogramChild(labels.apply(e), pick.apply(e.metrics()), created.next()));
     }
-    f.histogram(base, help, children);
+    f.histogram(name, help, children);
   }
 
   private static List<Child> perEngine(
