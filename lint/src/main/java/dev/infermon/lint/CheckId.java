@@ -18,6 +18,10 @@ public enum CheckId {
       "counter-without-total",
       Severity.ERROR,
       "A counter is exposed with _total; the query omits it."),
+  ADDED_LATER(
+      "added-later",
+      Severity.WARNING,
+      "The metric exists only from a later release than the endpoints run."),
   DEPRECATED_METRIC(
       "deprecated-metric", Severity.WARNING, "The metric is deprecated and will be hidden."),
   REMOVED_METRIC(

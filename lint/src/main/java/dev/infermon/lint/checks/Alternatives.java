@@ -89,11 +89,24 @@ final class Alternatives {
     if (y.equals(x.name()) && inTargetSpelling(s, sibling) && !inTargetSpelling(s, info)) {
       return true; // the same family in the spelling the targets use is or-ed beside it
     }
+    if (y.equals(x.name())
+        && !inTargetSpelling(s, sibling)
+        && !inTargetSpelling(s, info)
+        && isDefault(sibling)
+        && !isDefault(info)) {
+      // no target uses either spelling (NIM's page lacks the family in every one): the engine's
+      // own spelling beside it gets the finding, this one would repeat it
+      return true;
+    }
     if (y.equals(x.history().replacedBy())) {
       return true;
     }
     return y.equals(x.history().renamedFrom())
         && !NameHistory.existsInTargetReleases(s, info.hit().engine(), x.name());
+  }
+
+  private static boolean isDefault(MetricInfo info) {
+    return info.hit().variant().equals(info.hit().engine().variants().get(0));
   }
 
   /** Whether a target of the name's engine spells its names as {@code info} is spelt. */

@@ -112,8 +112,12 @@ final class MissingName {
       product = p;
     }
     String title = hit.engine().title();
+    // In the product's own spelling the name is one no endpoint ever serves (an error); in the
+    // engine's (vllm:x) it is right for the engine's other endpoints, and only these lack it.
+    boolean ownSpelling = product.equals(hit.variant().product());
     s.report(
         CheckId.UNKNOWN_METRIC,
+        ownSpelling ? Severity.ERROR : Severity.WARNING,
         at,
         product
             + " does not expose "
@@ -226,13 +230,22 @@ final class MissingName {
           name);
       return true;
     }
+    // The query is right for the releases that have the family; the endpoints are older. A
+    // warning of its own, not unknown-metric: nothing in the file is misspelt.
     s.report(
-        CheckId.UNKNOWN_METRIC,
+        CheckId.ADDED_LATER,
         at,
         name + " was added in " + title + " " + added + "; " + runs + ".",
-        NameHistory.renamedFrom(s, hit, name).map(o -> "on older releases use " + o).orElse(""),
+        upgrade(title, added)
+            + NameHistory.renamedFrom(s, hit, name)
+                .map(o -> "; on older releases use " + o)
+                .orElse(""),
         name);
     return true;
+  }
+
+  private static String upgrade(String title, ReleaseLine added) {
+    return "upgrade " + title + " to " + added + " or later, or drop the query";
   }
 
   /**
@@ -385,7 +398,28 @@ final class MissingName {
   private static void notCreated(QueryScope s, MetricInfo info, Location at, String runs) {
     Reference.CatalogHit hit = info.hit();
     String name = info.sample();
+    ReleaseLine added = NameHistory.firstRelease(hit);
+    String title = hit.engine().title();
+    boolean maybeOlder = s.ref.releases(hit.engine()).first().compareTo(added) < 0;
     if (!hit.latest().lazy()) {
+      if (maybeOlder) {
+        // the range could not be narrowed past the release that added it (a page cut to an
+        // excerpt): an older release is as likely as a page that lost it
+        s.report(
+            CheckId.ADDED_LATER,
+            at,
+            name
+                + " is not exposed: either the endpoints run a release before "
+                + title
+                + " "
+                + added
+                + ", which added it ("
+                + runs
+                + "), or their pages lack it.",
+            upgrade(title, added),
+            name);
+        return;
+      }
       s.report(
           CheckId.UNKNOWN_METRIC,
           at,
@@ -394,13 +428,11 @@ final class MissingName {
           name);
       return;
     }
-    ReleaseLine added = NameHistory.firstRelease(hit);
-    String title = hit.engine().title();
     s.report(
         CheckId.UNKNOWN_METRIC,
         Severity.INFO,
         at,
-        s.ref.releases(hit.engine()).first().compareTo(added) < 0
+        maybeOlder
             // the range could not be narrowed past the release that added it: either is true
             ? name
                 + " is not exposed: either the endpoints run a release before "

@@ -92,13 +92,18 @@ final class NameSpellings {
         || hit.variant().own().contains(hit.latest().name())) {
       return sample;
     }
+    String prefix = null;
     for (dev.infermon.llm.catalog.Spelling sp : used) {
       if (sp.variant().equals(hit.variant())) {
         return sample;
       }
+      // a product's spelling that cannot carry the family (NIM lacks num_preemptions_total) is
+      // no spelling to suggest: the product's subset decides (MissingName)
+      if (prefix == null && hit.engine().serves(sp.variant(), hit.latest().name())) {
+        prefix = sp.prefix();
+      }
     }
-    String prefix = used.iterator().next().prefix();
-    return prefix + sample.substring(hit.variant().prefix().length());
+    return prefix == null ? sample : prefix + sample.substring(hit.variant().prefix().length());
   }
 
   /**

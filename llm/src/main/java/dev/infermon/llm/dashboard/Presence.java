@@ -70,10 +70,15 @@ public interface Presence {
 
   /**
    * Every family of the engines of {@code spellings}, in those spellings only (none of a spelling
-   * told apart only by its labels, as in {@link #of}).
+   * told apart only by its labels, as in {@link #of}), and in a product's spelling only the
+   * families its fixed subset serves: NVIDIA NIM never exposes an unprefixed {@code
+   * num_preemptions_total}, so an export that named it would read a name no endpoint has.
    */
   static Presence spellings(Set<Spelling> spellings) {
     Set<Spelling> copy = Set.copyOf(spellings);
-    return (e, v, m) -> v.requiredLabels().isEmpty() && copy.contains(new Spelling(e.engine(), v));
+    return (e, v, m) ->
+        v.requiredLabels().isEmpty()
+            && copy.contains(new Spelling(e.engine(), v))
+            && e.serves(v, m.name());
   }
 }
