@@ -93,11 +93,11 @@ class CaptureNamesLintTest {
       textBlock =
           """
           # capture                         | query                                                     | finding              | fix (- none)
-          vllm-0.4.3.txt                    | max(vllm:kv_cache_usage_perc)                             | unknown-metric error | on older releases use vllm:gpu_cache_usage_perc
-          vllm-0.4.3.txt                    | sum(rate(vllm:inter_token_latency_seconds_bucket[5m]))    | unknown-metric error | on older releases use vllm:time_per_output_token_seconds_bucket
-          vllm-v0-ray2.32-serve_rayprefix.txt | max(ray_vllm:kv_cache_usage_perc)                       | unknown-metric error | on older releases use ray_vllm:gpu_cache_usage_perc
-          vllm-0.4.3.txt                    | sum(rate(vllm:prefix_cache_hits_total[5m]))               | unknown-metric error | -
-          vllm-0.4.3.txt                    | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))           | unknown-metric error | -
+          vllm-0.4.3.txt                    | max(vllm:kv_cache_usage_perc)                             | added-later warning | upgrade vLLM to 0.9.2 or later, or drop the query; on older releases use vllm:gpu_cache_usage_perc
+          vllm-0.4.3.txt                    | sum(rate(vllm:inter_token_latency_seconds_bucket[5m]))    | added-later warning | upgrade vLLM to 0.11 or later, or drop the query; on older releases use vllm:time_per_output_token_seconds_bucket
+          vllm-v0-ray2.32-serve_rayprefix.txt | max(ray_vllm:kv_cache_usage_perc)                       | added-later warning | upgrade vLLM to 0.9.2 or later, or drop the query; on older releases use ray_vllm:gpu_cache_usage_perc
+          vllm-0.4.3.txt                    | sum(rate(vllm:prefix_cache_hits_total[5m]))               | added-later warning | upgrade vLLM to 0.9.2 or later, or drop the query
+          vllm-0.4.3.txt                    | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))           | added-later warning | upgrade vLLM to 0.8 or later, or drop the query
           vllm-0.11.x-idle.txt              | sum(rate(vllm:gpu_prefix_cache_hits_total[5m]))           | removed-metric error | use vllm:prefix_cache_hits_total
           vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt | max(vllm:gpu_cache_usage_perc)      | removed-metric error | use vllm:kv_cache_usage_perc
           vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt | sum(rate(vllm:time_per_output_token_seconds_bucket[5m])) | removed-metric error | use vllm:inter_token_latency_seconds_bucket

@@ -344,7 +344,10 @@ public final class EfficiencyService {
         "no GPU energy counter (" + families(catalog, Signal.GPU_ENERGY) + ") on the GPUs");
   }
 
-  /** Signal {@code s}'s families as each engine's first spelling names them, joined by "or". */
+  /**
+   * Signal {@code s}'s families as each engine's first spelling names them, joined by "or", after
+   * the signal's display name: a reason a user reads names the quantity, not the catalog's key.
+   */
   static String families(Catalog catalog, Signal s) {
     Set<String> out = new LinkedHashSet<>();
     for (EngineCatalog e : catalog.engines()) {
@@ -356,6 +359,6 @@ public final class EfficiencyService {
         }
       }
     }
-    return "signal " + s.key() + ": " + String.join(" or ", out);
+    return s.displayName() + ": " + String.join(" or ", out);
   }
 }
