@@ -24,6 +24,7 @@ import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.router.ProductionStackRouter;
+import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
@@ -48,6 +49,9 @@ class CatalogTest {
     "vllm-0.4.3.txt, vllm, 0.4",
     "vllm-0.11.x-idle.txt, vllm, 0.11",
     "vllm-v0-ray2.32-serve_rayprefix.txt, vllm, 0.5",
+    // engine_sleep_state's labels among them: engine, model_name and sleep_state, as vLLM's
+    // PrometheusStatLogger registers them (labelnames + ["sleep_state"])
+    "vllm-0.2x-2026-09-20_qwen2.5-1.5b_mfu_sleep_created.txt, vllm, 0.24",
     "01_v0.4.1_docs_single_request.prom, sglang, 0.4.1",
     "02_v0.5.1_issue13485_tp_labels_TRUNCATED.prom, sglang, 0.5.1",
     "03_v0.5.3-0.5.6_aibrix1614_dp_attention_pid_label_TRUNCATED.prom, sglang, 0.5.3",
@@ -59,9 +63,7 @@ class CatalogTest {
   void everyFamilyOfARealCaptureIsCatalogued(String file, String engine, String release)
       throws Exception {
     Map<String, FamilyInfo> families;
-    try (InputStream in = getClass().getResourceAsStream("/fixtures/" + file)) {
-      families = PageFamilies.parse(in.readAllBytes(), null);
-    }
+    families = PageFamilies.parse(Captures.get(file).bytes(), null);
     assertThat(CatalogCheck.problems(CATALOG, engine, release, families)).isEmpty();
     Detection d = new EngineDetector(CATALOG).detect(families);
     assertThat(d.engine()).isEqualTo(engine);
