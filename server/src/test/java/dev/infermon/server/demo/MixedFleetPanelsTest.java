@@ -61,7 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
-      List.of("vllm", "sglang", "tgi", "llamacpp", "trtllm", "vllm-pd", "sglang-pd");
+      List.of("vllm", "sglang", "tgi", "llamacpp", "trtllm", "triton", "vllm-pd", "sglang-pd");
 
   private static final String TABLE =
       """
@@ -223,6 +223,25 @@ class MixedFleetPanelsTest {
       assertThat(rows.put(cells[0].strip(), values)).as("twice: " + cells[0]).isNull();
     }
     return rows;
+  }
+
+  @Test
+  void dumpActualTmp() throws Exception {
+    StringBuilder sb = new StringBuilder();
+    for (Panel panel : Dashboards.standard()) {
+      sb.append(panel.id());
+      for (String c : COLUMNS) {
+        PanelResult p = byColumn.get(c).get(panel.id());
+        sb.append(" | ").append(actual(p, c));
+      }
+      sb.append("\n");
+      for (String c : List.of("trtllm", "triton")) {
+        for (EmptyReason r : byColumn.get(c).get(panel.id()).reasons()) {
+          sb.append("    ").append(c).append(": ").append(r).append("\n");
+        }
+      }
+    }
+    java.nio.file.Files.writeString(Path.of("/tmp/triton23-mixed.txt"), sb.toString());
   }
 
   @Test
