@@ -122,4 +122,29 @@ class TritonCatalogTest {
     assertThat(s.get(Signal.REQUESTS_SUCCEEDED).get(0).match())
         .containsEntry("model", "tensorrt_llm");
   }
+
+  @Test
+  void theSimulatedPageIsCataloguedAndDetectedAsTheNewestReporter() throws Exception {
+    dev.infermon.simulator.Fleet fleet =
+        dev.infermon.simulator.Fleet.create(
+            dev.infermon.simulator.FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .tritonPods(1)
+                .build(),
+            SimulatedFleet.START);
+    fleet.advance(java.time.Duration.ofMinutes(3));
+    String pod = fleet.pods().get(0).info().name();
+    String page = fleet.render(pod).orElseThrow();
+    Map<String, FamilyInfo> families =
+        PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
+    // names, types, labels (the failure reason among them) and buckets as triton.yaml has them
+    assertThat(CatalogCheck.problems(CATALOG, "triton", "0d5352f5", families)).isEmpty();
+    Detection d = new EngineDetector(CATALOG).detect(families);
+    assertThat(d.engine()).isEqualTo("triton");
+    assertThat(d.versions().toString()).isEqualTo("0d5352f5");
+  }
 }

@@ -329,5 +329,22 @@ class TrtllmDashboardTest {
               (finished.get(old.now()).get(w) - finished.get(old.now() - 285_000).get(w)) / 285.0;
           assertThat(v).as(w).isPositive().isCloseTo(want, within(want * 1e-9));
         });
+    // 1.3 writes kv_cache_utilization, an enable_iter_perf_stats gauge: the flag is on, and the
+    // scheduler gauges and KV blocks are missing because they came later (main), not the flag
+    for (PanelResult p :
+        s.render(DashboardRequest.of(Filters.NONE, old.now() - 300_000, old.now()))) {
+      if (!List.of("pod.scheduler", "pod.kv_capacity", "causal_pod.queue")
+          .contains(p.panel().id())) {
+        continue;
+      }
+      assertThat(p.reasons()).as(p.panel().id()).isNotEmpty();
+      for (EmptyReason r : p.reasons()) {
+        if (r.message().contains("swapped")) {
+          continue; // no release has them
+        }
+        assertThat(r.kind()).as(p.panel().id() + ": " + r).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
+        assertThat(r.version()).as(p.panel().id() + ": " + r).isEqualTo("main");
+      }
+    }
   }
 }

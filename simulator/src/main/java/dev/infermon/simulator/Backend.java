@@ -13,6 +13,8 @@ public enum Backend {
   TGI("tgi", true),
   LLAMACPP("llamacpp", true),
   TRTLLM("trtllm", true),
+  /** Triton Inference Server with the tensorrtllm backend (simulate --triton-pods). */
+  TRITON("triton", true),
   DCGM("dcgm", false),
   /** AMD's device-metrics-exporter (simulate --amd-nodes). */
   AMDGPU("amdgpu", false),

@@ -48,6 +48,9 @@ import java.util.List;
  * @param trtllmRelease13 how many of the TensorRT-LLM pods (the last ones) run 1.3, whose page has
  *     the five request families and the KV-cache ones, every series labelled {@code
  *     model_name="undefined"}
+ * @param tritonPods Triton Inference Server pods serving TensorRT-LLM through the tensorrtllm
+ *     backend ({@code nv_trt_llm_*} and {@code nv_inference_*} at {@code :8002/metrics}); none by
+ *     default
  * @param router the router served in front of the pods ({@code simulate --router}), {@link
  *     RouterKind#NONE} (the default) for none
  * @param nixl whether the vLLM prefill/decode pair moves KV over the NIXL connector (the default):
@@ -87,6 +90,7 @@ public record FleetConfig(
     DcgmAttribution dcgmAttribution,
     int trtllmPods,
     int trtllmRelease13,
+    int tritonPods,
     RouterKind router,
     boolean nixl,
     boolean kvCacheMetrics,
@@ -109,6 +113,7 @@ public record FleetConfig(
     nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
     nonNegative("trtllmPods", trtllmPods);
     nonNegative("trtllmRelease13", trtllmRelease13);
+    nonNegative("tritonPods", tritonPods);
     if (trtllmRelease13 > trtllmPods) {
       throw new IllegalArgumentException(
           "trtllmRelease13 (" + trtllmRelease13 + ") exceeds trtllmPods (" + trtllmPods + ")");
@@ -185,6 +190,7 @@ public record FleetConfig(
             + tgiPods
             + llamacppPods
             + trtllmPods
+            + tritonPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");

@@ -21,6 +21,7 @@ public final class FleetConfigBuilder {
   private int llamacppWithoutMetrics;
   private int trtllmPods;
   private int trtllmRelease13;
+  private int tritonPods;
   private boolean prefillDecode = true;
   private List<String> models =
       List.of(
@@ -123,6 +124,14 @@ public final class FleetConfigBuilder {
    */
   public FleetConfigBuilder trtllmRelease13(int v) {
     trtllmRelease13 = v;
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#tritonPods()
+   */
+  public FleetConfigBuilder tritonPods(int v) {
+    tritonPods = v;
     return this;
   }
 
@@ -281,9 +290,9 @@ public final class FleetConfigBuilder {
   /**
    * Keeps only the pods of {@code engines} (of {@link Backend#engines()}), each with at least one
    * pod: an engine not listed has none (vLLM's older-release pods and SGLang's gateway pods go with
-   * their engine), one listed with none gets one, and the prefill/decode pairs stay only when both
-   * vLLM and SGLang are listed (the pairs are one of each). Counts already set for listed engines
-   * are kept.
+   * their engine), one listed with none gets one (TensorRT-LLM two: one current, one on 1.3, whose
+   * page names no model), and the prefill/decode pairs stay only when both vLLM and SGLang are
+   * listed (the pairs are one of each). Counts already set for listed engines are kept.
    *
    * @throws IllegalArgumentException for an empty list or a backend that is not an engine
    */
@@ -307,8 +316,15 @@ public final class FleetConfigBuilder {
     tgiPods = engines.contains(Backend.TGI) ? Math.max(1, tgiPods) : 0;
     llamacppPods = engines.contains(Backend.LLAMACPP) ? Math.max(1, llamacppPods) : 0;
     llamacppWithoutMetrics = Math.min(llamacppWithoutMetrics, llamacppPods);
-    trtllmPods = engines.contains(Backend.TRTLLM) ? Math.max(1, trtllmPods) : 0;
+    if (!engines.contains(Backend.TRTLLM)) {
+      trtllmPods = 0;
+    } else if (trtllmPods == 0) {
+      // one pod per release the simulator serves: the current page and 1.3's "undefined" one
+      trtllmPods = 2;
+      trtllmRelease13 = 1;
+    }
     trtllmRelease13 = Math.min(trtllmRelease13, trtllmPods);
+    tritonPods = engines.contains(Backend.TRITON) ? Math.max(1, tritonPods) : 0;
     return this;
   }
 
@@ -352,6 +368,7 @@ public final class FleetConfigBuilder {
         dcgmAttribution,
         trtllmPods,
         trtllmRelease13,
+        tritonPods,
         router,
         nixl,
         kvCacheMetrics,
@@ -388,6 +405,7 @@ public final class FleetConfigBuilder {
     b.dcgmAttribution = c.dcgmAttribution();
     b.trtllmPods = c.trtllmPods();
     b.trtllmRelease13 = c.trtllmRelease13();
+    b.tritonPods = c.tritonPods();
     b.router = c.router();
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();

@@ -160,6 +160,15 @@ final class FleetLayout {
           info(name, workload, Backend.TRTLLM, "", "trtllm", release, p, 1, p.tensorParallel());
       pods.add(new TrtllmPod(info, p, config.seed(), shape(p), name, s, start));
     }
+    for (int i = 0; i < config.tritonPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "triton-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      // the release line is the backend reporter's commit (triton.yaml's versions)
+      PodInfo info =
+          info(name, workload, Backend.TRITON, "", "triton", "0d5352f5", p, 1, p.tensorParallel());
+      pods.add(new TritonPod(info, p, config.seed(), shape(p), name, s, start));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();

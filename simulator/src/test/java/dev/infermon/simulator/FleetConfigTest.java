@@ -101,6 +101,16 @@ class FleetConfigTest {
     }
     assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.VLLM_PD);
     assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.SGLANG_PD);
+    // both TensorRT-LLM pages the simulator serves: the current one and 1.3's "undefined" one
+    assertThat(
+            fleet.inventory().stream()
+                .filter(p -> p.backend() == Backend.TRTLLM)
+                .map(PodInfo::version)
+                .toList())
+        .containsExactlyInAnyOrder("main", "1.3");
+    FleetConfig three = FleetConfig.builder().trtllmPods(3).engines(Backend.engines()).build();
+    assertThat(three.trtllmPods()).as("a count already set is kept").isEqualTo(3);
+    assertThat(three.trtllmRelease13()).isZero();
 
     FleetConfig tgi = FleetConfig.builder().engines(List.of(Backend.TGI)).build();
     assertThat(Fleet.create(tgi, 0).inventory())

@@ -72,7 +72,7 @@ final class EngineReasons {
           null,
           null);
     }
-    if (in.entry.condition().gated()) {
+    if (in.entry.condition().gated() && !flagShown(in.entry, t)) {
       return reason(
           EmptyReason.Kind.BEHIND_FLAG,
           e.title()
@@ -453,6 +453,25 @@ final class EngineReasons {
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /**
+   * Whether the target shows another family behind the same flag, so the flag is on and the
+   * family's absence has another cause (TensorRT-LLM 1.3 has kv_cache_utilization of
+   * enable_iter_perf_stats, but not yet num_requests_running): a family registered anyway says
+   * nothing of the flag.
+   */
+  private boolean flagShown(MetricEntry missing, TargetInventory t) {
+    for (MetricEntry m : e.metrics()) {
+      if (m != missing
+          && m.condition().gated()
+          && m.condition().kind() == missing.condition().kind()
+          && m.condition().flag().equals(missing.condition().flag())
+          && onTarget(m, t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean onTarget(MetricEntry m, TargetInventory t) {

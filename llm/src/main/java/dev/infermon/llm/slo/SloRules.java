@@ -3,10 +3,13 @@ package dev.infermon.llm.slo;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.BucketBounds;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -153,19 +156,18 @@ public final class SloRules {
 
   /** The error ratio of {@code slo} over {@code w}, one expression over every engine. */
   private static String errorRatioExpr(LlmConfig.Slo slo, List<SliSource> sources, Duration w) {
-    String model = "model_name=" + q(slo.model());
     String range = "[" + duration(w) + "]";
     if (slo.sli().equals("success")) {
       // a lazily created failure counter (SGLang) is absent until the first failure: or vector(0)
       List<String> failed = new ArrayList<>();
       List<String> totals = new ArrayList<>();
       for (SliSource s : sources) {
-        String own = modelMatcher(s.engine(), slo.model());
+        List<List<String>> sides = modelSides(s.engine(), slo.model());
         for (SliSource.Counter c : s.failed()) {
-          failed.add("(sum(rate(" + selector(c, own) + range + ")) or vector(0))");
+          failed.add("(sum(" + rates(c.names(), c.matchers(), sides, range) + ") or vector(0))");
         }
         for (SliSource.Counter c : s.total()) {
-          totals.add("(sum(rate(" + selector(c, own) + range + ")) or vector(0))");
+          totals.add("(sum(" + rates(c.names(), c.matchers(), sides, range) + ") or vector(0))");
         }
       }
       if (totals.size() == 1) {
@@ -179,40 +181,69 @@ public final class SloRules {
           + "\n  > 0\n)";
     }
     String le = BucketBounds.le(SliSource.seconds(slo));
-    List<String> buckets = new ArrayList<>();
-    List<String> counts = new ArrayList<>();
+    // engines that name the model alike share one selector; the others get their own
+    Map<List<List<String>>, List<String>> buckets = new LinkedHashMap<>();
+    Map<List<List<String>>, List<String>> counts = new LinkedHashMap<>();
     for (SliSource s : sources) {
-      buckets.addAll(s.names(s.family(), "_bucket"));
-      counts.addAll(s.names(s.family(), "_count"));
+      List<List<String>> sides = modelSides(s.engine(), slo.model());
+      buckets.computeIfAbsent(sides, k -> new ArrayList<>()).addAll(s.names(s.family(), "_bucket"));
+      counts.computeIfAbsent(sides, k -> new ArrayList<>()).addAll(s.names(s.family(), "_count"));
     }
-    return "1 - (\n  sum(rate("
-        + selector(buckets, List.of(model, "le=" + q(le)))
-        + range
-        + "))\n  /\n  (sum(rate("
-        + selector(counts, List.of(model))
-        + range
-        + ")) > 0)\n)";
+    return "1 - (\n  sum("
+        + rates(buckets, List.of("le=" + q(le)), range)
+        + ")\n  /\n  (sum("
+        + rates(counts, List.of(), range)
+        + ") > 0)\n)";
+  }
+
+  /** The rates of every group of {@code names}, each group under its own model sides. */
+  private static String rates(
+      Map<List<List<String>>, List<String>> groups, List<String> matchers, String range) {
+    List<String> out = new ArrayList<>();
+    groups.forEach((sides, names) -> out.add(rates(names, matchers, sides, range)));
+    return String.join(" or ", out);
   }
 
   /**
-   * The matcher that selects {@code model} on an engine's series: an engine whose families carry no
-   * {@code model_name} at all (llama.cpp, Triton's {@code model} is a repository entry) names its
-   * model by the target label of its catalog's {@code model_from_label}, which rules read unchanged
-   * (no {@code label_replace} in a recording rule).
+   * The rate of {@code names} over {@code range} on each side of the model's selection, joined by
+   * {@code or}: the sides select disjoint series (their {@code model_name} differs), so the sum
+   * over them counts each series once.
    */
-  private static String modelMatcher(dev.infermon.llm.catalog.EngineCatalog e, String model) {
-    String label =
-        !e.modelFromLabel().isEmpty() && e.modelPlaceholder().isEmpty()
-            ? e.modelFromLabel()
-            : "model_name";
-    return label + "=" + q(model);
+  private static String rates(
+      List<String> names, List<String> matchers, List<List<String>> sides, String range) {
+    List<String> out = new ArrayList<>();
+    for (List<String> side : sides) {
+      List<String> m = new ArrayList<>(side);
+      m.addAll(matchers);
+      out.add("rate(" + selector(names, m) + range + ")");
+    }
+    return String.join(" or ", out);
   }
 
-  /** A counter of a success SLI for one model. */
-  private static String selector(SliSource.Counter c, String model) {
-    List<String> m = new ArrayList<>(List.of(model));
-    m.addAll(c.matchers());
-    return selector(c.names(), m);
+  /**
+   * The matchers that select {@code model} on an engine's series, one list per disjoint set of
+   * series. An engine whose families carry no {@code model_name} at all (llama.cpp, Triton's {@code
+   * model} is a repository entry) names its model by the target label of its catalog's {@code
+   * model_from_label}, which rules read unchanged (no {@code label_replace} in a recording rule).
+   * An engine with a {@code model_placeholder} (TensorRT-LLM's {@code "undefined"} before #12545,
+   * TGI's absent {@code model_name}) has two sets: the series that name their model, and those
+   * carrying the placeholder, whose model is the target label, as the dashboard and diagnosis read
+   * it; the placeholder is never taken for a model.
+   */
+  static List<List<String>> modelSides(EngineCatalog e, String model) {
+    String named = "model_name=" + q(model);
+    if (e.modelFromLabel().isEmpty()) {
+      return List.of(List.of(named));
+    }
+    String byLabel = e.modelFromLabel() + "=" + q(model);
+    if (e.modelPlaceholder().isEmpty()) {
+      return List.of(List.of(byLabel));
+    }
+    String placeholder = "model_name=" + q(e.modelPlaceholder().get());
+    if (e.modelPlaceholder().get().equals(model)) {
+      return List.of(List.of(placeholder, byLabel));
+    }
+    return List.of(List.of(named), List.of(placeholder, byLabel));
   }
 
   /** One name as {@code name{...}}, several as {@code {__name__=~"a|b", ...}}. */

@@ -33,7 +33,8 @@ final class FleetOptions {
           "--tgi-pods", Backend.TGI,
           "--llamacpp-pods", Backend.LLAMACPP,
           "--llamacpp-without-metrics", Backend.LLAMACPP,
-          "--trtllm-pods", Backend.TRTLLM);
+          "--trtllm-pods", Backend.TRTLLM,
+          "--triton-pods", Backend.TRITON);
 
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   CommandSpec mixee;
@@ -44,7 +45,8 @@ final class FleetOptions {
       paramLabel = "ENGINE",
       description =
           "Run only these engines, each with at least one pod, and llm-d's endpoint picker in"
-              + " front: all, or a list of vllm, sglang, tgi, llamacpp, trtllm. The prefill/decode"
+              + " front: all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton. The"
+              + " prefill/decode"
               + " pairs stay when both vllm and sglang are listed (default: the flags' counts).")
   List<String> engines;
 
@@ -83,6 +85,14 @@ final class FleetOptions {
           "TensorRT-LLM trtllm-serve pods, their page at /prometheus/metrics (default:"
               + " ${DEFAULT-VALUE}).")
   int trtllmPods;
+
+  @Option(
+      names = "--triton-pods",
+      description =
+          "Triton Inference Server pods serving TensorRT-LLM through the tensorrtllm backend, their"
+              + " page the metrics port's nv_trt_llm_* and nv_inference_* (default:"
+              + " ${DEFAULT-VALUE}).")
+  int tritonPods;
 
   @Option(
       names = "--pd",
@@ -162,6 +172,7 @@ final class FleetOptions {
             .llamacppPods(llamacppPods)
             .llamacppWithoutMetrics(llamacppWithoutMetrics)
             .trtllmPods(trtllmPods)
+            .tritonPods(tritonPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .amdNodes(amdNodes)

@@ -279,6 +279,8 @@ class DemoCommandTest {
     assertThat(all.tgiPods()).isPositive();
     assertThat(all.llamacppPods()).isPositive();
     assertThat(all.trtllmPods()).isPositive();
+    assertThat(all.trtllmRelease13()).as("the older TensorRT-LLM page too").isPositive();
+    assertThat(all.tritonPods()).isPositive();
     assertThat(all.prefillDecode()).isTrue();
   }
 
@@ -287,7 +289,12 @@ class DemoCommandTest {
     var two = parsed("--engines", "tgi,llamacpp", "--tgi-pods=2");
     assertThat(two.tgiPods()).isEqualTo(2);
     assertThat(two.llamacppPods()).isEqualTo(1);
-    assertThat(two.vllmPods() + two.legacyVllmPods() + two.sglangPods() + two.trtllmPods())
+    assertThat(
+            two.vllmPods()
+                + two.legacyVllmPods()
+                + two.sglangPods()
+                + two.trtllmPods()
+                + two.tritonPods())
         .isZero();
     assertThat(two.sglangGatewayPods()).isZero();
     assertThat(two.prefillDecode()).as("the pairs are a vLLM and an SGLang one").isFalse();
