@@ -11,6 +11,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.Scenario;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.time.Duration;
@@ -73,7 +74,18 @@ class ExportsLintTest {
               .scenario(Scenario.SATURATED)
               .build(),
           "with SM profiling fields",
-          FleetConfig.builder().smProfilingFields(true).build());
+          FleetConfig.builder().smProfilingFields(true).build(),
+          "SGLang 0.5.11 direct, behind the gateway and PD",
+          FleetConfig.builder()
+              .vllmPods(0)
+              .legacyVllmPods(0)
+              .dataParallelPods(0)
+              .sglangPods(2)
+              .sglangTensorParallel(2)
+              .sglangGatewayPods(1)
+              .prefillDecode(true)
+              .sglangRelease(SglangRelease.V0_5_11)
+              .build());
 
   static Map<String, String> exports() {
     return Map.of(

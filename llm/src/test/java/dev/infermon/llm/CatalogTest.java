@@ -24,6 +24,7 @@ import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.router.ProductionStackRouter;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.ByteArrayInputStream;
@@ -77,13 +78,16 @@ class CatalogTest {
     Stream.Builder<Arguments> out = Stream.builder();
     for (VllmRelease legacy : new VllmRelease[] {VllmRelease.V0_11, VllmRelease.V0_4_3}) {
       // --kv-cache-metrics on, so the residency histograms' buckets meet the catalog's too; the
-      // second fleet's first node is an MI300X one with AMD's device-metrics-exporter
+      // second fleet's first node is an MI300X one with AMD's device-metrics-exporter, and its
+      // SGLang servers (direct, behind the gateway, the PD pair) run 0.5.11
       Fleet fleet =
           Fleet.create(
               FleetConfig.builder()
                   .legacyRelease(legacy)
                   .kvCacheMetrics(true)
                   .amdNodes(legacy == VllmRelease.V0_4_3 ? 1 : 0)
+                  .sglangRelease(
+                      legacy == VllmRelease.V0_4_3 ? SglangRelease.V0_5_11 : SglangRelease.V0_5_9)
                   .build(),
               SimulatedFleet.START);
       fleet.advance(Duration.ofMinutes(3));
@@ -99,7 +103,7 @@ class CatalogTest {
                 ? "1.5"
                 : engine.equals("dcgm")
                     ? "4.4"
-                    : engine.equals("sglang") ? "0.5.9" : vllmLine(info.version());
+                    : engine.equals("sglang") ? info.version() : vllmLine(info.version());
         fleet
             .render(info.name())
             .ifPresent(p -> out.add(Arguments.of(info.name(), engine, release, p)));

@@ -1,6 +1,7 @@
 package dev.infermon.simulator;
 
 import dev.infermon.simulator.model.LoraAdapters;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.vllm.VllmRelease;
 import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.List;
@@ -63,6 +64,8 @@ import java.util.List;
  *     NVIDIA's
  * @param vllmSleep which current vLLM pods sleep (vLLM sleep mode), at which level and when; {@link
  *     VllmSleep#NONE} (the default) for none
+ * @param sglangRelease the release line every SGLang server runs (direct, behind the gateway and in
+ *     the prefill/decode pair): {@link SglangRelease#V0_5_9} (the default) or 0.5.11
  */
 public record FleetConfig(
     long seed,
@@ -95,7 +98,8 @@ public record FleetConfig(
     boolean nixl,
     boolean kvCacheMetrics,
     int amdNodes,
-    VllmSleep vllmSleep) {
+    VllmSleep vllmSleep,
+    SglangRelease sglangRelease) {
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -159,9 +163,11 @@ public record FleetConfig(
         || scenario == null
         || lora == null
         || dcgmAttribution == null
-        || router == null) {
+        || router == null
+        || sglangRelease == null) {
       throw new IllegalArgumentException(
-          "legacyRelease, scenario, lora, dcgmAttribution and router must not be null");
+          "legacyRelease, scenario, lora, dcgmAttribution, router and sglangRelease must not be"
+              + " null");
     }
     if (vllmSleep == null || vllmSleep.pods() > vllmPods) {
       throw new IllegalArgumentException(

@@ -1,6 +1,7 @@
 package dev.infermon.simulator;
 
 import dev.infermon.simulator.model.LoraAdapters;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.vllm.VllmRelease;
 import dev.infermon.simulator.vllm.VllmSleep;
 import java.util.List;
@@ -43,6 +44,7 @@ public final class FleetConfigBuilder {
   private boolean nixl = true;
   private boolean kvCacheMetrics;
   private VllmSleep vllmSleep = VllmSleep.NONE;
+  private SglangRelease sglangRelease = SglangRelease.V0_5_9;
 
   FleetConfigBuilder() {}
 
@@ -264,6 +266,14 @@ public final class FleetConfigBuilder {
   }
 
   /**
+   * @see FleetConfig#sglangRelease()
+   */
+  public FleetConfigBuilder sglangRelease(SglangRelease v) {
+    sglangRelease = v;
+    return this;
+  }
+
+  /**
    * @see FleetConfig#router()
    */
   public FleetConfigBuilder router(RouterKind v) {
@@ -373,7 +383,8 @@ public final class FleetConfigBuilder {
         nixl,
         kvCacheMetrics,
         amdNodes,
-        vllmSleep);
+        vllmSleep,
+        sglangRelease);
   }
 
   /** A builder starting from {@code c}. */
@@ -411,6 +422,7 @@ public final class FleetConfigBuilder {
     b.kvCacheMetrics = c.kvCacheMetrics();
     b.amdNodes = c.amdNodes();
     b.vllmSleep = c.vllmSleep();
+    b.sglangRelease = c.sglangRelease();
     return b;
   }
 }

@@ -249,7 +249,7 @@ final class FleetLayout {
             backend,
             role,
             gateway ? "sglang-gateway" : "sglang",
-            "0.5.9",
+            config.sglangRelease().version(),
             p,
             1,
             tp);
@@ -268,7 +268,8 @@ final class FleetLayout {
         arrivalKey,
         config.scenario(),
         start,
-        backend == Backend.SGLANG_PD ? LoraAdapters.NONE : config.lora());
+        backend == Backend.SGLANG_PD ? LoraAdapters.NONE : config.lora(),
+        config.sglangRelease());
   }
 
   private final List<String> workloads = new ArrayList<>();

@@ -8,6 +8,7 @@ import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.sglang.SglangGateway;
 import dev.infermon.simulator.sglang.SglangMetrics;
 import dev.infermon.simulator.sglang.SglangPage;
+import dev.infermon.simulator.sglang.SglangRelease;
 import java.util.List;
 
 /**
@@ -20,6 +21,7 @@ public final class SglangPod extends InferencePod {
   private final String workerAddress;
   private final int firstPid;
   private final LoraAdapters lora;
+  private final SglangRelease release;
   private SglangMetrics metrics;
 
   SglangPod(
@@ -34,8 +36,13 @@ public final class SglangPod extends InferencePod {
       String arrivalKey,
       Scenario scenario,
       double startEpoch,
-      LoraAdapters lora) {
+      LoraAdapters lora,
+      SglangRelease release) {
     super(info, profile, seed, shape, phase, arrivalKey, scenario, startEpoch);
+    if (release == null) {
+      throw new IllegalArgumentException("release must not be null");
+    }
+    this.release = release;
     this.gateway = gateway;
     this.workerAddress = workerAddress;
     this.firstPid = firstPid;
@@ -71,6 +78,11 @@ public final class SglangPod extends InferencePod {
     return metrics;
   }
 
+  /** The release line whose page the server serves. */
+  public SglangRelease release() {
+    return release;
+  }
+
   /** Whether the page is served through the gateway rewrite. */
   public boolean gateway() {
     return gateway;
@@ -83,7 +95,13 @@ public final class SglangPod extends InferencePod {
     String page =
         SglangPage.render(
             new SglangPage.View(
-                profile().name(), engineType, info().tensorParallel(), firstPid, metrics));
+                profile().name(),
+                engineType,
+                info().tensorParallel(),
+                firstPid,
+                metrics,
+                release,
+                profile().params().maxModelLen()));
     if (gateway) {
       return SglangGateway.render(List.of(new SglangGateway.Worker(workerAddress, page)));
     }

@@ -6,6 +6,7 @@ import dev.infermon.simulator.model.LoadShape;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.sglang.SglangMetrics;
 import dev.infermon.simulator.sglang.SglangPage;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmPage;
@@ -70,8 +71,13 @@ final class Fixtures {
         new VllmPage.View(release, "Qwen/Qwen1.5-0.5B-Chat", views, p, T0, T0 + seconds));
   }
 
-  /** The page of an SGLang server after {@code seconds} of traffic. */
+  /** The page of an SGLang 0.5.9 server after {@code seconds} of traffic. */
   static String sglangPage(String engineType, int tp, double seconds) {
+    return sglangPage(engineType, tp, seconds, SglangRelease.V0_5_9);
+  }
+
+  /** The page of an SGLang server of {@code release} after {@code seconds} of traffic. */
+  static String sglangPage(String engineType, int tp, double seconds, SglangRelease release) {
     boolean prefill = engineType.equals("prefill");
     boolean decode = engineType.equals("decode");
     SglangMetrics m = new SglangMetrics(prefill, decode);
@@ -83,6 +89,7 @@ final class Fixtures {
     m.sampleStateFrom(e::state);
     e.advanceTo(T0 + seconds);
     m.publishIfIdle(T0 + seconds);
-    return SglangPage.render(new SglangPage.View("Qwen-32B", engineType, tp, 910, m));
+    return SglangPage.render(
+        new SglangPage.View("Qwen-32B", engineType, tp, 910, m, release, 32768));
   }
 }

@@ -12,6 +12,7 @@ import dev.infermon.simulator.http.ReplayServer;
 import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.replay.ReplayFleet;
 import dev.infermon.simulator.replay.ReplayTarget;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -72,6 +73,14 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "Pods served through the SGLang gateway, sglang_ names (default: ${DEFAULT-VALUE}).")
   int sglangGatewayPods = 1;
+
+  @Option(
+      names = "--sglang-release",
+      description =
+          "Release line of every SGLang server: 0.5.9 (cache_config_info, PD kv_transfer gauges)"
+              + " or 0.5.11 (page_size/num_pages/kv_*_tokens gauges, PD kv_transfer histograms,"
+              + " engine_type on tokenizer series) (default: ${DEFAULT-VALUE}).")
+  String sglangRelease = "0.5.9";
 
   @Option(names = "--gpus-per-node", description = "GPUs per node (default: ${DEFAULT-VALUE}).")
   int gpusPerNode = 8;
@@ -195,6 +204,7 @@ public final class SimulateCommand implements Callable<Integer> {
           "--data-parallel-pods",
           "--sglang-tp",
           "--sglang-gateway-pods",
+          "--sglang-release",
           "--gpus-per-node",
           "--namespace",
           "--single-port",
@@ -362,6 +372,7 @@ public final class SimulateCommand implements Callable<Integer> {
             .legacyRelease(VllmRelease.fromCliName(legacyRelease))
             .sglangTensorParallel(sglangTp)
             .sglangGatewayPods(sglangGatewayPods)
+            .sglangRelease(SglangRelease.fromCliName(sglangRelease))
             .gpusPerNode(gpusPerNode)
             .namespace(namespace)
             .smProfilingFields(!noSmFields)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.simulator.testing.Captures;
+import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.vllm.VllmSleep;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -121,6 +122,19 @@ class SimulateCommandTest {
     SimulateCommand d = new SimulateCommand();
     new CommandLine(d).parseArgs("--dcgm-dra");
     assertThat(d.config().dcgmAttribution().dra()).isTrue();
+  }
+
+  @Test
+  void sglangReleaseReachesTheFleetAndABadOneIsAUsageError() {
+    SimulateCommand plain = new SimulateCommand();
+    new CommandLine(plain).parseArgs();
+    assertThat(plain.config().sglangRelease()).isEqualTo(SglangRelease.V0_5_9);
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c).parseArgs("--sglang-release", "0.5.11");
+    assertThat(c.config().sglangRelease()).isEqualTo(SglangRelease.V0_5_11);
+    String[] bad = run("--sglang-release", "0.4.1");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[2]).contains("unknown SGLang release: \"0.4.1\"");
   }
 
   @Test

@@ -54,4 +54,23 @@ final class SglangBuckets {
   static final double[] SGLANG_RETRACTIONS = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 75, 100
   };
+
+  /**
+   * The PD prefill side's KV transfer latency histogram in ms (v0.5.10+, {@code
+   * kv_transfer_latency_ms}; metrics_collector.py after 0.5.11, 016d8605).
+   */
+  static final double[] SGLANG_KV_TRANSFER_LATENCY_MS = {
+    1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000
+  };
+
+  /** KV transfer speed in GB/s (v0.5.10+, {@code kv_transfer_speed_gb_s}). */
+  static final double[] SGLANG_KV_TRANSFER_SPEED = {0.1, 0.5, 1, 5, 10, 25, 50, 100, 200, 400};
+
+  /** KV transfer bootstrap and allocation waits in ms (v0.5.10+). */
+  static final double[] SGLANG_KV_TRANSFER_WAIT_MS = {
+    1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500
+  };
+
+  /** KV transfer size in MB (v0.5.10+, {@code kv_transfer_total_mb}). */
+  static final double[] SGLANG_KV_TRANSFER_MB = {1, 5, 10, 50, 100, 500, 1000, 5000, 10000};
 }

@@ -20,6 +20,10 @@ public final class SglangMetrics implements EngineListener {
   static final int DECODE_LOG_INTERVAL = 40;
   static final double IDLE_PUBLISH_SECONDS = 30;
   private static final double KV_MB_PER_TOKEN = 0.131072; // 128 KiB per token (Llama-3-8B in bf16)
+  // a PD transfer as the prefill side reports it: the speed, bootstrap and allocation waits
+  static final double KV_SPEED_GB_S = 22.5;
+  static final double KV_BOOTSTRAP_MS = 1.8;
+  static final double KV_ALLOC_MS = 0.4;
 
   private final boolean prefillSide;
   private final boolean decodeSide;
@@ -49,6 +53,18 @@ public final class SglangMetrics implements EngineListener {
    * the stage ({@code trace_slice}) in the sources read, so it has none here.
    */
   final Histogram prefillForward = new Histogram(SglangBuckets.SGLANG_PER_STAGE);
+
+  /**
+   * The PD prefill side's per-request KV transfer histograms (0.5.10+: {@code
+   * compute_and_observe_kv_transfer_metrics}, one observation per request sent); the 0.5.9 page
+   * shows the last request's figures as gauges instead.
+   */
+  final Histogram kvTransferLatencyMs = new Histogram(SglangBuckets.SGLANG_KV_TRANSFER_LATENCY_MS);
+
+  final Histogram kvTransferSpeed = new Histogram(SglangBuckets.SGLANG_KV_TRANSFER_SPEED);
+  final Histogram kvTransferBootstrapMs = new Histogram(SglangBuckets.SGLANG_KV_TRANSFER_WAIT_MS);
+  final Histogram kvTransferAllocMs = new Histogram(SglangBuckets.SGLANG_KV_TRANSFER_WAIT_MS);
+  final Histogram kvTransferTotalMb = new Histogram(SglangBuckets.SGLANG_KV_TRANSFER_MB);
 
   long retractedRequests;
   long retractedInputTokens;
@@ -212,6 +228,11 @@ public final class SglangMetrics implements EngineListener {
       prefillForward.observe(now - r.scheduledAt());
       inflightTransfers++;
       lastTransferMb = r.promptTokens() * KV_MB_PER_TOKEN;
+      kvTransferTotalMb.observe(lastTransferMb);
+      kvTransferSpeed.observe(KV_SPEED_GB_S);
+      kvTransferLatencyMs.observe(lastTransferMb / KV_SPEED_GB_S); // MB / (GB/s) = ms
+      kvTransferBootstrapMs.observe(KV_BOOTSTRAP_MS);
+      kvTransferAllocMs.observe(KV_ALLOC_MS);
     }
     pendingDecode++;
     decodeTokensSinceDecodeLog++;

@@ -10,14 +10,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code /metrics} page of one SGLang server (≈v0.5.9). Names, HELP texts and buckets are those
- * of {@code python/sglang/srt/metrics/collector.py} at 00ae9c1; the layout is prometheus_client's
- * multiprocess collector (what SGLang serves): no {@code _created}, labels sorted, histogram {@code
- * _sum} first, and a family only once a child exists. Tokenizer metrics carry {@code model_name};
- * scheduler metrics carry {@code engine_type}, {@code model_name}, {@code moe_ep_rank}, {@code
- * pp_rank}, {@code tp_rank}, repeated per TP rank when every scheduler reports (the same batch seen
- * by each rank: never sum over {@code tp_rank}); the two gauges without a multiprocess mode also
- * get a {@code pid} label. Stateless.
+ * The {@code /metrics} page of one SGLang server, of the 0.5.9 or the 0.5.11 line ({@link
+ * SglangRelease}). Names, HELP texts and buckets are those of {@code
+ * python/sglang/srt/metrics/collector.py} at 00ae9c1 (≈v0.5.9), and for the families 0.5.11 added
+ * those of {@code python/sglang/srt/observability/metrics_collector.py} at 016d8605; the layout is
+ * prometheus_client's multiprocess collector (what SGLang serves): no {@code _created}, labels
+ * sorted, histogram {@code _sum} first, and a family only once a child exists. Tokenizer metrics
+ * carry {@code model_name}; scheduler metrics carry {@code engine_type}, {@code model_name}, {@code
+ * moe_ep_rank}, {@code pp_rank}, {@code tp_rank}, repeated per TP rank when every scheduler reports
+ * (the same batch seen by each rank: never sum over {@code tp_rank}); the two gauges without a
+ * multiprocess mode also get a {@code pid} label. Stateless.
  */
 public final class SglangPage {
   private SglangPage() {}
@@ -30,11 +32,31 @@ public final class SglangPage {
    * @param tpSize tensor-parallel ranks that report scheduler metrics
    * @param firstPid the process id of TP rank 0's scheduler (the others follow)
    * @param metrics what the server counted
+   * @param release the release line whose families the page has
+   * @param contextLen the model's context length (0.5.11's {@code context_len} gauge)
    */
   public record View(
-      String modelName, String engineType, int tpSize, int firstPid, SglangMetrics metrics) {
+      String modelName,
+      String engineType,
+      int tpSize,
+      int firstPid,
+      SglangMetrics metrics,
+      SglangRelease release,
+      int contextLen) {
+    /** A 0.5.9 page (no {@code context_len}). */
+    public View(
+        String modelName, String engineType, int tpSize, int firstPid, SglangMetrics metrics) {
+      this(modelName, engineType, tpSize, firstPid, metrics, SglangRelease.V0_5_9, 1);
+    }
+
     /** Validates. */
     public View {
+      if (release == null) {
+        throw new IllegalArgumentException("release must not be null");
+      }
+      if (contextLen < 1) {
+        throw new IllegalArgumentException("contextLen must be >= 1, got " + contextLen);
+      }
       if (tpSize < 1) {
         throw new IllegalArgumentException("tpSize must be >= 1, got " + tpSize);
       }
@@ -55,7 +77,11 @@ public final class SglangPage {
     SglangMetrics m = v.metrics();
     PromText out = new PromText(24 * 1024 * (1 + v.tpSize()));
     PythonFamilies f = new PythonFamilies(out, true, false);
-    String[] tokenizer = {"model_name", v.modelName()};
+    // 0.5.11 labels the tokenizer's series with engine_type too (#23978), sorted first
+    String[] tokenizer =
+        v.release().atLeast0511()
+            ? new String[] {"engine_type", v.engineType(), "model_name", v.modelName()}
+            : new String[] {"model_name", v.modelName()};
     boolean served = m.numRequests > 0;
 
     f.counter(
@@ -97,12 +123,14 @@ public final class SglangPage {
         "Histogram of inter-token latency in seconds.",
         tokenizer,
         m.itl);
-    histogram(
-        f,
-        "sglang:num_retractions",
-        "Histogram of retraction counts per request.",
-        tokenizer,
-        m.retractions);
+    if (!v.release().atLeast0511()) {
+      histogram(
+          f,
+          "sglang:num_retractions",
+          "Histogram of retraction counts per request.",
+          tokenizer,
+          m.retractions); // removed in 0.5.11
+    }
     histogram(
         f,
         "sglang:prompt_tokens_histogram",
@@ -269,38 +297,11 @@ public final class SglangPage {
         "The number of requests in the decode transfer queue.",
         g.decodeTransfer());
     boolean prefill = m.prefillSide();
-    double mb = g.transferTotalMb();
-    double speed = prefill && mb > 0 ? 22.5 : 0;
-    gauge(
-        f,
-        ranks,
-        "sglang:kv_transfer_speed_gb_s",
-        "The transfer speed of the KV cache in GB/s.",
-        speed);
-    gauge(
-        f,
-        ranks,
-        "sglang:kv_transfer_latency_ms",
-        "The transfer latency of the KV cache in ms.",
-        speed > 0 ? mb / speed : 0);
-    gauge(
-        f,
-        ranks,
-        "sglang:kv_transfer_bootstrap_ms",
-        "The bootstrap time of the KV transfer in ms.",
-        prefill && mb > 0 ? 1.8 : 0);
-    gauge(
-        f,
-        ranks,
-        "sglang:kv_transfer_alloc_ms",
-        "The allocation waiting time of the KV transfer in ms.",
-        prefill && mb > 0 ? 0.4 : 0);
-    gauge(
-        f,
-        ranks,
-        "sglang:kv_transfer_total_mb",
-        "The total number of tokens transferred in the KV cache.",
-        mb);
+    if (v.release().atLeast0511()) {
+      kvTransferHistograms(f, ranks, m);
+    } else {
+      kvTransferGauges(f, ranks, g, prefill);
+    }
     List<Child> retracted = new ArrayList<>();
     List<Child> paused = new ArrayList<>();
     for (int i = 0; i < ranks.size(); i++) {
@@ -358,6 +359,10 @@ public final class SglangPage {
           "LoRA pool utilization ratio (used/total). 1.0 means pool is full.",
           (double) m.loraSlotsUsed() / m.loraSlotsTotal());
     }
+    if (v.release().atLeast0511()) {
+      kvPoolGauges(f, v, ranks);
+      return;
+    }
     // 0.5.9-0.5.10: a work-around info gauge set to 1 at start-up, labelled only page_size and
     // num_pages (max_total_num_tokens // page_size), no model_name; every TP rank writes the same
     // child and multiprocess mode "mostrecent" keeps one
@@ -374,6 +379,131 @@ public final class SglangPage {
                 },
                 1,
                 0)));
+  }
+
+  /**
+   * 0.5.11's full-pool gauges and constants, in place of cache_config_info: the absolute slots
+   * (used + available + evictable ≤ max_total_num_tokens) and page_size, num_pages, context_len
+   * with the scheduler labels. The simulated pool frees a finished request's pages at once (no
+   * radix-cached pages linger), so none are evictable.
+   */
+  private static void kvPoolGauges(PythonFamilies f, View v, List<String[]> ranks) {
+    SglangMetrics.Gauges g = v.metrics().gauges();
+    long max = g.maxTotalTokens();
+    gauge(
+        f,
+        ranks,
+        "sglang:full_token_usage",
+        "The token usage for full attention layers.",
+        max == 0 ? 0 : (double) g.usedTokens() / max);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_available_tokens",
+        "Number of free token slots in the KV cache pool.",
+        Math.max(0, max - g.usedTokens()));
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_evictable_tokens",
+        "Number of evictable (radix-cached) token slots in the KV cache pool.",
+        0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_used_tokens",
+        "Number of actively used token slots in the KV cache pool.",
+        g.usedTokens());
+    gauge(f, ranks, "sglang:page_size", "KV cache page size in tokens.", g.pageSize());
+    gauge(f, ranks, "sglang:num_pages", "Number of KV cache pages.", g.numPages());
+    gauge(f, ranks, "sglang:context_len", "Maximum context length.", v.contextLen());
+  }
+
+  /** Through 0.5.9: the last transfer's figures, as gauges every scheduler log writes. */
+  private static void kvTransferGauges(
+      PythonFamilies f, List<String[]> ranks, SglangMetrics.Gauges g, boolean prefill) {
+    double mb = g.transferTotalMb();
+    double speed = prefill && mb > 0 ? SglangMetrics.KV_SPEED_GB_S : 0;
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_speed_gb_s",
+        "The transfer speed of the KV cache in GB/s.",
+        speed);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_latency_ms",
+        "The transfer latency of the KV cache in ms.",
+        speed > 0 ? mb / speed : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_bootstrap_ms",
+        "The bootstrap time of the KV transfer in ms.",
+        prefill && mb > 0 ? SglangMetrics.KV_BOOTSTRAP_MS : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_alloc_ms",
+        "The allocation waiting time of the KV transfer in ms.",
+        prefill && mb > 0 ? SglangMetrics.KV_ALLOC_MS : 0);
+    gauge(
+        f,
+        ranks,
+        "sglang:kv_transfer_total_mb",
+        "The total number of tokens transferred in the KV cache.",
+        mb);
+  }
+
+  /**
+   * From 0.5.10: one observation per request the prefill side sent, so only a PD prefill server has
+   * children (the family prints once one exists). HELP texts and buckets: metrics_collector.py at
+   * 016d8605.
+   */
+  private static void kvTransferHistograms(
+      PythonFamilies f, List<String[]> ranks, SglangMetrics m) {
+    rankHistogram(
+        f,
+        ranks,
+        "sglang:kv_transfer_speed_gb_s",
+        "Histogram of KV cache transfer speed in GB/s.",
+        m.kvTransferSpeed);
+    rankHistogram(
+        f,
+        ranks,
+        "sglang:kv_transfer_latency_ms",
+        "Histogram of KV cache transfer latency in ms.",
+        m.kvTransferLatencyMs);
+    rankHistogram(
+        f,
+        ranks,
+        "sglang:kv_transfer_bootstrap_ms",
+        "Histogram of KV transfer bootstrap time in ms.",
+        m.kvTransferBootstrapMs);
+    rankHistogram(
+        f,
+        ranks,
+        "sglang:kv_transfer_alloc_ms",
+        "Histogram of KV transfer allocation waiting time in ms.",
+        m.kvTransferAllocMs);
+    rankHistogram(
+        f,
+        ranks,
+        "sglang:kv_transfer_total_mb",
+        "Histogram of KV cache transfer size in MB.",
+        m.kvTransferTotalMb);
+  }
+
+  private static void rankHistogram(
+      PythonFamilies f, List<String[]> ranks, String name, String help, Histogram h) {
+    List<HistogramChild> children = new ArrayList<>();
+    if (h.count() > 0) {
+      for (String[] r : ranks) {
+        children.add(new HistogramChild(r, h, 0));
+      }
+    }
+    f.histogram(name, help, children);
   }
 
   private static void gauge(
