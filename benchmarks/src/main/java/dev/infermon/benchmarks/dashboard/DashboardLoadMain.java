@@ -20,16 +20,18 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What the server spends on one dashboard load, by CPU and by count, in one process: a fleet's
  * history ({@link FleetHistory}, built once into {@code -Ddashload.dir}), infermon's HTTP server,
  * query stack (joining, pool, results cache), dashboard service and TSDB over it as {@code it-ui}'s
  * {@code HistoryServer} assembles them, and the UI's requests of one full load ({@link
- * DashboardLoad}) sent one after another over 127.0.0.1. Loads: the first after the process started
- * (the TSDB just opened, no cache filled, no query path compiled), then {@code loads} warm ones on
- * the same window (the UI's step-aligned end: the results cache serves the final steps), then
- * {@code loads} on windows of their own off the step grid (no cache helps).
+ * DashboardLoad}) sent over 127.0.0.1 as the page sends them (the layout, then the panels beside
+ * the filters' choices). Loads: the first after the process started (the TSDB just opened, no cache
+ * filled, no query path compiled), then {@code loads} warm ones on the same window (the UI's
+ * step-aligned end: the results cache serves the final steps), then {@code loads} on windows of
+ * their own off the step grid (no cache helps).
  *
  * <p>Per load: process CPU (every thread, JIT and GC included), the Java threads' CPU, wall time
  * (the machine may be shared: compare CPU and counts), evaluations that reached the engine (range,
@@ -145,14 +147,27 @@ public final class DashboardLoadMain {
     long proc0 = OS.getProcessCpuTime();
     long thr0 = threadCpu();
     long bytes = 0;
-    List<String> lines = new ArrayList<>();
+    List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
     long[] before = snapshot(ev, st);
     byte[] layout = timed(ui, DashboardLoad.layout(), ev, st, lines);
     bytes += layout.length;
-    for (DashboardLoad.Request r :
-        DashboardLoad.requests(DashboardLoad.panelIds(layout), end, range)) {
+    // as the page: the filters' choices (label values, then the adapters) load beside the panels
+    List<DashboardLoad.Request> rs =
+        DashboardLoad.requests(DashboardLoad.panelIds(layout), end, range);
+    List<DashboardLoad.Request> filters = rs.subList(0, rs.size() - 2);
+    CompletableFuture<Long> beside =
+        CompletableFuture.supplyAsync(
+            () -> {
+              long n = 0;
+              for (DashboardLoad.Request r : filters) {
+                n += timedUnchecked(ui, r, ev, st, lines).length;
+              }
+              return n;
+            });
+    for (DashboardLoad.Request r : rs.subList(rs.size() - 2, rs.size())) {
       bytes += timed(ui, r, ev, st, lines).length;
     }
+    bytes += beside.get();
     long[] after = snapshot(ev, st);
     System.out.printf(
         Locale.ROOT,
@@ -171,12 +186,18 @@ public final class DashboardLoadMain {
       lines.forEach(System.out::println);
     }
     if (top > 0) {
-      System.out.println("  costliest evaluations of this load (thread CPU ms, count, steps):");
+      long evalCpu = ev.byQuery.values().stream().mapToLong(c -> c.cpuNanos.sum()).sum();
+      System.out.printf(
+          Locale.ROOT,
+          "  evaluations' thread CPU: %.0f ms over %d query texts; the costliest (ms, count,"
+              + " steps):%n",
+          evalCpu / 1e6,
+          ev.byQuery.size());
       ev.byQuery.entrySet().stream()
           .sorted(
               Comparator.comparingLong(
                   (Map.Entry<String, CountingBackend.Cost> e) -> -e.getValue().cpuNanos.sum()))
-          .limit(top)
+          .limit(Boolean.getBoolean("dashload.all") ? Long.MAX_VALUE : top)
           .forEach(
               e ->
                   System.out.printf(
@@ -216,6 +237,19 @@ public final class DashboardLoadMain {
             a[4] - b[4],
             body.length / 1e6));
     return body;
+  }
+
+  private static byte[] timedUnchecked(
+      DashboardLoad ui,
+      DashboardLoad.Request r,
+      CountingBackend ev,
+      CountingStorage st,
+      List<String> lines) {
+    try {
+      return timed(ui, r, ev, st, lines);
+    } catch (Exception e) {
+      throw new IllegalStateException(r.name() + " failed", e);
+    }
   }
 
   private static long[] snapshot(CountingBackend ev, CountingStorage st) {
