@@ -40,8 +40,6 @@ class FamilyActivityTest {
     assertThat(f.get("vllm:num_requests_waiting").activity()).isEqualTo(FamilyInfo.Activity.FLAT);
     // NaN throughout is "not 0" (as max_over_time != 0 or min_over_time != 0 said it)
     assertThat(f.get("vllm:kv_cache_usage_perc").activity()).isEqualTo(FamilyInfo.Activity.FLAT);
-    // 0, then NaN: the NaNs are skipped, the values seen are 0
-    assertThat(f.get("vllm:num_preemptions_total").activity()).isEqualTo(FamilyInfo.Activity.ZERO);
     assertThat(f.get("vllm:prompt_tokens_total").activity())
         .isEqualTo(FamilyInfo.Activity.CHANGING);
   }
