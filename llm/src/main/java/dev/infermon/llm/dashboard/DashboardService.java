@@ -111,7 +111,7 @@ public final class DashboardService {
             Map.of(),
             r.quantile(),
             r.window(),
-            Presence.of(inventory(endMs).families()),
+            Presence.of(inventory(endMs)),
             PromqlCompiler.duration(r.stepMs()));
     Set<String> seen = new HashSet<>();
     List<LoraAdapter> out = new ArrayList<>();
@@ -148,7 +148,7 @@ public final class DashboardService {
         panels.add(Dashboards.panel(id));
       }
     }
-    Presence presence = Presence.of(inv.families());
+    Presence presence = Presence.of(inv);
     LlmConfig.Cost prices = cost.get();
     // compile everything first, then ask each distinct query once, all of them at once
     List<List<Optional<String>>> compiled = new ArrayList<>();
@@ -308,7 +308,7 @@ public final class DashboardService {
             p.match(),
             r.quantile(),
             r.window(),
-            Presence.of(inv.families()),
+            Presence.of(inv),
             PromqlCompiler.duration(r.stepMs()));
     for (Query q : p.queries()) {
       Optional<String> all = compiler.compile(q.measure(), p.level(), o);

@@ -70,7 +70,7 @@ final class GpuQueries {
     if (s == Signal.GPU_ENERGY) {
       // a device-level counter every MIG instance of a GPU repeats (NVIDIA/dcgm-exporter#257):
       // each instance takes its share, so a GPU's energy is counted once however it is cut
-      read = "(" + MigShares.builtIn().weighted(read) + ")";
+      read = "(" + MigShares.builtIn().weighted(read, MigShares.mayPartition(o.presence())) + ")";
     }
     return read + " * on (namespace, pod) group_left (model_name, role) " + pods;
   }
@@ -113,7 +113,7 @@ final class GpuQueries {
     return "sum "
         + by(g)
         + " ("
-        + MigShares.builtIn().shares(perGpu)
+        + MigShares.builtIn().shares(perGpu, MigShares.mayPartition(o.presence()))
         + " * on (namespace, pod) group_left (model_name, role) "
         + pods
         + ")";

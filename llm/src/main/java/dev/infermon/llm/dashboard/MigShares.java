@@ -23,6 +23,9 @@ final class MigShares {
   private static final String FILE = "dashboard/mig.yaml";
   private static final String PROFILE_NUMBER = "\"([0-9]+)g\\\\..*\"";
 
+  /** The labels a MIG instance's series carry its profile in; a whole GPU's carry neither. */
+  static final List<String> PROFILE_LABELS = List.of("GPU_I_PROFILE", "dra_mig_profile");
+
   private static final MigShares BUILT_IN = load();
 
   private final int defaultSlices;
@@ -43,7 +46,28 @@ final class MigShares {
    * binding.
    */
   String shares(String vector) {
+    return shares(vector, true);
+  }
+
+  /**
+   * Whether a series that {@code presence} allows may be a MIG instance: false only when no series
+   * of the fleet carries a profile label, where every share is 1.
+   */
+  static boolean mayPartition(Presence presence) {
+    return PROFILE_LABELS.stream().anyMatch(presence::mayHaveLabel);
+  }
+
+  /**
+   * As {@link #shares(String)}; where no series may be a MIG instance ({@code partitioned} false)
+   * every share is 1, and the expression is that 1 alone: the full one evaluates {@code vector}
+   * five times and relabels every series eight times per step, the costliest part of the GPU panels
+   * of a fleet of whole GPUs (docs/benchmarks.md, the dashboard load).
+   */
+  String shares(String vector, boolean partitioned) {
     String one = "(" + vector + " * 0 + 1)";
+    if (!partitioned) {
+      return one;
+    }
     String inf = "label_replace(" + one + ", \"le\", \"+Inf\", \"__name__\", \".*\")";
     String slices =
         "histogram_quantile(1, label_replace(label_replace("
@@ -74,7 +98,15 @@ final class MigShares {
 
   /** {@code vector} weighted by its series' shares (one to one: the same labels). */
   String weighted(String vector) {
-    return "(" + vector + ") * " + shares(vector);
+    return weighted(vector, true);
+  }
+
+  /**
+   * As {@link #weighted(String)}; a fleet of whole GPUs ({@code partitioned} false) is weighted by
+   * 1 (the product still drops the name, as the weighting does).
+   */
+  String weighted(String vector, boolean partitioned) {
+    return partitioned ? "(" + vector + ") * " + shares(vector) : "(" + vector + ") * 1";
   }
 
   private static MigShares load() {

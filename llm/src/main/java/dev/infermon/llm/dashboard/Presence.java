@@ -6,6 +6,7 @@ import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.Spelling;
+import dev.infermon.llm.inventory.Inventory;
 import java.util.Set;
 
 /**
@@ -34,6 +35,45 @@ public interface Presence {
    */
   default boolean hasSample(String sample) {
     return false;
+  }
+
+  /**
+   * Whether some series present may carry the label {@code name} (a dcgm series' {@code
+   * GPU_I_PROFILE}): false only when the fleet is known and none does, so a query may leave out
+   * what reads the label. True when the labels are not known (an export, or families alone).
+   */
+  default boolean mayHaveLabel(String name) {
+    return true;
+  }
+
+  /**
+   * The families and the label names of an inventory's targets ({@link #of(Set)} and {@link
+   * #mayHaveLabel} from the labels its families' series carry).
+   */
+  static Presence of(Inventory inventory) {
+    Presence families = of(inventory.families());
+    Set<String> labels = inventory.labelNames();
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
+        return families.has(engine, variant, entry);
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return families.shadowLabel(sample);
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return families.hasSample(sample);
+      }
+
+      @Override
+      public boolean mayHaveLabel(String name) {
+        return labels.contains(name);
+      }
+    };
   }
 
   /**

@@ -39,6 +39,20 @@ public record Inventory(List<TargetInventory> targets) {
     return out;
   }
 
+  /**
+   * Every label name the series of any target's families carry (a family's {@link
+   * FamilyInfo#labelNames}), target labels included.
+   */
+  public Set<String> labelNames() {
+    Set<String> out = new LinkedHashSet<>();
+    for (TargetInventory t : targets) {
+      for (FamilyInfo f : t.families().values()) {
+        out.addAll(f.labelNames());
+      }
+    }
+    return out;
+  }
+
   /** The targets that pass {@code filter}. */
   public Inventory filter(Predicate<TargetInventory> filter) {
     return new Inventory(targets.stream().filter(filter).toList());

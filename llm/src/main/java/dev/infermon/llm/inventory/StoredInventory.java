@@ -167,33 +167,26 @@ public final class StoredInventory {
    */
   private Map<String, FamilyInfo.Activity> activity(
       QueryBackend backend, long timeMs, long windowMs, Map<String, Optional<String>> families) {
-    String named =
+    String labelled =
         "label_replace({__name__=~\""
             + namePattern()
             + "\"}, \""
             + NAME
-            + "\", \"$1\", \"__name__\", \"(.+)\")["
-            + windowMs
-            + "ms:"
-            + Math.max(1000, windowMs / 10)
-            + "ms]";
+            + "\", \"$1\", \"__name__\", \"(.+)\")";
+    String range = "[" + windowMs + "ms:" + Math.max(1000, windowMs / 10) + "ms]";
     String by = " by (job, instance, namespace, pod, " + NAME + ") ";
     Map<String, FamilyInfo.Activity> out = new HashMap<>();
+    // "some value is not 0" as one subquery: max_over_time of abs, not max != 0 or min != 0 (two
+    // subqueries over every series of every family, a third of the inventory's cost); NaN is
+    // skipped by both unless every value is NaN, and then both say "not 0"
     mark(
         backend.instantQuery(
-            "count"
-                + by
-                + "(max_over_time("
-                + named
-                + ") != 0 or min_over_time("
-                + named
-                + ") != 0)",
-            timeMs),
+            "count" + by + "(max_over_time(abs(" + labelled + ")" + range + ") != 0)", timeMs),
         FamilyInfo.Activity.FLAT,
         families,
         out);
     mark(
-        backend.instantQuery("count" + by + "(changes(" + named + ") > 0)", timeMs),
+        backend.instantQuery("count" + by + "(changes(" + labelled + range + ") > 0)", timeMs),
         FamilyInfo.Activity.CHANGING,
         families,
         out);

@@ -5,14 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.infermon.llm.inventory.Detection;
+import dev.infermon.llm.inventory.FamilyInfo;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.model.labels.Labels;
+import dev.infermon.model.metadata.MetricType;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.testing.MemoryStorage;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -62,6 +69,65 @@ class MigSharesTest {
     assertThat(v.samples().get(0).value()).isCloseTo(share, within(1e-12));
     Map<String, String> labels = v.samples().get(0).labels().toMap();
     assertThat(labels).containsEntry("pod", "p").doesNotContainKey("le");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"NVIDIA H100 80GB HBM3", "NVIDIA L40S", "NVIDIA A30"})
+  void aFleetOfWholeGpusGetsTheSameSharesFromTheShortForm(String model) {
+    MemoryStorage storage = new MemoryStorage();
+    Appender a = storage.appender();
+    for (int gpu = 0; gpu < 2; gpu++) {
+      a.append(
+          0,
+          Labels.builder()
+              .set("__name__", "DCGM_FI_DEV_FB_USED")
+              .set("gpu", Integer.toString(gpu))
+              .set("modelName", model)
+              .set("pod", "p")
+              .build(),
+          T,
+          4096 + gpu);
+    }
+    a.commit();
+    EmbeddedQueryBackend backend =
+        new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS));
+    String v = "max without (__name__) (DCGM_FI_DEV_FB_USED)";
+    String full = MigShares.builtIn().shares(v, true);
+    String whole = MigShares.builtIn().shares(v, false);
+    assertThat(whole).doesNotContain("GPU_I_PROFILE").hasSizeLessThan(full.length() / 5);
+    Vector expected = (Vector) backend.instantQuery(full, T).value();
+    Vector got = (Vector) backend.instantQuery(whole, T).value();
+    assertThat(expected.samples()).hasSize(2);
+    assertThat(got.samples()).isEqualTo(expected.samples());
+    Vector weighted =
+        (Vector) backend.instantQuery(MigShares.builtIn().weighted(v, false), T).value();
+    Vector weightedFull =
+        (Vector) backend.instantQuery(MigShares.builtIn().weighted(v, true), T).value();
+    assertThat(weighted.samples()).isEqualTo(weightedFull.samples());
+  }
+
+  @Test
+  void onlyAFleetWhoseSeriesCarryAProfileMayBePartitioned() {
+    Inventory whole = dcgm(Set.of("gpu", "modelName", "pod", "namespace"));
+    assertThat(MigShares.mayPartition(Presence.of(whole))).isFalse();
+    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "GPU_I_PROFILE"))))).isTrue();
+    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "dra_mig_profile")))))
+        .isTrue();
+    // families alone say nothing of labels: the full weighting stays
+    assertThat(MigShares.mayPartition(Presence.of(whole.families()))).isTrue();
+  }
+
+  private static Inventory dcgm(Set<String> labels) {
+    return new Inventory(
+        List.of(
+            new TargetInventory(
+                Map.of("job", "dcgm", "instance", "n1:9400"),
+                true,
+                Detection.of("dcgm"),
+                Map.of(
+                    "DCGM_FI_DEV_FB_USED",
+                    new FamilyInfo("DCGM_FI_DEV_FB_USED", MetricType.GAUGE, labels, List.of())),
+                Set.of())));
   }
 
   @Test

@@ -1,0 +1,99 @@
+package dev.infermon.benchmarks.dashboard;
+
+import dev.infermon.model.labels.Matcher;
+import dev.infermon.model.metadata.Metadata;
+import dev.infermon.storage.Appender;
+import dev.infermon.storage.Querier;
+import dev.infermon.storage.Series;
+import dev.infermon.storage.SeriesSet;
+import dev.infermon.storage.Storage;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A storage that counts what the engine asks of it: selects, and the series they return (each
+ * series a select yields is read from the index and, when iterated, decoded). The counts are what a
+ * change in the dashboard's queries should lower, whatever the machine's load.
+ */
+final class CountingStorage implements Storage {
+  private final Storage delegate;
+  final LongAdder selects = new LongAdder();
+  final LongAdder series = new LongAdder();
+
+  CountingStorage(Storage delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public Appender appender() {
+    return delegate.appender();
+  }
+
+  @Override
+  public Querier querier() {
+    Querier q = delegate.querier();
+    return new Querier() {
+      @Override
+      public SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers) {
+        selects.increment();
+        SeriesSet set = q.select(sorted, mint, maxt, matchers);
+        return new SeriesSet() {
+          @Override
+          public boolean next() {
+            boolean more = set.next();
+            if (more) {
+              series.increment();
+            }
+            return more;
+          }
+
+          @Override
+          public Series at() {
+            return set.at();
+          }
+
+          @Override
+          public List<String> warnings() {
+            return set.warnings();
+          }
+        };
+      }
+
+      @Override
+      public boolean mayHaveSamplesIn(long mint, long maxt) {
+        return q.mayHaveSamplesIn(mint, maxt);
+      }
+
+      @Override
+      public List<String> labelValues(String name, long mint, long maxt, List<Matcher> matchers) {
+        return q.labelValues(name, mint, maxt, matchers);
+      }
+
+      @Override
+      public List<String> labelNames(long mint, long maxt, List<Matcher> matchers) {
+        return q.labelNames(mint, maxt, matchers);
+      }
+
+      @Override
+      public void close() {
+        q.close();
+      }
+    };
+  }
+
+  @Override
+  public Map<String, List<Metadata>> metadata(String metric) {
+    return delegate.metadata(metric);
+  }
+
+  @Override
+  public long startTime() {
+    return delegate.startTime();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

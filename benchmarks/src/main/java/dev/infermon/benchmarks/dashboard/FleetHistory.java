@@ -1,0 +1,176 @@
+package dev.infermon.benchmarks.dashboard;
+
+import dev.infermon.model.labels.Labels;
+import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.storage.Appender;
+import dev.infermon.textparse.Entry;
+import dev.infermon.textparse.ParseException;
+import dev.infermon.textparse.Parser;
+import dev.infermon.textparse.ParserFactory;
+import dev.infermon.textparse.ParserOptions;
+import dev.infermon.textparse.Parsers;
+import dev.infermon.tsdb.Tsdb;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * A fleet's history in a TSDB directory, built once and reused: the fleet of the UI benchmark
+ * ({@code it-ui}'s {@code UiDashboardBench.fleetOf}, the same proportions) replayed for {@code
+ * hours} at one scrape interval with the target labels infermon's scrape would attach (as {@code
+ * it-ui}'s {@code Backfill}), compacted and closed, so that a measuring process opens it as a
+ * restarted server would. {@code history.properties} records what was built and its end time; a
+ * directory built with other parameters is refused.
+ */
+final class FleetHistory {
+  private static final String MARKER = "history.properties";
+
+  final int pods;
+  final int hours;
+  final int scrapeSeconds;
+  final long endMs;
+  final long samples;
+
+  private FleetHistory(int pods, int hours, int scrapeSeconds, long endMs, long samples) {
+    this.pods = pods;
+    this.hours = hours;
+    this.scrapeSeconds = scrapeSeconds;
+    this.endMs = endMs;
+    this.samples = samples;
+  }
+
+  /** The history built in {@code dir}, if one is there; refused when its parameters differ. */
+  static FleetHistory existing(Path dir, int pods, int hours, int scrapeSeconds)
+      throws IOException {
+    Path marker = dir.resolve(MARKER);
+    if (!Files.exists(marker)) {
+      return null;
+    }
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(marker)) {
+      p.load(in);
+    }
+    FleetHistory h =
+        new FleetHistory(
+            Integer.parseInt(p.getProperty("pods")),
+            Integer.parseInt(p.getProperty("hours")),
+            Integer.parseInt(p.getProperty("scrapeSeconds")),
+            Long.parseLong(p.getProperty("endMs")),
+            Long.parseLong(p.getProperty("samples")));
+    if (h.pods != pods || h.hours != hours || h.scrapeSeconds != scrapeSeconds) {
+      throw new IllegalArgumentException(
+          dir
+              + " holds "
+              + h.pods
+              + " pods x "
+              + h.hours
+              + " h at "
+              + h.scrapeSeconds
+              + " s, not what was asked: use another -Ddashload.dir");
+    }
+    return h;
+  }
+
+  /** Replays the fleet into a new TSDB in {@code dir}, compacts and closes it. */
+  static FleetHistory build(Path dir, int pods, int hours, int scrapeSeconds)
+      throws IOException, InterruptedException {
+    long end = System.currentTimeMillis() / 1000 * 1000;
+    Fleet fleet = Fleet.create(fleetOf(pods), end - Duration.ofHours(hours).toMillis());
+    long samples;
+    try (Tsdb db = Tsdb.open(dir.resolve("data"))) {
+      samples = replay(fleet, db, end, Duration.ofSeconds(scrapeSeconds));
+      db.compact();
+    }
+    FleetHistory h = new FleetHistory(pods, hours, scrapeSeconds, end, samples);
+    Properties p = new Properties();
+    p.setProperty("pods", Integer.toString(pods));
+    p.setProperty("hours", Integer.toString(hours));
+    p.setProperty("scrapeSeconds", Integer.toString(scrapeSeconds));
+    p.setProperty("endMs", Long.toString(end));
+    p.setProperty("samples", Long.toString(samples));
+    try (OutputStream out = Files.newOutputStream(dir.resolve(MARKER))) {
+      p.store(out, "the dashboard load benchmark's fleet history");
+    }
+    return h;
+  }
+
+  /** About {@code pods} inference pods in the default fleet's proportions (UiDashboardBench). */
+  static FleetConfig fleetOf(int pods) {
+    int pd = 4;
+    int sglang = pods / 5;
+    int gateway = Math.max(1, pods / 50);
+    int legacy = Math.max(1, pods / 25);
+    int vllm = Math.max(1, pods - pd - sglang - gateway - legacy);
+    return FleetConfig.builder()
+        .seed(7)
+        .vllmPods(vllm)
+        .dataParallelPods(Math.max(1, vllm / 14))
+        .legacyVllmPods(legacy)
+        .sglangPods(sglang)
+        .sglangGatewayPods(gateway)
+        .prefillDecode(true)
+        .build();
+  }
+
+  private static long replay(Fleet fleet, Tsdb db, long untilMs, Duration step) {
+    Map<String, Labels> targets = new HashMap<>();
+    for (PodInfo p : fleet.inventory()) {
+      Labels.Builder b = Labels.builder();
+      p.targetLabels().forEach(b::set);
+      b.set("instance", "sim:" + p.name());
+      b.set("job", p.backend().label().equals("dcgm") ? "dcgm" : "inference");
+      targets.put(p.name(), b.build());
+    }
+    ParserFactory factory =
+        Parsers.forContentType("text/plain; version=0.0.4", ParserOptions.DEFAULT);
+    long[] samples = {0};
+    fleet.replay(
+        untilMs,
+        step,
+        snap -> {
+          Appender app = db.appender();
+          for (Map.Entry<String, String> page : snap.pages().entrySet()) {
+            Labels target = targets.get(page.getKey());
+            if (target == null) {
+              continue;
+            }
+            Parser p = factory.parse(page.getValue().getBytes(StandardCharsets.UTF_8));
+            try {
+              for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
+                if (e == Entry.SERIES) {
+                  app.append(merge(p.labels(), target), snap.timeMillis(), p.value());
+                  samples[0]++;
+                }
+              }
+            } catch (ParseException e) {
+              throw new IllegalStateException("page " + page.getKey() + " does not parse", e);
+            }
+          }
+          app.commit();
+        });
+    return samples[0];
+  }
+
+  /** Target labels win; a page label they clobber is kept as {@code exported_<name>}. */
+  private static Labels merge(Labels scraped, Labels target) {
+    Labels.Builder b = scraped.toBuilder();
+    for (int i = 0; i < target.size(); i++) {
+      String name = target.name(i);
+      String mine = scraped.get(name);
+      if (!mine.isEmpty()) {
+        b.set("exported_" + name, mine);
+      }
+      b.set(name, target.value(i));
+    }
+    return b.build();
+  }
+}
