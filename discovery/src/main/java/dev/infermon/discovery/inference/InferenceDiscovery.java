@@ -9,9 +9,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /**
  * infermon's own discovery from the {@code inference} section: inference pods (label selector,
  * namespaces, port name) and, under {@code inference.dcgm} and {@code inference.amdgpu},
- * dcgm-exporter and AMD device-metrics-exporter pods. The targets carry
- * their final labels ({@link InferenceTargets}), so the scrape pools that use these discoverers
- * need no relabeling rules.
+ * dcgm-exporter and AMD device-metrics-exporter pods. The targets carry their final labels ({@link
+ * InferenceTargets}), so the scrape pools that use these discoverers need no relabeling rules.
  */
 public final class InferenceDiscovery {
   private InferenceDiscovery() {}
@@ -32,15 +31,13 @@ public final class InferenceDiscovery {
   }
 
   /** dcgm-exporter pods, watched through {@code client} (owned by the caller). */
-  public static Discoverer dcgm(
-      InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
+  public static Discoverer dcgm(InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
     PodWatch watch = new PodWatch(client, cfg.namespaces(), cfg.labelSelector(), "");
     return new PodDiscoverer(watch, pod -> InferenceTargets.dcgm(pod, cfg));
   }
 
   /** AMD device-metrics-exporter pods, watched through {@code client} (owned by the caller). */
-  public static Discoverer amdgpu(
-      InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
+  public static Discoverer amdgpu(InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
     PodWatch watch = new PodWatch(client, cfg.namespaces(), cfg.labelSelector(), "");
     return new PodDiscoverer(watch, pod -> InferenceTargets.amdgpu(pod, cfg));
   }

@@ -28,8 +28,8 @@ import java.util.Map;
  *       exporters;
  *   <li>{@code role}: the first of the role labels the pod carries (prefill / decode);
  *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} and {@value
- *       #AMDGPU_JOB} for GPU exporters, fixed so that {@code up{job="inference"}} finds every engine whatever its
- *       workload;
+ *       #AMDGPU_JOB} for GPU exporters, fixed so that {@code up{job="inference"}} finds every
+ *       engine whatever its workload;
  *   <li>{@code instance}: the scraped {@code ip:port}.
  * </ul>
  *

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Inference, dcgm-exporter and AMD device-metrics-exporter discovery against fabric8's mock API server in CRUD mode: pods are
- * created, relabeled and deleted in several namespaces, and the targets follow.
+ * Inference, dcgm-exporter and AMD device-metrics-exporter discovery against fabric8's mock API
+ * server in CRUD mode: pods are created, relabeled and deleted in several namespaces, and the
+ * targets follow.
  */
 class InferenceDiscoveryTest {
   private static final String WORKLOAD = "alibabacloud.com/inference-workload";
@@ -257,7 +258,12 @@ class InferenceDiscoveryTest {
     create(Pods.running("other", "b", "10.0.9.2", "web", 5001, Map.of("app", "amd-exporter")));
     create(
         Pods.running(
-            "gpus", "c", "10.0.9.3", "web", 5000, Map.of("app.kubernetes.io/name", "metrics-exporter")));
+            "gpus",
+            "c",
+            "10.0.9.3",
+            "web",
+            5000,
+            Map.of("app.kubernetes.io/name", "metrics-exporter")));
     Map<String, TargetGroup> g = sink.await("pod a", m -> m.containsKey("pod/gpus/a"));
     assertThat(g.keySet()).containsExactly("pod/gpus/a");
     Labels t = g.get("pod/gpus/a").merged(0);
