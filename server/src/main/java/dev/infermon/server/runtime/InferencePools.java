@@ -17,10 +17,9 @@ import java.util.Map;
  * The scrape pools infermon creates itself from the {@code inference} section: {@code inference}
  * for the inference pods and, with {@code inference.dcgm.enabled}, {@code dcgm} for the
  * dcgm-exporter pods, with {@code inference.amdgpu.enabled}, {@code amdgpu} for AMD's
- * device-metrics-exporter pods. All are plain scrape configs ({@link ScrapeConfig#defaults},
- * {@code honor_labels: false}, so an exporter's own {@code pod}/{@code namespace} become {@code
- * exported_*})
- * scraped at the section's interval; their targets come with final labels from {@link
+ * device-metrics-exporter pods. All are plain scrape configs ({@link ScrapeConfig#defaults}, {@code
+ * honor_labels: false}, so an exporter's own {@code pod}/{@code namespace} become {@code
+ * exported_*}) scraped at the section's interval; their targets come with final labels from {@link
  * InferenceDiscovery}, so they need no relabeling. Stateless.
  */
 final class InferencePools {
