@@ -1,5 +1,6 @@
 package dev.infermon.config;
 
+import static dev.infermon.config.ConfigSchema.AMDGPU;
 import static dev.infermon.config.ConfigSchema.DCGM;
 import static dev.infermon.config.ConfigSchema.INFERENCE_WORKLOAD;
 import static dev.infermon.config.ConfigSchema.LLM_ALERTS;
@@ -165,21 +166,10 @@ final class AppMapping {
               w.finish();
               return name.isEmpty() ? null : new InferenceConfig.WorkloadOverride(name, ns, wi, wt);
             });
-    MapView d = v.map("dcgm", DCGM);
-    InferenceConfig.DcgmConfig dd = InferenceConfig.DcgmConfig.DEFAULT;
-    int port = d.intCount("port", dd.port());
-    if (port < 1 || port > 65535) {
-      d.error("port", "port must be between 1 and 65535, got " + port);
-    }
-    InferenceConfig.DcgmConfig dcgm =
-        new InferenceConfig.DcgmConfig(
-            d.bool("enabled", dd.enabled()),
-            selector(d, "label_selector", dd.labelSelector()),
-            port,
-            d.string("port_name", dd.portName()),
-            d.strings("namespaces", dd.namespaces()),
-            path(d, "metrics_path", dd.metricsPath()));
-    d.finish();
+    InferenceConfig.GpuExporterConfig dcgm =
+        gpuExporter(v.map("dcgm", DCGM), InferenceConfig.GpuExporterConfig.DCGM_DEFAULT);
+    InferenceConfig.GpuExporterConfig amdgpu =
+        gpuExporter(v.map("amdgpu", AMDGPU), InferenceConfig.GpuExporterConfig.AMDGPU_DEFAULT);
     InferenceConfig c =
         new InferenceConfig(
             v.bool("enabled", false),
@@ -196,9 +186,29 @@ final class AppMapping {
             roleLabels,
             metricsPaths,
             workloads,
-            dcgm);
+            dcgm,
+            amdgpu);
     v.finish();
     return c;
+  }
+
+  /** A GPU exporter's block ({@code inference.dcgm}, {@code inference.amdgpu}). */
+  private static InferenceConfig.GpuExporterConfig gpuExporter(
+      MapView d, InferenceConfig.GpuExporterConfig dd) {
+    int port = d.intCount("port", dd.port());
+    if (port < 1 || port > 65535) {
+      d.error("port", "port must be between 1 and 65535, got " + port);
+    }
+    InferenceConfig.GpuExporterConfig out =
+        new InferenceConfig.GpuExporterConfig(
+            d.bool("enabled", dd.enabled()),
+            selector(d, "label_selector", dd.labelSelector()),
+            port,
+            d.string("port_name", dd.portName()),
+            d.strings("namespaces", dd.namespaces()),
+            path(d, "metrics_path", dd.metricsPath()));
+    d.finish();
+    return out;
   }
 
   private static Duration timeout(MapView v, Duration interval, Duration defaultTimeout) {

@@ -320,6 +320,11 @@ final class ConfigSchema {
           "inference.dcgm",
           List.of("enabled", "label_selector", "port", "port_name", "namespaces", "metrics_path"));
 
+  static final Section AMDGPU =
+      Section.of(
+          "inference.amdgpu",
+          List.of("enabled", "label_selector", "port", "port_name", "namespaces", "metrics_path"));
+
   static final Section INFERENCE =
       Section.of(
           "inference",
@@ -339,7 +344,8 @@ final class ConfigSchema {
               "role_labels",
               "metrics_paths",
               "workloads",
-              "dcgm"));
+              "dcgm",
+              "amdgpu"));
 
   static final Section LLM_ALERTS =
       Section.of(
@@ -439,6 +445,7 @@ final class ConfigSchema {
           INFERENCE,
           INFERENCE_WORKLOAD,
           DCGM,
+          AMDGPU,
           LLM,
           LLM_ALERTS,
           LLM_SLO,

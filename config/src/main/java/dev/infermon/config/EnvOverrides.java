@@ -39,6 +39,7 @@ final class EnvOverrides {
           scalar("INFERMON_INFERENCE_PORT_NAME", "inference", "port_name"),
           scalar("INFERMON_INFERENCE_KUBECONFIG_FILE", "inference", "kubeconfig_file"),
           scalar("INFERMON_DCGM_ENABLED", "inference", "dcgm", "enabled"),
+          scalar("INFERMON_AMDGPU_ENABLED", "inference", "amdgpu", "enabled"),
           scalar("INFERMON_LLM_ALERTS_ENABLED", "llm", "alerts", "enabled"),
           scalar("INFERMON_UI_ENABLED", "ui", "enabled"),
           scalar("INFERMON_WEB_LISTEN_ADDRESS", "web", "listen_address"),

@@ -500,6 +500,22 @@ class BadConfigsTest {
             """,
             "infermon.yml:3:11: inference.dcgm.port: port must be between 1 and 65535, got 70000"),
         bad(
+            "AMD exporter port out of range",
+            """
+            inference:
+              amdgpu:
+                port: 0
+            """,
+            "infermon.yml:3:11: inference.amdgpu.port: port must be between 1 and 65535, got 0"),
+        bad(
+            "unknown key in the AMD exporter block",
+            """
+            inference:
+              amdgpu:
+                prot: 5000
+            """,
+            "infermon.yml:3:5: inference.amdgpu.prot: unknown key; did you mean port?"),
+        bad(
             "both forms of the workload label",
             """
             inference:

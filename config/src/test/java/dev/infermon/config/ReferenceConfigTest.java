@@ -26,6 +26,10 @@ class ReferenceConfigTest {
     assertThat(c.inference().enabled()).isTrue();
     assertThat(c.inference().workloads().get(0).scrapeInterval()).isEqualTo(Duration.ofSeconds(30));
     assertThat(c.inference().dcgm().port()).isEqualTo(9400);
+    assertThat(c.inference().amdgpu().enabled()).isTrue();
+    assertThat(c.inference().amdgpu().port()).isEqualTo(5000);
+    assertThat(c.inference().amdgpu().labelSelector())
+        .isEqualTo("app.kubernetes.io/name=metrics-exporter");
     assertThat(c.storage().mode()).isEqualTo(StorageConfig.Mode.EMBEDDED);
     assertThat(c.web().auth().basicUsers()).containsKey("admin");
     assertThat(c.llm().alerts().ttftThreshold()).isEqualTo(Duration.ofSeconds(1));

@@ -62,6 +62,10 @@ import java.util.List;
  *     Instinct MI300X GPUs watched by AMD's device-metrics-exporter instead of H100s watched by
  *     dcgm-exporter; 0 (the default) for none. Refused with MIG or DRA attribution, which are
  *     NVIDIA's
+ * @param amdPartition the compute partition mode of those MI300X GPUs ({@code simulate
+ *     --amd-partition}): under DPX, QPX or CPX each physical GPU is 2, 4 or 8 partitions, each its
+ *     own {@code gpu_id}, and a one-GPU pod holds one partition; {@link
+ *     dev.infermon.simulator.amdgpu.AmdPartition#SPX} (the default) for whole GPUs
  * @param vllmSleep which current vLLM pods sleep (vLLM sleep mode), at which level and when; {@link
  *     VllmSleep#NONE} (the default) for none
  * @param sglangRelease the release line every SGLang server runs (direct, behind the gateway and in
@@ -98,6 +102,7 @@ public record FleetConfig(
     boolean nixl,
     boolean kvCacheMetrics,
     int amdNodes,
+    dev.infermon.simulator.amdgpu.AmdPartition amdPartition,
     VllmSleep vllmSleep,
     SglangRelease sglangRelease) {
 
@@ -135,6 +140,9 @@ public record FleetConfig(
     if (nodes > 0 && amdNodes > nodes) {
       throw new IllegalArgumentException(
           "amdNodes (" + amdNodes + ") exceeds nodes (" + nodes + ")");
+    }
+    if (amdPartition == null) {
+      throw new IllegalArgumentException("amdPartition is null");
     }
     if (amdNodes > 0 && dcgmAttribution != null && dcgmAttribution.isMig()) {
       throw new IllegalArgumentException("amdNodes needs whole GPUs: MIG is NVIDIA's");

@@ -37,6 +37,8 @@ public final class FleetConfigBuilder {
   private int speculativeTokens;
   private String dcgmNodeLabel = "Hostname";
   private int amdNodes;
+  private dev.infermon.simulator.amdgpu.AmdPartition amdPartition =
+      dev.infermon.simulator.amdgpu.AmdPartition.SPX;
   private LoraAdapters lora = LoraAdapters.NONE;
   private boolean mfu;
   private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
@@ -346,6 +348,14 @@ public final class FleetConfigBuilder {
     return this;
   }
 
+  /**
+   * @see FleetConfig#amdPartition()
+   */
+  public FleetConfigBuilder amdPartition(dev.infermon.simulator.amdgpu.AmdPartition v) {
+    amdPartition = v;
+    return this;
+  }
+
   /** The config; validates. */
   public FleetConfig build() {
     int dp = dataParallelPods;
@@ -383,6 +393,7 @@ public final class FleetConfigBuilder {
         nixl,
         kvCacheMetrics,
         amdNodes,
+        amdPartition,
         vllmSleep,
         sglangRelease);
   }
@@ -421,6 +432,7 @@ public final class FleetConfigBuilder {
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();
     b.amdNodes = c.amdNodes();
+    b.amdPartition = c.amdPartition();
     b.vllmSleep = c.vllmSleep();
     b.sglangRelease = c.sglangRelease();
     return b;

@@ -14,7 +14,8 @@ import java.util.Locale;
  * dcgm-exporter per node. Under a MIG layout each one-GPU pod takes one MIG instance, and a GPU
  * holds as many instances of the profile as it can (its idle instances stay unattributed); pods
  * with several GPUs take whole GPUs. The first {@link FleetConfig#amdNodes()} nodes hold MI300X
- * GPUs watched by AMD's device-metrics-exporter instead.
+ * GPUs watched by AMD's device-metrics-exporter instead; under a compute partition mode ({@link
+ * FleetConfig#amdPartition()}) each of their GPUs is as many partitions, each placed as a GPU.
  */
 final class GpuPlacement {
   static final String GPU_MODEL = "NVIDIA H100 80GB HBM3";
@@ -95,6 +96,13 @@ final class GpuPlacement {
     }
   }
 
+  /** The GPUs node {@code n} places: an MI300X node's partitions, else its GPUs. */
+  private int capacity(int n) {
+    return n < config.amdNodes()
+        ? config.gpusPerNode() * config.amdPartition().partitions()
+        : config.gpusPerNode();
+  }
+
   private int placeWhole(List<List<Device>> layout, InferencePod p) {
     int gpus = p.info().gpus();
     int perNode = config.gpusPerNode();
@@ -103,7 +111,7 @@ final class GpuPlacement {
           "pod " + p.info().name() + " needs " + gpus + " GPUs but nodes have " + perNode);
     }
     for (int n = 0; n < layout.size(); n++) {
-      if (perNode - layout.get(n).size() >= gpus) {
+      if (capacity(n) - layout.get(n).size() >= gpus) {
         int tp = p.info().tensorParallel();
         for (int g = 0; g < gpus; g++) {
           layout.get(n).add(new Device(false, List.of(new Slot(p, g / tp))));
@@ -170,7 +178,7 @@ final class GpuPlacement {
 
   private AmdgpuTarget amdExporter(String host, List<Device> devices, int perNode) {
     List<Gpu> gpus = new ArrayList<>();
-    for (int g = 0; g < perNode; g++) {
+    for (int g = 0; g < perNode * config.amdPartition().partitions(); g++) {
       Device d = g < devices.size() ? devices.get(g) : null;
       gpus.add(
           gpu(host, g, d == null ? null : d.slots().get(0), null, AmdExporter.MI300X_CARD_MODEL));
@@ -189,7 +197,7 @@ final class GpuPlacement {
             perNode,
             1,
             1);
-    return new AmdgpuTarget(info, new AmdExporter(host, gpus));
+    return new AmdgpuTarget(info, new AmdExporter(host, gpus, config.amdPartition()));
   }
 
   /** Instance {@code i} of the profile; ids count from 1 (the simulator's choice, not DCGM's). */

@@ -8,6 +8,7 @@ import dev.infermon.simulator.PageChecker.Family;
 import dev.infermon.simulator.PageChecker.Page;
 import dev.infermon.simulator.PageChecker.Sample;
 import dev.infermon.simulator.amdgpu.AmdExporter;
+import dev.infermon.simulator.amdgpu.AmdPartition;
 import dev.infermon.simulator.dcgm.Gpu;
 import dev.infermon.simulator.model.GpuActivity;
 import java.util.ArrayList;
@@ -133,6 +134,86 @@ class AmdPageShapeTest {
     // micro-joules since boot pass 1e6: Go's shortest %g writes them with an exponent
     assertThat(text).containsPattern("gpu_energy_consumed\\{[^}]*\\} \\d\\.\\d+e\\+\\d\\d\\n");
     assertThat(text).containsPattern("gpu_total_vram\\{[^}]*\\} 196608\\n");
+  }
+
+  /** One MI300X in CPX: partitions 0 and 1 busy (two pods), the other six idle. */
+  private static AmdExporter cpx(double[] busy0, double[] busy1) {
+    List<Gpu> parts = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      double[] b = i == 0 ? busy0 : i == 1 ? busy1 : null;
+      parts.add(
+          new Gpu(
+              i,
+              "GPU-000" + i,
+              "00000000:18:00." + i,
+              AmdExporter.MI300X_CARD_MODEL,
+              b == null ? null : new Gpu.Attribution("inference", "vllm-" + i, "vllm"),
+              b == null
+                  ? () -> GpuActivity.Reading.ZERO
+                  : () -> new GpuActivity.Reading(b[0], b[1], b[1] / 2, 0, b[1] / 3, b[1] / 2),
+              () -> b == null ? 1 : 81559 * 0.9,
+              false));
+    }
+    return new AmdExporter("gpu-node-00", parts, AmdPartition.CPX);
+  }
+
+  @Test
+  void aCpxGpuIsEightGpuIdsOnlyThePrimaryReportingActivityPowerAndEnergy() {
+    double[] b0 = {60, 45};
+    double[] b1 = {60, 15};
+    AmdExporter e = cpx(b0, b1);
+    Page first = PageChecker.strict(e.render(Fixtures.T0));
+    List<Sample> vram = first.family("gpu_used_vram").samples;
+    assertThat(vram).hasSize(8);
+    for (Sample x : vram) {
+      assertThat(x.labelNames()).isEqualTo(LABELS);
+      assertThat(x.label("gpu_compute_partition_type")).isEqualTo("cpx");
+      assertThat(x.label("gpu_partition_id")).isEqualTo(x.label("gpu_id"));
+      // a partition reports its parent GPU's serial number
+      assertThat(x.label("serial_number")).isEqualTo(vram.get(0).label("serial_number"));
+    }
+    // the physical GPU's activity, on partition 0: (45 + 15) s of 8 x 60 s
+    assertThat(first.value("gpu_gfx_activity", "gpu_id", "0")).isEqualTo(13);
+    assertThat(first.value("gpu_gfx_activity", "gpu_id", "1")).isZero();
+    assertThat(first.value("gpu_power_usage", "gpu_id", "0")).isGreaterThan(140);
+    assertThat(first.value("gpu_power_usage", "gpu_id", "1")).isZero();
+    assertThat(first.value("gpu_package_power", "gpu_id", "1")).isZero();
+    for (String sensor :
+        List.of("gpu_energy_consumed", "gpu_junction_temperature", "gpu_memory_temperature")) {
+      assertThat(first.family(sensor).samples)
+          .as(sensor + " on the primary partition only")
+          .singleElement()
+          .satisfies(x -> assertThat(x.label("gpu_id")).isEqualTo("0"));
+    }
+    assertThat(first.value("gpu_total_vram", "gpu_id", "3")).isEqualTo(196608 / 8);
+    b0[0] = 75;
+    b0[1] = 60;
+    b1[0] = 75;
+    b1[1] = 20;
+    Page second = PageChecker.strict(e.render(Fixtures.T0 + 15));
+    double device = second.value("gpu_energy_consumed", "gpu_id", "0");
+    // each pod's share of its GPU's energy: one eighth per partition held
+    assertThat(e.energyMicrojoules("vllm-1")).isEqualTo(device / 8);
+    assertThat(e.energyMicrojoules("vllm-0")).isEqualTo(device / 8);
+  }
+
+  @Test
+  void partitionsThatAreNotWholeGpusAreRefused() {
+    Gpu one =
+        new Gpu(
+            0,
+            "GPU-0000",
+            "00000000:18:00.0",
+            AmdExporter.MI300X_CARD_MODEL,
+            null,
+            () -> GpuActivity.Reading.ZERO,
+            () -> 1,
+            false);
+    assertThatThrownBy(() -> new AmdExporter("n", List.of(one), AmdPartition.QPX))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1 partitions are not whole GPUs of 4 (qpx)");
+    assertThatThrownBy(() -> AmdPartition.parse("npx"))
+        .hasMessageContaining("spx, dpx, qpx, cpx, got \"npx\"");
   }
 
   @Test

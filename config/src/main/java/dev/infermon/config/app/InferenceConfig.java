@@ -8,11 +8,12 @@ import java.util.Map;
 
 /**
  * The {@code inference} section: discovery of LLM inference pods in Kubernetes (and, under {@code
- * dcgm}, of the GPU exporters beside them). Pods match {@code label_selector}; their port named
- * {@code port_name} is scraped at {@code metrics_path}, or at the path {@code metrics_paths} names
- * for the pod's backend. Workload, backend and role come from pod labels, trying each listed label
- * in order; a pod with no backend label takes the backend {@code backend_by_label} gives the first
- * of its keys the pod carries. Intervals are resolved against {@code global}.
+ * dcgm} and {@code amdgpu}, of the GPU exporters beside them). Pods match {@code label_selector};
+ * their port named {@code port_name} is scraped at {@code metrics_path}, or at the path {@code
+ * metrics_paths} names for the pod's backend. Workload, backend and role come from pod labels,
+ * trying each listed label in order; a pod with no backend label takes the backend {@code
+ * backend_by_label} gives the first of its keys the pod carries. Intervals are resolved against
+ * {@code global}.
  *
  * <p>The default label lists name the operators' own keys, so that pods of KServe, llm-d and NVIDIA
  * Dynamo are labelled right once {@code label_selector} selects them (the default selector stays
@@ -35,7 +36,8 @@ public record InferenceConfig(
     List<String> roleLabels,
     Map<String, String> metricsPaths,
     List<WorkloadOverride> workloads,
-    DcgmConfig dcgm) {
+    GpuExporterConfig dcgm,
+    GpuExporterConfig amdgpu) {
   public static final String DEFAULT_WORKLOAD_LABEL = "alibabacloud.com/inference-workload";
 
   /**
@@ -97,17 +99,46 @@ public record InferenceConfig(
   public record WorkloadOverride(
       String name, String namespace, Duration scrapeInterval, Duration scrapeTimeout) {}
 
-  /** GPU metrics from dcgm-exporter pods. */
-  public record DcgmConfig(
+  /**
+   * A node GPU exporter's pods: NVIDIA's dcgm-exporter ({@code dcgm}) or AMD's
+   * device-metrics-exporter ({@code amdgpu}). Pods match {@code label_selector}; the port named
+   * {@code port_name} is scraped when set, else port {@code port}.
+   */
+  public record GpuExporterConfig(
       boolean enabled,
       String labelSelector,
       int port,
       String portName,
       List<String> namespaces,
       String metricsPath) {
-    public static final String DEFAULT_LABEL_SELECTOR = "app.kubernetes.io/name=dcgm-exporter";
-    public static final int DEFAULT_PORT = 9400;
-    public static final DcgmConfig DEFAULT =
-        new DcgmConfig(false, DEFAULT_LABEL_SELECTOR, DEFAULT_PORT, "", List.of(), "/metrics");
+    public static final String DCGM_LABEL_SELECTOR = "app.kubernetes.io/name=dcgm-exporter";
+    public static final int DCGM_PORT = 9400;
+
+    /** dcgm-exporter's Helm chart: its pod label, port 9400. */
+    public static final GpuExporterConfig DCGM_DEFAULT =
+        new GpuExporterConfig(false, DCGM_LABEL_SELECTOR, DCGM_PORT, "", List.of(), "/metrics");
+
+    /**
+     * The pod label both installers of AMD's exporter set: its Helm chart's DaemonSet pod template
+     * (ROCm/device-metrics-exporter helm-charts/templates/daemonsets.yaml @ afd0fe8) and the AMD
+     * GPU Operator's ({@code metricsExporterLabelPair}, ROCm/gpu-operator
+     * internal/metricsexporter/metricsexporter.go @ 6df13c1).
+     */
+    public static final String AMDGPU_LABEL_SELECTOR = "app.kubernetes.io/name=metrics-exporter";
+
+    /**
+     * Port 5000: the chart's {@code service.ClusterIP.port} (helm-charts/values.yaml), an unnamed
+     * container port there; the operator's {@code servicePort}, a port named {@code exporter-port}.
+     * Matching by number finds both.
+     */
+    public static final int AMDGPU_PORT = 5000;
+
+    /** AMD device-metrics-exporter's Helm chart and GPU Operator defaults. */
+    public static final GpuExporterConfig AMDGPU_DEFAULT =
+        new GpuExporterConfig(false, AMDGPU_LABEL_SELECTOR, AMDGPU_PORT, "", List.of(), "/metrics");
+
+    public GpuExporterConfig {
+      namespaces = List.copyOf(namespaces);
+    }
   }
 }

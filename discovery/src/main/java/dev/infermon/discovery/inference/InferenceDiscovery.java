@@ -8,9 +8,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * infermon's own discovery from the {@code inference} section: inference pods (label selector,
- * namespaces, port name) and, under {@code inference.dcgm}, dcgm-exporter pods. The targets carry
- * their final labels ({@link InferenceTargets}), so the scrape pools that use these discoverers
- * need no relabeling rules.
+ * namespaces, port name) and, under {@code inference.dcgm} and {@code inference.amdgpu},
+ * dcgm-exporter and AMD device-metrics-exporter pods. The targets carry their final labels ({@link
+ * InferenceTargets}), so the scrape pools that use these discoverers need no relabeling rules.
  */
 public final class InferenceDiscovery {
   private InferenceDiscovery() {}
@@ -21,6 +21,9 @@ public final class InferenceDiscovery {
   /** The scrape pool name used for dcgm-exporter pods. */
   public static final String DCGM_POOL = InferenceTargets.DCGM_JOB;
 
+  /** The scrape pool name used for AMD device-metrics-exporter pods. */
+  public static final String AMDGPU_POOL = InferenceTargets.AMDGPU_JOB;
+
   /** Inference pods, watched through {@code client} (owned by the caller). */
   public static Discoverer pods(InferenceConfig cfg, KubernetesClient client) {
     PodWatch watch = new PodWatch(client, cfg.namespaces(), cfg.labelSelector(), "");
@@ -28,8 +31,14 @@ public final class InferenceDiscovery {
   }
 
   /** dcgm-exporter pods, watched through {@code client} (owned by the caller). */
-  public static Discoverer dcgm(InferenceConfig.DcgmConfig cfg, KubernetesClient client) {
+  public static Discoverer dcgm(InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
     PodWatch watch = new PodWatch(client, cfg.namespaces(), cfg.labelSelector(), "");
     return new PodDiscoverer(watch, pod -> InferenceTargets.dcgm(pod, cfg));
+  }
+
+  /** AMD device-metrics-exporter pods, watched through {@code client} (owned by the caller). */
+  public static Discoverer amdgpu(InferenceConfig.GpuExporterConfig cfg, KubernetesClient client) {
+    PodWatch watch = new PodWatch(client, cfg.namespaces(), cfg.labelSelector(), "");
+    return new PodDiscoverer(watch, pod -> InferenceTargets.amdgpu(pod, cfg));
   }
 }

@@ -27,9 +27,9 @@ import java.util.Map;
  *       {@code backend_by_label} names for a key it carries ({@code dynamo}); {@code dcgm} for GPU
  *       exporters;
  *   <li>{@code role}: the first of the role labels the pod carries (prefill / decode);
- *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} for GPU
- *       exporters, fixed so that {@code up{job="inference"}} finds every engine whatever its
- *       workload;
+ *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} and {@value
+ *       #AMDGPU_JOB} for GPU exporters, fixed so that {@code up{job="inference"}} finds every
+ *       engine whatever its workload;
  *   <li>{@code instance}: the scraped {@code ip:port}.
  * </ul>
  *
@@ -47,6 +47,9 @@ public final class InferenceTargets {
 
   /** The backend label value of dcgm-exporter targets. */
   public static final String DCGM_BACKEND = "dcgm";
+
+  /** The job, and the backend label value, of AMD device-metrics-exporter pods. */
+  public static final String AMDGPU_JOB = "amdgpu";
 
   private InferenceTargets() {}
 
@@ -92,24 +95,37 @@ public final class InferenceTargets {
     return new TargetGroup(none.source(), targets, common.build());
   }
 
+  /** The dcgm-exporter target group of a pod ({@link #gpuExporter}). */
+  public static TargetGroup dcgm(Pod pod, InferenceConfig.GpuExporterConfig cfg) {
+    return gpuExporter(pod, cfg, DCGM_JOB);
+  }
+
+  /** The AMD device-metrics-exporter target group of a pod ({@link #gpuExporter}). */
+  public static TargetGroup amdgpu(Pod pod, InferenceConfig.GpuExporterConfig cfg) {
+    return gpuExporter(pod, cfg, AMDGPU_JOB);
+  }
+
   /**
-   * The dcgm-exporter target group of a pod: the port named {@code port_name} when set, else the
-   * configured port number (declared or not: exporter daemonsets often use host networking).
+   * A GPU exporter's target group, its {@code job} and {@code backend} both {@code name}: the port
+   * named {@code port_name} when set, else the configured port number (declared or not: exporter
+   * daemonsets often use host networking, and AMD's Helm chart leaves its port unnamed). The
+   * exporter's own {@code pod}/{@code namespace} labels, the inference pod a GPU is attributed to,
+   * become {@code exported_pod}/{@code exported_namespace} beside these (honor_labels false).
    */
-  public static TargetGroup dcgm(Pod pod, InferenceConfig.DcgmConfig cfg) {
+  static TargetGroup gpuExporter(Pod pod, InferenceConfig.GpuExporterConfig cfg, String name) {
     String ns = pod.getMetadata().getNamespace();
-    String name = pod.getMetadata().getName();
-    TargetGroup none = TargetGroup.empty(PodTargets.source(ns, name));
+    String podName = pod.getMetadata().getName();
+    TargetGroup none = TargetGroup.empty(PodTargets.source(ns, podName));
     String ip = runningIp(pod);
     if (ip == null) {
       return none;
     }
     Labels.Builder common = Labels.builder();
     common.set("namespace", ns);
-    common.set("pod", name);
+    common.set("pod", podName);
     common.set("node", nodeName(pod));
-    common.set("backend", DCGM_BACKEND);
-    common.set(DiscoveryLabels.JOB, DCGM_JOB);
+    common.set("backend", name);
+    common.set(DiscoveryLabels.JOB, name);
     common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPath());
     List<Labels> targets = new ArrayList<>();
     String fallbackContainer = "";

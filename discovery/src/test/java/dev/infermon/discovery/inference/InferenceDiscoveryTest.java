@@ -25,8 +25,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Inference and dcgm-exporter discovery against fabric8's mock API server in CRUD mode: pods are
- * created, relabeled and deleted in several namespaces, and the targets follow.
+ * Inference, dcgm-exporter and AMD device-metrics-exporter discovery against fabric8's mock API
+ * server in CRUD mode: pods are created, relabeled and deleted in several namespaces, and the
+ * targets follow.
  */
 class InferenceDiscoveryTest {
   private static final String WORKLOAD = "alibabacloud.com/inference-workload";
@@ -186,6 +187,88 @@ class InferenceDiscoveryTest {
     assertThat(t.get("job")).isEqualTo("dcgm");
     assertThat(t.get("pod")).isEqualTo("dcgm-x");
     assertThat(t.get("namespace")).isEqualTo("gpu-operator");
+  }
+
+  /**
+   * AMD's exporter as its two installers deploy it: the Helm chart's pod (labels {@code app:
+   * <release>-amdgpu-metrics-exporter} and {@code app.kubernetes.io/name: metrics-exporter}, an
+   * unnamed container port 5000) and the GPU Operator's ({@code daemonset-name} and the same name
+   * label, port 5000 named {@code exporter-port}); a dcgm-exporter pod beside them is not one.
+   */
+  @Test
+  void amdExporterPodsOfTheHelmChartAndTheGpuOperatorOnTheDefaultPort() {
+    InferenceConfig cfg = config("inference:\n  enabled: true\n  amdgpu:\n    enabled: true\n");
+    assertThat(cfg.dcgm().enabled()).isFalse();
+    RecordingSink sink = run(InferenceDiscovery.amdgpu(cfg.amdgpu(), client));
+    create(
+        Pods.running(
+            "metrics",
+            "exporter-amdgpu-metrics-exporter-x1",
+            "10.0.9.1",
+            null,
+            5000,
+            Map.of(
+                "app", "exporter-amdgpu-metrics-exporter",
+                "app.kubernetes.io/name", "metrics-exporter")));
+    create(
+        Pods.running(
+            "kube-amd-gpu",
+            "default-metrics-exporter-x2",
+            "10.0.9.2",
+            "exporter-port",
+            5000,
+            Map.of("daemonset-name", "default", "app.kubernetes.io/name", "metrics-exporter")));
+    create(
+        Pods.running(
+            "gpu-operator",
+            "dcgm-x",
+            "10.0.9.3",
+            "metrics",
+            9400,
+            Map.of("app.kubernetes.io/name", "dcgm-exporter")));
+    Map<String, TargetGroup> g = sink.await("two AMD exporter pods", m -> m.size() == 2);
+    Labels helm = g.get("pod/metrics/exporter-amdgpu-metrics-exporter-x1").merged(0);
+    assertThat(helm)
+        .isEqualTo(
+            Labels.builder()
+                .set("__address__", "10.0.9.1:5000")
+                .set("__metrics_path__", "/metrics")
+                .set("instance", "10.0.9.1:5000")
+                .set("job", "amdgpu")
+                .set("backend", "amdgpu")
+                .set("namespace", "metrics")
+                .set("pod", "exporter-amdgpu-metrics-exporter-x1")
+                .set("node", "node-1")
+                .set("container", "engine")
+                .build());
+    Labels operator = g.get("pod/kube-amd-gpu/default-metrics-exporter-x2").merged(0);
+    assertThat(operator.get("__address__")).isEqualTo("10.0.9.2:5000");
+    assertThat(operator.get("job")).isEqualTo("amdgpu");
+  }
+
+  @Test
+  void theAmdExportersSelectorPortAndNamespacesAreConfigurable() {
+    InferenceConfig cfg =
+        config(
+            "inference:\n  enabled: true\n  amdgpu:\n    enabled: true\n"
+                + "    label_selector: app=amd-exporter\n    port_name: web\n"
+                + "    namespaces: [gpus]\n    metrics_path: /amd\n");
+    RecordingSink sink = run(InferenceDiscovery.amdgpu(cfg.amdgpu(), client));
+    create(Pods.running("gpus", "a", "10.0.9.1", "web", 5001, Map.of("app", "amd-exporter")));
+    create(Pods.running("other", "b", "10.0.9.2", "web", 5001, Map.of("app", "amd-exporter")));
+    create(
+        Pods.running(
+            "gpus",
+            "c",
+            "10.0.9.3",
+            "web",
+            5000,
+            Map.of("app.kubernetes.io/name", "metrics-exporter")));
+    Map<String, TargetGroup> g = sink.await("pod a", m -> m.containsKey("pod/gpus/a"));
+    assertThat(g.keySet()).containsExactly("pod/gpus/a");
+    Labels t = g.get("pod/gpus/a").merged(0);
+    assertThat(t.get("__address__")).isEqualTo("10.0.9.1:5001");
+    assertThat(t.get("__metrics_path__")).isEqualTo("/amd");
   }
 
   @Test

@@ -15,6 +15,7 @@ import dev.infermon.llm.signals.Signal;
 import dev.infermon.model.metadata.MetricType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The GPU exporters' signals (dcgm-exporter's and AMD device-metrics-exporter's families, each
@@ -59,9 +60,10 @@ final class GpuQueries {
     List<String> raw = new ArrayList<>();
     for (Resolved r : rs) {
       for (String f : r.families()) {
+        String sel = f + matchers(r.source().match(), "");
         // a counter (an energy counter) is read as its per-second rate before the join
-        String read = gain ? perStep(f, o.step()) : "rate(" + f + "[" + o.window() + "])";
-        String one = attributed(isCounter(r, f) ? read : f, r);
+        String read = isCounter(r, f) ? counterRead(s, r, f, g, o, gain) : sel;
+        String one = attributed(read, r);
         // exporters in other units (millijoules, micro-joules) are scaled before they are summed
         raw.add(perSource ? scale(one, r.source().scale()) : one);
       }
@@ -73,6 +75,51 @@ final class GpuQueries {
       read = "(" + MigShares.builtIn().weighted(read, MigShares.mayPartition(o.presence())) + ")";
     }
     return read + " * on (namespace, pod) group_left (model_name, role) " + pods;
+  }
+
+  /**
+   * A GPU counter family's rate (or per-step gain). The energy of a partitioning exporter's GPUs
+   * ({@link MigShares.Partitions}) is the physical GPU's, on its primary partition only: it is
+   * copied onto each of the GPU's partitions, which {@link MigShares#weighted} then gives its
+   * share.
+   */
+  private String counterRead(
+      Signal s, Resolved r, String f, List<String> g, Options o, boolean gain) {
+    MigShares.Partitions parts = MigShares.builtIn().partitions();
+    Map<String, String> match = r.source().match();
+    if (s != Signal.GPU_ENERGY || !r.engine().engine().equals(parts.engine())) {
+      return rateOf(f + matchers(match, ""), o, gain);
+    }
+    List<String> perPartition = new ArrayList<>();
+    for (Resolved c : selectors.resolve(Signal.GPU_COUNT, g, o)) {
+      if (c.engine().engine().equals(parts.engine())) {
+        perPartition.addAll(c.families());
+      }
+    }
+    String whole =
+        rateOf(f + matchers(match, parts.label() + "!~" + quote(parts.modeRegex())), o, gain);
+    if (perPartition.isEmpty()) {
+      return whole;
+    }
+    String primary =
+        rateOf(f + matchers(match, parts.label() + "=~" + quote(parts.modeRegex())), o, gain);
+    return MigShares.builtIn()
+        .spread(
+            whole, primary, "max without (__name__) (" + String.join(" or ", perPartition) + ")");
+  }
+
+  private static String rateOf(String selector, Options o, boolean gain) {
+    return gain ? perStep(selector, o.step()) : "rate(" + selector + "[" + o.window() + "])";
+  }
+
+  /** {@code {k=~"v", ...}} of a source's matchers and {@code extra}, or "" when there are none. */
+  private static String matchers(Map<String, String> match, String extra) {
+    List<String> m = new ArrayList<>();
+    match.forEach((k, v) -> m.add(k + (v.isEmpty() ? "=" : "=~") + quote(v)));
+    if (!extra.isEmpty()) {
+      m.add(extra);
+    }
+    return m.isEmpty() ? "" : "{" + String.join(", ", m) + "}";
   }
 
   /** A GPU signal per group (the energy counter as its rate, or its per-step gain). */

@@ -114,6 +114,15 @@ final class FleetOptions {
   int amdNodes;
 
   @Option(
+      names = "--amd-partition",
+      defaultValue = "spx",
+      description =
+          "The compute partition mode of the MI300X GPUs: spx (whole GPUs), dpx, qpx or cpx (2,"
+              + " 4 or 8 partitions per GPU, each its own gpu_id, one per one-GPU pod) (default:"
+              + " ${DEFAULT-VALUE}).")
+  String amdPartition;
+
+  @Option(
       names = "--models",
       split = ",",
       description = "Served model names, assigned round-robin (default: three built-in models).")
@@ -176,6 +185,7 @@ final class FleetOptions {
             .prefillDecode(pd)
             .nodes(nodes)
             .amdNodes(amdNodes)
+            .amdPartition(dev.infermon.simulator.amdgpu.AmdPartition.parse(amdPartition))
             .scenario(Scenario.fromCliName(scenario));
     if (sleepingVllmPods != 0) {
       b.vllmSleep(

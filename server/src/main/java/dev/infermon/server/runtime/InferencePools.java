@@ -16,9 +16,10 @@ import java.util.Map;
 /**
  * The scrape pools infermon creates itself from the {@code inference} section: {@code inference}
  * for the inference pods and, with {@code inference.dcgm.enabled}, {@code dcgm} for the
- * dcgm-exporter pods. Both are plain scrape configs ({@link ScrapeConfig#defaults}, {@code
- * honor_labels: false}, so dcgm's own {@code pod}/{@code namespace} become {@code exported_*})
- * scraped at the section's interval; their targets come with final labels from {@link
+ * dcgm-exporter pods, with {@code inference.amdgpu.enabled}, {@code amdgpu} for AMD's
+ * device-metrics-exporter pods. All are plain scrape configs ({@link ScrapeConfig#defaults}, {@code
+ * honor_labels: false}, so an exporter's own {@code pod}/{@code namespace} become {@code
+ * exported_*}) scraped at the section's interval; their targets come with final labels from {@link
  * InferenceDiscovery}, so they need no relabeling. Stateless.
  */
 final class InferencePools {
@@ -39,6 +40,9 @@ final class InferencePools {
     pools.add(InferenceDiscovery.INFERENCE_POOL);
     if (inf.dcgm().enabled()) {
       pools.add(InferenceDiscovery.DCGM_POOL);
+    }
+    if (inf.amdgpu().enabled()) {
+      pools.add(InferenceDiscovery.AMDGPU_POOL);
     }
     for (String pool : pools) {
       for (ScrapeConfig sc : cfg.scrapeConfigs()) {
@@ -76,6 +80,13 @@ final class InferencePools {
         out.put(
             InferenceDiscovery.DCGM_POOL,
             List.of(Providers.closing(InferenceDiscovery.dcgm(inf.dcgm(), exporters), exporters)));
+      }
+      if (inf.amdgpu().enabled()) {
+        KubernetesClient exporters = client(inf);
+        out.put(
+            InferenceDiscovery.AMDGPU_POOL,
+            List.of(
+                Providers.closing(InferenceDiscovery.amdgpu(inf.amdgpu(), exporters), exporters)));
       }
     }
     return out;

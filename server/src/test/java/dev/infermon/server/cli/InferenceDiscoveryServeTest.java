@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The {@code inference} section wired into {@code infermon serve}: pods created in a Kubernetes API
  * (fabric8's mock server in CRUD mode) become targets of the {@code inference} and {@code dcgm}
- * pools, are scraped with the dashboard labels, and leave when deleted.
+ * pools (and {@code amdgpu} for AMD's exporter), are scraped with the dashboard labels, and leave
+ * when deleted.
  */
 class InferenceDiscoveryServeTest {
   private static final Duration PATIENCE = Duration.ofSeconds(30);
@@ -59,6 +60,19 @@ class InferenceDiscoveryServeTest {
     pages.createContext(
         "/dcgm",
         ex -> page(ex, "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",namespace=\"llm\",pod=\"qwen-0\"} 42\n"));
+    // AMD's exporter as it writes an attributed GPU: its mandatory labels, pod and namespace those
+    // of the inference pod that holds the GPU (amdgpu.yaml)
+    pages.createContext(
+        "/amd",
+        ex ->
+            page(
+                ex,
+                "# TYPE gpu_gfx_activity gauge\n"
+                    + "gpu_gfx_activity{card_model=\"102-G30211-0C\",container=\"engine\","
+                    + "gpu_compute_partition_type=\"spx\",gpu_id=\"0\","
+                    + "gpu_memory_partition_type=\"nps1\",gpu_partition_id=\"0\","
+                    + "hostname=\"mi300x-node-1\",namespace=\"llm\",pod=\"qwen-0\","
+                    + "serial_number=\"S1\"} 37\n"));
     pages.start();
   }
 
@@ -211,6 +225,108 @@ class InferenceDiscoveryServeTest {
           "the deleted pod gone from the targets",
           PATIENCE,
           () -> !body(m, "/api/v1/targets").contains("\"scrapePool\":\"inference\","));
+    } finally {
+      m.close();
+    }
+  }
+
+  private Path kubeconfig() throws IOException {
+    Path kubeconfig = dir.resolve("kubeconfig.yml");
+    Files.writeString(
+        kubeconfig,
+        "apiVersion: v1\nkind: Config\n"
+            + "clusters:\n- name: mock\n  cluster: {server: '"
+            + api.url("/").replaceAll("/$", "")
+            + "'}\n"
+            + "users:\n- name: u\n  user: {token: t}\n"
+            + "contexts:\n- name: mock\n  context: {cluster: mock, user: u}\n"
+            + "current-context: mock\n");
+    return kubeconfig;
+  }
+
+  /**
+   * A discovered AMD exporter pod's GPU is attributed to the inference pod its series name: stored
+   * under {@code exported_pod}, it fills the pod's GPU utilisation panel with the exporter's
+   * reading.
+   */
+  @Test
+  void aDiscoveredAmdExportersGpuIsTheInferencePodsOnTheGpuPanels() throws Exception {
+    int port = pages.getAddress().getPort();
+    kubeconfig();
+    Path cfg = dir.resolve("infermon.yml");
+    Files.writeString(
+        cfg,
+        "inference:\n"
+            + "  enabled: true\n"
+            + "  kubeconfig_file: kubeconfig.yml\n"
+            + "  scrape_interval: 1s\n"
+            + "  amdgpu:\n"
+            + "    enabled: true\n"
+            + "    port: "
+            + port
+            + "\n"
+            + "    metrics_path: /amd\n");
+    Infermon m =
+        serve(
+                "--config.file=" + cfg,
+                "--web.listen-address=127.0.0.1:0",
+                "--storage.tsdb.path=" + dir.resolve("data"))
+            .infermon();
+    try {
+      client
+          .pods()
+          .inNamespace("llm")
+          .resource(
+              withPort(
+                  pod(
+                      "llm",
+                      "qwen-0",
+                      Map.of(
+                          "alibabacloud.com/inference-workload", "qwen",
+                          "alibabacloud.com/inference-backend", "vllm"),
+                      "http"),
+                  port))
+          .create();
+      client
+          .pods()
+          .inNamespace("kube-amd-gpu")
+          .resource(
+              pod(
+                  "kube-amd-gpu",
+                  "default-metrics-exporter-x2",
+                  Map.of("app.kubernetes.io/name", "metrics-exporter", "daemonset-name", "default"),
+                  "exporter-port"))
+          .create();
+      await(
+          "the AMD exporter's series stored",
+          PATIENCE,
+          () -> body(m, "/api/v1/query?query=gpu_gfx_activity").contains("\"exported_pod\""));
+      assertThat(body(m, "/api/v1/query?query=gpu_gfx_activity"))
+          .contains("\"exported_pod\":\"qwen-0\"")
+          .contains("\"pod\":\"default-metrics-exporter-x2\"")
+          .contains("\"backend\":\"amdgpu\"")
+          .contains("\"job\":\"amdgpu\"");
+      assertThat(body(m, "/api/v1/targets")).contains("\"scrapePool\":\"amdgpu\"");
+      await(
+          "the inference pod's series stored",
+          PATIENCE,
+          () ->
+              body(m, "/api/v1/query?query=vllm:num_requests_running")
+                  .contains("\"pod\":\"qwen-0\""));
+      long now = System.currentTimeMillis() / 1000;
+      String panel =
+          body(
+              m,
+              "/api/v1/llm/dashboard/panel?id=gpu.utilization&start="
+                  + (now - 60)
+                  + "&end="
+                  + now
+                  + "&step=1");
+      assertThat(panel)
+          .contains("\"status\":\"OK\"")
+          .contains("\"pod\":\"qwen-0\"")
+          .contains("\"gpu\":\"0\"")
+          .contains("37");
     } finally {
       m.close();
     }

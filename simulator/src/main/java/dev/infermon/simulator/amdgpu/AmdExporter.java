@@ -17,7 +17,16 @@ import java.util.Locale;
  * their label values, the mandatory labels always written ({@code pod}, {@code namespace}, {@code
  * container}, {@code job_*} empty when nothing holds the GPU), values in Go's shortest {@code %g}
  * form. Names and help are those of gpuagent_gpu_metrics.go @ afd0fe8; only the families the GPU
- * panels read and their neighbours are written. Not thread-safe.
+ * panels read and their neighbours are written.
+ *
+ * <p>Under a compute partition mode (DPX, QPX, CPX) each physical GPU is as many consecutive {@code
+ * gpu_id}s sharing its serial number, {@code gpu_partition_id} 0 to N-1 within it. As
+ * metricslist.md @ afd0fe8 says, only the primary partition ({@code partition_id=0}) reports the
+ * physical GPU's readings: GFX and UMC activity (amdsmi has no per-partition activity) and power
+ * there, 0 on the others; energy, temperatures and clocks are written for the primary only.
+ * Activity and power on the primary are the whole GPU's, from its partitions' work together; each
+ * partition holds 1/N of the VRAM (aac.amd.com gpu-partitioning: "~50% of memory" per DPX logical
+ * GPU). Not thread-safe.
  */
 public final class AmdExporter {
   /** MI300X's HBM3: 192 GiB per GPU (Azure ND MI300X v5: "GPU Memory GiB 192"), in MB as amdsmi. */
@@ -34,6 +43,7 @@ public final class AmdExporter {
   private static final double MAX_WATTS = 750;
 
   private final String hostname;
+  private final AmdPartition partition;
   private final List<Gpu> gpus;
   private final State[] states;
   private final Integer[] order;
@@ -46,10 +56,34 @@ public final class AmdExporter {
    *     partition into gpu_id of their own, which is not simulated)
    */
   public AmdExporter(String hostname, List<Gpu> gpus) {
+    this(hostname, gpus, AmdPartition.SPX);
+  }
+
+  /**
+   * An exporter for the partitions {@code gpus} of GPUs in mode {@code partition} on {@code
+   * hostname}: each run of {@code partition.partitions()} consecutive entries is one physical GPU.
+   *
+   * @throws IllegalArgumentException as {@link #AmdExporter(String, List)}, and when the entries
+   *     are not whole GPUs' partitions
+   */
+  public AmdExporter(String hostname, List<Gpu> gpus, AmdPartition partition) {
     if (gpus.isEmpty()) {
       throw new IllegalArgumentException("node " + hostname + " has no GPUs");
     }
+    if (gpus.size() % partition.partitions() != 0) {
+      throw new IllegalArgumentException(
+          "node "
+              + hostname
+              + ": "
+              + gpus.size()
+              + " partitions are not whole GPUs of "
+              + partition.partitions()
+              + " ("
+              + partition.label()
+              + ")");
+    }
     this.hostname = hostname;
+    this.partition = partition;
     this.gpus = List.copyOf(gpus);
     this.states = new State[this.gpus.size()];
     for (int i = 0; i < states.length; i++) {
@@ -58,7 +92,7 @@ public final class AmdExporter {
         throw new IllegalArgumentException(
             "GPU " + g.index() + " on " + hostname + ": MIG is NVIDIA's; MI300X has no instances");
       }
-      states[i] = new State(labels(g));
+      states[i] = new State(labels(i));
     }
     this.order = new Integer[states.length];
     for (int i = 0; i < order.length; i++) {
@@ -79,17 +113,32 @@ public final class AmdExporter {
   }
 
   /**
-   * The energy readings ({@code gpu_energy_consumed}, micro-joules) of the GPUs attributed to pod
-   * {@code pod}, summed, as of the last scrape.
+   * The energy ({@code gpu_energy_consumed}, micro-joules) of the GPUs attributed to pod {@code
+   * pod}, summed, as of the last scrape: a partition's is its 1/N share of its GPU's reading, which
+   * only the primary partition writes.
    */
   public double energyMicrojoules(String pod) {
     double uj = 0;
     for (int i = 0; i < gpus.size(); i++) {
       if (holds(i, pod)) {
-        uj += states[i].energyUj;
+        uj += states[primary(i)].energyUj / partition.partitions();
       }
     }
     return uj;
+  }
+
+  /** The compute partition mode. */
+  public AmdPartition partition() {
+    return partition;
+  }
+
+  /** The {@code gpu_id} of the primary partition of the GPU that {@code gpu_id} {@code i} is in. */
+  private int primary(int i) {
+    return i - i % partition.partitions();
+  }
+
+  private boolean isPrimary(int i) {
+    return i % partition.partitions() == 0;
   }
 
   /** The {@code gpu_used_vram} of the GPUs attributed to pod {@code pod}, summed, MB. */
@@ -103,7 +152,10 @@ public final class AmdExporter {
     return mb;
   }
 
-  /** The {@code gpu_gfx_activity} of each GPU attributed to pod {@code pod}, percent. */
+  /**
+   * The {@code gpu_gfx_activity} of each GPU attributed to pod {@code pod}, percent (0 on a
+   * partition that is not its GPU's primary).
+   */
   public List<Long> gfxActivity(String pod) {
     List<Long> out = new ArrayList<>();
     for (int i = 0; i < gpus.size(); i++) {
@@ -114,7 +166,10 @@ public final class AmdExporter {
     return out;
   }
 
-  /** The {@code gpu_power_usage} of each GPU attributed to pod {@code pod}, watts. */
+  /**
+   * The {@code gpu_power_usage} of each GPU attributed to pod {@code pod}, watts (0 on a partition
+   * that is not its GPU's primary).
+   */
   public List<Long> powerWatts(String pod) {
     List<Long> out = new ArrayList<>();
     for (int i = 0; i < gpus.size(); i++) {
@@ -135,7 +190,7 @@ public final class AmdExporter {
     read(now);
     PromText out = new PromText(6 * 1024 * gpus.size());
     clocks(out);
-    field(
+    primaryField(
         out,
         "gpu_energy_consumed",
         "Accumulated energy consumed by the GPU in uJ",
@@ -144,14 +199,14 @@ public final class AmdExporter {
         out,
         "gpu_free_vram",
         "Free VRAM memory of the GPU (in MB)",
-        s -> go(VRAM_TOTAL_MB - s.usedMb));
+        s -> go(vramTotalMb() - s.usedMb));
     field(out, "gpu_gfx_activity", "Graphics engine usage in Percentage (0-100)", s -> go(s.gfx));
-    field(
+    primaryField(
         out,
         "gpu_junction_temperature",
         "Current junction/hotspot temperature in Celsius",
         s -> go(Math.round(s.temperature)));
-    field(
+    primaryField(
         out,
         "gpu_memory_temperature",
         "Current memory temperature in Celsius",
@@ -160,10 +215,15 @@ public final class AmdExporter {
     out.rawSample("gpu_nodes_total", "{hostname=\"" + hostname + "\"}", go(gpus.size()));
     field(out, "gpu_package_power", "Current socket power in Watts", s -> go(s.power));
     field(out, "gpu_power_usage", "GPU Power usage in Watts", s -> go(s.power));
-    field(out, "gpu_total_vram", "Total VRAM memory of the GPU (in MB)", s -> go(VRAM_TOTAL_MB));
+    field(out, "gpu_total_vram", "Total VRAM memory of the GPU (in MB)", s -> go(vramTotalMb()));
     field(out, "gpu_umc_activity", "Memory engine usage in Percentage (0-100)", s -> go(s.umc));
     field(out, "gpu_used_vram", "Used VRAM memory of the GPU (in MB)", s -> go(s.usedMb));
     return out.toString();
+  }
+
+  /** One partition's VRAM, MB: the GPU's when whole. */
+  private long vramTotalMb() {
+    return VRAM_TOTAL_MB / partition.partitions();
   }
 
   private void read(double now) {
@@ -174,24 +234,42 @@ public final class AmdExporter {
       State s = states[g];
       GpuActivity.Reading reading = gpu.activity().get();
       // a second scrape at the same instant sees the readings of the first
-      GpuActivity.Ratios r =
-          reading.elapsed() > s.last.elapsed() ? reading.since(s.last) : s.ratios;
-      s.ratios = r;
+      s.ratios = reading.elapsed() > s.last.elapsed() ? reading.since(s.last) : s.ratios;
       s.last = reading;
       // the engine allocates the same share of the card it runs on (gpu_memory_utilization)
       double share = Math.min(1, gpu.memoryUsedMiB().getAsDouble() / ENGINE_FB_MIB);
-      s.usedMb = Math.max(1, Math.round(share * VRAM_TOTAL_MB));
-      s.gfx = Math.round(r.kernel() * 100);
-      s.umc = Math.round(r.dram() * 80);
+      s.usedMb = Math.max(1, Math.round(share * vramTotalMb()));
+    }
+    int n = partition.partitions();
+    for (int p = 0; p < gpus.size(); p += n) {
+      // the physical GPU's activity: its partitions' (equal shares of its XCDs) together
+      double kernel = 0;
+      double sm = 0;
+      double tensor = 0;
+      double dram = 0;
+      for (int g = p; g < p + n; g++) {
+        GpuActivity.Ratios r = states[g].ratios;
+        kernel += r.kernel() / n;
+        sm += r.sm() / n;
+        tensor += r.tensor() / n;
+        dram += r.dram() / n;
+      }
+      State s = states[p];
+      s.gfx = Math.round(kernel * 100);
+      s.umc = Math.round(dram * 80);
       s.power =
           Math.round(
-              IDLE_WATTS
-                  + (MAX_WATTS - IDLE_WATTS)
-                      * (0.25 * r.kernel() + 0.5 * r.sm() + 0.25 * r.tensor()));
+              IDLE_WATTS + (MAX_WATTS - IDLE_WATTS) * (0.25 * kernel + 0.5 * sm + 0.25 * tensor));
       s.energyUj += s.power * dt * 1e6;
       double target = 38 + 0.07 * s.power;
       s.temperature =
           Double.isNaN(s.temperature) ? target : s.temperature + (target - s.temperature) * 0.6;
+      for (int g = p + 1; g < p + n; g++) {
+        // no per-partition activity (amdsmi) nor per-XCD power sensor: 0 (metricslist.md)
+        states[g].gfx = 0;
+        states[g].umc = 0;
+        states[g].power = 0;
+      }
     }
   }
 
@@ -206,12 +284,25 @@ public final class AmdExporter {
     }
   }
 
+  /** A family of the physical GPU's sensors: written for primary partitions only. */
+  private void primaryField(PromText out, String name, String help, Value value) {
+    out.family(name, help, "gauge");
+    for (int i : order) {
+      if (isPrimary(i)) {
+        out.rawSample(name, states[i].labelText, value.of(states[i]));
+      }
+    }
+  }
+
   /** {@code gpu_clock} per clock type (clock_index, clock_type before the GPU labels, sorted). */
   private void clocks(PromText out) {
     out.family("gpu_clock", "List of current GPU clock frequencies in MHz", "gauge");
     String[][] types = {{"0", "system"}, {"8", "memory"}};
     for (String[] t : types) {
       for (int i : order) {
+        if (!isPrimary(i)) {
+          continue; // the physical GPU's clocks: suppressed on the other partitions
+        }
         State s = states[i];
         long mhz = t[1].equals("memory") ? 1300 : s.ratios.kernel() > 0.02 ? 2100 : 132;
         String pairs =
@@ -229,7 +320,8 @@ public final class AmdExporter {
   }
 
   /** The mandatory labels (gpuMandatoryLables), in name order as client_golang writes them. */
-  private String[] labels(Gpu gpu) {
+  private String[] labels(int i) {
+    Gpu gpu = gpus.get(i);
     Gpu.Attribution a = gpu.attribution();
     return new String[] {
       "card_model",
@@ -239,13 +331,13 @@ public final class AmdExporter {
       "deployment_mode",
       "baremetal",
       "gpu_compute_partition_type",
-      "spx",
+      partition.label(),
       "gpu_id",
       Integer.toString(gpu.index()),
       "gpu_memory_partition_type",
       "nps1",
       "gpu_partition_id",
-      "0",
+      Integer.toString(i % partition.partitions()),
       "hostname",
       hostname,
       "job_id",
@@ -259,7 +351,8 @@ public final class AmdExporter {
       "pod",
       a == null ? "" : a.pod(),
       "serial_number",
-      serial(gpu.uuid())
+      // a partition reports its parent's serial (populateLabelsFromGPU: parentPartition)
+      serial(gpus.get(primary(i)).uuid())
     };
   }
 
