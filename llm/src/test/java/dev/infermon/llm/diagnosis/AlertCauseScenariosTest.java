@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.CsvFileSource;
 
 /**
  * The default pack's alerts carry their cause: the fleet of {@link DiagnosisScenariosTest} runs 5
@@ -16,24 +16,18 @@ import org.junit.jupiter.params.provider.CsvSource;
  * annotated by {@link DiagnosisService#alertAnnotations} as {@code infermon serve} wires it. At the
  * end, every firing alert's {@code cause} names the state the scenario produces, its evidence is
  * there, and its dashboard link is filtered to the alert's namespace and model; and the cause
- * changes while an alert fires when the scenario does.
+ * changes while an alert fires when the scenario does. The table of scenarios ({@link #TABLE}) is the
+ * one server's {@code AlertCauseAlertmanagerTest} sends through a real Alertmanager.
  */
 class AlertCauseScenariosTest {
   static final String URL = "http://infermon:9090";
 
+  /** Scenario, the alerts firing at its end, the cause they name. */
+  static final String TABLE = "/dev/infermon/llm/diagnosis/alert-causes.csv";
+
   @ParameterizedTest(name = "{0}")
-  @CsvSource(
-      delimiter = '|',
-      textBlock =
-          """
-          # scenario          | alerts firing at the end                                  | the cause named
-          saturated           | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | saturated
-          kv-pressure         | LLMTimeToFirstTokenHigh LLMRequestsQueuedWhilePreempting  | kv-pressure
-          deferred-by-config  | LLMTimeToFirstTokenHigh                                   | deferred-by-config
-          idle-gpu-long-queue | LLMTimeToFirstTokenHigh                                   | idle-gpu-long-queue
-          long-prompts        | LLMTimeToFirstTokenHigh                                   | prefill-bound
-          error-spike         | LLMRequestFailuresHigh                                    | errors-rising
-          """)
+  // the table server's AlertCauseAlertmanagerTest reads too
+  @CsvFileSource(resources = TABLE, delimiter = '|')
   void everyFiringAlertCarriesTheScenariosCause(String scenario, String alerts, String cause) {
     ScrapedFleet f = new ScrapedFleet(DiagnosisScenariosTest.fleet());
     DiagnosisService diagnosis = new DiagnosisService(f.backend, Catalog.builtIn());

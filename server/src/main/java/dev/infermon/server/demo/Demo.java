@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,6 +106,22 @@ public final class Demo implements AutoCloseable {
    */
   public static Demo start(Options opts, Settings settings, String version, PrintWriter progress)
       throws ConfigException, IOException {
+    return start(opts, fleet -> {}, settings, version, progress);
+  }
+
+  /**
+   * As {@link #start(Options, Settings, String, PrintWriter)}, with {@code beforeBackfill} run on
+   * the simulated fleet once it is warmed up and before its history is backfilled: a fleet whose
+   * pods are in different scenarios ({@link Fleet#setScenario(dev.infermon.simulator.Scenario,
+   * String)}) then has them in its whole history. Not run when the demo replays captures.
+   */
+  public static Demo start(
+      Options opts,
+      Consumer<Fleet> beforeBackfill,
+      Settings settings,
+      String version,
+      PrintWriter progress)
+      throws ConfigException, IOException {
     long t0 = System.nanoTime();
     long now = System.currentTimeMillis();
     long backfillStart = now - opts.backfill().toMillis();
@@ -116,6 +133,9 @@ public final class Demo implements AutoCloseable {
           opts.replay().isEmpty()
               ? SimulatedTargets.start(opts.fleet(), backfillStart)
               : ReplayedTargets.start(opts.replay(), backfillStart);
+      if (targets instanceof SimulatedTargets) {
+        beforeBackfill.accept(((SimulatedTargets) targets).fleet());
+      }
       Path config = workDir.resolve("infermon-demo.yml");
       Files.writeString(config, targets.prometheusYaml((int) opts.scrapeInterval().toSeconds()));
       ServeSettings serve = settings.of(config, workDir);

@@ -8,21 +8,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.ModelProfile;
+import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Scenario;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,19 +37,30 @@ import picocli.CommandLine;
 
 /**
  * The default alerts reach the real Alertmanager ({@code /usr/bin/prometheus-alertmanager}, Debian
- * 0.25, clustering off) with their cause: {@code infermon demo}'s machinery runs a small fleet in
- * the KV-pressure scenario with 30 minutes of backfilled history, its generated configuration
- * extended with the Alertmanager and the pack's {@code for} set to 0 (so the backfilled history
- * fires the alerts at the first evaluation instead of after 10 minutes of wall time). What
- * Alertmanager's {@code /api/v2/alerts} then holds for the TTFT and queue alerts names KV pressure
- * as the cause, with evidence, and the dashboard, incident and generator links under {@code
- * --web.external-url} (a reverse proxy's URL with a path); infermon serves the incident page and
- * its data at the link's path. Skipped without the binary; every wait is bounded.
+ * 0.25, clustering off) with their cause, for every simulator scenario that fires one: the rows of
+ * llm's {@code alert-causes.csv} ({@code AlertCauseScenariosTest} checks the same rows in process).
+ * One {@code infermon demo} fleet serves one model per row (two vLLM pods and one SGLang pod each),
+ * every pod of a model in its row's scenario for the whole 20 minutes of backfilled history; the
+ * demo's generated configuration is extended with the Alertmanager and the pack's {@code for} set
+ * to 0 (so the backfilled history fires the alerts at the first evaluation instead of after 10 to
+ * 15 minutes of wall time). For every row, what Alertmanager's {@code /api/v2/alerts} then holds
+ * for the row's alerts on its model names the row's cause, with evidence, and the dashboard,
+ * incident and generator links under {@code --web.external-url} (a reverse proxy's URL with a
+ * path); infermon serves the incident page at the link's path, and its data names the same cause
+ * last. Skipped without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
   static final Duration WAIT = Duration.ofSeconds(40);
   static final String PROXY = "https://proxy.example.com/infermon";
+
+  /** Every alert of every row: the first evaluation after the backfill, and a resend. */
+  static final Duration ALERTS_WAIT = Duration.ofSeconds(90);
+
+  /** llm's table of scenarios, alerts and causes (the module's directory is the working one). */
+  static final Path TABLE =
+      Path.of("..", "llm", "src", "test", "resources", "dev", "infermon", "llm", "diagnosis")
+          .resolve("alert-causes.csv");
 
   @TempDir Path dir;
   private Process am;
@@ -95,18 +111,47 @@ class AlertCauseAlertmanagerTest {
     }
   }
 
+  /** One row of the table: a scenario, the alerts it fires, the cause they name. */
+  record Row(Scenario scenario, List<String> alerts, String cause) {
+    /** The model the row's pods serve: the 8B profile under the scenario's name. */
+    String model() {
+      return "scenario/" + scenario.cliName();
+    }
+  }
+
+  /** The rows of llm's table, which its {@code AlertCauseScenariosTest} reads too. */
+  static List<Row> rows() throws java.io.IOException {
+    List<Row> rows = new ArrayList<>();
+    for (String line : Files.readAllLines(TABLE)) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] cols = line.split("\\|");
+      assertThat(cols).as(line).hasSize(3);
+      rows.add(
+          new Row(
+              Scenario.fromCliName(cols[0].trim()),
+              List.of(cols[1].trim().split("\\s+")),
+              cols[2].trim()));
+    }
+    return rows;
+  }
+
   @Test
-  void kvPressureAlertsArriveWithKvPressureAsTheirCause() throws Exception {
+  void everyScenariosAlertsArriveWithTheScenariosCause() throws Exception {
+    List<Row> rows = rows();
+    assertThat(rows).as(TABLE.toString()).hasSizeGreaterThanOrEqualTo(6);
+    Map<String, Scenario> scenarios = new LinkedHashMap<>();
+    rows.forEach(r -> scenarios.put(r.model(), r.scenario()));
     FleetConfig fleet =
         FleetConfig.builder()
-            .vllmPods(2)
+            .vllmPods(2 * rows.size())
             .dataParallelPods(0)
             .legacyVllmPods(0)
-            .sglangPods(1)
+            .sglangPods(rows.size())
             .sglangGatewayPods(0)
             .prefillDecode(false)
-            .models(List.of(ModelProfile.LLAMA_8B.name()))
-            .scenario(Scenario.KV_PRESSURE)
+            .models(List.copyOf(scenarios.keySet()))
             .build();
     String extra =
         "alerting:\n"
@@ -119,45 +164,72 @@ class AlertCauseAlertmanagerTest {
             + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n";
     Demo demo =
         Demo.start(
-            new Demo.Options(fleet, List.of(), Duration.ofMinutes(30), Duration.ofSeconds(5)),
+            new Demo.Options(fleet, List.of(), Duration.ofMinutes(20), Duration.ofSeconds(15)),
+            f -> {
+              // models are assigned round-robin: every pod of a model goes into its row's scenario
+              for (PodInfo p : f.inventory()) {
+                Scenario s = scenarios.get(p.model());
+                if (s != null) {
+                  f.setScenario(s, p.name());
+                }
+              }
+            },
             (config, workDir) -> settings(config, workDir, extra),
             "test",
             new PrintWriter(new StringWriter()));
     try {
-      JsonNode ttft = waitForAlert("LLMTimeToFirstTokenHigh");
-      JsonNode queued = waitForAlert("LLMRequestsQueuedWhilePreempting");
-      for (JsonNode a : List.of(ttft, queued)) {
-        JsonNode ann = a.get("annotations");
-        // the surefire report keeps what Alertmanager received (docs/alerting.md quotes it)
-        System.out.println(a.path("labels").path("alertname").asText() + " " + ann);
-        assertThat(ann.path("cause").asText()).as(a.toString()).startsWith("kv-pressure on ");
-        assertThat(ann.path("cause").asText()).contains("KV cache");
-        assertThat(ann.path("cause_evidence").asText()).contains("KV cache usage").contains(" = ");
-        assertThat(ann.path("dashboard_url").asText())
-            .as("under --web.external-url")
-            .startsWith(PROXY + "/dashboard?namespace=inference&model=meta-llama%2FLlama-3.1-8B")
-            .contains("&from=")
-            .contains("&to=");
-        assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
-        assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
-        assertThat(ann.has("cause_error")).isFalse();
-        // the incident page, under the proxy's URL; infermon serves the page and its data at the
-        // path the proxy strips
-        String incident = ann.path("incident_url").asText();
-        assertThat(incident).startsWith(PROXY + "/incident?alert=");
-        String path = incident.substring(PROXY.length());
-        HttpResponse<String> page = getFrom(demo.uiUrl(), path);
-        assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.body()).contains("/ui/app.js");
-        String alert = path.substring("/incident?alert=".length());
-        HttpResponse<String> data = getFrom(demo.uiUrl(), "/api/v1/llm/incident?alert=" + alert);
-        assertThat(data.statusCode()).as(data.body()).isEqualTo(200);
-        assertThat(json.readTree(data.body()).at("/data/alert/alertname").asText())
-            .isEqualTo(a.path("labels").path("alertname").asText());
+      Map<List<String>, JsonNode> received = waitForAlerts(rows);
+      for (Row row : rows) {
+        for (String name : row.alerts()) {
+          JsonNode a = received.get(List.of(name, row.model()));
+          checkAlert(demo, row, a);
+        }
       }
     } finally {
       demo.close();
     }
+  }
+
+  /** The annotations Alertmanager holds for one of a row's alerts, and its incident in infermon. */
+  private void checkAlert(Demo demo, Row row, JsonNode a) throws Exception {
+    JsonNode ann = a.get("annotations");
+    String what = row.scenario() + ": " + a;
+    // the surefire report keeps what Alertmanager received (docs/alerting.md quotes it)
+    System.out.println(
+        row.scenario() + " " + a.path("labels").path("alertname").asText() + " " + ann);
+    assertThat(ann.path("cause").asText()).as(what).startsWith(row.cause() + " on ");
+    assertThat(ann.path("cause_evidence").asText()).as(what).contains(" = ").contains(" at ");
+    assertThat(ann.path("dashboard_url").asText())
+        .as("under --web.external-url")
+        .startsWith(
+            PROXY
+                + "/dashboard?namespace=inference&model="
+                + URLEncoder.encode(row.model(), StandardCharsets.UTF_8))
+        .contains("&from=")
+        .contains("&to=");
+    assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
+    assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
+    assertThat(ann.has("cause_error")).as(what).isFalse();
+    // the incident page, under the proxy's URL; infermon serves the page and its data at the
+    // path the proxy strips
+    String incident = ann.path("incident_url").asText();
+    assertThat(incident).startsWith(PROXY + "/incident?alert=");
+    String path = incident.substring(PROXY.length());
+    HttpResponse<String> page = getFrom(demo.uiUrl(), path);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("/ui/app.js");
+    String alert = path.substring("/incident?alert=".length());
+    HttpResponse<String> data = getFrom(demo.uiUrl(), "/api/v1/llm/incident?alert=" + alert);
+    assertThat(data.statusCode()).as(data.body()).isEqualTo(200);
+    JsonNode d = json.readTree(data.body()).path("data");
+    assertThat(d.at("/alert/alertname").asText())
+        .isEqualTo(a.path("labels").path("alertname").asText());
+    assertThat(d.at("/alert/model_name").asText()).isEqualTo(row.model());
+    JsonNode timeline = d.path("timeline");
+    assertThat(timeline.size()).as("the incident's timeline: " + d).isPositive();
+    assertThat(timeline.get(timeline.size() - 1).path("state").asText())
+        .as("the cause the incident names last: " + timeline)
+        .isEqualTo(row.cause());
   }
 
   /** {@code serve}'s settings for the demo's generated configuration with {@code extra} added. */
@@ -178,20 +250,39 @@ class AlertCauseAlertmanagerTest {
     return serve.settings(System.getenv());
   }
 
-  private JsonNode waitForAlert(String name) throws Exception {
-    long deadline = System.nanoTime() + WAIT.toNanos();
+  /**
+   * Waits until Alertmanager holds every row's alerts on the row's model with a cause; returns them
+   * by (alert name, model).
+   */
+  private Map<List<String>, JsonNode> waitForAlerts(List<Row> rows) throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
     while (true) {
       HttpResponse<String> r = get("/api/v2/alerts");
+      Map<List<String>, JsonNode> got = new LinkedHashMap<>();
       if (r.statusCode() == 200) {
         for (JsonNode a : json.readTree(r.body())) {
-          if (name.equals(a.path("labels").path("alertname").asText())
-              && a.path("annotations").has("cause")) {
-            return a;
+          if (a.path("annotations").has("cause")) {
+            got.put(
+                List.of(
+                    a.path("labels").path("alertname").asText(),
+                    a.path("labels").path("model_name").asText()),
+                a);
           }
         }
       }
+      List<String> missing = new ArrayList<>();
+      for (Row row : rows) {
+        for (String name : row.alerts()) {
+          if (!got.containsKey(List.of(name, row.model()))) {
+            missing.add(name + " on " + row.model());
+          }
+        }
+      }
+      if (missing.isEmpty()) {
+        return got;
+      }
       assertThat(System.nanoTime())
-          .as(name + " with a cause in Alertmanager; it holds " + r.body())
+          .as("with a cause in Alertmanager: " + missing + "; it holds " + got.keySet())
           .isLessThan(deadline);
       Thread.sleep(500);
     }
