@@ -28,7 +28,6 @@ import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

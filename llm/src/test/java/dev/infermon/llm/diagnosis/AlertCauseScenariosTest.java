@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.CsvFileSource;
  * annotated by {@link DiagnosisService#alertAnnotations} as {@code infermon serve} wires it. At the
  * end, every firing alert's {@code cause} names the state the scenario produces, its evidence is
  * there, and its dashboard link is filtered to the alert's namespace and model; and the cause
- * changes while an alert fires when the scenario does. The table of scenarios ({@link #TABLE}) is the
- * one server's {@code AlertCauseAlertmanagerTest} sends through a real Alertmanager.
+ * changes while an alert fires when the scenario does. The table of scenarios ({@link #TABLE}) is
+ * the one server's {@code AlertCauseAlertmanagerTest} sends through a real Alertmanager.
  */
 class AlertCauseScenariosTest {
   static final String URL = "http://infermon:9090";

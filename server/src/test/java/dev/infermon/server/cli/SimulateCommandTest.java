@@ -3,8 +3,8 @@ package dev.infermon.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.sglang.SglangRelease;
+import dev.infermon.simulator.testing.Captures;
 import dev.infermon.simulator.vllm.VllmSleep;
 import java.io.PrintWriter;
 import java.io.StringWriter;
