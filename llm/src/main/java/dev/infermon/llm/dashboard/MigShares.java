@@ -77,11 +77,14 @@ final class MigShares {
   }
 
   /**
-   * Whether a series that {@code presence} allows may be a MIG instance: false only when no series
-   * of the fleet carries a profile label, where every share is 1.
+   * Whether a series that {@code presence} allows may be a MIG instance or a GPU exporter's compute
+   * partition: false only when no series of the fleet carries a profile label or the partition
+   * mode's label, where every share is 1.
    */
   static boolean mayPartition(Presence presence) {
-    return PROFILE_LABELS.stream().anyMatch(presence::mayHaveLabel);
+    String mode = BUILT_IN.partitions().label();
+    return PROFILE_LABELS.stream().anyMatch(presence::mayHaveLabel)
+        || (!mode.isEmpty() && presence.mayHaveLabel(mode));
   }
 
   /**

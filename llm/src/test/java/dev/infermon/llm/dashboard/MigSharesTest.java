@@ -113,6 +113,11 @@ class MigSharesTest {
     assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "GPU_I_PROFILE"))))).isTrue();
     assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "dra_mig_profile")))))
         .isTrue();
+    // an AMD exporter's series name their compute partition mode (spx included)
+    assertThat(
+            MigShares.mayPartition(
+                Presence.of(dcgm(Set.of("gpu_id", "gpu_compute_partition_type")))))
+        .isTrue();
     // families alone say nothing of labels: the full weighting stays
     assertThat(MigShares.mayPartition(Presence.of(whole.families()))).isTrue();
   }
@@ -128,6 +133,31 @@ class MigSharesTest {
                     "DCGM_FI_DEV_FB_USED",
                     new FamilyInfo("DCGM_FI_DEV_FB_USED", MetricType.GAUGE, labels, List.of())),
                 Set.of())));
+  }
+
+  @ParameterizedTest(name = "mode \"{0}\" shares {1}")
+  @CsvSource({"spx, 1", "dpx, 0.5", "qpx, 0.25", "cpx, 0.125", "'', 1"})
+  void anAmdPartitionSharesItsGpuByItsMode(String mode, double share) {
+    MemoryStorage storage = new MemoryStorage();
+    Appender a = storage.appender();
+    Labels.Builder b =
+        Labels.builder()
+            .set("__name__", "gpu_used_vram")
+            .set("gpu_id", "3")
+            .set("card_model", "102-G30211-0C")
+            .set("pod", "p");
+    if (!mode.isEmpty()) {
+      b.set("gpu_compute_partition_type", mode);
+    }
+    a.append(0, b.build(), T, 4096);
+    a.commit();
+    String q = MigShares.builtIn().shares("max without (__name__) (gpu_used_vram)");
+    Vector v =
+        (Vector)
+            new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS))
+                .instantQuery(q, T)
+                .value();
+    assertThat(v.samples()).singleElement().satisfies(x -> assertThat(x.value()).isEqualTo(share));
   }
 
   @Test
@@ -146,5 +176,19 @@ class MigSharesTest {
         .hasMessageContaining("default_slices");
     assertThatThrownBy(() -> MigShares.parse(yaml.readTree("default: 7\n")))
         .hasMessageContaining("unknown keys [default]");
+    assertThatThrownBy(
+            () ->
+                MigShares.parse(
+                    yaml.readTree(
+                        "default_slices: 7\ngpus: []\npartitions: {engine: amdgpu, label: t,"
+                            + " device_labels: [hostname], modes: {cpx: 9}}\n")))
+        .hasMessageContaining("partitions.modes.cpx");
+    assertThatThrownBy(
+            () ->
+                MigShares.parse(
+                    yaml.readTree(
+                        "default_slices: 7\ngpus: []\npartitions: {engine: amdgpu, label: t,"
+                            + " device_labels: [], modes: {cpx: 8}}\n")))
+        .hasMessageContaining("partitions.device_labels is empty");
   }
 }
