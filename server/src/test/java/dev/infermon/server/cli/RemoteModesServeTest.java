@@ -113,8 +113,15 @@ class RemoteModesServeTest {
     String all = String.join("", bodies);
     assertThat(all).contains("vllm:num_requests_running", "up", "cluster", "eu-1");
     assertThat(Files.exists(tmp.resolve("data").resolve("wal"))).as("no local TSDB").isFalse();
-    assertThat(ServeTestSupport.get(m, "/metrics").body())
-        .containsPattern("infermon_remote_storage_samples_total\\{remote_name=\"[^\"]+\"\\} [1-9]");
+    // the queue counts a batch as sent once the receiver has answered, after the receiver saw it
+    java.util.regex.Pattern sent =
+        java.util.regex.Pattern.compile(
+            "infermon_remote_storage_samples_total\\{remote_name=\"[^\"]+\"\\} [1-9]");
+    ServeTestSupport.await(
+        "samples counted as sent",
+        java.time.Duration.ofSeconds(20),
+        () -> sent.matcher(ServeTestSupport.body(m, "/metrics")).find());
+    assertThat(ServeTestSupport.get(m, "/metrics").body()).containsPattern(sent);
   }
 
   @Test
