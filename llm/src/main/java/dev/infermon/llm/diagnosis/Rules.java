@@ -8,11 +8,13 @@ import java.util.Map;
 
 /**
  * Decides the states from one window's signals, in the causal chain's order: a queue is explained
- * first by KV pressure (KV full, preemptions), then by configuration (deferred requests), then by
- * an idle GPU (batch or KV settings), and only then called plain saturation. Latency outliers,
- * errors, GPU memory, prefill/decode imbalance and restarts are judged independently; slow first
- * tokens and slow streaming that no queue explains go to {@link LatencyRules}; last, {@link
- * Symptoms} ties the symptoms seen to the findings and reports those left unexplained. Not
+ * by KV pressure (KV full, preemptions), by configuration (deferred requests), by an idle GPU
+ * (batch or KV settings), or by saturation: the batch pinned near its ceiling, or held at the KV
+ * cache's ceiling by the load with preemptions rare (under overload the cache is full because the
+ * batch is; both states are then found, and {@link State}'s order names saturation first). Latency
+ * outliers, errors, GPU memory, prefill/decode imbalance and restarts are judged independently;
+ * slow first tokens and slow streaming that no queue explains go to {@link LatencyRules}; last,
+ * {@link Symptoms} ties the symptoms seen to the findings and reports those left unexplained. Not
  * thread-safe; lives for one diagnosis.
  */
 final class Rules {
@@ -159,14 +161,25 @@ final class Rules {
     if (running != null) {
       double maxRunning = Window.max(running);
       double medianRunning = Window.median(running);
+      double perFinished = preemptionsPerFinished(s);
       // pinned: the batch stays near its ceiling (a KV-bound batch swings far below it)
-      if (maxRunning > 0 && medianRunning >= t.pinnedShare() * maxRunning) {
+      boolean pinned = maxRunning > 0 && medianRunning >= t.pinnedShare() * maxRunning;
+      // or filled to the cache's ceiling by the load: the cache is full because the batch is, and
+      // it rarely preempts (a cache too small for its requests preempts them again and again)
+      boolean loadFilled = kvFull(s) && perFinished < t.rarePreemptions();
+      if (pinned || loadFilled) {
         add(
             s,
             State.SATURATED,
             String.format(
                 Locale.ROOT,
-                "running pinned near its ceiling (median %.0f, max %.0f) while %s",
+                "running %s (median %.0f, max %.0f) while %s",
+                pinned
+                    ? "pinned near its ceiling"
+                    : String.format(
+                        Locale.ROOT,
+                        "held by a full KV cache with %.2f preemptions per finished request",
+                        perFinished),
                 medianRunning,
                 maxRunning,
                 queueTrend(growth, meanWaiting)),
@@ -175,6 +188,27 @@ final class Rules {
             ev(s, "ttft", ttftLabel() + " (s)", "max over the window", argMax(s.get("ttft"))));
       }
     }
+  }
+
+  /** Whether KV usage is at or above its "full" mark in the KV-pressure share of the window. */
+  private boolean kvFull(Signals.Series s) {
+    double[] kv = s.get("kv");
+    return kv != null && Window.share(kv, x -> x >= t.kvHigh()) >= t.kvShare();
+  }
+
+  /**
+   * Preemptions per finished request over the window (their means' ratio): 0 without preemptions,
+   * NaN when nothing finished or either is not read.
+   */
+  private static double preemptionsPerFinished(Signals.Series s) {
+    double[] preempt = s.get("preemptions");
+    double[] finished = s.get("finished");
+    if (finished == null) {
+      return Double.NaN;
+    }
+    double done = Window.mean(finished);
+    double p = preempt == null ? Double.NaN : Window.mean(preempt);
+    return done > 0 ? p / done : Double.NaN;
   }
 
   /**

@@ -13,6 +13,8 @@ import dev.infermon.config.app.LlmConfig;
  * @param queueGrowth growth of waiting (mean of the last third minus the first third) that counts
  *     as growing
  * @param pinnedShare how close running's median must stay to its maximum for "pinned"
+ * @param rarePreemptions preemptions per finished request (window means) below which a KV cache
+ *     full under a long queue is the overload's doing, not a cache too small: saturation
  * @param deferredShare share of the waiting requests waiting as deferred
  * @param gpuIdle GPU activity (percent: SM active, else tensor active, else GPU util) counted as
  *     idle
@@ -41,6 +43,7 @@ public record Thresholds(
     double queueLong,
     double queueGrowth,
     double pinnedShare,
+    double rarePreemptions,
     double deferredShare,
     double gpuIdle,
     double slowFactor,
@@ -63,6 +66,7 @@ public record Thresholds(
           5,
           5,
           0.75,
+          0.1,
           0.5,
           40,
           2,
@@ -93,6 +97,7 @@ public record Thresholds(
         queueLong,
         queueGrowth,
         pinnedShare,
+        rarePreemptions,
         deferredShare,
         gpuIdle,
         slowFactor,
