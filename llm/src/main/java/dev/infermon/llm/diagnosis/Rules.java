@@ -11,11 +11,12 @@ import java.util.Map;
  * by KV pressure (KV full, preemptions), by configuration (deferred requests), by an idle GPU
  * (batch or KV settings), or by saturation: the batch pinned near its ceiling, or held at the KV
  * cache's ceiling by the load with preemptions rare (under overload the cache is full because the
- * batch is; both states are then found, and {@link State}'s order names saturation first). Latency
- * outliers, errors, GPU memory, prefill/decode imbalance and restarts are judged independently;
- * slow first tokens and slow streaming that no queue explains go to {@link LatencyRules}; last,
- * {@link Symptoms} ties the symptoms seen to the findings and reports those left unexplained. Not
- * thread-safe; lives for one diagnosis.
+ * batch is; both states are then found, and {@link State}'s order names saturation first). A batch
+ * pinned at the ceiling of a cache that keeps preempting is KV pressure alone: the cache holds no
+ * more requests. Latency outliers, errors, GPU memory, prefill/decode imbalance and restarts are
+ * judged independently; slow first tokens and slow streaming that no queue explains go to {@link
+ * LatencyRules}; last, {@link Symptoms} ties the symptoms seen to the findings and reports those
+ * left unexplained. Not thread-safe; lives for one diagnosis.
  */
 final class Rules {
   private final Thresholds t;
@@ -167,7 +168,9 @@ final class Rules {
       // or filled to the cache's ceiling by the load: the cache is full because the batch is, and
       // it rarely preempts (a cache too small for its requests preempts them again and again)
       boolean loadFilled = kvFull(s) && perFinished < t.rarePreemptions();
-      if (pinned || loadFilled) {
+      // a batch pinned at the ceiling of a cache that keeps preempting is the cache's ceiling
+      boolean cacheBound = kvPressure && perFinished >= t.rarePreemptions();
+      if ((pinned || loadFilled) && !cacheBound) {
         add(
             s,
             State.SATURATED,

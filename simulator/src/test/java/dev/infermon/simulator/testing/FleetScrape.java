@@ -68,9 +68,14 @@ public final class FleetScrape {
 
   /** As {@link #run(Fleet, Duration)}; {@code observe} runs after each step's commit. */
   public void run(Fleet fleet, Duration d, Consumer<Fleet.Snapshot> observe) {
+    run(fleet, d, STEP, observe);
+  }
+
+  /** As {@link #run(Fleet, Duration, Consumer)}, scraping every {@code step}. */
+  public void run(Fleet fleet, Duration d, Duration step, Consumer<Fleet.Snapshot> observe) {
     fleet.replay(
         fleet.nowMillis() + d.toMillis(),
-        STEP,
+        step,
         snap -> {
           ingest(fleet, snap);
           observe.accept(snap);
