@@ -2,7 +2,6 @@ package dev.infermon.server.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.llm.diagnosis.Diagnosis;
 import dev.infermon.llm.diagnosis.DiagnosisJson;
 import dev.infermon.llm.diagnosis.DiagnosisRequest;
@@ -11,12 +10,9 @@ import dev.infermon.llm.diagnosis.Evidence;
 import dev.infermon.llm.diagnosis.Finding;
 import dev.infermon.llm.diagnosis.NotMeasured;
 import dev.infermon.llm.diagnosis.Symptom;
-import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
-import dev.infermon.server.Main;
 import dev.infermon.server.runtime.LlmLayer;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -49,12 +45,7 @@ import picocli.CommandLine.Option;
 public final class DiagnoseCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--url",
-      required = true,
-      paramLabel = "URL",
-      description = "The Prometheus-compatible API to read (infermon: http://127.0.0.1:9090).")
-  URI url;
+  @CommandLine.Mixin ApiOptions api = new ApiOptions();
 
   @Option(
       names = "--window",
@@ -62,9 +53,6 @@ public final class DiagnoseCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description = "How far back to look (default: ${DEFAULT-VALUE}).")
   String window;
-
-  @Option(names = "--end", paramLabel = "RFC3339", description = "The window's end (default: now).")
-  Instant end;
 
   @Option(
       names = {"-o", "--output"},
@@ -81,23 +69,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "unknown output format \"" + output + "\" (text or json)");
     }
-    long windowMs;
-    try {
-      windowMs = PromqlParser.parseDuration(window);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    long windowMs = ApiOptions.windowMs(spec, window);
     DiagnosisRequest request =
         new DiagnosisRequest(
-            OptionalLong.empty(),
-            end == null ? OptionalLong.empty() : OptionalLong.of(end.toEpochMilli()),
-            OptionalLong.of(windowMs),
-            OptionalLong.empty());
+            OptionalLong.empty(), api.endMs(), OptionalLong.of(windowMs), OptionalLong.empty());
     Diagnosis d;
     try {
-      RemoteQueryBackend backend =
-          new RemoteQueryBackend(
-              url, Duration.ofSeconds(60), HttpClientConfig.DEFAULT, "infermon/" + Main.version());
+      RemoteQueryBackend backend = api.backend(Duration.ofSeconds(60));
       d = LlmLayer.over(backend).diagnosis().diagnose(request);
     } catch (RuntimeException e) {
       err.println("infermon diagnose: " + e.getMessage());

@@ -5,22 +5,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.infermon.config.ConfigException;
 import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.app.LlmConfig;
-import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.llm.BadParameterException;
 import dev.infermon.llm.report.Report;
 import dev.infermon.llm.report.ReportJson;
 import dev.infermon.llm.report.ReportRequest;
 import dev.infermon.llm.report.ReportService;
 import dev.infermon.llm.report.ReportText;
-import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.remote.query.RemoteQueryBackend;
-import dev.infermon.server.Main;
 import dev.infermon.server.runtime.LlmLayer;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -50,12 +45,7 @@ import picocli.CommandLine.Option;
 public final class ReportCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Option(
-      names = "--url",
-      required = true,
-      paramLabel = "URL",
-      description = "The Prometheus-compatible API to read (infermon: http://127.0.0.1:9090).")
-  URI url;
+  @CommandLine.Mixin ApiOptions api = new ApiOptions();
 
   @Option(
       names = "--window",
@@ -63,9 +53,6 @@ public final class ReportCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description = "How far back to report (default: ${DEFAULT-VALUE}, at most 90d).")
   String window;
-
-  @Option(names = "--end", paramLabel = "RFC3339", description = "The window's end (default: now).")
-  Instant end;
 
   @Option(
       names = "--model",
@@ -101,12 +88,7 @@ public final class ReportCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "unknown format \"" + format + "\" (text, json or markdown)");
     }
-    long windowMs;
-    try {
-      windowMs = PromqlParser.parseDuration(window);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--window: " + e.getMessage());
-    }
+    long windowMs = ApiOptions.windowMs(spec, window);
     LlmConfig llm = LlmConfig.DEFAULT;
     if (config != null) {
       try {
@@ -120,15 +102,13 @@ public final class ReportCommand implements Callable<Integer> {
     }
     ReportRequest request =
         new ReportRequest(
-            end == null ? OptionalLong.empty() : OptionalLong.of(end.toEpochMilli()),
+            api.endMs(),
             OptionalLong.of(windowMs),
             model,
             worst == null ? OptionalInt.empty() : OptionalInt.of(worst));
     Report r;
     try {
-      RemoteQueryBackend backend =
-          new RemoteQueryBackend(
-              url, Duration.ofSeconds(120), HttpClientConfig.DEFAULT, "infermon/" + Main.version());
+      RemoteQueryBackend backend = api.backend(Duration.ofSeconds(120));
       r =
           LlmLayer.over(backend, llm)
               .report()
@@ -143,7 +123,7 @@ public final class ReportCommand implements Callable<Integer> {
       err.flush();
       return 2;
     } catch (RuntimeException e) {
-      err.println("infermon report: cannot read " + url + ": " + e.getMessage());
+      err.println("infermon report: cannot read " + api.url + ": " + e.getMessage());
       err.flush();
       return 2;
     }

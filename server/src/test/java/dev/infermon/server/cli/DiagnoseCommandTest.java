@@ -16,9 +16,10 @@ class DiagnoseCommandTest {
   @Test
   void usageAndUnreachableApiGiveExitCodeTwo() {
     assertThat(LintCommandTest.run("diagnose").code()).isEqualTo(2);
-    assertThat(
-            LintCommandTest.run("diagnose", "--url", "http://127.0.0.1:9", "--window", "x").code())
-        .isEqualTo(2);
+    LintCommandTest.Run badWindow =
+        LintCommandTest.run("diagnose", "--url", "http://127.0.0.1:9", "--window", "x");
+    assertThat(badWindow.code()).isEqualTo(2);
+    assertThat(badWindow.err()).as("the bad flag is named").contains("--window: ");
     LintCommandTest.Run r = LintCommandTest.run("diagnose", "--url", "http://127.0.0.1:9");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).startsWith("infermon diagnose: ");
