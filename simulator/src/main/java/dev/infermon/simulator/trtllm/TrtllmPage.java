@@ -67,35 +67,8 @@ public final class TrtllmPage {
   /** The 1.3 page: the core request families and the KV-cache ones of #11243 and #12132. */
   private static void release1dot3(
       PythonFamilies f, String[] model, String[] gauge, TrtllmMetrics m, EngineState s) {
-    histogram(
-        f,
-        "trtllm_e2e_request_latency_seconds",
-        "Histogram of end to end request latency in seconds.",
-        model,
-        m.e2e);
-    histogram(
-        f,
-        "trtllm_time_to_first_token_seconds",
-        "Histogram of time to first token in seconds.",
-        model,
-        m.ttft);
-    histogram(
-        f,
-        "trtllm_time_per_output_token_seconds",
-        "Histogram of time per output token in seconds.",
-        model,
-        m.tpot);
-    histogram(
-        f,
-        "trtllm_request_queue_time_seconds",
-        "Histogram of time spent in WAITING phase for request.",
-        model,
-        m.queue);
-    List<Child> success = new ArrayList<>();
-    for (Map.Entry<String, Long> e : m.success.entrySet()) {
-      success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
-    }
-    f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+    coreHistograms(f, model, m);
+    success(f, model, m);
     f.counter(
         "trtllm_kv_cache_reused_blocks",
         "Cumulative number of KV cache blocks reused (cache hits)",
@@ -114,7 +87,8 @@ public final class TrtllmPage {
     }
   }
 
-  private static void histograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
+  /** The request histograms of every release. */
+  private static void coreHistograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
     histogram(
         f,
         "trtllm_e2e_request_latency_seconds",
@@ -139,6 +113,19 @@ public final class TrtllmPage {
         "Histogram of time spent in WAITING phase for request.",
         model,
         m.queue);
+  }
+
+  /** The finished requests by reason, in every release. */
+  private static void success(PythonFamilies f, String[] model, TrtllmMetrics m) {
+    List<Child> success = new ArrayList<>();
+    for (Map.Entry<String, Long> e : m.success.entrySet()) {
+      success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
+    }
+    f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+  }
+
+  private static void histograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
+    coreHistograms(f, model, m);
     histogram(
         f,
         "trtllm_request_prefill_time_seconds",
@@ -178,11 +165,7 @@ public final class TrtllmPage {
         "Process-lifetime total prompt tokens served from KV cache. Resets only when the serving"
             + " process restarts, not when the KV cache is flushed or evicted.",
         one(model, m.cachedTokens));
-    List<Child> success = new ArrayList<>();
-    for (Map.Entry<String, Long> e : m.success.entrySet()) {
-      success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
-    }
-    f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+    success(f, model, m);
     List<Child> errors = new ArrayList<>();
     for (Map.Entry<String, Long> e : m.errors.entrySet()) {
       errors.add(new Child(with(model, "http_code", e.getKey()), e.getValue(), 0));
