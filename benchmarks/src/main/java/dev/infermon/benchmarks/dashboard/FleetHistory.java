@@ -1,26 +1,15 @@
 package dev.infermon.benchmarks.dashboard;
 
-import dev.infermon.model.labels.Labels;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
-import dev.infermon.simulator.PodInfo;
-import dev.infermon.storage.Appender;
-import dev.infermon.textparse.Entry;
-import dev.infermon.textparse.ParseException;
-import dev.infermon.textparse.Parser;
-import dev.infermon.textparse.ParserFactory;
-import dev.infermon.textparse.ParserOptions;
-import dev.infermon.textparse.Parsers;
+import dev.infermon.simulator.testing.FleetScrape;
 import dev.infermon.tsdb.Tsdb;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -121,56 +110,9 @@ final class FleetHistory {
         .build();
   }
 
+  /** The fleet's pages as the generated scrape config labels them ({@code instance=sim:<pod>}). */
   private static long replay(Fleet fleet, Tsdb db, long untilMs, Duration step) {
-    Map<String, Labels> targets = new HashMap<>();
-    for (PodInfo p : fleet.inventory()) {
-      Labels.Builder b = Labels.builder();
-      p.targetLabels().forEach(b::set);
-      b.set("instance", "sim:" + p.name());
-      b.set("job", p.backend().label().equals("dcgm") ? "dcgm" : "inference");
-      targets.put(p.name(), b.build());
-    }
-    ParserFactory factory =
-        Parsers.forContentType("text/plain; version=0.0.4", ParserOptions.DEFAULT);
-    long[] samples = {0};
-    fleet.replay(
-        untilMs,
-        step,
-        snap -> {
-          Appender app = db.appender();
-          for (Map.Entry<String, String> page : snap.pages().entrySet()) {
-            Labels target = targets.get(page.getKey());
-            if (target == null) {
-              continue;
-            }
-            Parser p = factory.parse(page.getValue().getBytes(StandardCharsets.UTF_8));
-            try {
-              for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
-                if (e == Entry.SERIES) {
-                  app.append(merge(p.labels(), target), snap.timeMillis(), p.value());
-                  samples[0]++;
-                }
-              }
-            } catch (ParseException e) {
-              throw new IllegalStateException("page " + page.getKey() + " does not parse", e);
-            }
-          }
-          app.commit();
-        });
-    return samples[0];
-  }
-
-  /** Target labels win; a page label they clobber is kept as {@code exported_<name>}. */
-  private static Labels merge(Labels scraped, Labels target) {
-    Labels.Builder b = scraped.toBuilder();
-    for (int i = 0; i < target.size(); i++) {
-      String name = target.name(i);
-      String mine = scraped.get(name);
-      if (!mine.isEmpty()) {
-        b.set("exported_" + name, mine);
-      }
-      b.set(name, target.value(i));
-    }
-    return b.build();
+    return new FleetScrape(db, false, FleetScrape.scrapeConfigLabels(p -> "sim:" + p.name()))
+        .run(fleet, Duration.ofMillis(untilMs - fleet.nowMillis()), step, snap -> {});
   }
 }

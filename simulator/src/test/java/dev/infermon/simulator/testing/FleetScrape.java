@@ -61,6 +61,22 @@ public final class FleetScrape {
     return t;
   }
 
+  /**
+   * The labels infermon's generated scrape config gives each pod ({@code
+   * InventoryFormats.prometheusYaml}): the inventory's, {@code job} ({@code inference}, or the GPU
+   * exporter's backend) and {@code instance} from {@code hostPort}, so that a backfilled history's
+   * series continue as the live scrapes' do.
+   */
+  public static Function<PodInfo, Map<String, String>> scrapeConfigLabels(
+      Function<PodInfo, String> hostPort) {
+    return info -> {
+      Map<String, String> t = new LinkedHashMap<>(info.targetLabels());
+      t.put("instance", hostPort.apply(info));
+      t.put("job", info.backend().gpuExporter() ? info.backend().label() : "inference");
+      return t;
+    };
+  }
+
   /** Steps {@code fleet} for {@code d}, scraping every target at every step. */
   public void run(Fleet fleet, Duration d) {
     run(fleet, d, snap -> {});
@@ -71,29 +87,38 @@ public final class FleetScrape {
     run(fleet, d, STEP, observe);
   }
 
-  /** As {@link #run(Fleet, Duration, Consumer)}, scraping every {@code step}. */
-  public void run(Fleet fleet, Duration d, Duration step, Consumer<Fleet.Snapshot> observe) {
+  /**
+   * As {@link #run(Fleet, Duration, Consumer)}, scraping every {@code step}; returns the samples
+   * stored, {@code up} included.
+   */
+  public long run(Fleet fleet, Duration d, Duration step, Consumer<Fleet.Snapshot> observe) {
+    long[] samples = {0};
     fleet.replay(
         fleet.nowMillis() + d.toMillis(),
         step,
         snap -> {
-          ingest(fleet, snap);
+          samples[0] += ingest(fleet, snap);
           observe.accept(snap);
         });
+    return samples[0];
   }
 
-  private void ingest(Fleet fleet, Fleet.Snapshot snap) {
+  private long ingest(Fleet fleet, Fleet.Snapshot snap) {
     Appender app = storage.appender();
+    long samples = 0;
     try {
       for (PodInfo info : fleet.inventory()) {
         Map<String, String> target = targets.apply(info);
         String page = snap.pages().get(info.name());
         PageAppender.up(app, target, snap.timeMillis(), page == null ? 0 : 1);
+        samples++;
         if (page != null) {
-          PageAppender.append(app, page, Format.TEXT, target, snap.timeMillis(), honorLabels);
+          samples +=
+              PageAppender.append(app, page, Format.TEXT, target, snap.timeMillis(), honorLabels);
         }
       }
       app.commit();
+      return samples;
     } catch (Exception e) {
       app.rollback();
       throw new IllegalStateException("cannot load a simulated page: " + e.getMessage(), e);

@@ -35,9 +35,9 @@ final class PageAppender {
   /**
    * Every sample of {@code page} at {@code t} with {@code target}'s labels: with {@code
    * honorLabels} a page's label wins over the target's of the same name, else the target's wins and
-   * the page's is kept as {@code exported_<name>}.
+   * the page's is kept as {@code exported_<name>}. Returns the samples appended.
    */
-  static void append(
+  static long append(
       Appender app,
       String page,
       Format format,
@@ -47,6 +47,7 @@ final class PageAppender {
       throws ParseException {
     ParserFactory f = format == Format.OPENMETRICS ? OPENMETRICS : TEXT;
     Parser p = f.parse(page.getBytes(StandardCharsets.UTF_8));
+    long samples = 0;
     for (Entry e = p.next(); e != Entry.EOF; e = p.next()) {
       if (e != Entry.SERIES) {
         continue;
@@ -67,6 +68,8 @@ final class PageAppender {
         target.forEach(b::set);
       }
       app.append(0, b.build(), t, p.value());
+      samples++;
     }
+    return samples;
   }
 }
