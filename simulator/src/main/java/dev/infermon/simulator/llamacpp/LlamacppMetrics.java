@@ -61,9 +61,6 @@ public final class LlamacppMetrics implements EngineListener {
   }
 
   @Override
-  public void onScheduled(Request r, double now, int queried, int hit) {}
-
-  @Override
   public void onIteration(
       double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
     // one llama_decode() per iteration; every slot in the batch counts as busy for it
@@ -82,12 +79,6 @@ public final class LlamacppMetrics implements EngineListener {
     bucketPromptMillis = (long) (bucketPromptMillis + ms);
     maxTokens = Math.max(maxTokens, r.promptTokens());
   }
-
-  @Override
-  public void onDecode(int decodeSeqs, double interval) {}
-
-  @Override
-  public void onPreempted(Request r, double now) {}
 
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {

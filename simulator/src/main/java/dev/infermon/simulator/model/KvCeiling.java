@@ -104,24 +104,8 @@ public final class KvCeiling {
     long preemptions;
 
     @Override
-    public void onScheduled(Request r, double now, int queried, int hit) {}
-
-    @Override
-    public void onIteration(
-        double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {}
-
-    @Override
-    public void onFirstToken(Request r, double now) {}
-
-    @Override
-    public void onDecode(int decodeSeqs, double interval) {}
-
-    @Override
     public void onPreempted(Request r, double now) {
       preemptions++;
     }
-
-    @Override
-    public void onFinished(Request r, FinishReason reason, double now) {}
   }
 }

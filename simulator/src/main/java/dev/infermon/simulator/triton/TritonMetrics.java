@@ -89,12 +89,6 @@ public final class TritonMetrics implements EngineListener {
   }
 
   @Override
-  public void onFirstToken(Request r, double now) {}
-
-  @Override
-  public void onDecode(int decodeSeqs, double interval) {}
-
-  @Override
   public void onPreempted(Request r, double now) {
     // the executor pauses requests (paused_requests, a level) and counts no preemption
   }

@@ -122,12 +122,6 @@ public final class TrtllmMetrics implements EngineListener {
   }
 
   @Override
-  public void onFirstToken(Request r, double now) {}
-
-  @Override
-  public void onDecode(int decodeSeqs, double interval) {}
-
-  @Override
   public void onPreempted(Request r, double now) {
     // TensorRT-LLM pauses requests (num_paused_requests, a level) and counts no preemption
   }
