@@ -7,6 +7,7 @@ import dev.infermon.tsdb.fileutil.FileUtil;
 import dev.infermon.tsdb.fileutil.IoErrors;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -28,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * so at most one sync interval of acknowledged samples can be lost to a machine crash.
  *
  * <p>Threading: thread-safe. Writers serialize on one lock held only for the {@code write(2)} of an
- * already framed batch; encoding happens before, and the fsync of a closed segment after.
+ * already framed batch; encoding happens before, and the fsync of a closed segment after. An
+ * interrupt of a thread inside a write or a sync closes the segment's channel (as it does any
+ * {@link FileChannel}); the log reopens it, with the interrupt set aside meanwhile and restored
+ * after, so an interrupted writer's batch is still written and the other writers never see it.
  */
 public final class WalWriter implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WalWriter.class);
@@ -110,12 +114,13 @@ public final class WalWriter implements AutoCloseable {
     lock.lock();
     try {
       ensureWritable();
+      reopenIfClosed();
       if (segmentSize > WalFormat.SEGMENT_HEADER_SIZE
           && segmentSize + frames.length() > segmentBytes) {
         closedSegment = cut();
       }
       try {
-        writeFully(segment, frames.array(), frames.length());
+        writeFrames(frames.array(), frames.length());
         segmentSize += frames.length();
         dirty = true;
       } catch (IOException e) {
@@ -162,6 +167,7 @@ public final class WalWriter implements AutoCloseable {
     lock.lock();
     try {
       ensureWritable();
+      reopenIfClosed();
       closedIndex = segmentIndex;
       closedSegment = cut();
     } finally {
@@ -192,6 +198,7 @@ public final class WalWriter implements AutoCloseable {
       if (closed || segment == null) {
         return;
       }
+      reopenIfClosed();
       ch = segment;
       dirty = false;
     } finally {
@@ -199,6 +206,10 @@ public final class WalWriter implements AutoCloseable {
     }
     try {
       ch.force(false);
+    } catch (ClosedByInterruptException e) {
+      // the interrupt closed the segment unsynced: the next write or sync reopens it and syncs
+      dirty = true;
+      throw e;
     } catch (ClosedChannelException e) {
       // the segment was closed by a cut, which synced it
     }
@@ -214,6 +225,7 @@ public final class WalWriter implements AutoCloseable {
       }
       closed = true;
       if (segment != null) {
+        reopenIfClosed();
         try {
           segment.force(false);
         } finally {
@@ -241,9 +253,58 @@ public final class WalWriter implements AutoCloseable {
     }
   }
 
+  /**
+   * Writes frames at the segment's end. An interrupt of this thread during the write closes the
+   * channel after an unknown part of the frames reached the file: the segment is reopened, cut back
+   * to the last whole batch and written again, the interrupt set aside meanwhile.
+   */
+  private void writeFrames(byte[] b, int n) throws IOException {
+    try {
+      writeFully(segment, b, n);
+    } catch (ClosedByInterruptException e) {
+      asideFromInterrupt(
+          () -> {
+            reopenIfClosed();
+            writeFully(segment, b, n);
+            return null;
+          });
+    }
+  }
+
+  /**
+   * Reopens the current segment when an interrupt closed its channel, cut back to the bytes of the
+   * batches whose write returned; the caller's interrupt is set aside meanwhile (it would close the
+   * new channel at once) and restored after. Holds the lock.
+   */
+  private void reopenIfClosed() throws IOException {
+    if (segment == null || segment.isOpen()) {
+      return;
+    }
+    segment =
+        asideFromInterrupt(
+            () -> {
+              FileChannel ch;
+              try {
+                ch = FileChannel.open(segmentPath(), StandardOpenOption.WRITE);
+              } catch (IOException e) {
+                throw IoErrors.describe("cannot reopen segment", segmentPath(), e);
+              }
+              try {
+                ch.truncate(segmentSize);
+                ch.position(segmentSize);
+              } catch (IOException e) {
+                ch.close();
+                throw IoErrors.describe("cannot reopen segment", segmentPath(), e);
+              }
+              return ch;
+            });
+    log.warn("write-ahead log: reopened {} after an interrupt closed it", segmentPath());
+  }
+
   /** After a failed write, removes whatever part of the batch reached the file. */
   private void rewind(IOException cause) {
     try {
+      reopenIfClosed();
       segment.truncate(segmentSize);
       segment.position(segmentSize);
     } catch (IOException e) {
@@ -256,8 +317,33 @@ public final class WalWriter implements AutoCloseable {
 
   private FileChannel cut() throws IOException {
     FileChannel old = segment;
-    openSegment(segmentIndex + 1);
+    asideFromInterrupt(
+        () -> {
+          openSegment(segmentIndex + 1);
+          return null;
+        });
     return old;
+  }
+
+  /** An operation on the log's files that throws {@link IOException}. */
+  @FunctionalInterface
+  private interface IoAction<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs {@code a} with this thread's interrupt set aside, restored after: an interrupt would close
+   * the channel {@code a} works on, and the log's own files are not the interrupted task's to drop.
+   */
+  private static <T> T asideFromInterrupt(IoAction<T> a) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      return a.run();
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private void openSegment(int index) throws IOException {
@@ -293,7 +379,11 @@ public final class WalWriter implements AutoCloseable {
       return;
     }
     try (ch) {
-      ch.force(false);
+      asideFromInterrupt(
+          () -> {
+            ch.force(false);
+            return null;
+          });
     } catch (IOException e) {
       log.warn("write-ahead log: cannot sync a closed segment", e);
     }
