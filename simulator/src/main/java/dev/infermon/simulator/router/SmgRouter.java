@@ -52,9 +52,13 @@ public final class SmgRouter {
   private long httpRequests;
   private Function<InferencePod, String> urls = SmgRouter::workerUrl;
 
-  /** The worker URL a pod is registered under by default ({@code --worker-urls}). */
+  /**
+   * The worker URL a pod is registered under by default ({@code --worker-urls}): the address the
+   * simulated pods are scraped at ({@code <pod>:8000}), since SGLang serves {@code /metrics} on the
+   * port the gateway sends requests to.
+   */
   public static String workerUrl(InferencePod pod) {
-    return "http://" + pod.info().name() + ":30000";
+    return "http://" + pod.info().name() + ":8000";
   }
 
   /** The URL the gateway knows each worker by from now on ({@code http://host:port}). */
