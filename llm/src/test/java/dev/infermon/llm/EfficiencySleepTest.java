@@ -20,19 +20,23 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A vLLM pod asleep (vLLM sleep mode) for part of the window: the GPU-seconds of its sleep are
  * counted as asleep, not as idle, to the step the simulator put it to sleep; its awake peer has no
- * asleep time.
+ * asleep time. The same on an NVIDIA node and on an AMD one: sleep is the engine's state, the GPU
+ * time the exporter's attribution.
  */
 class EfficiencySleepTest {
   private static final long STEP_MS = 15_000;
   private static final long WINDOW_MS = 300_000;
 
-  @Test
-  void aSleepingPodsGpuTimeIsAsleepNotIdle() {
+  /** On H100s under dcgm-exporter (0 AMD nodes) and on MI300Xs under AMD's exporter (1). */
+  @ParameterizedTest(name = "AMD nodes: {0}")
+  @ValueSource(ints = {0, 1})
+  void aSleepingPodsGpuTimeIsAsleepNotIdle(int amdNodes) {
     FleetConfig config =
         FleetConfig.builder()
             .vllmPods(2)
@@ -44,6 +48,7 @@ class EfficiencySleepTest {
             .models(List.of("org/model-a"))
             // asleep from minute 5 of 8: the last 3 minutes of the 5-minute window
             .vllmSleep(new VllmSleep(1, 2, 300, 3600))
+            .amdNodes(amdNodes)
             .build();
     SimulatedFleet fleet = new SimulatedFleet(config, true);
     // the simulator's truth at each scrape: the sleeping pod's running requests
@@ -68,6 +73,10 @@ class EfficiencySleepTest {
                     ""));
     PodInfo sleeper = fleet.fleet.pods().get(0).info();
     PodInfo peer = fleet.fleet.pods().get(1).info();
+    // the pods fill the first node, which is the AMD one when there is one
+    String exporter = amdNodes == 0 ? "dcgm" : "amdgpu";
+    assertThat(fleet.fleet.inventory())
+        .anyMatch(i -> i.backend().label().equals(exporter) && i.node().equals(sleeper.node()));
     // the simulator's truth: the sampled steps at which the pod slept, or ran nothing awake
     double asleepTruth = 0;
     double idleTruth = 0;

@@ -64,6 +64,14 @@ class RouterDashboardTest {
     return out;
   }
 
+  /**
+   * SGLang Model Gateway's default duration buckets (smg metrics.rs start_prometheus @ 73da68ca).
+   */
+  private static final double[] SMG_BUCKETS = {
+    0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0, 30.0, 45.0, 60.0,
+    90.0, 120.0, 180.0, 240.0, 300.0, 480.0, 900.0, 1200.0, 1800.0, 2700.0, 3600.0, 5400.0, 7200.0
+  };
+
   private static boolean behind(InferencePod p, RouterKind k) {
     return p instanceof VllmPod || (k == RouterKind.LLM_D && p instanceof SglangPod);
   }
@@ -138,7 +146,7 @@ class RouterDashboardTest {
   @ParameterizedTest
   @EnumSource(
       value = RouterKind.class,
-      names = {"PRODUCTION_STACK", "LLM_D"})
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
   void enginePanelsAreTheSameWithARouterInFront(RouterKind kind) {
     SimulatedFleet with = new SimulatedFleet(config(kind), false).run(RUN);
     SimulatedFleet without = new SimulatedFleet(config(RouterKind.NONE), false).run(RUN);
@@ -151,6 +159,97 @@ class RouterDashboardTest {
             .isNotEmpty();
       }
     }
+  }
+
+  @Test
+  void smgInFlightIsEachSglangWorkersRequestsSentAndNotAnswered() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
+    f.run(RUN);
+    Map<String, Double> inFlight =
+        PanelValues.panel(f.backend, f.now(), "router.in_flight", 0, Filters.NONE);
+    Map<String, Double> expected = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (p instanceof SglangPod) {
+        double n = 0;
+        for (EngineModel e : p.engines()) {
+          n += e.state().running() + e.state().waiting() + e.state().transferring();
+        }
+        expected.put(p.info().name(), n);
+      }
+    }
+    assertThat(expected).hasSize(2);
+    assertThat(inFlight).isEqualTo(expected);
+  }
+
+  @Test
+  void smgLatencyQuantileFallsInTheBucketOfTheTimedRequestsQuantile() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Integer> models = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (p instanceof SglangPod) {
+        models.merge(p.info().model(), 1, Integer::sum);
+      }
+    }
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      List<Double> truth =
+          new java.util.ArrayList<>(f.fleet.gatewayDurations(model, now - 300_000, now));
+      assertThat(truth).as(model).hasSizeGreaterThan(20);
+      java.util.Collections.sort(truth);
+      double p95 = truth.get((int) Math.ceil(0.95 * truth.size()) - 1);
+      int b = 0;
+      while (b < SMG_BUCKETS.length && SMG_BUCKETS[b] < p95) {
+        b++;
+      }
+      // histogram_quantile interpolates inside the bucket the rank falls in; rate()'s
+      // extrapolation can move the rank across one bound
+      double lo = b < 2 ? 0 : SMG_BUCKETS[b - 2];
+      double hi = SMG_BUCKETS[Math.min(b + 1, SMG_BUCKETS.length - 1)];
+      assertThat(latency.get(model)).as(model + " p95 " + p95).isBetween(lo, hi);
+    }
+  }
+
+  @Test
+  void smgNamesTheSignalsItsHttpRouterDoesNotWrite() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    Map<String, String> reasons = new TreeMap<>();
+    for (PanelResult p :
+        service.render(
+            new DashboardRequest(
+                Filters.NONE,
+                0.95,
+                f.now() - 60_000,
+                f.now(),
+                15_000,
+                "5m",
+                List.of(
+                    "router.routed",
+                    "router.decisions",
+                    "router.ttft",
+                    "router.queue",
+                    "router.in_flight",
+                    "router.latency")))) {
+      if (p.status() == PanelResult.Status.EMPTY) {
+        assertThat(p.reasons()).as(p.panel().id()).hasSize(1);
+        EmptyReason r = p.reasons().get(0);
+        assertThat(r.kind()).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
+        assertThat(r.engine()).isEqualTo("smg");
+        reasons.put(p.panel().id(), r.message());
+      }
+    }
+    assertThat(reasons.keySet())
+        .containsExactly("router.decisions", "router.queue", "router.routed", "router.ttft");
+    assertThat(reasons.get("router.routed"))
+        .isEqualTo(
+            "SGLang Model Gateway (smg, formerly sgl-router) does not expose requests routed per"
+                + " pod in any release");
+    assertThat(reasons.get("router.ttft")).contains("smg_router_ttft_seconds");
+    assertThat(reasons.get("router.decisions")).contains("smg_worker_selection_total");
   }
 
   @Test

@@ -21,7 +21,9 @@ public enum Backend {
   /** vLLM production-stack's router (simulate --router production-stack). */
   PRODUCTION_STACK("production-stack", false),
   /** llm-d's endpoint picker (simulate --router llm-d). */
-  LLM_D("llm-d", false);
+  LLM_D("llm-d", false),
+  /** SGLang's model gateway (simulate --router smg). */
+  SMG("smg", false);
 
   private final String label;
   private final boolean engine;

@@ -83,6 +83,20 @@ public final class Fleet {
     }
   }
 
+  /**
+   * The ground truth of SGLang's model gateway in front ({@code --router smg}): the durations of
+   * {@code model}'s successful requests that finished in {@code (fromMillis, toMillis]}, at most 15
+   * minutes back; empty without that router.
+   */
+  public synchronized List<Double> gatewayDurations(String model, long fromMillis, long toMillis) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget) {
+        return ((RouterTarget) t).smg().durations(model, fromMillis / 1000.0, toMillis / 1000.0);
+      }
+    }
+    return List.of();
+  }
+
   /** The fleet's simulated time, epoch milliseconds. */
   public synchronized long nowMillis() {
     return Math.round(clock * 1000);

@@ -3,6 +3,7 @@ package dev.infermon.simulator;
 import dev.infermon.simulator.model.EngineListener;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.EngineParams;
+import dev.infermon.simulator.model.FinishReason;
 import dev.infermon.simulator.model.GpuActivity;
 import dev.infermon.simulator.model.KvCeiling;
 import dev.infermon.simulator.model.LoadShape;
@@ -30,6 +31,7 @@ public abstract class InferencePod extends SimTarget {
   private int restarts;
   private double clock;
   private List<EngineModel> engines = List.of();
+  private FinishObserver finishObserver;
 
   InferencePod(
       PodInfo info,
@@ -73,7 +75,7 @@ public abstract class InferencePod extends SimTarget {
               profile.workload().withPhase(phase),
               shape,
               engineSeed,
-              newListener(i),
+              new FinishTap(newListener(i), this),
               at));
     }
     return out;
@@ -86,6 +88,27 @@ public abstract class InferencePod extends SimTarget {
 
   /** A fresh metrics listener for engine {@code index} (called at start and on every restart). */
   abstract EngineListener newListener(int index);
+
+  /**
+   * Who else hears of each request this pod's engines finish, from now on and across restarts (a
+   * router in front timing what it forwarded); none by default.
+   */
+  void onFinish(FinishObserver observer) {
+    finishObserver = observer;
+  }
+
+  /** A request left one of the engines at {@code now}, {@code seconds} after it arrived. */
+  void finished(double seconds, FinishReason reason, double now) {
+    if (finishObserver != null) {
+      finishObserver.finished(seconds, reason, now);
+    }
+  }
+
+  /** Hears of each request a pod's engines finish. */
+  interface FinishObserver {
+    /** The request left at {@code now} (epoch seconds), {@code seconds} after it arrived. */
+    void finished(double seconds, FinishReason reason, double now);
+  }
 
   /** The served model. */
   public ModelProfile profile() {

@@ -12,7 +12,11 @@ public enum RouterKind {
   /** vLLM production-stack's router, in front of the vLLM pods. */
   PRODUCTION_STACK("production-stack"),
   /** llm-d's endpoint picker (EPP), in front of the vLLM and SGLang pods. */
-  LLM_D("llm-d");
+  LLM_D("llm-d"),
+  /**
+   * SGLang's model gateway (smg, formerly sgl-router), its HTTP router in front of the SGLang pods.
+   */
+  SMG("smg");
 
   private final String label;
 
@@ -26,7 +30,8 @@ public enum RouterKind {
   }
 
   /**
-   * The router named {@code s} ({@code none}, {@code production-stack}, {@code llm-d}).
+   * The router named {@code s} ({@code none}, {@code production-stack}, {@code llm-d}, {@code
+   * smg}).
    *
    * @throws IllegalArgumentException naming the value and the known ones
    */
@@ -40,6 +45,6 @@ public enum RouterKind {
       }
     }
     throw new IllegalArgumentException(
-        "unknown router \"" + s + "\" (one of none, production-stack, llm-d)");
+        "unknown router \"" + s + "\" (one of none, production-stack, llm-d, smg)");
   }
 }

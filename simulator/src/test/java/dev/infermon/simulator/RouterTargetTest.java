@@ -75,7 +75,7 @@ class RouterTargetTest {
   void anUnknownRouterIsRefusedNamingTheKnownOnes() {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> RouterKind.parse("envoy"))
-        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d)");
+        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
     assertThat(RouterKind.parse("llm-d")).isEqualTo(RouterKind.LLM_D);
     assertThat(fleet(RouterKind.NONE).inventory())
         .extracting(PodInfo::name)

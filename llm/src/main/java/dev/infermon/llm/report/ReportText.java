@@ -195,7 +195,10 @@ public final class ReportText {
         "GPU time: "
             + figure(f.gpuSeconds(), " GPU-s")
             + ", idle "
-            + figure(f.idleGpuSeconds(), " GPU-s"));
+            + figure(f.idleGpuSeconds(), " GPU-s")
+            // asleep (vLLM sleep mode) is idle by choice, never counted in idle
+            + ", asleep "
+            + figure(f.asleepGpuSeconds(), " GPU-s"));
     lines.add("cost: " + figure(f.cost(), " " + currency));
     lines.add(
         "cost per million generated tokens: " + figure(f.costPerMillionTokens(), " " + currency));

@@ -54,8 +54,9 @@ final class FleetOptions {
       names = "--router",
       description =
           "Serve a router's page in front of the pods: production-stack (vLLM production-stack's"
-              + " router, in front of the vLLM pods) or llm-d (llm-d's EPP, in front of the vLLM"
-              + " and SGLang pods) (default: none; llm-d with --engines).")
+              + " router, in front of the vLLM pods), llm-d (llm-d's EPP, in front of the vLLM"
+              + " and SGLang pods) or smg (SGLang's model gateway, in front of the SGLang pods)"
+              + " (default: none; llm-d with --engines).")
   String router;
 
   @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")

@@ -212,7 +212,7 @@ class SimulateCommandTest {
     String[] bad = run("--router", "envoy", "--print-file-sd");
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[2])
-        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d)");
+        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
   }
 
   /** A capture written where the command can read it. */

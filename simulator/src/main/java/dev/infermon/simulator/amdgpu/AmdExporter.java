@@ -29,7 +29,10 @@ import java.util.Locale;
  * GPU). Not thread-safe.
  */
 public final class AmdExporter {
-  /** MI300X's HBM3: 192 GiB per GPU (Azure ND MI300X v5: "GPU Memory GiB 192"), in MB as amdsmi. */
+  /**
+   * MI300X's HBM3: 192 GiB per GPU (Azure ND MI300X v5: "GPU Memory GiB 192"), in the exporter's
+   * "MB", which is amdsmi's bytes / (1024 * 1024): MiB (ROCm/amdsmi amd_smi.cc @ 1991c5ce).
+   */
   public static final long VRAM_TOTAL_MB = 192 * 1024;
 
   /** The card_model an MI300X OAM reports: its board part number (silogen/kaiwo's real series). */
