@@ -416,7 +416,19 @@ class CatalogTest {
       "engine: x\ntitle: X\nversions: ['1']\nname_variants: [{prefix: 'x:', cite: c}]\n";
 
   static Stream<Arguments> badData() {
+    String gauge = "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c}]\n";
     return Stream.of(
+        Arguments.of(
+            gauge + "not_exposed: {kv_capacity_litres: {exposes: e, cite: c}}",
+            "not_exposed.kv_capacity_litres: unknown signal: \"kv_capacity_litres\""),
+        Arguments.of(
+            gauge
+                + "signals: {kv_capacity_blocks: [{metric: a}]}\n"
+                + "not_exposed: {kv_capacity_blocks: {exposes: e, cite: c}}",
+            "not_exposed.kv_capacity_blocks: the signal has sources"),
+        Arguments.of(
+            gauge + "not_exposed: {kv_capacity_tokens: {exposes: e}}",
+            "not_exposed.kv_capacity_tokens"),
         Arguments.of(
             "metrics: [{name: a, type: counter, unit: u, labels: [], since: '1', cite: c}]",
             "a counter is exposed with \"_total\""),
