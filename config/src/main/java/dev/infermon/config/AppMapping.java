@@ -143,6 +143,7 @@ final class AppMapping {
                 metricsPaths.put(backend, p);
               });
     }
+    Map<String, InferenceConfig.MetricsPort> metricsPorts = metricsPorts(v);
     Reader r = v.reader();
     Set<String> seen = new HashSet<>();
     List<InferenceConfig.WorkloadOverride> workloads =
@@ -185,6 +186,7 @@ final class AppMapping {
             backendByLabel,
             roleLabels,
             metricsPaths,
+            metricsPorts,
             workloads,
             dcgm,
             amdgpu);
@@ -208,6 +210,28 @@ final class AppMapping {
             d.strings("namespaces", dd.namespaces()),
             path(d, "metrics_path", dd.metricsPath()));
     d.finish();
+    return out;
+  }
+
+  /**
+   * {@code metrics_ports}: backend to a port name or number; given, it replaces the defaults
+   * (Triton's 8002), as {@code metrics_paths} does.
+   */
+  private static Map<String, InferenceConfig.MetricsPort> metricsPorts(MapView v) {
+    if (!v.has("metrics_ports")) {
+      return InferenceConfig.DEFAULT_METRICS_PORTS;
+    }
+    Map<String, InferenceConfig.MetricsPort> out = new LinkedHashMap<>();
+    v.stringMap("metrics_ports")
+        .forEach(
+            (backend, p) -> {
+              try {
+                out.put(backend, InferenceConfig.MetricsPort.parse(p));
+              } catch (IllegalArgumentException e) {
+                v.error(
+                    "metrics_ports", "backend " + Checks.quote(backend) + ": " + e.getMessage());
+              }
+            });
     return out;
   }
 

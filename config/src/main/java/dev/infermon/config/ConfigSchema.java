@@ -343,6 +343,7 @@ final class ConfigSchema {
               "backend_by_label",
               "role_labels",
               "metrics_paths",
+              "metrics_ports",
               "workloads",
               "dcgm",
               "amdgpu"));

@@ -533,6 +533,23 @@ class BadConfigsTest {
             "infermon.yml:2:18: inference.metrics_paths: path \"prometheus/metrics\" of backend"
                 + " \"trtllm\" must start with /"),
         bad(
+            "a backend's metrics port out of range",
+            """
+            inference:
+              metrics_ports: {triton: 80020}
+            """,
+            "infermon.yml:2:18: inference.metrics_ports: backend \"triton\": port \"80020\" is not"
+                + " in 1-65535"),
+        bad(
+            "a backend's metrics port that is no port name",
+            """
+            inference:
+              metrics_ports: {triton: Metrics_Port}
+            """,
+            "infermon.yml:2:18: inference.metrics_ports: backend \"triton\": \"Metrics_Port\" is"
+                + " neither a port number nor a container port name (at most 15 lowercase letters,"
+                + " digits and single inner hyphens, with a letter)"),
+        bad(
             "a marker that is no label key",
             """
             inference:

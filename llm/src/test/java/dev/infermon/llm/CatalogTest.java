@@ -330,6 +330,29 @@ class CatalogTest {
   }
 
   /**
+   * The llm-d KV-cache library's names date from its first name, llm-d-kv-cache-manager:
+   * pkg/kvcache/metrics/collector.go at 0ac45c66 (#53), 038a91c2 (#160) and e1175f9d (#185).
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "kvcache_index_lookup_requests_total, 2025-07-16 (llm-d-kv-cache-manager #53)",
+    "kvcache_index_lookup_latency_seconds_bucket, 2025-07-16 (llm-d-kv-cache-manager #53)",
+    "kvcache_index_max_pod_hit_count_total, 2025-11-20 (llm-d-kv-cache-manager #160)",
+    "kvcache_tokenization_tokenized_tokens_total, 2025-11-27 (llm-d-kv-cache-manager #185)",
+  })
+  void kvCacheLibraryNamesDateFromTheCommitThatAddedThem(String name, String since) {
+    NonEngineMetric m = CATALOG.nonEngine().lookup(name).orElseThrow();
+    assertThat(m.component()).isEqualTo("llm-d-kv-cache");
+    assertThat(m.since()).isEqualTo(since);
+  }
+
+  /** A name of #53's branch that was merged under another name is no release's. */
+  @Test
+  void theKvCacheManagersUnmergedLookupKeyCounterIsUnknown() {
+    assertThat(CATALOG.nonEngine().lookup("kvcache_index_lookup_key_total")).isEmpty();
+  }
+
+  /**
    * The production-stack router's page shares the engine's {@code vllm:} prefix (its own gauges,
    * per backend {@code server}): the router is not a vLLM engine. Families from its
    * metrics_service/__init__.py and routers/metrics_router.py (routers.yaml).
@@ -393,7 +416,19 @@ class CatalogTest {
       "engine: x\ntitle: X\nversions: ['1']\nname_variants: [{prefix: 'x:', cite: c}]\n";
 
   static Stream<Arguments> badData() {
+    String gauge = "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c}]\n";
     return Stream.of(
+        Arguments.of(
+            gauge + "not_exposed: {kv_capacity_litres: {exposes: e, cite: c}}",
+            "not_exposed.kv_capacity_litres: unknown signal: \"kv_capacity_litres\""),
+        Arguments.of(
+            gauge
+                + "signals: {kv_capacity_blocks: [{metric: a}]}\n"
+                + "not_exposed: {kv_capacity_blocks: {exposes: e, cite: c}}",
+            "not_exposed.kv_capacity_blocks: the signal has sources"),
+        Arguments.of(
+            gauge + "not_exposed: {kv_capacity_tokens: {exposes: e}}",
+            "not_exposed.kv_capacity_tokens"),
         Arguments.of(
             "metrics: [{name: a, type: counter, unit: u, labels: [], since: '1', cite: c}]",
             "a counter is exposed with \"_total\""),

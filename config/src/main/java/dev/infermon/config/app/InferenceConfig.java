@@ -9,11 +9,11 @@ import java.util.Map;
 /**
  * The {@code inference} section: discovery of LLM inference pods in Kubernetes (and, under {@code
  * dcgm} and {@code amdgpu}, of the GPU exporters beside them). Pods match {@code label_selector};
- * their port named {@code port_name} is scraped at {@code metrics_path}, or at the path {@code
- * metrics_paths} names for the pod's backend. Workload, backend and role come from pod labels,
- * trying each listed label in order; a pod with no backend label takes the backend {@code
- * backend_by_label} gives the first of its keys the pod carries. Intervals are resolved against
- * {@code global}.
+ * their port named {@code port_name} is scraped at {@code metrics_path}, or at the port {@code
+ * metrics_ports} and the path {@code metrics_paths} name for the pod's backend. Workload, backend
+ * and role come from pod labels, trying each listed label in order; a pod with no backend label
+ * takes the backend {@code backend_by_label} gives the first of its keys the pod carries. Intervals
+ * are resolved against {@code global}.
  *
  * <p>The default label lists name the operators' own keys, so that pods of KServe, llm-d and NVIDIA
  * Dynamo are labelled right once {@code label_selector} selects them (the default selector stays
@@ -35,6 +35,7 @@ public record InferenceConfig(
     Map<String, String> backendByLabel,
     List<String> roleLabels,
     Map<String, String> metricsPaths,
+    Map<String, MetricsPort> metricsPorts,
     List<WorkloadOverride> workloads,
     GpuExporterConfig dcgm,
     GpuExporterConfig amdgpu) {
@@ -81,6 +82,15 @@ public record InferenceConfig(
   public static final Map<String, String> DEFAULT_METRICS_PATHS =
       Map.of("trtllm", "/prometheus/metrics");
 
+  /**
+   * Triton Inference Server serves {@code /metrics} on port 8002, its HTTP port 8000 serving
+   * inference ("By default, these metrics are available at http://localhost:8002/metrics ... The
+   * --metrics-port option can be used to select a different port": triton-inference-server/server
+   * docs/user_guide/metrics.md, r24.04).
+   */
+  public static final Map<String, MetricsPort> DEFAULT_METRICS_PORTS =
+      Map.of("triton", MetricsPort.number(8002));
+
   public InferenceConfig {
     workloadLabels = List.copyOf(workloadLabels);
     backendLabels = List.copyOf(backendLabels);
@@ -88,11 +98,87 @@ public record InferenceConfig(
     backendByLabel = Collections.unmodifiableMap(new LinkedHashMap<>(backendByLabel));
     roleLabels = List.copyOf(roleLabels);
     metricsPaths = Map.copyOf(metricsPaths);
+    metricsPorts = Map.copyOf(metricsPorts);
   }
 
   /** The metrics path of a pod whose backend is {@code backend} (empty when unknown). */
   public String metricsPathFor(String backend) {
     return metricsPaths.getOrDefault(backend, metricsPath);
+  }
+
+  /**
+   * The metrics port of a pod whose backend is {@code backend}: its own, else {@code port_name}.
+   */
+  public MetricsPort metricsPortFor(String backend) {
+    return metricsPorts.getOrDefault(backend, MetricsPort.named(portName));
+  }
+
+  /**
+   * Where a pod's metrics are served: the container port of a name, or a port number, scraped
+   * whether a container declares it or not (a port need not be declared to be served).
+   *
+   * @param name the container port's name, empty for a number
+   * @param number the port, 0 for a name
+   */
+  public record MetricsPort(String name, int number) {
+    public MetricsPort {
+      if (name == null || name.isEmpty() == (number == 0)) {
+        throw new IllegalArgumentException(
+            "a metrics port is a name or a number, got name "
+                + (name == null ? "null" : "\"" + name + "\"")
+                + " and number "
+                + number);
+      }
+      if (number < 0 || number > 65535) {
+        throw new IllegalArgumentException("port " + number + " is not in 1-65535");
+      }
+    }
+
+    /** The container port named {@code name}. */
+    public static MetricsPort named(String name) {
+      return new MetricsPort(name, 0);
+    }
+
+    /** Port {@code number}. */
+    public static MetricsPort number(int number) {
+      if (number == 0) {
+        throw new IllegalArgumentException("port 0 is not in 1-65535");
+      }
+      return new MetricsPort("", number);
+    }
+
+    /**
+     * A port as configured: digits are a number (1-65535), anything else a container port name
+     * (Kubernetes' IANA_SVC_NAME: at most 15 lowercase letters, digits and inner single hyphens, at
+     * least one letter).
+     *
+     * @throws IllegalArgumentException naming the value when it is neither
+     */
+    public static MetricsPort parse(String s) {
+      if (s.matches("[0-9]+")) {
+        int n = s.length() > 5 ? -1 : Integer.parseInt(s);
+        if (n < 1 || n > 65535) {
+          throw new IllegalArgumentException("port \"" + s + "\" is not in 1-65535");
+        }
+        return number(n);
+      }
+      if (s.length() > 15
+          || !s.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?")
+          || s.contains("--")
+          || !s.matches(".*[a-z].*")) {
+        throw new IllegalArgumentException(
+            "\""
+                + s
+                + "\" is neither a port number nor a container port name (at most 15 lowercase"
+                + " letters, digits and single inner hyphens, with a letter)");
+      }
+      return named(s);
+    }
+
+    @Override
+    public String toString() {
+      return name.isEmpty() ? Integer.toString(number) : name;
+    }
   }
 
   /** Scrape settings for the pods of one workload, overriding the section's. */

@@ -34,9 +34,11 @@ import java.util.Map;
  * </ul>
  *
  * <p>Only pods in phase {@code Running} with an IP are targets; an inference pod also needs a
- * container port with the configured name. Per-workload scrape intervals and timeouts travel as
- * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path (the backend's, when
- * {@code metrics_paths} names one) as {@code __metrics_path__}. Stateless and thread-safe.
+ * container port with the configured name ({@code port_name}, or the backend's {@code
+ * metrics_ports} name), unless its backend's metrics port is a number, scraped declared or not
+ * (Triton's 8002). Per-workload scrape intervals and timeouts travel as {@code __scrape_interval__}
+ * / {@code __scrape_timeout__}, the metrics path (the backend's, when {@code metrics_paths} names
+ * one) as {@code __metrics_path__}. Stateless and thread-safe.
  */
 public final class InferenceTargets {
   /** The job of inference pods. */
@@ -84,13 +86,24 @@ public final class InferenceTargets {
     common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(backend));
     common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
     common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
+    InferenceConfig.MetricsPort port = cfg.metricsPortFor(backend);
     List<Labels> targets = new ArrayList<>();
+    String firstContainer = "";
     for (Container c : containers(pod)) {
+      firstContainer = firstContainer.isEmpty() ? c.getName() : firstContainer;
       for (ContainerPort p : ports(c)) {
-        if (cfg.portName().equals(p.getName()) && p.getContainerPort() != null) {
+        boolean match =
+            port.name().isEmpty()
+                ? p.getContainerPort() != null && p.getContainerPort() == port.number()
+                : port.name().equals(p.getName());
+        if (match && p.getContainerPort() != null) {
           targets.add(target(ip, p.getContainerPort(), c.getName()));
         }
       }
+    }
+    // a port number is scraped whether declared or not: a container need not declare what it serves
+    if (targets.isEmpty() && port.number() > 0) {
+      targets.add(target(ip, port.number(), firstContainer));
     }
     return new TargetGroup(none.source(), targets, common.build());
   }

@@ -41,7 +41,8 @@ public final class CatalogLoader {
           "model_placeholder",
           "gpu_exporter",
           "disaggregated",
-          "concurrency_flags");
+          "concurrency_flags",
+          "not_exposed");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final MetricReader metricReader;
@@ -130,7 +131,8 @@ public final class CatalogLoader {
         gpuLabel(root, "model_label"),
         gpuLabel(root, "index_label"),
         disaggregated(root),
-        CatalogNodes.strings(root.path("concurrency_flags")));
+        CatalogNodes.strings(root.path("concurrency_flags")),
+        signalReader.notExposed(root, signals));
   }
 
   /** {@code versions}: the release lines, oldest first. */

@@ -33,6 +33,7 @@ public final class EngineCatalog {
   private final String gpuIndexLabel;
   private final boolean disaggregated;
   private final List<String> concurrencyFlags;
+  private final Map<Signal, String> notExposed;
   private final Map<String, List<MetricEntry>> byName = new LinkedHashMap<>();
 
   EngineCatalog(
@@ -53,7 +54,8 @@ public final class EngineCatalog {
       String gpuModelLabel,
       String gpuIndexLabel,
       boolean disaggregated,
-      List<String> concurrencyFlags) {
+      List<String> concurrencyFlags,
+      Map<Signal, String> notExposed) {
     this.engine = engine;
     this.title = title;
     this.versions = List.copyOf(versions);
@@ -78,9 +80,18 @@ public final class EngineCatalog {
     this.gpuIndexLabel = gpuIndexLabel;
     this.disaggregated = disaggregated;
     this.concurrencyFlags = List.copyOf(concurrencyFlags);
+    this.notExposed = Collections.unmodifiableMap(new LinkedHashMap<>(notExposed));
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
+  }
+
+  /**
+   * What the engine exposes in place of {@code s}, a signal it has no source for, as a clause ("the
+   * size in blocks ..."); empty when the catalog does not say.
+   */
+  public Optional<String> exposesInstead(Signal s) {
+    return Optional.ofNullable(notExposed.get(s));
   }
 
   /**

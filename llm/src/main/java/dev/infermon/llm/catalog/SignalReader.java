@@ -45,6 +45,33 @@ final class SignalReader {
     return signals;
   }
 
+  /**
+   * {@code not_exposed: {signal: {exposes, cite}}}: what the engine exposes in place of a signal it
+   * has no source for (Triton's KV cache in blocks, not tokens), so the empty panel's reason says
+   * it. A signal with sources cannot have one: the two would contradict.
+   */
+  Map<Signal, String> notExposed(JsonNode root, Map<Signal, List<SignalSource>> signals) {
+    Map<Signal, String> out = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = root.path("not_exposed").properties().iterator();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String at = "not_exposed." + e.getKey();
+      Signal signal;
+      try {
+        signal = Signal.fromKey(e.getKey());
+      } catch (IllegalArgumentException ex) {
+        throw nodes.fail(at, ex.getMessage());
+      }
+      if (!signals.getOrDefault(signal, List.of()).isEmpty()) {
+        throw nodes.fail(at, "the signal has sources, so the engine exposes it");
+      }
+      nodes.checkKeys(e.getValue(), Set.of("exposes", "cite"), at);
+      nodes.text(e.getValue(), "cite", at, true);
+      out.put(signal, nodes.text(e.getValue(), "exposes", at, true));
+    }
+    return out;
+  }
+
   private SignalSource source(
       String engine, Signal signal, JsonNode s, String at, List<MetricEntry> metrics) {
     nodes.checkKeys(

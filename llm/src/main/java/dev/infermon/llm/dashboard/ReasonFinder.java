@@ -352,7 +352,11 @@ final class ReasonFinder {
           new EmptyReason(
               EmptyReason.Kind.NOT_EXPOSED,
               e.engine(),
-              e.title() + " does not expose " + s.displayName() + " in any release",
+              e.title()
+                  + " does not expose "
+                  + s.displayName()
+                  + " in any release"
+                  + e.exposesInstead(s).map(x -> ": it exposes " + x).orElse(""),
               null,
               null));
       return;

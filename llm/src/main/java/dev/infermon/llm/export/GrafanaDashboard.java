@@ -63,7 +63,7 @@ public final class GrafanaDashboard {
     root.putArray("tags").add("llm").add("vllm").add("sglang").add("infermon");
     root.putObject("time").put("from", "now-1h").put("to", "now");
     root.put("refresh", "30s");
-    templating(root.putObject("templating").putArray("list"));
+    templating(root.putObject("templating").putArray("list"), ModelVariable.query(catalog, chosen));
     ArrayNode panels = root.putArray("panels");
     int id = 1;
     int y = 0;
@@ -154,7 +154,7 @@ public final class GrafanaDashboard {
     return false;
   }
 
-  private static void templating(ArrayNode list) {
+  private static void templating(ArrayNode list, String modelQuery) {
     ObjectNode ds = list.addObject();
     ds.put("name", "datasource");
     ds.put("label", "Data source");
@@ -169,7 +169,12 @@ public final class GrafanaDashboard {
       v.put("label", f.getValue());
       v.put("type", "query");
       datasource(v);
-      v.put("query", "label_values(" + f.getKey() + ")");
+      if (f.getKey().equals("model_name")) {
+        v.put("query", modelQuery);
+        v.put("regex", ModelVariable.REGEX);
+      } else {
+        v.put("query", "label_values(" + f.getKey() + ")");
+      }
       v.put("refresh", 2);
       v.put("includeAll", true);
       v.put("allValue", ".*");

@@ -169,15 +169,29 @@ public record SliSource(
   }
 
   /**
-   * The sample names of {@code metric} + {@code suffix} in every spelling of the engine: its
-   * prefixes, or the name a product gives the family instead (NIM's {@code request_finish_total}).
+   * The sample names of {@code metric} + {@code suffix} as counters: the spellings no label tells
+   * apart in one, each spelling that requires labels in its own, selected with them (TensorRT-LLM
+   * 1.0's {@code time_to_first_token_seconds} is NIM's name too, and only its {@code engine_type}
+   * keeps NIM's series out of TensorRT-LLM's SLI).
    */
-  List<String> names(String metric, String suffix) {
-    List<String> out = new ArrayList<>();
+  List<Counter> spellings(String metric, String suffix) {
+    List<Counter> out = new ArrayList<>();
+    List<String> plain = new ArrayList<>();
     for (NameVariant v : engine.variants()) {
-      if (!engine.ownedElsewhere(v, metric)) {
-        out.add(v.familyName(metric) + suffix);
+      if (engine.ownedElsewhere(v, metric)) {
+        continue;
       }
+      String name = v.familyName(metric) + suffix;
+      if (v.requiredLabels().isEmpty()) {
+        plain.add(name);
+      } else {
+        List<String> m = new ArrayList<>();
+        v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
+        out.add(new Counter(List.of(name), m));
+      }
+    }
+    if (!plain.isEmpty()) {
+      out.add(0, new Counter(plain, List.of()));
     }
     return out;
   }

@@ -181,13 +181,21 @@ public final class SloRules {
           + "\n  > 0\n)";
     }
     String le = BucketBounds.le(SliSource.seconds(slo));
-    // engines that name the model alike share one selector; the others get their own
-    Map<List<List<String>>, List<String>> buckets = new LinkedHashMap<>();
-    Map<List<List<String>>, List<String>> counts = new LinkedHashMap<>();
+    // spellings that name the model alike and need no label of their own share one selector
+    Map<Group, List<String>> buckets = new LinkedHashMap<>();
+    Map<Group, List<String>> counts = new LinkedHashMap<>();
     for (SliSource s : sources) {
       List<List<String>> sides = modelSides(s.engine(), slo.model());
-      buckets.computeIfAbsent(sides, k -> new ArrayList<>()).addAll(s.names(s.family(), "_bucket"));
-      counts.computeIfAbsent(sides, k -> new ArrayList<>()).addAll(s.names(s.family(), "_count"));
+      for (SliSource.Counter c : s.spellings(s.family(), "_bucket")) {
+        buckets
+            .computeIfAbsent(new Group(sides, c.matchers()), g -> new ArrayList<>())
+            .addAll(c.names());
+      }
+      for (SliSource.Counter c : s.spellings(s.family(), "_count")) {
+        counts
+            .computeIfAbsent(new Group(sides, c.matchers()), g -> new ArrayList<>())
+            .addAll(c.names());
+      }
     }
     return "1 - (\n  sum("
         + rates(buckets, List.of("le=" + q(le)), range)
@@ -196,11 +204,21 @@ public final class SloRules {
         + ") > 0)\n)";
   }
 
-  /** The rates of every group of {@code names}, each group under its own model sides. */
+  /**
+   * The series one latency selector reads: the model's sides and the labels a spelling requires.
+   */
+  private record Group(List<List<String>> sides, List<String> required) {}
+
+  /** The rates of every group of {@code names}, each group under its own sides and labels. */
   private static String rates(
-      Map<List<List<String>>, List<String>> groups, List<String> matchers, String range) {
+      Map<Group, List<String>> groups, List<String> matchers, String range) {
     List<String> out = new ArrayList<>();
-    groups.forEach((sides, names) -> out.add(rates(names, matchers, sides, range)));
+    groups.forEach(
+        (g, names) -> {
+          List<String> m = new ArrayList<>(matchers);
+          m.addAll(g.required());
+          out.add(rates(names, m, g.sides(), range));
+        });
     return String.join(" or ", out);
   }
 

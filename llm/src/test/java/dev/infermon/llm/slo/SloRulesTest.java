@@ -56,6 +56,25 @@ class SloRulesTest {
     assertThat(rf.groups().get(1).rules()).hasSize(12);
   }
 
+  /**
+   * TensorRT-LLM 1.0's TTFT histogram is NIM's name; the term of TensorRT-LLM's own spelling must
+   * say {@code engine_type!=""} (trtllm.yaml), or it is a second reading of NIM's series.
+   */
+  @Test
+  void trtllmUnprefixedLatencyTermsRequireEngineType() throws Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "rate\\(time_to_first_token_seconds_(bucket|count)\\{[^}]*\\}")
+            .matcher(generated());
+    int terms = 0;
+    while (m.find()) {
+      assertThat(m.group()).endsWith(", engine_type!=\"\"}");
+      terms++;
+    }
+    // both model sides (named, placeholder) of bucket and count, in each of the 7 windows
+    assertThat(terms).isEqualTo(2 * 2 * 7);
+  }
+
   static List<Path> unitTests() throws IOException {
     return RuleUnitFiles.in(DIR);
   }
