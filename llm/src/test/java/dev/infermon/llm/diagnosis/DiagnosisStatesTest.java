@@ -238,7 +238,8 @@ class DiagnosisStatesTest {
                     50,
                     Duration.ofMinutes(15),
                     0.05,
-                    Duration.ofMinutes(15)),
+                    Duration.ofMinutes(15),
+                    10),
                 "cause-not-found",
                 "ttft-high",
                 "TTFT p95 is up to 2.42 s on pod ns/a; cause not found: could not read waiting by"
