@@ -309,7 +309,8 @@ final class AppMapping {
             a.count("waiting_threshold", d.waitingThreshold()),
             a.duration("waiting_for", d.waitingFor()),
             failures,
-            a.duration("failure_for", d.failureFor()));
+            a.duration("failure_for", d.failureFor()),
+            a.count("failure_min_count", d.failureMinCount()));
     a.finish();
     List<Double> quantiles = LlmConfig.DEFAULT_QUANTILES;
     if (v.has("quantiles")) {

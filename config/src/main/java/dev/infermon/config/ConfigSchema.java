@@ -359,7 +359,8 @@ final class ConfigSchema {
               "waiting_threshold",
               "waiting_for",
               "failure_ratio",
-              "failure_for"));
+              "failure_for",
+              "failure_min_count"));
 
   static final Section LLM_SLO =
       Section.of(

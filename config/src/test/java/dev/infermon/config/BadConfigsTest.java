@@ -576,6 +576,15 @@ class BadConfigsTest {
             "infermon.yml:3:20: llm.alerts.failure_ratio: must be between 0 and 1 (exclusive), got"
                 + " 5.0"),
         bad(
+            "negative minimum of failed requests",
+            """
+            llm:
+              alerts:
+                failure_min_count: -1
+            """,
+            "infermon.yml:3:24: llm.alerts.failure_min_count: expected a non-negative integer,"
+                + " got the number -1"),
+        bad(
             "plain-text password for a web user",
             """
             web:

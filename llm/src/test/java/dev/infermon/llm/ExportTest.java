@@ -98,14 +98,15 @@ class ExportTest {
             20,
             java.time.Duration.ofMinutes(7),
             0.07,
-            java.time.Duration.ofMinutes(30));
+            java.time.Duration.ofMinutes(30),
+            4);
     List<AlertRule> rules = AlertPack.rules(CATALOG, Set.of("vllm"), tuned);
     assertThat(rules.get(0).expr()).startsWith("histogram_quantile(0.9,").endsWith("> 1.5");
     assertThat(rules.get(0).forDuration()).hasMinutes(5);
     assertThat(rules.get(0).annotations().get("summary")).contains("p90").contains("1.5s");
     assertThat(rules.get(1).expr()).contains("> 20)");
     assertThat(rules.get(1).forDuration()).hasMinutes(7);
-    assertThat(rules.get(2).expr()).endsWith("> 0.07");
+    assertThat(rules.get(2).expr()).contains("> 0.07) and (").endsWith(") * 300 >= 4");
     assertThat(rules.get(2).forDuration()).hasMinutes(30);
     assertThat(rules.get(2).annotations().get("summary")).contains("more than 7% of requests");
   }

@@ -109,6 +109,10 @@ public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, C
    * @param failureRatio share of finished requests that end in abort or error above which {@code
    *     LLMRequestFailuresHigh} fires, in (0, 1)
    * @param failureFor how long that share must stay above it
+   * @param failureMinCount the fewest failed requests over the pack's 5-minute rate window (the
+   *     failed rate times 300 s) for the failing share to count, in the alert and in diagnosis
+   *     alike: one failure in a handful of requests is a large share of nothing; 0 counts every
+   *     share
    */
   public record Alerts(
       boolean enabled,
@@ -118,12 +122,18 @@ public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, C
       long waitingThreshold,
       Duration waitingFor,
       double failureRatio,
-      Duration failureFor) {
+      Duration failureFor,
+      long failureMinCount) {
+    /** The pack's rate window, in seconds: what {@code failureMinCount} counts failures over. */
+    public static final long RATE_WINDOW_SECONDS = 300;
+
     /**
      * TTFT p95 above 1 s for 10 minutes (1 s is a bucket bound of vLLM's and SGLang's TTFT
      * histograms, so the quantile is measured there, not interpolated; the usual 2 s is not a bound
      * of vLLM's); more than 50 waiting with preemptions for 15 minutes; more than 5 % of requests
-     * failing for 15 minutes.
+     * failing for 15 minutes, counted once at least 10 requests failed in 5 minutes (the
+     * simulator's error-spike scenario fails over 100 per pod in 5 minutes; the real captures
+     * replayed live fail at most 3, most of them none).
      */
     public static final Alerts DEFAULT =
         new Alerts(
@@ -134,7 +144,25 @@ public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, C
             50,
             Duration.ofMinutes(15),
             0.05,
-            Duration.ofMinutes(15));
+            Duration.ofMinutes(15),
+            10);
+
+    /**
+     * @throws IllegalArgumentException for a negative {@code failureMinCount}
+     */
+    public Alerts {
+      if (failureMinCount < 0) {
+        throw new IllegalArgumentException(
+            "failureMinCount must be 0 or more, got " + failureMinCount);
+      }
+    }
+
+    /** Whether {@code failedPerSecond} failures add up to the minimum over the rate window. */
+    public boolean enoughFailures(double failedPerSecond) {
+      return failureMinCount == 0
+          || (!Double.isNaN(failedPerSecond)
+              && failedPerSecond * RATE_WINDOW_SECONDS >= failureMinCount);
+    }
   }
 
   public static final List<Double> DEFAULT_QUANTILES = List.of(0.5, 0.9, 0.95, 0.99);

@@ -179,6 +179,8 @@ final class Diagnoser {
     m.put("m_waiting", new Measure.Level(Signal.REQUESTS_WAITING));
     m.put("m_preemptions", new Measure.Rate(Signal.PREEMPTIONS));
     m.put("m_success", new Measure.SuccessRate());
+    // the pack's minimum of failed requests (llm.alerts.failure_min_count) is judged on it
+    m.put("m_failed", new Measure.Rate(Signal.REQUESTS_FAILED));
     return m;
   }
 

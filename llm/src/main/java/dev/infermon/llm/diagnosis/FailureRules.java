@@ -22,9 +22,12 @@ final class FailureRules {
 
   /**
    * Errors or aborts: the failing share of finished requests in the window's second half, or the
-   * failures symptom (the share over the alert pack's ratio at the window's end), and the finish
+   * failures symptom (the share over the alert pack's ratio late in the window), and the finish
    * reasons that carry it (vLLM's {@code abort} and {@code error}; SGLang has no finish reason and
    * counts every failure as aborted; TGI, NIM and TensorRT-LLM count failures without a reason).
+   * Either counts only with the pack's minimum of failed requests ({@code
+   * llm.alerts.failure_min_count}, per 5 minutes): the half on its mean failed rate, the symptom
+   * per point, as the alert does.
    */
   Finding errorsRising(Signals.Series s) {
     double[] success = s.get("success");
@@ -34,8 +37,16 @@ final class FailureRules {
     int half = success.length / 2;
     double first = 1 - Window.mean(success, 0, half);
     double second = 1 - Window.mean(success, half, success.length);
-    double failing = Double.isNaN(second) ? first : second;
-    if (failing < t.errorRatio() && !symptoms.seen(Symptom.FAILURES_HIGH, s, false)) {
+    boolean late = !Double.isNaN(second);
+    double failing = late ? second : first;
+    double[] failed = s.get("failed");
+    double failedRate =
+        failed == null
+            ? Double.NaN
+            : late ? Window.mean(failed, half, failed.length) : Window.mean(failed, 0, half);
+    boolean byHalf = failing >= t.errorRatio() && t.alerts().enoughFailures(failedRate);
+    int over = symptoms.lastOver(Symptom.FAILURES_HIGH, s, false);
+    if (!byHalf && (over < 0 || !symptoms.seen(Symptom.FAILURES_HIGH, s, false))) {
       return null;
     }
     int at = Window.argMin(success);
@@ -68,7 +79,7 @@ final class FailureRules {
     }
     double firstPct = Double.isNaN(first) ? 0 : first * 100;
     String summary =
-        failing >= t.errorRatio()
+        byHalf
             ? String.format(
                 Locale.ROOT,
                 "%.1f%% of finished requests fail in the second half of the window (%.1f%% in the"
@@ -76,12 +87,16 @@ final class FailureRules {
                 failing * 100,
                 firstPct)
             // found by the symptom alone: the share crossed the pack's ratio late in the window,
-            // which is what is said first (the halves may well show less)
+            // with enough failures to count; the halves average it with the points before it
             : String.format(
                 Locale.ROOT,
-                "%.1f%% of finished requests fail at the window's end (%.1f%% over its second"
-                    + " half, %.1f%% over the first)",
-                (1 - last(success)) * 100,
+                "%.1f%% of finished requests fail %s, the last point over the alert's %s%% with"
+                    + " at least %d failed in 5 minutes (averaged over the window's halves: %.1f%%"
+                    + " in the second, %.1f%% in the first)",
+                (1 - success[over]) * 100,
+                ago(w.end - w.time(over)),
+                num(t.alerts().failureRatio() * 100),
+                t.alerts().failureMinCount(),
                 failing * 100,
                 firstPct);
     summary += reasons.isEmpty() ? "" : ": " + String.join(", ", reasons);
@@ -97,13 +112,18 @@ final class FailureRules {
         Readings.notRead(s, List.of(Readings.FINISH_REASONS)));
   }
 
-  private static double last(double[] v) {
-    for (int i = v.length - 1; i >= 0; i--) {
-      if (!Double.isNaN(v[i])) {
-        return v[i];
-      }
+  /** When a point {@code ms} before the window's end is, in words. */
+  private static String ago(long ms) {
+    if (ms <= 0) {
+      return "at the window's end";
     }
-    return Double.NaN;
+    return String.format(Locale.ROOT, "%s min before the window's end", num(ms / 60_000.0));
+  }
+
+  private static String num(double d) {
+    return new java.math.BigDecimal(String.format(Locale.ROOT, "%.1f", d))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   /** The mean share {@code part / whole} over the points from {@code from} where whole > 0. */

@@ -7,14 +7,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Decides the states from one window's signals, in the causal chain's order: a queue is explained
- * by KV pressure (KV full, preemptions), by configuration (deferred requests), by an idle GPU
- * (batch or KV settings), or by saturation: the batch pinned near its ceiling, or held at the KV
- * cache's ceiling by the load with preemptions rare (under overload the cache is full because the
- * batch is; both states are then found, and {@link State}'s order names saturation first). A batch
- * pinned at the ceiling of a cache that keeps preempting is KV pressure alone: the cache holds no
- * more requests. Latency outliers, errors, GPU memory, prefill/decode imbalance and restarts are
- * judged independently; slow first tokens and slow streaming that no queue explains go to {@link
+ * Decides the states from one window's signals; they are ranked by {@link State}'s order, which is
+ * defined there only. A queue is explained by saturation: the batch pinned near its ceiling, or
+ * held at the KV cache's ceiling by the load with preemptions rare (under overload the cache is
+ * full because the batch is; both states are then found); by KV pressure (KV full, preemptions); by
+ * configuration (deferred requests); or by an idle GPU (batch or KV settings). A batch pinned at
+ * the ceiling of a cache that keeps preempting is KV pressure alone: the cache holds no more
+ * requests. Latency outliers, errors, GPU memory, prefill/decode imbalance and restarts are judged
+ * independently; slow first tokens and slow streaming that no queue explains go to {@link
  * LatencyRules}; last, {@link Symptoms} ties the symptoms seen to the findings and reports those
  * left unexplained. Not thread-safe; lives for one diagnosis.
  */

@@ -6,11 +6,12 @@ import java.util.Set;
 /**
  * The states diagnosis can name, each with a stable id (docs/diagnosis.md has one section each) and
  * the symptoms it explains: a symptom seen with no state that explains it on the same pod or model
- * becomes {@link #CAUSE_NOT_FOUND}. The order is the one an alert's cause is chosen by (the first
- * state that explains its symptom there): {@link #SATURATED} before {@link #KV_PRESSURE}, because
- * under overload the batch fills until the KV cache is full too, so both are found on the same pods
- * and more capacity is the answer; a KV-bound batch alone swings below its ceiling and is named
- * {@code kv-pressure}.
+ * becomes {@link #CAUSE_NOT_FOUND}. This enum's order is the ranking of the states, defined here
+ * only (docs/diagnosis.md's table follows it, the other places link to it): an alert's cause is the
+ * first state that explains its symptom there. {@link #SATURATED} comes before {@link
+ * #KV_PRESSURE}, because under overload the batch fills until the KV cache is full too, so both are
+ * found on the same pods and more capacity is the answer; a KV-bound batch alone swings below its
+ * ceiling and is named {@code kv-pressure}.
  */
 public enum State {
   SATURATED(

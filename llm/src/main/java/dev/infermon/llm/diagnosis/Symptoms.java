@@ -68,7 +68,13 @@ final class Symptoms {
           }
           break;
         case FAILURES_HIGH:
-          out[i] = (1 - v[i]) - t.alerts().failureRatio();
+          // the pack's guard: a share counts only once enough requests failed to make it one
+          double[] f = x.get(model ? "m_failed" : "failed");
+          boolean enough = t.alerts().enoughFailures(f == null ? Double.NaN : f[i]);
+          out[i] =
+              Double.isNaN(v[i])
+                  ? Double.NaN
+                  : enough ? (1 - v[i]) - t.alerts().failureRatio() : -1;
           break;
         case ITL_HIGH:
           out[i] = v[i] - t.itlHigh();
@@ -94,6 +100,17 @@ final class Symptoms {
       last = e[i];
     }
     return last > 0 || Window.share(e, d -> d > 0) >= t.symptomShare();
+  }
+
+  /** The last point of the window where {@code x} is over {@code s}'s threshold, or -1. */
+  int lastOver(Symptom s, Signals.Series x, boolean model) {
+    double[] e = excess(s, x, model);
+    for (int i = e == null ? -1 : e.length - 1; i >= 0; i--) {
+      if (e[i] > 0) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** Every symptom {@code x} shows. */

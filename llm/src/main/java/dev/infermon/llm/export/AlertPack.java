@@ -115,13 +115,13 @@ public final class AlertPack {
                   "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings.")));
     }
     slots(c, catalog, spellings, alerts).ifPresent(out::add);
-    c.compile(new Measure.SuccessRate(), BY, o)
+    failures(c, o, alerts)
         .ifPresent(
-            success ->
+            expr ->
                 out.add(
                     new AlertRule(
                         FAILURES,
-                        "1 - (" + success + ") > " + num(alerts.failureRatio()),
+                        expr,
                         alerts.failureFor(),
                         Map.of("severity", "warning"),
                         Map.of(
@@ -133,6 +133,36 @@ public final class AlertPack {
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
     RouterAlerts.queue(catalog, alerts).ifPresent(out::add);
     return out;
+  }
+
+  /**
+   * The failing share over its ratio, counted only where at least {@code failureMinCount} requests
+   * failed over the rate window (the failed rate times its seconds, as diagnosis counts them): a
+   * share of a few requests says nothing, and one failure in four would fire at 25 %. The share is
+   * the left operand, so it stays the alert's value.
+   */
+  private static Optional<String> failures(
+      PromqlCompiler c, PromqlCompiler.Options o, LlmConfig.Alerts alerts) {
+    Optional<String> success = c.compile(new Measure.SuccessRate(), BY, o);
+    if (success.isEmpty()) {
+      return Optional.empty();
+    }
+    String share = "1 - (" + success.get() + ") > " + num(alerts.failureRatio());
+    if (alerts.failureMinCount() == 0) {
+      return Optional.of(share);
+    }
+    Optional<String> failed = c.compile(new Measure.Rate(Signal.REQUESTS_FAILED), BY, o);
+    // without a failure counter there is no failure to count (the share is 0 there too)
+    return failed.map(
+        f ->
+            "("
+                + share
+                + ") and ("
+                + f
+                + ") * "
+                + LlmConfig.Alerts.RATE_WINDOW_SECONDS
+                + " >= "
+                + alerts.failureMinCount());
   }
 
   /**
@@ -192,7 +222,11 @@ public final class AlertPack {
 
   private static PromqlCompiler.Options options(LlmConfig.Alerts alerts, Set<Spelling> spellings) {
     return new PromqlCompiler.Options(
-        Filters.NONE, Map.of(), alerts.ttftQuantile(), "5m", Presence.spellings(spellings));
+        Filters.NONE,
+        Map.of(),
+        alerts.ttftQuantile(),
+        LlmConfig.Alerts.RATE_WINDOW_SECONDS / 60 + "m",
+        Presence.spellings(spellings));
   }
 
   /**

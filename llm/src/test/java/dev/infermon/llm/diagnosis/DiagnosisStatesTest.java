@@ -68,6 +68,21 @@ class DiagnosisStatesTest {
     return new Row(pods, LlmConfig.Alerts.DEFAULT, states, symptoms, summaryHas, notRead);
   }
 
+  /** The default pack's thresholds with {@code failure_min_count} set to {@code n}. */
+  static LlmConfig.Alerts minFailed(long n) {
+    LlmConfig.Alerts d = LlmConfig.Alerts.DEFAULT;
+    return new LlmConfig.Alerts(
+        d.enabled(),
+        d.ttftQuantile(),
+        d.ttftThreshold(),
+        d.ttftFor(),
+        d.waitingThreshold(),
+        d.waitingFor(),
+        d.failureRatio(),
+        d.failureFor(),
+        n);
+  }
+
   static Stream<Arguments> rows() {
     return Stream.of(
         Arguments.of(
@@ -226,6 +241,48 @@ class DiagnosisStatesTest {
                     + " first): failed 10.0%, no finish reason exposed",
                 "finish reasons")),
         Arguments.of(
+            "TGI: a quarter of the requests fail, but only 3 in 5 minutes (the real TGI capture):"
+                + " under failure_min_count, no symptom, nothing found",
+            row(
+                p ->
+                    p.tgi("t")
+                        .gauge("tgi_batch_current_size", 1)
+                        .gauge("tgi_queue_size", 0)
+                        .counter("tgi_request_success", 0.0286)
+                        .counter("tgi_request_failure", 0.0095, "err", "validation"),
+                "",
+                "",
+                "",
+                "")),
+        Arguments.of(
+            "TGI: a tenth of the requests fail, 60 in 5 minutes, failure_min_count 55: counted",
+            new Row(
+                p ->
+                    p.tgi("t")
+                        .gauge("tgi_batch_current_size", 8)
+                        .gauge("tgi_queue_size", 0)
+                        .counter("tgi_request_success", 1.8)
+                        .counter("tgi_request_failure", 0.2, "err", "validation"),
+                minFailed(55),
+                "errors-rising",
+                "failures-high",
+                "10.0% of finished requests fail in the second half of the window",
+                "finish reasons")),
+        Arguments.of(
+            "TGI: the same 60 failures in 5 minutes under failure_min_count 65: not counted",
+            new Row(
+                p ->
+                    p.tgi("t")
+                        .gauge("tgi_batch_current_size", 8)
+                        .gauge("tgi_queue_size", 0)
+                        .counter("tgi_request_success", 1.8)
+                        .counter("tgi_request_failure", 0.2, "err", "validation"),
+                minFailed(65),
+                "",
+                "",
+                "",
+                "")),
+        Arguments.of(
             "llm.alerts lowers the TTFT limit to 1 s: TTFT p95 of 2.4 s is a symptom",
             new Row(
                 p ->
@@ -238,7 +295,8 @@ class DiagnosisStatesTest {
                     50,
                     Duration.ofMinutes(15),
                     0.05,
-                    Duration.ofMinutes(15)),
+                    Duration.ofMinutes(15),
+                    10),
                 "cause-not-found",
                 "ttft-high",
                 "TTFT p95 is up to 2.42 s on pod ns/a; cause not found: could not read waiting by"

@@ -452,7 +452,8 @@ class LlmApiTest {
                 20,
                 Duration.ofMinutes(7),
                 0.1,
-                Duration.ofMinutes(20)),
+                Duration.ofMinutes(20),
+                10),
             LlmConfig.DEFAULT_QUANTILES));
     try {
       HttpResponse<String> rules = server.get("/api/v1/llm/export/rules?engines=vllm,sglang");
