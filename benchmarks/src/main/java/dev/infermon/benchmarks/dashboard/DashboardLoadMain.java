@@ -35,7 +35,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Per load: process CPU (every thread, JIT and GC included), the Java threads' CPU, wall time
  * (the machine may be shared: compare CPU and counts), evaluations that reached the engine (range,
- * instant, series lookups), selects and series selected from the TSDB, bytes answered. {@code
+ * instant, series lookups), selects, series selected and samples read from the TSDB, bytes answered. {@code
  * -Ddashload.top=N} prints the N costliest query texts of each kind of load; {@code
  * -Ddashload.requests=true} each request of every load.
  *
@@ -117,7 +117,7 @@ public final class DashboardLoadMain {
     int top = Integer.getInteger("dashload.top", 0);
     System.out.println(
         "load          wall_ms  process_cpu_ms  thread_cpu_ms  range  instant  series  selects "
-            + " series_selected  MB");
+            + " series_selected  samples_read  MB");
     measure("first", ui, end, range, ev, st, top, true);
     for (int i = 1; i <= loads; i++) {
       measure("warm " + i, ui, end, range, ev, st, i == loads ? top : 0, false);
@@ -142,6 +142,7 @@ public final class DashboardLoadMain {
     ev.reset();
     st.selects.reset();
     st.series.reset();
+    st.samples.reset();
     boolean each = first || Boolean.getBoolean("dashload.requests");
     long wall0 = System.nanoTime();
     long proc0 = OS.getProcessCpuTime();
@@ -171,7 +172,7 @@ public final class DashboardLoadMain {
     long[] after = snapshot(ev, st);
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8.0f %15.0f %14.0f %6d %8d %7d %8d %16d %5.1f%n",
+        "%-12s %8.0f %15.0f %14.0f %6d %8d %7d %8d %16d %13d %5.1f%n",
         name,
         (System.nanoTime() - wall0) / 1e6,
         (OS.getProcessCpuTime() - proc0) / 1e6,
@@ -181,6 +182,7 @@ public final class DashboardLoadMain {
         after[2] - before[2],
         after[3] - before[3],
         after[4] - before[4],
+        after[5] - before[5],
         bytes / 1e6);
     if (each) {
       lines.forEach(System.out::println);
@@ -225,7 +227,7 @@ public final class DashboardLoadMain {
     lines.add(
         String.format(
             Locale.ROOT,
-            "  %-20s %8.0f %15.0f %14s %6d %8d %7d %8d %16d %5.2f",
+            "  %-20s %8.0f %15.0f %14s %6d %8d %7d %8d %16d %13d %5.2f",
             r.name(),
             (System.nanoTime() - wall0) / 1e6,
             (OS.getProcessCpuTime() - proc0) / 1e6,
@@ -235,6 +237,7 @@ public final class DashboardLoadMain {
             a[2] - b[2],
             a[3] - b[3],
             a[4] - b[4],
+            a[5] - b[5],
             body.length / 1e6));
     return body;
   }
@@ -254,7 +257,12 @@ public final class DashboardLoadMain {
 
   private static long[] snapshot(CountingBackend ev, CountingStorage st) {
     return new long[] {
-      ev.range.sum(), ev.instant.sum(), ev.seriesCalls.sum(), st.selects.sum(), st.series.sum()
+      ev.range.sum(),
+      ev.instant.sum(),
+      ev.seriesCalls.sum(),
+      st.selects.sum(),
+      st.series.sum(),
+      st.samples.sum()
     };
   }
 
