@@ -35,9 +35,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Per load: process CPU (every thread, JIT and GC included), the Java threads' CPU, wall time
  * (the machine may be shared: compare CPU and counts), evaluations that reached the engine (range,
- * instant, series lookups), selects, series selected and samples read from the TSDB, bytes answered. {@code
- * -Ddashload.top=N} prints the N costliest query texts of each kind of load; {@code
- * -Ddashload.requests=true} each request of every load.
+ * instant, series lookups), selects, series selected and samples read from the TSDB, bytes
+ * answered. {@code -Ddashload.top=N} prints the N costliest query texts of each kind of load;
+ * {@code -Ddashload.requests=true} each request of every load.
  *
  * <p>Usage: {@code DashboardLoadMain [pods=100] [hours=6] [scrape seconds=30] [loads=5]}; the first
  * run for a directory builds the history and exits (measure in a fresh process).
