@@ -11,6 +11,7 @@ import dev.infermon.storage.SeriesSet;
 import dev.infermon.storage.Storage;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -25,6 +26,12 @@ final class CountingStorage implements Storage {
   final LongAdder selects = new LongAdder();
   final LongAdder series = new LongAdder();
   final LongAdder samples = new LongAdder();
+
+  /**
+   * Per distinct select (matchers and time range): how often it was made and the samples read
+   * through it, to tell how much of a load repeats the same selection. Cleared with the counters.
+   */
+  final ConcurrentHashMap<String, LongAdder[]> bySelect = new ConcurrentHashMap<>();
 
   CountingStorage(Storage delegate) {
     this.delegate = delegate;
@@ -42,6 +49,11 @@ final class CountingStorage implements Storage {
       @Override
       public SeriesSet select(boolean sorted, long mint, long maxt, List<Matcher> matchers) {
         selects.increment();
+        LongAdder[] mine =
+            bySelect.computeIfAbsent(
+                matchers + " [" + mint + ", " + maxt + "]",
+                k -> new LongAdder[] {new LongAdder(), new LongAdder()});
+        mine[0].increment();
         SeriesSet set = q.select(sorted, mint, maxt, matchers);
         return new SeriesSet() {
           @Override
@@ -64,7 +76,7 @@ final class CountingStorage implements Storage {
 
               @Override
               public SampleIterator iterator() {
-                return new CountingIterator(s.iterator());
+                return new CountingIterator(s.iterator(), mine[1]);
               }
             };
           }
@@ -116,9 +128,11 @@ final class CountingStorage implements Storage {
   /** Counts the samples an iterator lands on; batches pass through as batches. */
   private final class CountingIterator implements SampleIterator {
     private final SampleIterator it;
+    private final LongAdder ofSelect;
 
-    CountingIterator(SampleIterator it) {
+    CountingIterator(SampleIterator it, LongAdder ofSelect) {
       this.it = it;
+      this.ofSelect = ofSelect;
     }
 
     @Override
@@ -126,6 +140,7 @@ final class CountingStorage implements Storage {
       boolean more = it.next();
       if (more) {
         samples.increment();
+        ofSelect.increment();
       }
       return more;
     }
@@ -135,6 +150,7 @@ final class CountingStorage implements Storage {
       boolean found = it.seek(t);
       if (found) {
         samples.increment();
+        ofSelect.increment();
       }
       return found;
     }
@@ -153,6 +169,7 @@ final class CountingStorage implements Storage {
     public int nextBatch(long[] ts, double[] vs, int off, int len, long maxt) {
       int r = it.nextBatch(ts, vs, off, len, maxt);
       samples.add(r < 0 ? ~r : r);
+      ofSelect.add(r < 0 ? ~r : r);
       return r;
     }
   }

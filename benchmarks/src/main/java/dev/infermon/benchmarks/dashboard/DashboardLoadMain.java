@@ -36,8 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Per load: process CPU (every thread, JIT and GC included), the Java threads' CPU, wall time
  * (the machine may be shared: compare CPU and counts), evaluations that reached the engine (range,
  * instant, series lookups), selects, series selected and samples read from the TSDB, bytes
- * answered. {@code -Ddashload.top=N} prints the N costliest query texts of each kind of load;
- * {@code -Ddashload.requests=true} each request of every load.
+ * answered. {@code -Ddashload.top=N} prints the N costliest query texts of each kind of load and
+ * how many of its selects (and samples read) repeat a selection of the same load; {@code
+ * -Ddashload.requests=true} each request of every load.
  *
  * <p>Usage: {@code DashboardLoadMain [pods=100] [hours=6] [scrape seconds=30] [loads=5]}; the first
  * run for a directory builds the history and exits (measure in a fresh process).
@@ -143,6 +144,7 @@ public final class DashboardLoadMain {
     st.selects.reset();
     st.series.reset();
     st.samples.reset();
+    st.bySelect.clear();
     boolean each = first || Boolean.getBoolean("dashload.requests");
     long wall0 = System.nanoTime();
     long proc0 = OS.getProcessCpuTime();
@@ -188,6 +190,7 @@ public final class DashboardLoadMain {
       lines.forEach(System.out::println);
     }
     if (top > 0) {
+      repeatedSelects(st, top);
       long evalCpu = ev.byQuery.values().stream().mapToLong(c -> c.cpuNanos.sum()).sum();
       System.out.printf(
           Locale.ROOT,
@@ -210,6 +213,41 @@ public final class DashboardLoadMain {
                       e.getValue().steps.sum(),
                       e.getKey().length() > 220 ? e.getKey().substring(0, 220) + "…" : e.getKey()));
     }
+  }
+
+  /** How many selects and samples read repeat a selection made before in the same load. */
+  private static void repeatedSelects(CountingStorage st, int top) {
+    long distinct = st.bySelect.size();
+    long all = 0;
+    long samples = 0;
+    long repeatedSamples = 0;
+    for (var c : st.bySelect.values()) {
+      long n = c[0].sum();
+      long s = c[1].sum();
+      all += n;
+      samples += s;
+      repeatedSamples += n > 1 ? s - s / n : 0;
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "  selects: %d, distinct (matchers, range): %d; samples read: %d, by repeated selects:"
+            + " %d%n",
+        all,
+        distinct,
+        samples,
+        repeatedSamples);
+    st.bySelect.entrySet().stream()
+        .filter(e -> e.getValue()[0].sum() > 1)
+        .sorted(Comparator.comparingLong(e -> -e.getValue()[1].sum()))
+        .limit(top)
+        .forEach(
+            e ->
+                System.out.printf(
+                    Locale.ROOT,
+                    "  %3dx %10d samples  %s%n",
+                    e.getValue()[0].sum(),
+                    e.getValue()[1].sum(),
+                    e.getKey().length() > 200 ? e.getKey().substring(0, 200) + "…" : e.getKey()));
   }
 
   private static byte[] timed(
