@@ -35,8 +35,9 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Per load: process CPU (every thread, JIT and GC included), the Java threads' CPU, wall time
  * (the machine may be shared: compare CPU and counts), evaluations that reached the engine (range,
- * instant, series lookups), selects and series selected from the TSDB, bytes answered. {@code
- * -Ddashload.top=N} prints the N costliest query texts of each kind of load; {@code
+ * instant, series lookups), selects, series selected and samples read from the TSDB, bytes
+ * answered. {@code -Ddashload.top=N} prints the N costliest query texts of each kind of load and
+ * how many of its selects (and samples read) repeat a selection of the same load; {@code
  * -Ddashload.requests=true} each request of every load.
  *
  * <p>Usage: {@code DashboardLoadMain [pods=100] [hours=6] [scrape seconds=30] [loads=5]}; the first
@@ -117,7 +118,7 @@ public final class DashboardLoadMain {
     int top = Integer.getInteger("dashload.top", 0);
     System.out.println(
         "load          wall_ms  process_cpu_ms  thread_cpu_ms  range  instant  series  selects "
-            + " series_selected  MB");
+            + " series_selected  samples_read  MB");
     measure("first", ui, end, range, ev, st, top, true);
     for (int i = 1; i <= loads; i++) {
       measure("warm " + i, ui, end, range, ev, st, i == loads ? top : 0, false);
@@ -142,6 +143,8 @@ public final class DashboardLoadMain {
     ev.reset();
     st.selects.reset();
     st.series.reset();
+    st.samples.reset();
+    st.bySelect.clear();
     boolean each = first || Boolean.getBoolean("dashload.requests");
     long wall0 = System.nanoTime();
     long proc0 = OS.getProcessCpuTime();
@@ -171,7 +174,7 @@ public final class DashboardLoadMain {
     long[] after = snapshot(ev, st);
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8.0f %15.0f %14.0f %6d %8d %7d %8d %16d %5.1f%n",
+        "%-12s %8.0f %15.0f %14.0f %6d %8d %7d %8d %16d %13d %5.1f%n",
         name,
         (System.nanoTime() - wall0) / 1e6,
         (OS.getProcessCpuTime() - proc0) / 1e6,
@@ -181,11 +184,13 @@ public final class DashboardLoadMain {
         after[2] - before[2],
         after[3] - before[3],
         after[4] - before[4],
+        after[5] - before[5],
         bytes / 1e6);
     if (each) {
       lines.forEach(System.out::println);
     }
     if (top > 0) {
+      repeatedSelects(st, top);
       long evalCpu = ev.byQuery.values().stream().mapToLong(c -> c.cpuNanos.sum()).sum();
       System.out.printf(
           Locale.ROOT,
@@ -210,6 +215,41 @@ public final class DashboardLoadMain {
     }
   }
 
+  /** How many selects and samples read repeat a selection made before in the same load. */
+  private static void repeatedSelects(CountingStorage st, int top) {
+    long distinct = st.bySelect.size();
+    long all = 0;
+    long samples = 0;
+    long repeatedSamples = 0;
+    for (var c : st.bySelect.values()) {
+      long n = c[0].sum();
+      long s = c[1].sum();
+      all += n;
+      samples += s;
+      repeatedSamples += n > 1 ? s - s / n : 0;
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "  selects: %d, distinct (matchers, range): %d; samples read: %d, by repeated selects:"
+            + " %d%n",
+        all,
+        distinct,
+        samples,
+        repeatedSamples);
+    st.bySelect.entrySet().stream()
+        .filter(e -> e.getValue()[0].sum() > 1)
+        .sorted(Comparator.comparingLong(e -> -e.getValue()[1].sum()))
+        .limit(top)
+        .forEach(
+            e ->
+                System.out.printf(
+                    Locale.ROOT,
+                    "  %3dx %10d samples  %s%n",
+                    e.getValue()[0].sum(),
+                    e.getValue()[1].sum(),
+                    e.getKey().length() > 200 ? e.getKey().substring(0, 200) + "…" : e.getKey()));
+  }
+
   private static byte[] timed(
       DashboardLoad ui,
       DashboardLoad.Request r,
@@ -225,7 +265,7 @@ public final class DashboardLoadMain {
     lines.add(
         String.format(
             Locale.ROOT,
-            "  %-20s %8.0f %15.0f %14s %6d %8d %7d %8d %16d %5.2f",
+            "  %-20s %8.0f %15.0f %14s %6d %8d %7d %8d %16d %13d %5.2f",
             r.name(),
             (System.nanoTime() - wall0) / 1e6,
             (OS.getProcessCpuTime() - proc0) / 1e6,
@@ -235,6 +275,7 @@ public final class DashboardLoadMain {
             a[2] - b[2],
             a[3] - b[3],
             a[4] - b[4],
+            a[5] - b[5],
             body.length / 1e6));
     return body;
   }
@@ -254,7 +295,12 @@ public final class DashboardLoadMain {
 
   private static long[] snapshot(CountingBackend ev, CountingStorage st) {
     return new long[] {
-      ev.range.sum(), ev.instant.sum(), ev.seriesCalls.sum(), st.selects.sum(), st.series.sum()
+      ev.range.sum(),
+      ev.instant.sum(),
+      ev.seriesCalls.sum(),
+      st.selects.sum(),
+      st.series.sum(),
+      st.samples.sum()
     };
   }
 

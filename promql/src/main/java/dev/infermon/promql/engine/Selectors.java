@@ -153,6 +153,10 @@ final class Selectors {
     long firstRef = (at != null ? at : ev.start) - offset;
     long lastRef = (at != null ? at : ev.end) - offset;
     List<EvalSeries> out = new ArrayList<>();
+    if (at == null && ev.interval > lookback && ev.numSteps > 1) {
+      sparse(ev, vs, firstRef - lookback + 1, lastRef, sampleTimestamps, out);
+      return out;
+    }
     forEach(
         ctx,
         vs,
@@ -181,6 +185,62 @@ final class Selectors {
           }
         });
     return out;
+  }
+
+  /**
+   * {@link #instantVector} when the steps are further apart than the lookback window (a subquery
+   * such as {@code max_over_time(x[6h:36m])}): the windows {@code (ref - lookback, ref]} do not
+   * overlap, so each series' iterator seeks to each step's window and reads only the samples in it,
+   * skipping the chunks between windows undecoded, rather than loading every sample of the range.
+   * The same samples answer each step as in the dense path.
+   */
+  private static void sparse(
+      Evaluator ev,
+      VectorSelector vs,
+      long mint,
+      long maxt,
+      boolean sampleTimestamps,
+      List<EvalSeries> out) {
+    QueryContext ctx = ev.ctx;
+    long offset = vs.offsetMs();
+    long lookback = ctx.lookbackMs;
+    SeriesSet set = ctx.querier.select(false, mint, maxt, vs.matchers());
+    while (set.next()) {
+      ctx.checkDeadline();
+      Series series = set.at();
+      SampleIterator it = series.iterator();
+      EvalSeries s = null;
+      for (long ts = ev.start; ts <= ev.end; ts += ev.interval) {
+        long ref = ts - offset;
+        if (!it.seek(ref - lookback + 1)) {
+          break; // no sample at or after this window: none for the later steps either
+        }
+        long t = it.timestamp();
+        if (t > ref) {
+          continue;
+        }
+        double v = it.value();
+        while (it.next()) {
+          if (it.timestamp() > ref) {
+            break; // the iterator stays on it: the next window's seek starts there
+          }
+          t = it.timestamp();
+          v = it.value();
+        }
+        if (StaleNaN.is(v)) {
+          continue;
+        }
+        if (s == null) {
+          s = new EvalSeries(series.labels(), Math.min(ev.numSteps, 16));
+        }
+        s.add(ts, sampleTimestamps ? t / 1000.0 : v);
+      }
+      if (s != null) {
+        ctx.addSamples(s.n);
+        out.add(s);
+      }
+    }
+    addWarnings(ctx, set);
   }
 
   /** A range selector evaluated once (instant query): raw points in the window. */

@@ -3,6 +3,7 @@ package dev.infermon.promql.engine;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.parser.AggregateOp;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -54,92 +55,28 @@ final class SeriesFold {
     boolean[] incremental = op == AggregateOp.AVG ? new boolean[cells] : null;
     boolean[] seen = new boolean[cells];
     boolean[] dropName = new boolean[cells];
-    double[] acc = new double[2];
-    for (int si = 0; si < in.size(); si++) {
-      ev.ctx.checkDeadline();
-      EvalSeries s = in.get(si);
-      int base = groupOf[si] * steps;
-      for (int i = 0; i < s.n; i++) {
-        int c = base + ev.stepIndex(s.t[i]);
-        double f = s.v[i];
-        if (!seen[c]) {
-          seen[c] = true;
-          dropName[c] = s.dropName;
-          switch (op) {
-            case STDVAR:
-            case STDDEV:
-              value[c] = Double.isNaN(f) || Double.isInfinite(f) ? Double.NaN : 0;
-              mean[c] = f;
-              count[c] = 1;
-              break;
-            case GROUP:
-              value[c] = 1;
-              break;
-            case AVG:
-              value[c] = f;
-              mean[c] = f;
-              count[c] = 1;
-              break;
-            case COUNT:
-              count[c] = 1;
-              break;
-            default:
-              value[c] = f;
-          }
-          continue;
-        }
-        if (s.dropName) {
-          dropName[c] = true;
-        }
-        switch (op) {
-          case SUM:
-            Kahan.inc(f, value[c], kahanC[c], acc);
-            value[c] = acc[0];
-            kahanC[c] = acc[1];
-            break;
-          case AVG:
-            count[c]++;
-            if (!incremental[c]) {
-              Kahan.inc(f, value[c], kahanC[c], acc);
-              if (!Double.isInfinite(acc[0])) {
-                value[c] = acc[0];
-                kahanC[c] = acc[1];
-                break;
-              }
-              // The sum would overflow: continue with an incremental mean.
-              incremental[c] = true;
-              mean[c] = value[c] / (count[c] - 1);
-              kahanC[c] /= count[c] - 1;
-            }
-            double q = (count[c] - 1) / count[c];
-            Kahan.inc(f / count[c], q * mean[c], q * kahanC[c], acc);
-            mean[c] = acc[0];
-            kahanC[c] = acc[1];
-            break;
-          case MAX:
-            if (value[c] < f || Double.isNaN(value[c])) {
-              value[c] = f;
-            }
-            break;
-          case MIN:
-            if (value[c] > f || Double.isNaN(value[c])) {
-              value[c] = f;
-            }
-            break;
-          case COUNT:
-            count[c]++;
-            break;
-          case STDVAR:
-          case STDDEV:
-            count[c]++;
-            double delta = f - mean[c];
-            mean[c] += delta / count[c];
-            value[c] += delta * (f - mean[c]);
-            break;
-          default: // GROUP
-            break;
-        }
-      }
+    // one loop per operation: each is compiled on its own, so the first query of another operation
+    // does not deoptimize (and recompile) the loop the earlier queries made hot
+    switch (op) {
+      case SUM:
+        sum(ev, in, groupOf, value, kahanC, seen, dropName);
+        break;
+      case AVG:
+        avg(ev, in, groupOf, value, kahanC, count, mean, incremental, seen, dropName);
+        break;
+      case MAX:
+      case MIN:
+        extreme(ev, in, groupOf, op == AggregateOp.MAX, value, seen, dropName);
+        break;
+      case COUNT:
+        count(ev, in, groupOf, count, seen, dropName);
+        break;
+      case GROUP:
+        count(ev, in, groupOf, value, seen, dropName);
+        Arrays.fill(value, 1); // every seen cell is 1; the unseen ones are dropped
+        break;
+      default: // STDDEV, STDVAR
+        variance(ev, in, groupOf, value, count, mean, seen, dropName);
     }
     List<EvalSeries> out = new ArrayList<>(nGroups);
     for (int g = 0; g < nGroups; g++) {
@@ -163,6 +100,170 @@ final class SeriesFold {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether cell {@code c} meets its first value: marks it seen with the series' name flag; a later
+   * series that drops its name sets the flag too.
+   */
+  private static boolean first(int c, EvalSeries s, boolean[] seen, boolean[] dropName) {
+    if (!seen[c]) {
+      seen[c] = true;
+      dropName[c] = s.dropName;
+      return true;
+    }
+    if (s.dropName) {
+      dropName[c] = true;
+    }
+    return false;
+  }
+
+  private static void sum(
+      Evaluator ev,
+      List<EvalSeries> in,
+      int[] groupOf,
+      double[] value,
+      double[] kahanC,
+      boolean[] seen,
+      boolean[] dropName) {
+    double[] acc = new double[2];
+    for (int si = 0; si < in.size(); si++) {
+      ev.ctx.checkDeadline();
+      EvalSeries s = in.get(si);
+      int base = groupOf[si] * ev.numSteps;
+      for (int i = 0; i < s.n; i++) {
+        int c = base + ev.stepIndex(s.t[i]);
+        double f = s.v[i];
+        if (first(c, s, seen, dropName)) {
+          value[c] = f;
+          continue;
+        }
+        Kahan.inc(f, value[c], kahanC[c], acc);
+        value[c] = acc[0];
+        kahanC[c] = acc[1];
+      }
+    }
+  }
+
+  private static void avg(
+      Evaluator ev,
+      List<EvalSeries> in,
+      int[] groupOf,
+      double[] value,
+      double[] kahanC,
+      double[] count,
+      double[] mean,
+      boolean[] incremental,
+      boolean[] seen,
+      boolean[] dropName) {
+    double[] acc = new double[2];
+    for (int si = 0; si < in.size(); si++) {
+      ev.ctx.checkDeadline();
+      EvalSeries s = in.get(si);
+      int base = groupOf[si] * ev.numSteps;
+      for (int i = 0; i < s.n; i++) {
+        int c = base + ev.stepIndex(s.t[i]);
+        double f = s.v[i];
+        if (first(c, s, seen, dropName)) {
+          value[c] = f;
+          mean[c] = f;
+          count[c] = 1;
+          continue;
+        }
+        count[c]++;
+        if (!incremental[c]) {
+          Kahan.inc(f, value[c], kahanC[c], acc);
+          if (!Double.isInfinite(acc[0])) {
+            value[c] = acc[0];
+            kahanC[c] = acc[1];
+            continue;
+          }
+          // The sum would overflow: continue with an incremental mean.
+          incremental[c] = true;
+          mean[c] = value[c] / (count[c] - 1);
+          kahanC[c] /= count[c] - 1;
+        }
+        double q = (count[c] - 1) / count[c];
+        Kahan.inc(f / count[c], q * mean[c], q * kahanC[c], acc);
+        mean[c] = acc[0];
+        kahanC[c] = acc[1];
+      }
+    }
+  }
+
+  private static void extreme(
+      Evaluator ev,
+      List<EvalSeries> in,
+      int[] groupOf,
+      boolean max,
+      double[] value,
+      boolean[] seen,
+      boolean[] dropName) {
+    for (int si = 0; si < in.size(); si++) {
+      ev.ctx.checkDeadline();
+      EvalSeries s = in.get(si);
+      int base = groupOf[si] * ev.numSteps;
+      for (int i = 0; i < s.n; i++) {
+        int c = base + ev.stepIndex(s.t[i]);
+        double f = s.v[i];
+        if (first(c, s, seen, dropName)
+            || (max ? value[c] < f : value[c] > f)
+            || Double.isNaN(value[c])) {
+          value[c] = f;
+        }
+      }
+    }
+  }
+
+  /** Counts each cell's values into {@code count} (group uses it for the cells it sees). */
+  private static void count(
+      Evaluator ev,
+      List<EvalSeries> in,
+      int[] groupOf,
+      double[] count,
+      boolean[] seen,
+      boolean[] dropName) {
+    for (int si = 0; si < in.size(); si++) {
+      ev.ctx.checkDeadline();
+      EvalSeries s = in.get(si);
+      int base = groupOf[si] * ev.numSteps;
+      for (int i = 0; i < s.n; i++) {
+        int c = base + ev.stepIndex(s.t[i]);
+        first(c, s, seen, dropName);
+        count[c]++;
+      }
+    }
+  }
+
+  /** Welford's running variance, as Prometheus's stddev and stdvar. */
+  private static void variance(
+      Evaluator ev,
+      List<EvalSeries> in,
+      int[] groupOf,
+      double[] value,
+      double[] count,
+      double[] mean,
+      boolean[] seen,
+      boolean[] dropName) {
+    for (int si = 0; si < in.size(); si++) {
+      ev.ctx.checkDeadline();
+      EvalSeries s = in.get(si);
+      int base = groupOf[si] * ev.numSteps;
+      for (int i = 0; i < s.n; i++) {
+        int c = base + ev.stepIndex(s.t[i]);
+        double f = s.v[i];
+        if (first(c, s, seen, dropName)) {
+          value[c] = Double.isNaN(f) || Double.isInfinite(f) ? Double.NaN : 0;
+          mean[c] = f;
+          count[c] = 1;
+          continue;
+        }
+        count[c]++;
+        double delta = f - mean[c];
+        mean[c] += delta / count[c];
+        value[c] += delta * (f - mean[c]);
+      }
+    }
   }
 
   private static double result(
