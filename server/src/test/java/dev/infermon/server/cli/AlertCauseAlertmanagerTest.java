@@ -116,7 +116,8 @@ class AlertCauseAlertmanagerTest {
 
   /**
    * One row of the table: a scenario, the alerts it fires (the first one always), the alerts it may
-   * fire (marked {@code ?} in the table: timing-dependent, the table says why), the cause they name.
+   * fire (marked {@code ?} in the table: timing-dependent, the table says why), the cause they
+   * name.
    */
   record Row(Scenario scenario, List<String> alerts, Set<String> optional, String cause) {
     /** The model the row's pods serve: the 8B profile under the scenario's name. */
