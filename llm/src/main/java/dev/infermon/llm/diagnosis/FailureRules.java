@@ -95,7 +95,7 @@ final class FailureRules {
                     + " in the second, %.1f%% in the first)",
                 (1 - success[over]) * 100,
                 ago(w.end - w.time(over)),
-                num(t.alerts().failureRatio() * 100),
+                Symptoms.percent(t.alerts().failureRatio()),
                 t.alerts().failureMinCount(),
                 failing * 100,
                 firstPct);
@@ -117,13 +117,11 @@ final class FailureRules {
     if (ms <= 0) {
       return "at the window's end";
     }
-    return String.format(Locale.ROOT, "%s min before the window's end", num(ms / 60_000.0));
-  }
-
-  private static String num(double d) {
-    return new java.math.BigDecimal(String.format(Locale.ROOT, "%.1f", d))
-        .stripTrailingZeros()
-        .toPlainString();
+    String minutes =
+        new java.math.BigDecimal(String.format(Locale.ROOT, "%.1f", ms / 60_000.0))
+            .stripTrailingZeros()
+            .toPlainString();
+    return minutes + " min before the window's end";
   }
 
   /** The mean share {@code part / whole} over the points from {@code from} where whole > 0. */
