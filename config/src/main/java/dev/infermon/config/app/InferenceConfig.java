@@ -117,11 +117,14 @@ public record InferenceConfig(
    * Where a pod's metrics are served: the container port of a name, or a port number, scraped
    * whether a container declares it or not (a port need not be declared to be served).
    *
-   * @param name the container port's name, empty for a number
-   * @param number the port, 0 for a name
+   * <p>A value, not a record: it is configured and printed as one scalar, the name or the number
+   * ({@link #toString}), which the configuration printer writes as it writes any scalar.
    */
-  public record MetricsPort(String name, int number) {
-    public MetricsPort {
+  public static final class MetricsPort {
+    private final String name;
+    private final int number;
+
+    private MetricsPort(String name, int number) {
       if (name == null || name.isEmpty() == (number == 0)) {
         throw new IllegalArgumentException(
             "a metrics port is a name or a number, got name "
@@ -132,6 +135,28 @@ public record InferenceConfig(
       if (number < 0 || number > 65535) {
         throw new IllegalArgumentException("port " + number + " is not in 1-65535");
       }
+      this.name = name;
+      this.number = number;
+    }
+
+    /** The container port's name, empty for a number. */
+    public String name() {
+      return name;
+    }
+
+    /** The port, 0 for a name. */
+    public int number() {
+      return number;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof MetricsPort p && p.name.equals(name) && p.number == number;
+    }
+
+    @Override
+    public int hashCode() {
+      return name.hashCode() * 31 + number;
     }
 
     /** The container port named {@code name}. */
