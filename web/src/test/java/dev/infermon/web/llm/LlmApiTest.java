@@ -453,7 +453,7 @@ class LlmApiTest {
                 Duration.ofMinutes(7),
                 0.1,
                 Duration.ofMinutes(20),
-                10),
+                7),
             LlmConfig.DEFAULT_QUANTILES));
     try {
       HttpResponse<String> rules = server.get("/api/v1/llm/export/rules?engines=vllm,sglang");
@@ -479,7 +479,8 @@ class LlmApiTest {
           .startsWith("histogram_quantile(0.9,")
           .endsWith("> 3");
       assertThat(rs.get(1).path("expr").asText()).contains("> 20)");
-      assertThat(rs.get(2).path("expr").asText()).endsWith("> 0.1");
+      // the configured ratio, then the configured minimum of failures over the 5-minute window
+      assertThat(rs.get(2).path("expr").asText()).contains("> 0.1)").endsWith("* 300 >= 7");
     } finally {
       llm.set(LlmConfig.DEFAULT);
     }
