@@ -199,6 +199,7 @@ class AlertCauseAlertmanagerTest {
         firedByRow.put(row, fired);
       }
       System.out.println("firing by scenario: " + firedByRow);
+      printReceived(rows, received);
       for (Row row : rows) {
         // no alert of the pack fires beyond the row's: each is true of the scenario
         Set<String> fired = firedByRow.get(row);
@@ -223,9 +224,6 @@ class AlertCauseAlertmanagerTest {
   private void checkAlert(Demo demo, Row row, JsonNode a) throws Exception {
     JsonNode ann = a.get("annotations");
     String what = row.scenario() + ": " + a;
-    // the surefire report keeps what Alertmanager received (docs/alerting.md quotes it)
-    System.out.println(
-        row.scenario() + " " + a.path("labels").path("alertname").asText() + " " + ann);
     assertThat(ann.path("cause").asText()).as(what).startsWith(row.cause() + " on ");
     assertThat(ann.path("cause_evidence").asText()).as(what).contains(" = ").contains(" at ");
     assertThat(ann.path("dashboard_url").asText())
@@ -259,6 +257,26 @@ class AlertCauseAlertmanagerTest {
     assertThat(timeline.get(timeline.size() - 1).path("state").asText())
         .as("the cause the incident names last: " + timeline)
         .isEqualTo(row.cause());
+  }
+
+  /**
+   * Prints every alert Alertmanager holds with a cause on each row's model, optional ones too, in
+   * full as {@code /api/v2/alerts} returned it, one JSON object a line: the surefire report keeps
+   * what Alertmanager received, which docs/alerting.md quotes ({@code AlertCauseDocsTest}).
+   */
+  private void printReceived(List<Row> rows, Map<List<String>, JsonNode> received)
+      throws java.io.IOException {
+    for (Row row : rows) {
+      for (Map.Entry<List<String>, JsonNode> e : received.entrySet()) {
+        if (e.getKey().get(1).equals(row.model())) {
+          System.out.println(
+              "received by Alertmanager, "
+                  + row.scenario().cliName()
+                  + ": "
+                  + json.writeValueAsString(e.getValue()));
+        }
+      }
+    }
   }
 
   /** {@code serve}'s settings for the demo's generated configuration with {@code extra} added. */
