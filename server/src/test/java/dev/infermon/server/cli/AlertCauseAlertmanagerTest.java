@@ -49,13 +49,19 @@ import picocli.CommandLine;
  * for the row's alerts on its model (its first alert always, the others when infermon has them
  * firing) names the row's cause, with evidence, and the dashboard, incident and generator links
  * under {@code --web.external-url} (a reverse proxy's URL with a path); infermon serves the
- * incident page at the link's path, and its data names the same cause last. Skipped without the
- * binary; every wait is bounded.
+ * incident page at the link's path, and its data names the same cause last. A rule file of the
+ * user's own, per pod on an engine metric, gets its cause too ({@link #checkOwnRule}). Skipped
+ * without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
   static final Duration WAIT = Duration.ofSeconds(40);
   static final String PROXY = "https://proxy.example.com/infermon";
+
+  /** The alert of a rule file of the user's own, on the waiting requests of one model's pods. */
+  static final String OWN_ALERT = "PodQueueLong";
+
+  static final String OWN_MODEL = "scenario/kv-pressure";
 
   /** Every alert of every row: the first evaluation after the backfill, and a resend. */
   static final Duration ALERTS_WAIT = Duration.ofSeconds(90);
@@ -173,7 +179,10 @@ class AlertCauseAlertmanagerTest {
             + amPort
             + "']\n"
             + "llm:\n"
-            + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n";
+            + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n"
+            + "rule_files: ['"
+            + ownRules()
+            + "']\n";
     Demo demo =
         Demo.start(
             new Demo.Options(fleet, List.of(), Duration.ofMinutes(20), Duration.ofSeconds(15)),
@@ -195,7 +204,9 @@ class AlertCauseAlertmanagerTest {
       Map<Row, Set<String>> firedByRow = new LinkedHashMap<>();
       for (Row row : rows) {
         Set<String> fired = new java.util.TreeSet<>();
-        firing.stream().filter(k -> k.get(1).equals(row.model())).forEach(k -> fired.add(k.get(0)));
+        firing.stream()
+            .filter(k -> k.get(1).equals(row.model()) && !k.get(0).equals(OWN_ALERT))
+            .forEach(k -> fired.add(k.get(0)));
         firedByRow.put(row, fired);
       }
       System.out.println("firing by scenario: " + firedByRow);
@@ -215,6 +226,7 @@ class AlertCauseAlertmanagerTest {
           }
         }
       }
+      checkOwnRule(demo);
     } finally {
       demo.close();
     }
@@ -234,6 +246,14 @@ class AlertCauseAlertmanagerTest {
                 + URLEncoder.encode(row.model(), StandardCharsets.UTF_8))
         .contains("&from=")
         .contains("&to=");
+    // the earlier of the alert's start and 30 minutes before the evaluation: the alert is younger
+    java.util.regex.Matcher range =
+        java.util.regex.Pattern.compile("&from=(\\d+)&to=(\\d+)$")
+            .matcher(ann.path("dashboard_url").asText());
+    assertThat(range.find()).as(what).isTrue();
+    assertThat(Long.parseLong(range.group(2)) - Long.parseLong(range.group(1)))
+        .as("the dashboard's range: " + what)
+        .isEqualTo(Duration.ofMinutes(30).toMillis());
     assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
     assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
     assertThat(ann.has("cause_error")).as(what).isFalse();
@@ -257,6 +277,71 @@ class AlertCauseAlertmanagerTest {
     assertThat(timeline.get(timeline.size() - 1).path("state").asText())
         .as("the cause the incident names last: " + timeline)
         .isEqualTo(row.cause());
+  }
+
+  /** A rule of the user's own over an engine metric, per pod: {@link #OWN_ALERT}. */
+  private Path ownRules() throws java.io.IOException {
+    Path f = dir.resolve("own-rules.yml");
+    Files.writeString(
+        f,
+        "groups:\n"
+            + "  - name: own\n"
+            + "    rules:\n"
+            + "      - alert: "
+            + OWN_ALERT
+            + "\n"
+            + "        expr: vllm:num_requests_waiting{model_name=\""
+            + OWN_MODEL
+            + "\"} > 5\n"
+            + "        labels: {severity: page}\n"
+            + "        annotations: {summary: '{{ $labels.pod }} queues'}\n");
+    return f;
+  }
+
+  /**
+   * An alert of the user's own rule on an engine metric (not the pack's) arrives with a cause too:
+   * per pod, the finding on that pod (the KV pressure its vLLM pods are in), with the dashboard at
+   * the pod level of the pod's model.
+   */
+  private void checkOwnRule(Demo demo) throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
+    List<JsonNode> own = new ArrayList<>();
+    while (own.isEmpty()) {
+      HttpResponse<String> r = get("/api/v2/alerts");
+      if (r.statusCode() == 200) {
+        for (JsonNode a : json.readTree(r.body())) {
+          if (a.at("/labels/alertname").asText().equals(OWN_ALERT)
+              && a.path("annotations").has("cause")) {
+            own.add(a);
+          }
+        }
+      }
+      if (own.isEmpty()) {
+        assertThat(System.nanoTime())
+            .as(OWN_ALERT + " with a cause in Alertmanager: " + r.body())
+            .isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
+    for (JsonNode a : own) {
+      System.out.println("received by Alertmanager, own rule: " + json.writeValueAsString(a));
+      String pod = a.at("/labels/pod").asText();
+      JsonNode ann = a.get("annotations");
+      assertThat(pod).as(a.toString()).startsWith("vllm-");
+      assertThat(ann.path("cause").asText())
+          .as(a.toString())
+          .startsWith("kv-pressure on " + pod + ": ");
+      assertThat(ann.path("cause_evidence").asText())
+          .as(a.toString())
+          .contains("pod=\"" + pod + "\"");
+      assertThat(ann.path("dashboard_url").asText())
+          .startsWith(
+              PROXY
+                  + "/dashboard?namespace=inference&model="
+                  + URLEncoder.encode(OWN_MODEL, StandardCharsets.UTF_8)
+                  + "&level=pod&from=");
+      assertThat(ann.path("summary").asText()).isEqualTo(pod + " queues");
+    }
   }
 
   /**
