@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
@@ -13,6 +14,7 @@ import dev.infermon.simulator.Scenario;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -48,10 +50,10 @@ import picocli.CommandLine;
  * 15 minutes of wall time). For every row, what Alertmanager's {@code /api/v2/alerts} then holds
  * for the row's alerts on its model (its first alert always, the others when infermon has them
  * firing) names the row's cause, with evidence, and the dashboard, incident and generator links
- * under {@code --web.external-url} (a reverse proxy's URL with a path); infermon serves the
- * incident page at the link's path, and its data names the same cause last. A rule file of the
- * user's own, per pod on an engine metric, gets its cause too ({@link #checkOwnRule}). Skipped
- * without the binary; every wait is bounded.
+ * under {@code --web.external-url} (a reverse proxy's URL with a path), and Alertmanager's webhook
+ * receiver is notified with them; infermon serves the incident page at the link's path, and its
+ * data names the same cause last. A rule file of the user's own, per pod on an engine metric, gets
+ * its cause too ({@link #checkOwnRule}). Skipped without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
@@ -73,6 +75,11 @@ class AlertCauseAlertmanagerTest {
 
   @TempDir Path dir;
   private Process am;
+  private HttpServer hook;
+
+  /** The alerts of every notification Alertmanager's webhook receiver posted. */
+  private final List<JsonNode> notified = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private int amPort;
   private final HttpClient http = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
@@ -83,8 +90,31 @@ class AlertCauseAlertmanagerTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       amPort = s.getLocalPort();
     }
+    // Alertmanager's own webhook receiver notifies a loopback server: what a chat or pager
+    // integration gets (group_wait 1s: the first notification of a group at once)
+    hook = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+    hook.createContext(
+        "/hook",
+        ex -> {
+          try (ex) {
+            JsonNode body = json.readTree(ex.getRequestBody());
+            body.path("alerts").forEach(notified::add);
+            ex.sendResponseHeaders(200, -1);
+          }
+        });
+    hook.start();
     Files.writeString(
-        dir.resolve("am.yml"), "route:\n  receiver: blackhole\nreceivers:\n  - name: blackhole\n");
+        dir.resolve("am.yml"),
+        "route:\n"
+            + "  receiver: hook\n"
+            + "  group_by: [alertname, model_name, pod]\n"
+            + "  group_wait: 1s\n"
+            + "receivers:\n"
+            + "  - name: hook\n"
+            + "    webhook_configs:\n"
+            + "      - url: http://127.0.0.1:"
+            + hook.getAddress().getPort()
+            + "/hook\n");
     am =
         new ProcessBuilder(
                 BINARY.toString(),
@@ -112,6 +142,9 @@ class AlertCauseAlertmanagerTest {
 
   @AfterEach
   void stopAlertmanager() throws InterruptedException {
+    if (hook != null) {
+      hook.stop(0);
+    }
     if (am != null) {
       am.destroy();
       if (!am.waitFor(10, TimeUnit.SECONDS)) {
@@ -227,6 +260,7 @@ class AlertCauseAlertmanagerTest {
         }
       }
       checkOwnRule(demo);
+      checkNotified(rows);
     } finally {
       demo.close();
     }
@@ -277,6 +311,39 @@ class AlertCauseAlertmanagerTest {
     assertThat(timeline.get(timeline.size() - 1).path("state").asText())
         .as("the cause the incident names last: " + timeline)
         .isEqualTo(row.cause());
+  }
+
+  /**
+   * Alertmanager's notifications carry the cause on: its webhook receiver posts each row's first
+   * alert with the row's cause and evidence, as it holds them.
+   */
+  private void checkNotified(List<Row> rows) throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
+    for (Row row : rows) {
+      String name = row.alerts().get(0);
+      while (true) {
+        JsonNode got = null;
+        for (JsonNode a : notified) {
+          if (a.at("/labels/alertname").asText().equals(name)
+              && a.at("/labels/model_name").asText().equals(row.model())) {
+            got = a;
+          }
+        }
+        if (got != null) {
+          String what = "notified: " + got;
+          assertThat(got.at("/annotations/cause").asText())
+              .as(what)
+              .startsWith(row.cause() + " on ");
+          assertThat(got.at("/annotations/cause_evidence").asText()).as(what).contains(" = ");
+          assertThat(got.at("/annotations/incident_url").asText()).startsWith(PROXY + "/incident?");
+          break;
+        }
+        assertThat(System.nanoTime())
+            .as("a webhook notification of " + name + " on " + row.model())
+            .isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
   }
 
   /** A rule of the user's own over an engine metric, per pod: {@link #OWN_ALERT}. */
