@@ -263,6 +263,50 @@ class AmdGpuPanelsTest {
     assertThat(f.cost().get()).isCloseTo(WINDOW_MS / 1000.0 / 3600 * price, within(1e-9));
   }
 
+  /**
+   * One configuration pricing both GPU models, each as its exporter names it (dcgm-exporter's
+   * {@code modelName}, AMD's {@code card_model}): each pod's cost is its own GPU-seconds at its own
+   * GPU's price, and its model's cost per million tokens is that cost over its own tokens.
+   */
+  @Test
+  void eachPodIsPricedByItsOwnGpuModel() {
+    long end = fleet.now();
+    double h100 = 2.5;
+    double mi300x = 3.5;
+    Efficiency e =
+        new EfficiencyService(
+                fleet.backend,
+                new InventoryService(CATALOG, fleet.backend),
+                () ->
+                    new LlmConfig.Cost(
+                        "USD",
+                        Optional.empty(),
+                        Map.of(
+                            AmdExporter.MI300X_CARD_MODEL, mi300x, "NVIDIA H100 80GB HBM3", h100)))
+            .compute(
+                new EfficiencyRequest(
+                    OptionalLong.of(end - WINDOW_MS),
+                    OptionalLong.of(end),
+                    OptionalLong.of(15_000),
+                    "",
+                    ""));
+    double gpuSeconds = WINDOW_MS / 1000.0;
+    for (Object[] c : new Object[][] {{amdPod, mi300x}, {nvidiaPod, h100}}) {
+      String pod = (String) c[0];
+      double price = (Double) c[1];
+      List<Group> hits = e.pods().stream().filter(g -> pod.equals(g.labels().get("pod"))).toList();
+      assertThat(hits).as(pod).hasSize(1);
+      Figures f = hits.get(0).figures();
+      assertThat(f.cost().present()).as(pod + ": " + f.cost().reason()).isTrue();
+      assertThat(f.cost().get()).as(pod).isCloseTo(gpuSeconds / 3600 * price, within(1e-9));
+      double tokens = TRUTH.get(end).get(pod)[1] - TRUTH.get(end - WINDOW_MS).get(pod)[1];
+      assertThat(tokens).as(pod + " tokens").isPositive();
+      assertThat(f.costPerMillionTokens().get())
+          .as(pod)
+          .isCloseTo(gpuSeconds / 3600 * price / tokens * 1e6, within(1e-6));
+    }
+  }
+
   @Test
   void whatOnlyDcgmMeasuresSaysSoForTheMi300xPod() {
     Map<String, PanelResult> amdOnly = render(fleet, amdModel());

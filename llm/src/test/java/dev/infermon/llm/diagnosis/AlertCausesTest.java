@@ -122,6 +122,32 @@ class AlertCausesTest {
                     + "%7Bmodel_name%3D%22org%2Fm%22%2C%20namespace%3D%22a%22%7D"));
   }
 
+  /**
+   * An alert with a pod label links the dashboard's pod level of its model (the dashboard has no
+   * pod filter); an alert younger than the diagnosis window links the window, 30 minutes to the
+   * evaluation, not the few minutes since it started.
+   */
+  @Test
+  void aPodsAlertLinksThePodLevelAndAYoungAlertTheWholeWindow() {
+    AlertCause c =
+        new AlertCauses(Catalog.builtIn(), end -> DIAGNOSIS)
+            .causeOf(
+                "QueueOnAPodOfAModel",
+                "vllm:num_requests_waiting > 5",
+                labels("namespace=a model_name=m pod=p2"),
+                T - 120_000,
+                T)
+            .orElseThrow();
+    assertThat(c.cause()).startsWith("saturated on p2: ");
+    assertThat(c.annotations("http://infermon:9090"))
+        .containsEntry(
+            "dashboard_url",
+            "http://infermon:9090/dashboard?namespace=a&model=m&level=pod&from="
+                + (T - DiagnosisService.DEFAULT_WINDOW_MS)
+                + "&to="
+                + T);
+  }
+
   @Test
   void alertsOfOneEvaluationShareOneDiagnosis() {
     AtomicInteger diagnoses = new AtomicInteger();

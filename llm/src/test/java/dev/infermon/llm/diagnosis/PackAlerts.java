@@ -88,6 +88,15 @@ final class PackAlerts {
     return out;
   }
 
+  /** The alerts named {@code alert} firing after the last evaluation, as the rule holds them. */
+  List<AlertSnapshot> firingSnapshots(String alert) {
+    List<AlertSnapshot> out = new ArrayList<>();
+    for (RuleGroup g : groups) {
+      out.addAll(g.firingAlerts(alert));
+    }
+    return out;
+  }
+
   /** The labels of the alerts named {@code alert} firing after the last evaluation. */
   List<Map<String, String>> firingLabels(String alert) {
     List<Map<String, String>> out = new ArrayList<>();

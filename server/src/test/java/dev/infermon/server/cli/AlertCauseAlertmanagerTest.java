@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
@@ -13,6 +14,7 @@ import dev.infermon.simulator.Scenario;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -48,14 +50,20 @@ import picocli.CommandLine;
  * 15 minutes of wall time). For every row, what Alertmanager's {@code /api/v2/alerts} then holds
  * for the row's alerts on its model (its first alert always, the others when infermon has them
  * firing) names the row's cause, with evidence, and the dashboard, incident and generator links
- * under {@code --web.external-url} (a reverse proxy's URL with a path); infermon serves the
- * incident page at the link's path, and its data names the same cause last. Skipped without the
- * binary; every wait is bounded.
+ * under {@code --web.external-url} (a reverse proxy's URL with a path), and Alertmanager's webhook
+ * receiver is notified with them; infermon serves the incident page at the link's path, and its
+ * data names the same cause last. A rule file of the user's own, per pod on an engine metric, gets
+ * its cause too ({@link #checkOwnRule}). Skipped without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
   static final Duration WAIT = Duration.ofSeconds(40);
   static final String PROXY = "https://proxy.example.com/infermon";
+
+  /** The alert of a rule file of the user's own, on the waiting requests of one model's pods. */
+  static final String OWN_ALERT = "PodQueueLong";
+
+  static final String OWN_MODEL = "scenario/kv-pressure";
 
   /** Every alert of every row: the first evaluation after the backfill, and a resend. */
   static final Duration ALERTS_WAIT = Duration.ofSeconds(90);
@@ -67,6 +75,11 @@ class AlertCauseAlertmanagerTest {
 
   @TempDir Path dir;
   private Process am;
+  private HttpServer hook;
+
+  /** The alerts of every notification Alertmanager's webhook receiver posted. */
+  private final List<JsonNode> notified = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private int amPort;
   private final HttpClient http = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
@@ -77,8 +90,31 @@ class AlertCauseAlertmanagerTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       amPort = s.getLocalPort();
     }
+    // Alertmanager's own webhook receiver notifies a loopback server: what a chat or pager
+    // integration gets (group_wait 1s: the first notification of a group at once)
+    hook = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+    hook.createContext(
+        "/hook",
+        ex -> {
+          try (ex) {
+            JsonNode body = json.readTree(ex.getRequestBody());
+            body.path("alerts").forEach(notified::add);
+            ex.sendResponseHeaders(200, -1);
+          }
+        });
+    hook.start();
     Files.writeString(
-        dir.resolve("am.yml"), "route:\n  receiver: blackhole\nreceivers:\n  - name: blackhole\n");
+        dir.resolve("am.yml"),
+        "route:\n"
+            + "  receiver: hook\n"
+            + "  group_by: [alertname, model_name, pod]\n"
+            + "  group_wait: 1s\n"
+            + "receivers:\n"
+            + "  - name: hook\n"
+            + "    webhook_configs:\n"
+            + "      - url: http://127.0.0.1:"
+            + hook.getAddress().getPort()
+            + "/hook\n");
     am =
         new ProcessBuilder(
                 BINARY.toString(),
@@ -106,6 +142,9 @@ class AlertCauseAlertmanagerTest {
 
   @AfterEach
   void stopAlertmanager() throws InterruptedException {
+    if (hook != null) {
+      hook.stop(0);
+    }
     if (am != null) {
       am.destroy();
       if (!am.waitFor(10, TimeUnit.SECONDS)) {
@@ -173,7 +212,10 @@ class AlertCauseAlertmanagerTest {
             + amPort
             + "']\n"
             + "llm:\n"
-            + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n";
+            + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n"
+            + "rule_files: ['"
+            + ownRules()
+            + "']\n";
     Demo demo =
         Demo.start(
             new Demo.Options(fleet, List.of(), Duration.ofMinutes(20), Duration.ofSeconds(15)),
@@ -195,10 +237,13 @@ class AlertCauseAlertmanagerTest {
       Map<Row, Set<String>> firedByRow = new LinkedHashMap<>();
       for (Row row : rows) {
         Set<String> fired = new java.util.TreeSet<>();
-        firing.stream().filter(k -> k.get(1).equals(row.model())).forEach(k -> fired.add(k.get(0)));
+        firing.stream()
+            .filter(k -> k.get(1).equals(row.model()) && !k.get(0).equals(OWN_ALERT))
+            .forEach(k -> fired.add(k.get(0)));
         firedByRow.put(row, fired);
       }
       System.out.println("firing by scenario: " + firedByRow);
+      printReceived(rows, received);
       for (Row row : rows) {
         // no alert of the pack fires beyond the row's: each is true of the scenario
         Set<String> fired = firedByRow.get(row);
@@ -214,6 +259,8 @@ class AlertCauseAlertmanagerTest {
           }
         }
       }
+      checkOwnRule(demo);
+      checkNotified(rows);
     } finally {
       demo.close();
     }
@@ -223,9 +270,6 @@ class AlertCauseAlertmanagerTest {
   private void checkAlert(Demo demo, Row row, JsonNode a) throws Exception {
     JsonNode ann = a.get("annotations");
     String what = row.scenario() + ": " + a;
-    // the surefire report keeps what Alertmanager received (docs/alerting.md quotes it)
-    System.out.println(
-        row.scenario() + " " + a.path("labels").path("alertname").asText() + " " + ann);
     assertThat(ann.path("cause").asText()).as(what).startsWith(row.cause() + " on ");
     assertThat(ann.path("cause_evidence").asText()).as(what).contains(" = ").contains(" at ");
     assertThat(ann.path("dashboard_url").asText())
@@ -236,6 +280,14 @@ class AlertCauseAlertmanagerTest {
                 + URLEncoder.encode(row.model(), StandardCharsets.UTF_8))
         .contains("&from=")
         .contains("&to=");
+    // the earlier of the alert's start and 30 minutes before the evaluation: the alert is younger
+    java.util.regex.Matcher range =
+        java.util.regex.Pattern.compile("&from=(\\d+)&to=(\\d+)$")
+            .matcher(ann.path("dashboard_url").asText());
+    assertThat(range.find()).as(what).isTrue();
+    assertThat(Long.parseLong(range.group(2)) - Long.parseLong(range.group(1)))
+        .as("the dashboard's range: " + what)
+        .isEqualTo(Duration.ofMinutes(30).toMillis());
     assertThat(a.path("generatorURL").asText()).startsWith(PROXY + "/graph?g0.expr=");
     assertThat(ann.path("summary").asText()).as("the rule's own annotations stay").isNotEmpty();
     assertThat(ann.has("cause_error")).as(what).isFalse();
@@ -259,6 +311,124 @@ class AlertCauseAlertmanagerTest {
     assertThat(timeline.get(timeline.size() - 1).path("state").asText())
         .as("the cause the incident names last: " + timeline)
         .isEqualTo(row.cause());
+  }
+
+  /**
+   * Alertmanager's notifications carry the cause on: its webhook receiver posts each row's first
+   * alert with the row's cause and evidence, as it holds them.
+   */
+  private void checkNotified(List<Row> rows) throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
+    for (Row row : rows) {
+      String name = row.alerts().get(0);
+      while (true) {
+        JsonNode got = null;
+        for (JsonNode a : notified) {
+          if (a.at("/labels/alertname").asText().equals(name)
+              && a.at("/labels/model_name").asText().equals(row.model())) {
+            got = a;
+          }
+        }
+        if (got != null) {
+          String what = "notified: " + got;
+          assertThat(got.at("/annotations/cause").asText())
+              .as(what)
+              .startsWith(row.cause() + " on ");
+          assertThat(got.at("/annotations/cause_evidence").asText()).as(what).contains(" = ");
+          assertThat(got.at("/annotations/incident_url").asText()).startsWith(PROXY + "/incident?");
+          break;
+        }
+        assertThat(System.nanoTime())
+            .as("a webhook notification of " + name + " on " + row.model())
+            .isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
+  }
+
+  /** A rule of the user's own over an engine metric, per pod: {@link #OWN_ALERT}. */
+  private Path ownRules() throws java.io.IOException {
+    Path f = dir.resolve("own-rules.yml");
+    Files.writeString(
+        f,
+        "groups:\n"
+            + "  - name: own\n"
+            + "    rules:\n"
+            + "      - alert: "
+            + OWN_ALERT
+            + "\n"
+            + "        expr: vllm:num_requests_waiting{model_name=\""
+            + OWN_MODEL
+            + "\"} > 5\n"
+            + "        labels: {severity: page}\n"
+            + "        annotations: {summary: '{{ $labels.pod }} queues'}\n");
+    return f;
+  }
+
+  /**
+   * An alert of the user's own rule on an engine metric (not the pack's) arrives with a cause too:
+   * per pod, the finding on that pod (the KV pressure its vLLM pods are in), with the dashboard at
+   * the pod level of the pod's model.
+   */
+  private void checkOwnRule(Demo demo) throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
+    List<JsonNode> own = new ArrayList<>();
+    while (own.isEmpty()) {
+      HttpResponse<String> r = get("/api/v2/alerts");
+      if (r.statusCode() == 200) {
+        for (JsonNode a : json.readTree(r.body())) {
+          if (a.at("/labels/alertname").asText().equals(OWN_ALERT)
+              && a.path("annotations").has("cause")) {
+            own.add(a);
+          }
+        }
+      }
+      if (own.isEmpty()) {
+        assertThat(System.nanoTime())
+            .as(OWN_ALERT + " with a cause in Alertmanager: " + r.body())
+            .isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
+    for (JsonNode a : own) {
+      System.out.println("received by Alertmanager, own rule: " + json.writeValueAsString(a));
+      String pod = a.at("/labels/pod").asText();
+      JsonNode ann = a.get("annotations");
+      assertThat(pod).as(a.toString()).startsWith("vllm-");
+      assertThat(ann.path("cause").asText())
+          .as(a.toString())
+          .startsWith("kv-pressure on " + pod + ": ");
+      assertThat(ann.path("cause_evidence").asText())
+          .as(a.toString())
+          .contains("pod=\"" + pod + "\"");
+      assertThat(ann.path("dashboard_url").asText())
+          .startsWith(
+              PROXY
+                  + "/dashboard?namespace=inference&model="
+                  + URLEncoder.encode(OWN_MODEL, StandardCharsets.UTF_8)
+                  + "&level=pod&from=");
+      assertThat(ann.path("summary").asText()).isEqualTo(pod + " queues");
+    }
+  }
+
+  /**
+   * Prints every alert Alertmanager holds with a cause on each row's model, optional ones too, in
+   * full as {@code /api/v2/alerts} returned it, one JSON object a line: the surefire report keeps
+   * what Alertmanager received, which docs/alerting.md quotes ({@code AlertCauseDocsTest}).
+   */
+  private void printReceived(List<Row> rows, Map<List<String>, JsonNode> received)
+      throws java.io.IOException {
+    for (Row row : rows) {
+      for (Map.Entry<List<String>, JsonNode> e : received.entrySet()) {
+        if (e.getKey().get(1).equals(row.model())) {
+          System.out.println(
+              "received by Alertmanager, "
+                  + row.scenario().cliName()
+                  + ": "
+                  + json.writeValueAsString(e.getValue()));
+        }
+      }
+    }
   }
 
   /** {@code serve}'s settings for the demo's generated configuration with {@code extra} added. */

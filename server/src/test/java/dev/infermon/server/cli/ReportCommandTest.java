@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.server.runtime.Infermon;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,6 +99,72 @@ class ReportCommandTest {
               "report", "--url", url, "--window", "20m", "--end", at, "--model", "other");
       assertThat(none.code()).isEqualTo(2);
       assertThat(none.err()).contains("--model: no samples for model \"other\" in the window");
+    } finally {
+      m.close();
+    }
+  }
+
+  /**
+   * The issue's own example, {@code --window 7d}: a week of one pod's request counter, a sample a
+   * minute (10 a minute), reported in JSON, text and Markdown; the week's requests are the
+   * counter's gain over it, and the window is the week up to {@code --end}.
+   */
+  @Test
+  void aWeekWindowReportsTheWeeksTrafficInEveryFormat() throws Exception {
+    Path cfg = dir.resolve("infermon.yml");
+    Files.writeString(cfg, "global:\n  scrape_interval: 1m\n");
+    Infermon m =
+        serve(
+                "--config.file=" + cfg,
+                "--web.listen-address=127.0.0.1:0",
+                "--storage.tsdb.path=" + dir.resolve("data"),
+                "--web.enable-remote-write-receiver")
+            .infermon();
+    assertThat(m).as("infermon serve started").isNotNull();
+    try {
+      long end = System.currentTimeMillis() / 60_000 * 60_000;
+      int minutes = (int) Duration.ofDays(7).toMinutes();
+      Map<String, String> target =
+          Map.of(
+              "job", "vllm",
+              "instance", "10.0.0.7:8000",
+              "namespace", "prod",
+              "pod", "llama-0",
+              "backend", "vllm");
+      List<byte[]> series = new ArrayList<>();
+      // from a minute before the week's start, so the week's first step has its gain
+      for (int i = 0; i <= minutes + 1; i++) {
+        series.add(
+            LlmApiServeTest.timeSeries(
+                LlmApiServeTest.labels(
+                    "vllm:request_success_total",
+                    target,
+                    Map.of("model_name", "llama", "finished_reason", "stop")),
+                end - (minutes + 1 - i) * 60_000L,
+                i * 10.0));
+      }
+      assertThat(ServeTestSupport.remoteWrite(m, LlmApiServeTest.writeRequest(series)).statusCode())
+          .isEqualTo(204);
+      String url = "http://127.0.0.1:" + m.port();
+      String at = Instant.ofEpochMilli(end).toString();
+      LintCommandTest.Run json =
+          LintCommandTest.run(
+              "report", "--url", url, "--window", "7d", "--end", at, "--format", "json");
+      assertThat(json.code()).as(json.err()).isZero();
+      JsonNode r = JSON.readTree(json.out());
+      assertThat(r.get("end").asDouble() - r.get("start").asDouble())
+          .isEqualTo(Duration.ofDays(7).toSeconds());
+      JsonNode model = r.get("models").get(0);
+      assertThat(model.get("model").asText()).isEqualTo("llama");
+      assertThat(model.get("traffic").get("requests").asDouble())
+          .isCloseTo(minutes * 10.0, within(1e-6));
+      for (String[] f : new String[][] {{"text", "== llama\n"}, {"markdown", "## llama"}}) {
+        LintCommandTest.Run out =
+            LintCommandTest.run(
+                "report", "--url", url, "--window", "7d", "--end", at, "--format", f[0]);
+        assertThat(out.code()).as(f[0] + ": " + out.err()).isZero();
+        assertThat(out.out()).as(f[0]).contains(f[1]).contains(minutes * 10 + " requests");
+      }
     } finally {
       m.close();
     }
