@@ -25,12 +25,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * infermon's own exports (the dashboard as Grafana JSON, the default alert pack as a rule file and
- * as a PrometheusRule, every engine of the catalog) lint clean: against the catalog and against
- * every kind of simulated fleet, inventoried as a live scrape. (Against one real capture replayed
- * alone, a single release, what the exports name for later releases is empty, truly: the server's
- * {@code CaptureGoldenTest} pins those findings per capture, reviewed.) What infermon tells users
- * to run must pass what infermon tells users to check; the default TTFT alert's threshold included.
- * The only finding allowed is the info that a lazily created SGLang family has no samples yet.
+ * as a PrometheusRule) lint clean. Generated for a fleet ({@code infermon export --endpoint}), they
+ * get neither an error nor a warning against that fleet, for every simulated fleet and every real
+ * capture replayed alone. Generated without a fleet (every engine, release and spelling), they lint
+ * clean against the catalog and against every kind of simulated fleet, inventoried as a live
+ * scrape, but for the true warnings of optional features the fleet does not set; against one real
+ * capture replayed alone, a single release, what they name for later releases is empty, truly (the
+ * server's {@code CaptureGoldenTest} pins those findings per capture, reviewed). What infermon
+ * tells users to run must pass what infermon tells users to check; the default TTFT alert's
+ * threshold included.
  */
 class ExportsLintTest {
   static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
