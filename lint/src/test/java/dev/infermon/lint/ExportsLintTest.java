@@ -9,6 +9,7 @@ import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.sglang.SglangRelease;
@@ -24,12 +25,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * infermon's own exports (the dashboard as Grafana JSON, the default alert pack as a rule file and
- * as a PrometheusRule, every engine of the catalog) lint clean: against the catalog and against
- * every kind of simulated fleet, inventoried as a live scrape. (Against one real capture replayed
- * alone, a single release, what the exports name for later releases is empty, truly: the server's
- * {@code CaptureGoldenTest} pins those findings per capture, reviewed.) What infermon tells users
- * to run must pass what infermon tells users to check; the default TTFT alert's threshold included.
- * The only finding allowed is the info that a lazily created SGLang family has no samples yet.
+ * as a PrometheusRule) lint clean. Generated for a fleet ({@code infermon export --endpoint}), they
+ * get neither an error nor a warning against that fleet, for every simulated fleet and every real
+ * capture replayed alone. Generated without a fleet (every engine, release and spelling), they lint
+ * clean against the catalog and against every kind of simulated fleet, inventoried as a live
+ * scrape, but for the true warnings of optional features the fleet does not set; against one real
+ * capture replayed alone, a single release, what they name for later releases is empty, truly (the
+ * server's {@code CaptureGoldenTest} pins those findings per capture, reviewed). What infermon
+ * tells users to run must pass what infermon tells users to check; the default TTFT alert's
+ * threshold included.
  */
 class ExportsLintTest {
   static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
@@ -193,6 +197,71 @@ class ExportsLintTest {
       }
       default -> throw new AssertionError("not true of the capture alone: " + f);
     }
+  }
+
+  /**
+   * The exports generated for a fleet ({@code infermon export --endpoint}, {@link
+   * ExportService#grafana(Inventory)}) lint without an error or a warning against that fleet, for
+   * every simulated fleet and every real capture replayed alone: they read only what the targets'
+   * releases, spellings and features expose. The infos left are true of the fleet: a family created
+   * on first use has no samples yet, a dcgm field of hardware the GPU lacks.
+   */
+  @ParameterizedTest(name = "{0} for and against {1}")
+  @MethodSource("exportsForFleets")
+  void exportsForTheFleetLintCleanAgainstIt(String file, String fleet, Inventory inventory) {
+    Reference ref = Reference.of(Catalog.builtIn(), inventory, Reference.Mode.LIVE);
+    String text = forFleet(inventory).get(file);
+    LintResult r = new LintRun(ref, LintOptions.DEFAULT).run(List.of(LintInput.file(file, text)));
+    // the dashboard reads GPUs by the inference pods they serve: none for dcgm alone; the vLLM
+    // excerpt holds one gauge (KV usage), none of the TTFT, queue and request families the pack
+    // reads
+    boolean reads =
+        inventory.engines().stream().anyMatch(e -> !Catalog.builtIn().isGpuExporter(e))
+            && !(fleet.contains("EXCERPT") && !file.equals("grafana.json"));
+    if (reads) {
+      assertThat(r.queries()).as("%s for %s has queries", file, fleet).isPositive();
+    }
+    assertThat(r.findings()).as("%s for %s", file, fleet).allSatisfy(ExportsLintTest::trueInfo);
+  }
+
+  /** An info that is true of any fleet it is reported on; never a warning or an error. */
+  private static void trueInfo(Finding f) {
+    assertThat(f.severity()).as("%s", f).isEqualTo(Severity.INFO);
+    switch (f.check()) {
+      case UNKNOWN_METRIC -> assertThat(f.message()).as("%s", f).contains("on first use");
+      case CONDITIONAL_METRIC_OFF ->
+          assertThat(f.message()).as("%s", f).contains("exists only on GPUs with");
+      default -> throw new AssertionError("not an info true of the fleet: " + f);
+    }
+  }
+
+  static Map<String, String> forFleet(Inventory inventory) {
+    return Map.of(
+        "grafana.json",
+        EXPORTS.grafana(inventory),
+        "default-alerts.yml",
+        EXPORTS.rules(inventory, LlmConfig.Alerts.DEFAULT),
+        "prometheusrule.yaml",
+        EXPORTS.prometheusRule(null, "monitoring", inventory, LlmConfig.Alerts.DEFAULT));
+  }
+
+  static Stream<Arguments> exportsForFleets() {
+    Stream.Builder<Arguments> out = Stream.builder();
+    for (String file : exports().keySet()) {
+      for (Map.Entry<String, FleetConfig> f : FLEETS.entrySet()) {
+        out.add(
+            Arguments.of(
+                file,
+                f.getKey(),
+                SimulatedEndpoints.inventory(f.getValue(), Duration.ofMinutes(10))));
+      }
+      for (Captures.Entry c : Captures.all()) {
+        out.add(
+            Arguments.of(
+                file, c.fileName(), SimulatedEndpoints.captureReference(List.of(c)).inventory()));
+      }
+    }
+    return out.build();
   }
 
   static Stream<Arguments> exportsAndCaptures() {

@@ -89,11 +89,11 @@ class AlertPackUnitTest {
 
   /**
    * The TTFT quantile is computed per engine and compared with the threshold: the default must be a
-   * bucket bound of each engine's TTFT histogram in its newest release, or each engine's quantile
-   * is interpolated at the threshold instead of measured there.
+   * bucket bound of the TTFT histogram of every engine the pack's TTFT rule reads, in its newest
+   * release, or that engine's quantile is interpolated at the threshold instead of measured there.
    */
   @ParameterizedTest(name = "{0}")
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"vllm", "sglang"})
+  @MethodSource("ttftHistograms")
   void defaultTtftThresholdIsABucketBoundOfEachEngine(String engine) {
     EngineCatalog e = Catalog.builtIn().engine(engine);
     String family = e.sources(Signal.TTFT).get(0).metrics().get(0);
@@ -103,6 +103,31 @@ class AlertPackUnitTest {
     assertThat(BucketBounds.place(threshold, bounds).onBound())
         .as("%s in %s", threshold, bounds)
         .isTrue();
+  }
+
+  /**
+   * Every engine whose TTFT the default pack's rule reads: a TTFT source whose family is a
+   * histogram with bounds the catalog fixes (the rule's quantile needs buckets).
+   */
+  static List<String> ttftHistograms() {
+    List<String> out = new java.util.ArrayList<>();
+    for (EngineCatalog e : Catalog.builtIn().engines()) {
+      if (e.sources(Signal.TTFT).isEmpty()) {
+        continue;
+      }
+      String family = e.sources(Signal.TTFT).get(0).metrics().get(0);
+      e.entry(family, e.newest())
+          .flatMap(m -> BucketBounds.catalogBounds(m, e.newest()))
+          .filter(b -> !b.isEmpty())
+          .ifPresent(b -> out.add(e.engine()));
+    }
+    return out;
+  }
+
+  /** The engines are read from the catalog, so an engine added with a TTFT histogram is checked. */
+  @Test
+  void everyEngineWithATtftHistogramIsChecked() {
+    assertThat(ttftHistograms()).containsExactly("vllm", "sglang", "trtllm");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -235,7 +235,7 @@ class ArchitectureTest {
         .whereLayer("dashboard")
         .mayOnlyBeAccessedByLayers("diagnosis", "export", "efficiency", "report")
         .whereLayer("inventory")
-        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis", "efficiency", "report")
+        .mayOnlyBeAccessedByLayers("dashboard", "diagnosis", "export", "efficiency", "report")
         .whereLayer("catalog")
         .mayOnlyBeAccessedByLayers(
             "inventory", "dashboard", "diagnosis", "slo", "export", "efficiency", "report")

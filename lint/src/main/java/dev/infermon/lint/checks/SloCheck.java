@@ -33,7 +33,7 @@ public final class SloCheck {
     int exact = 0;
     int measured = 0;
     for (EngineCatalog e : SliSource.candidates(slo, catalog)) {
-      Optional<SliSource> src = SliSource.of(e, slo.sli());
+      Optional<SliSource> src = SliSource.of(e, slo.sli(), catalog);
       if (src.isEmpty()) {
         continue;
       }

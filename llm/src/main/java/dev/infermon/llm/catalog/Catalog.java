@@ -140,6 +140,33 @@ public final class Catalog {
     return plain;
   }
 
+  /**
+   * The labels that tell another engine's spelling of {@code family} from {@code engine}'s: the
+   * required labels of every other engine's spelling that names a family so (TensorRT-LLM 1.0's
+   * {@code engine_type} on {@code time_to_first_token_seconds}, which NVIDIA NIM serves as vLLM's
+   * without it). A selector of {@code engine}'s plain spelling says each of them is empty, or it
+   * reads the other engine's series too. Empty when no other engine shares the name.
+   */
+  public java.util.SortedSet<String> labelsTellingApart(EngineCatalog engine, String family) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (EngineCatalog o : engines.values()) {
+      if (o.engine().equals(engine.engine())) {
+        continue;
+      }
+      for (NameVariant v : o.variants()) {
+        if (v.requiredLabels().isEmpty()) {
+          continue;
+        }
+        for (MetricEntry m : o.metrics()) {
+          if (o.serves(v, m.name()) && m.familyName(v).equals(family)) {
+            out.addAll(v.requiredLabels());
+          }
+        }
+      }
+    }
+    return java.util.Collections.unmodifiableSortedSet(out);
+  }
+
   /** A family with the engine it belongs to. */
   public record Identified(EngineCatalog engine, EngineCatalog.Match match) {}
 }

@@ -67,11 +67,25 @@ public final class AlertPack {
    */
   public static List<AlertRule> rulesFor(
       Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
+    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, f -> true);
+  }
+
+  /**
+   * The rules reading the families of {@code spellings} that {@code fleet} also has (an export for
+   * known targets: {@link TargetPresence}), and the router queues whose family {@code routers}
+   * accepts; a rule none of whose families the fleet has is left out.
+   */
+  static List<AlertRule> rulesFor(
+      Catalog catalog,
+      List<Spelling> spellings,
+      LlmConfig.Alerts alerts,
+      Presence fleet,
+      java.util.function.Predicate<String> routers) {
     PromqlCompiler c = new PromqlCompiler(catalog);
-    PromqlCompiler.Options o = options(alerts, new LinkedHashSet<>(spellings));
+    PromqlCompiler.Options o = options(alerts, new LinkedHashSet<>(spellings), fleet);
     List<AlertRule> out = new ArrayList<>();
     String q = percent(alerts.ttftQuantile());
-    ttft(c, spellings, alerts)
+    ttft(c, spellings, alerts, fleet)
         .ifPresent(
             ttft ->
                 out.add(
@@ -114,7 +128,7 @@ public final class AlertPack {
                   "description",
                   "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings.")));
     }
-    slots(c, catalog, spellings, alerts).ifPresent(out::add);
+    slots(c, catalog, spellings, alerts, fleet).ifPresent(out::add);
     failures(c, o, alerts)
         .ifPresent(
             expr ->
@@ -131,7 +145,7 @@ public final class AlertPack {
                                 + "% of requests fail",
                             "description",
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
-    RouterAlerts.queue(catalog, alerts).ifPresent(out::add);
+    RouterAlerts.queue(catalog, alerts, routers).ifPresent(out::add);
     return out;
   }
 
@@ -171,7 +185,11 @@ public final class AlertPack {
    * can never see, since it needs preemptions.
    */
   private static Optional<AlertRule> slots(
-      PromqlCompiler c, Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
+      PromqlCompiler c,
+      Catalog catalog,
+      List<Spelling> spellings,
+      LlmConfig.Alerts alerts,
+      Presence fleet) {
     Set<Spelling> noPreemption = new LinkedHashSet<>();
     for (Spelling s : spellings) {
       if (catalog.engine(s.engine()).sources(Signal.PREEMPTIONS).isEmpty()) {
@@ -183,7 +201,9 @@ public final class AlertPack {
     }
     String remedy = remedy(catalog, noPreemption);
     return c.compile(
-            new Measure.Level(Signal.REQUESTS_WAITING), BY_WORKLOAD, options(alerts, noPreemption))
+            new Measure.Level(Signal.REQUESTS_WAITING),
+            BY_WORKLOAD,
+            options(alerts, noPreemption, fleet))
         .map(
             waiting ->
                 new AlertRule(
@@ -220,13 +240,15 @@ public final class AlertPack {
         + (parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")");
   }
 
-  private static PromqlCompiler.Options options(LlmConfig.Alerts alerts, Set<Spelling> spellings) {
+  private static PromqlCompiler.Options options(
+      LlmConfig.Alerts alerts, Set<Spelling> spellings, Presence fleet) {
+    Presence chosen = Presence.spellings(spellings);
     return new PromqlCompiler.Options(
         Filters.NONE,
         Map.of(),
         alerts.ttftQuantile(),
         LlmConfig.Alerts.RATE_WINDOW_SECONDS / 60 + "m",
-        Presence.spellings(spellings));
+        (e, v, m) -> chosen.has(e, v, m) && fleet.has(e, v, m));
   }
 
   /**
@@ -237,14 +259,14 @@ public final class AlertPack {
    * engine share its bounds and are summed together.
    */
   private static Optional<String> ttft(
-      PromqlCompiler c, List<Spelling> spellings, LlmConfig.Alerts alerts) {
+      PromqlCompiler c, List<Spelling> spellings, LlmConfig.Alerts alerts, Presence fleet) {
     Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
     for (Spelling s : spellings) {
       byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
     }
     List<String> parts = new ArrayList<>();
     for (Set<Spelling> one : byEngine.values()) {
-      c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one))
+      c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one, fleet))
           .ifPresent(e -> parts.add(e + " > " + seconds(alerts.ttftThreshold())));
     }
     return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));

@@ -4,8 +4,14 @@ import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.BadParameterException;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.Spelling;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.LiveScrape;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.slo.BurnWindow;
 import dev.infermon.llm.slo.SloRules;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -23,7 +29,8 @@ import java.util.Set;
  * <p>Errors: {@link BadParameterException} naming {@code engines} for an unknown engine, {@code
  * spellings} for an unknown spelling and {@code name} for a name Kubernetes refuses.
  *
- * <p>Needs no storage. Immutable; thread-safe.
+ * <p>Needs no storage; {@link #targets} scrapes the pages an export is generated for. Immutable;
+ * thread-safe.
  */
 public final class ExportService {
   /** The PrometheusRule's {@code metadata.name} when none is given. */
@@ -92,6 +99,90 @@ public final class ExportService {
     } catch (IllegalArgumentException e) {
       throw new BadParameterException("name", e.getMessage());
     }
+  }
+
+  /**
+   * The dashboard as Grafana JSON for the fleet of {@code inventory}: the targets' engines in their
+   * spellings, reading only what their releases and features expose ({@link TargetPresence}).
+   *
+   * @throws BadParameterException naming {@code endpoints} when no target is of a known engine
+   */
+  public String grafana(Inventory inventory) {
+    return GrafanaDashboard.jsonFor(
+        catalog, spellings(inventory), new TargetPresence(inventory), true);
+  }
+
+  /** The default alert pack for the fleet of {@code inventory}, as a Prometheus rule file. */
+  public String rules(Inventory inventory, LlmConfig.Alerts alerts) {
+    return RuleFiles.prometheusRuleFile(AlertPack.GROUP, alertRules(inventory, alerts));
+  }
+
+  /** The default alert pack for the fleet of {@code inventory}, as a PrometheusRule. */
+  public String prometheusRule(
+      String name, String namespace, Inventory inventory, LlmConfig.Alerts alerts) {
+    List<AlertRule> rules = alertRules(inventory, alerts);
+    try {
+      return RuleFiles.prometheusRule(
+          name == null || name.isEmpty() ? DEFAULT_NAME : name, namespace, AlertPack.GROUP, rules);
+    } catch (IllegalArgumentException e) {
+      throw new BadParameterException("name", e.getMessage());
+    }
+  }
+
+  private List<AlertRule> alertRules(Inventory inventory, LlmConfig.Alerts alerts) {
+    TargetPresence fleet = new TargetPresence(inventory);
+    return AlertPack.rulesFor(catalog, spellings(inventory), alerts, fleet, fleet::exposes);
+  }
+
+  /** How long a scrape of {@link #targets} may take. */
+  public static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
+
+  /**
+   * The targets an export is generated for: each {@code /metrics} page scraped once and inventoried
+   * (engine, spelling, release range, features, families).
+   *
+   * @throws BadParameterException naming {@code endpoints} and the first page that cannot be
+   *     scraped, with why: an export without that target's engine would leave it out silently
+   */
+  public Inventory targets(List<URI> endpoints) throws InterruptedException {
+    LiveScrape scrape = new LiveScrape(catalog, SCRAPE_TIMEOUT);
+    List<TargetInventory> out = new ArrayList<>();
+    for (URI u : endpoints) {
+      try {
+        out.add(scrape.scrape(u));
+      } catch (IOException | RuntimeException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        throw new BadParameterException(
+            "endpoints", "cannot scrape " + u + ": " + m.lines().findFirst().orElse(m));
+      }
+    }
+    return new Inventory(out);
+  }
+
+  /**
+   * The spellings the targets of {@code inventory} use, in catalog order.
+   *
+   * @throws BadParameterException naming {@code endpoints} when no target is of a known engine
+   */
+  public List<Spelling> spellings(Inventory inventory) {
+    Set<Spelling> used = new LinkedHashSet<>();
+    inventory.targets().forEach(t -> used.add(t.detection().spelling()));
+    List<Spelling> out = new ArrayList<>();
+    for (var e : catalog.engines()) {
+      for (Spelling s : e.spellings()) {
+        if (used.contains(s)) {
+          out.add(s);
+        }
+      }
+    }
+    if (out.isEmpty()) {
+      throw new BadParameterException(
+          "endpoints",
+          "no target is of an engine infermon knows ("
+              + inventory.targets().size()
+              + " targets read): nothing to export for");
+    }
+    return out;
   }
 
   /** The recording rules and burn-rate alerts of {@code slos} as a rule file (docs/slo.md). */

@@ -52,7 +52,20 @@ public final class GrafanaDashboard {
 
   /** The dashboard JSON reading the families of {@code spellings} only. */
   public static String jsonFor(Catalog catalog, List<Spelling> spellings) {
+    return jsonFor(catalog, spellings, current(new LinkedHashSet<>(spellings)), false);
+  }
+
+  /**
+   * The dashboard JSON reading the families of {@code spellings} that {@code presence} has: every
+   * current one ({@link #current}), or a known fleet's ({@link TargetPresence}). For a fleet
+   * ({@code fleet}), a panel none of whose queries reads a family the fleet has is left out, and a
+   * row left with no panel too: on that fleet they would stay empty.
+   */
+  static String jsonFor(
+      Catalog catalog, List<Spelling> spellings, Presence presence, boolean fleet) {
     Set<Spelling> chosen = new LinkedHashSet<>(spellings);
+    Presence spelt = Presence.spellings(chosen);
+    Presence reads = (e, v, m) -> spelt.has(e, v, m) && presence.has(e, v, m);
     PromqlCompiler compiler = new PromqlCompiler(catalog);
     ObjectNode root = JSON.createObjectNode();
     root.put("uid", UID);
@@ -76,8 +89,13 @@ public final class GrafanaDashboard {
       row.put("collapsed", false);
       grid(row, 0, y++, 24, 1);
       int x = 0;
+      int before = panels.size();
       for (Panel p : Dashboards.standard()) {
         if (!p.section().equals(section)) {
+          continue;
+        }
+        ArrayNode targets = targets(compiler, p, reads);
+        if (fleet && targets.isEmpty()) {
           continue;
         }
         ObjectNode n = panels.addObject();
@@ -93,31 +111,13 @@ public final class GrafanaDashboard {
           x = 0;
           y += 8;
         }
-        ArrayNode targets = n.putArray("targets");
-        char ref = 'A';
-        PromqlCompiler.Options o =
-            new PromqlCompiler.Options(
-                Filters.grafanaVariables(),
-                p.match(),
-                PLACEHOLDER_QUANTILE,
-                "$__rate_interval",
-                current(chosen),
-                // Grafana's step: a heatmap column counts the observations of one interval
-                "$__interval");
-        for (Query q : p.queries()) {
-          Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
-          if (expr.isEmpty()) {
-            continue;
-          }
-          ObjectNode t = targets.addObject();
-          t.put("refId", String.valueOf(ref++));
-          datasource(t);
-          t.put("expr", expr.get().replace(Double.toString(PLACEHOLDER_QUANTILE), "$quantile"));
-          t.put("legendFormat", q.legend().replace(" q", " p$quantile"));
-          if (p.kind() == Panel.Kind.HEATMAP) {
-            t.put("format", "heatmap");
-          }
-        }
+        n.set("targets", targets);
+      }
+      if (fleet && panels.size() == before) {
+        // a row of nothing the fleet has (no prefill/decode pods): left out with its panels
+        panels.remove(before - 1);
+        id--;
+        y--;
       }
       if (x > 0) {
         y += 8;
@@ -128,6 +128,36 @@ public final class GrafanaDashboard {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
+  }
+
+  /** The panel's queries compiled for the families {@code reads} has, one target each. */
+  private static ArrayNode targets(PromqlCompiler compiler, Panel p, Presence reads) {
+    ArrayNode targets = JSON.createArrayNode();
+    char ref = 'A';
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            Filters.grafanaVariables(),
+            p.match(),
+            PLACEHOLDER_QUANTILE,
+            "$__rate_interval",
+            reads,
+            // Grafana's step: a heatmap column counts the observations of one interval
+            "$__interval");
+    for (Query q : p.queries()) {
+      Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
+      if (expr.isEmpty()) {
+        continue;
+      }
+      ObjectNode t = targets.addObject();
+      t.put("refId", String.valueOf(ref++));
+      datasource(t);
+      t.put("expr", expr.get().replace(Double.toString(PLACEHOLDER_QUANTILE), "$quantile"));
+      t.put("legendFormat", q.legend().replace(" q", " p$quantile"));
+      if (p.kind() == Panel.Kind.HEATMAP) {
+        t.put("format", "heatmap");
+      }
+    }
+    return targets;
   }
 
   /**

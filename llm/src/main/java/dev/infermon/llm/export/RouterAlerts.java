@@ -24,11 +24,17 @@ final class RouterAlerts {
   private RouterAlerts() {}
 
   static Optional<AlertRule> queue(Catalog catalog, LlmConfig.Alerts alerts) {
+    return queue(catalog, alerts, f -> true);
+  }
+
+  /** The rule over the router queues whose family {@code present} accepts (a fleet's routers). */
+  static Optional<AlertRule> queue(
+      Catalog catalog, LlmConfig.Alerts alerts, java.util.function.Predicate<String> present) {
     List<String> depth = new ArrayList<>();
     List<String> growth = new ArrayList<>();
     for (Router r : catalog.nonEngine().routers()) {
       for (RouterSource s : r.sources(RouterSignal.QUEUE)) {
-        if (!s.endpoint().named()) {
+        if (!s.endpoint().named() && present.test(s.family())) {
           depth.add("sum by (namespace, pod) (" + s.family() + ")");
           growth.add("sum by (namespace, pod) (delta(" + s.family() + "[10m]))");
         }

@@ -26,21 +26,24 @@ import java.util.Optional;
  * @param entry the histogram's catalog entry (latency SLIs)
  * @param total the counters of all finished requests (success SLI), summed
  * @param failed the counters of failed requests (success SLI), summed
+ * @param catalog the catalog the engine is of: which other engine spells a name alike
  */
 public record SliSource(
     EngineCatalog engine,
     String family,
     MetricEntry entry,
     List<Counter> total,
-    List<Counter> failed) {
+    List<Counter> failed,
+    Catalog catalog) {
   /**
    * One counter a success SLI sums: its sample names and the matchers that select it. A spelling
    * told from another by a label (TensorRT-LLM 1.0's unprefixed names carry {@code engine_type},
-   * NIM's do not) is a counter of its own, selected with that label.
+   * NIM's do not) is a counter of its own, selected with that label; and the other spelling of the
+   * same name is one of its own too, selected without it ({@code engine_type=""}).
    *
    * @param names the sample names, one per spelling
-   * @param matchers the source's matchers ({@code finished_reason=~"abort|error"}) and the labels
-   *     the spelling requires
+   * @param matchers the source's matchers ({@code finished_reason=~"abort|error"}), the labels the
+   *     spelling requires and those it must not carry
    */
   public record Counter(List<String> names, List<String> matchers) {
     public Counter {
@@ -59,7 +62,7 @@ public record SliSource(
   public static List<SliSource> exact(LlmConfig.Slo slo, Catalog catalog) {
     List<SliSource> out = new ArrayList<>();
     for (EngineCatalog e : candidates(slo, catalog)) {
-      Optional<SliSource> src = of(e, slo.sli());
+      Optional<SliSource> src = of(e, slo.sli(), catalog);
       if (src.isEmpty()) {
         continue;
       }
@@ -97,8 +100,8 @@ public record SliSource(
     return slo.threshold().toNanos() / 1e9;
   }
 
-  /** The source of {@code sli} for {@code engine}, if the engine measures it. */
-  public static Optional<SliSource> of(EngineCatalog engine, String sli) {
+  /** The source of {@code sli} for {@code engine} of {@code catalog}, if the engine measures it. */
+  public static Optional<SliSource> of(EngineCatalog engine, String sli, Catalog catalog) {
     if (sli.equals("success")) {
       List<SignalSource> total = engine.sources(Signal.REQUESTS_FINISHED);
       List<SignalSource> failed = engine.sources(Signal.REQUESTS_FAILED);
@@ -106,7 +109,13 @@ public record SliSource(
         return Optional.empty();
       }
       return Optional.of(
-          new SliSource(engine, null, null, counters(engine, total), counters(engine, failed)));
+          new SliSource(
+              engine,
+              null,
+              null,
+              counters(engine, total, catalog),
+              counters(engine, failed, catalog),
+              catalog));
     }
     Signal s = signal(sli);
     List<SignalSource> sources = engine.sources(s);
@@ -118,7 +127,8 @@ public record SliSource(
     if (entries.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new SliSource(engine, family, entries.get(entries.size() - 1), null, null));
+    return Optional.of(
+        new SliSource(engine, family, entries.get(entries.size() - 1), null, null, catalog));
   }
 
   static Signal signal(String sli) {
@@ -142,27 +152,12 @@ public record SliSource(
    * request once wherever it is counted. Each family of a source ({@code finished} = successes +
    * failures where an engine counts them apart) is a counter.
    */
-  static List<Counter> counters(EngineCatalog engine, List<SignalSource> sources) {
+  static List<Counter> counters(EngineCatalog engine, List<SignalSource> sources, Catalog catalog) {
     java.util.LinkedHashSet<Counter> out = new java.util.LinkedHashSet<>();
     for (SignalSource src : sources) {
       for (String metric : src.metrics()) {
-        List<String> plain = new ArrayList<>();
-        for (NameVariant v : engine.variants()) {
-          if (engine.ownedElsewhere(v, metric)) {
-            continue;
-          }
-          String name = v.familyName(metric) + src.series();
-          if (v.requiredLabels().isEmpty()) {
-            plain.add(name);
-          } else {
-            List<String> m = new ArrayList<>(matchers(src));
-            v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
-            out.add(new Counter(List.of(name), m));
-          }
-        }
-        if (!plain.isEmpty()) {
-          out.add(new Counter(plain, matchers(src)));
-        }
+        // the plain spellings last, as the rules have always listed them
+        out.addAll(spellings(engine, catalog, metric, src.series(), matchers(src), false));
       }
     }
     return List.copyOf(out);
@@ -172,26 +167,41 @@ public record SliSource(
    * The sample names of {@code metric} + {@code suffix} as counters: the spellings no label tells
    * apart in one, each spelling that requires labels in its own, selected with them (TensorRT-LLM
    * 1.0's {@code time_to_first_token_seconds} is NIM's name too, and only its {@code engine_type}
-   * keeps NIM's series out of TensorRT-LLM's SLI).
+   * keeps NIM's series out of TensorRT-LLM's SLI), and each spelling whose name another engine's
+   * labelled spelling shares in its own, selected without those labels (NIM's {@code
+   * engine_type=""}, or vLLM's SLI reads TensorRT-LLM 1.0's series).
    */
   List<Counter> spellings(String metric, String suffix) {
+    return spellings(engine, catalog, metric, suffix, List.of(), true);
+  }
+
+  private static List<Counter> spellings(
+      EngineCatalog engine,
+      Catalog catalog,
+      String metric,
+      String suffix,
+      List<String> matchers,
+      boolean plainFirst) {
     List<Counter> out = new ArrayList<>();
     List<String> plain = new ArrayList<>();
     for (NameVariant v : engine.variants()) {
       if (engine.ownedElsewhere(v, metric)) {
         continue;
       }
-      String name = v.familyName(metric) + suffix;
+      String family = v.familyName(metric);
+      List<String> m = new ArrayList<>(matchers);
+      v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
       if (v.requiredLabels().isEmpty()) {
-        plain.add(name);
+        catalog.labelsTellingApart(engine, family).forEach(l -> m.add(l + "=\"\""));
+      }
+      if (m.size() == matchers.size()) {
+        plain.add(family + suffix);
       } else {
-        List<String> m = new ArrayList<>();
-        v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
-        out.add(new Counter(List.of(name), m));
+        out.add(new Counter(List.of(family + suffix), m));
       }
     }
     if (!plain.isEmpty()) {
-      out.add(0, new Counter(plain, List.of()));
+      out.add(plainFirst ? 0 : out.size(), new Counter(plain, matchers));
     }
     return out;
   }

@@ -50,15 +50,16 @@ class SloRulesTest {
   @Test
   void generatedRulesLoadAsARuleFile() throws Exception {
     RuleFile rf = RuleFileParser.parse("slo.rules.yml", generated());
-    assertThat(rf.groups()).hasSize(2);
+    assertThat(rf.groups()).hasSize(5);
     // 7 windows recorded + the objective + 4 alerts, per SLO
-    assertThat(rf.groups().get(0).rules()).hasSize(12);
-    assertThat(rf.groups().get(1).rules()).hasSize(12);
+    for (var g : rf.groups()) {
+      assertThat(g.rules()).as(g.name()).hasSize(12);
+    }
   }
 
   /**
    * TensorRT-LLM 1.0's TTFT histogram is NIM's name; the term of TensorRT-LLM's own spelling must
-   * say {@code engine_type!=""} (trtllm.yaml), or it is a second reading of NIM's series.
+   * say {@code engine_type!=""} (trtllm.yaml), or it reads NIM's series as TensorRT-LLM's.
    */
   @Test
   void trtllmUnprefixedLatencyTermsRequireEngineType() throws Exception {
@@ -68,11 +69,34 @@ class SloRulesTest {
             .matcher(generated());
     int terms = 0;
     while (m.find()) {
+      if (m.group().endsWith(", engine_type=\"\"}")) {
+        continue; // NIM's, vLLM's spelling (nimUnprefixedLatencyTermsExcludeEngineType)
+      }
       assertThat(m.group()).endsWith(", engine_type!=\"\"}");
       terms++;
     }
     // both model sides (named, placeholder) of bucket and count, in each of the 7 windows
     assertThat(terms).isEqualTo(2 * 2 * 7);
+  }
+
+  /**
+   * NVIDIA NIM's unprefixed latency names are TensorRT-LLM 1.0's too: every term that reads them
+   * for vLLM says {@code engine_type=""}, or vLLM's SLI reads TensorRT-LLM's series as well.
+   */
+  @Test
+  void nimUnprefixedLatencyTermsExcludeEngineType() throws Exception {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(
+                "rate\\((time_to_first_token_seconds|e2e_request_latency_seconds)_(bucket|count)"
+                    + "\\{model_name=\"(llama|mixed)\"[^}]*\\}")
+            .matcher(generated());
+    int nim = 0;
+    while (m.find()) {
+      assertThat(m.group()).containsAnyOf("engine_type=\"\"", "engine_type!=\"\"");
+      nim += m.group().contains("engine_type=\"\"") ? 1 : 0;
+    }
+    // bucket and count in each of the 7 windows: TTFT of every engine, vLLM's TTFT and e2e
+    assertThat(nim).isEqualTo(2 * 7 * 3);
   }
 
   static List<Path> unitTests() throws IOException {

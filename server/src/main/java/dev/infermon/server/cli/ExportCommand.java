@@ -2,9 +2,11 @@ package dev.infermon.server.cli;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.server.runtime.LlmLayer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +20,14 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code infermon export grafana|rules|prometheusrule [--engines vllm,sglang,dcgm] [--spellings
- * sglang:,sglang_,...] [-o FILE]}: writes the LLM dashboard as Grafana JSON, or the default alert
- * pack (generated from the engine catalog for the given engines) as a Prometheus rule file or a
- * PrometheusRule resource, through the LLM layer's {@link ExportService}. Exit status 0, or 2 on a
- * usage error (unknown engine, unwritable file).
+ * sglang:,sglang_,...] [--endpoint URL ...] [-o FILE]}: writes the LLM dashboard as Grafana JSON,
+ * or the default alert pack (generated from the engine catalog for the given engines) as a
+ * Prometheus rule file or a PrometheusRule resource, through the LLM layer's {@link ExportService}.
+ * With {@code --endpoint}, each {@code /metrics} page is scraped once and the export is generated
+ * for those targets: their engines and spellings, and only the families their releases and features
+ * expose. Exit status 0, or 2 on a usage error (unknown engine, unwritable file, an endpoint that
+ * cannot be scraped: nothing is written then, since an export without a target's engine would
+ * silently leave it out).
  */
 @Command(
     name = "export",
@@ -59,6 +65,14 @@ public final class ExportCommand implements Callable<Integer> {
   List<String> spellings = new ArrayList<>();
 
   @Option(
+      names = "--endpoint",
+      paramLabel = "URL",
+      description =
+          "A /metrics URL to generate the export for, scraped once (repeatable): its engine,"
+              + " spelling, release and features decide what the export reads.")
+  List<URI> endpoints = new ArrayList<>();
+
+  @Option(
       names = {"-o", "--output"},
       description = "Write to FILE instead of standard output.")
   Path output;
@@ -75,24 +89,57 @@ public final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    if (!endpoints.isEmpty() && !(engines.isEmpty() && spellings.isEmpty())) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(),
+          "give --endpoint or --engines/--spellings, not both: the endpoints tell engines and"
+              + " spellings");
+    }
     ExportService exports = new LlmLayer().exports();
     String text;
     try {
-      switch (what) {
-        case grafana:
-          text = exports.grafana(engines, spellings);
-          break;
-        case rules:
-          text = exports.rules(engines, spellings, LlmConfig.Alerts.DEFAULT);
-          break;
-        default:
-          text =
-              exports.prometheusRule(name, namespace, engines, spellings, LlmConfig.Alerts.DEFAULT);
+      if (!endpoints.isEmpty()) {
+        text = forTargets(exports, exports.targets(endpoints));
+      } else {
+        text = forEngines(exports);
       }
     } catch (IllegalArgumentException e) {
-      err.println("infermon export: " + e.getMessage());
+      // an export without one of the endpoints' engines would leave it out: nothing is written
+      err.println(
+          "infermon export: " + e.getMessage() + (endpoints.isEmpty() ? "" : "; nothing written"));
+      return 2;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("infermon export: interrupted while scraping the endpoints; nothing written");
       return 2;
     }
+    return write(text, err);
+  }
+
+  private String forEngines(ExportService exports) {
+    switch (what) {
+      case grafana:
+        return exports.grafana(engines, spellings);
+      case rules:
+        return exports.rules(engines, spellings, LlmConfig.Alerts.DEFAULT);
+      default:
+        return exports.prometheusRule(
+            name, namespace, engines, spellings, LlmConfig.Alerts.DEFAULT);
+    }
+  }
+
+  private String forTargets(ExportService exports, Inventory inventory) {
+    switch (what) {
+      case grafana:
+        return exports.grafana(inventory);
+      case rules:
+        return exports.rules(inventory, LlmConfig.Alerts.DEFAULT);
+      default:
+        return exports.prometheusRule(name, namespace, inventory, LlmConfig.Alerts.DEFAULT);
+    }
+  }
+
+  private Integer write(String text, PrintWriter err) {
     if (output == null) {
       spec.commandLine().getOut().print(text);
       spec.commandLine().getOut().flush();
