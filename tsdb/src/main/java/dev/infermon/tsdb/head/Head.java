@@ -322,8 +322,8 @@ public final class Head implements Storage {
    * Replay: until {@link #endReplay()}, series are indexed without keeping the postings lists in id
    * order, and each list is sorted once at the end. A log's checkpoint lists series in this head's
    * table order, not by reference, and each insertion out of order would copy the list. The head
-   * must not be queried until {@link #endReplay()} (its queriers throw {@link
-   * IllegalStateException}); appends and {@link #truncateBefore} may run.
+   * must not be queried until {@link #endReplay()} (queriers read the postings, which throw {@link
+   * IllegalStateException} until then); appends and {@link #truncateBefore} may run.
    */
   public void beginReplay() {
     postings.startUnordered();
