@@ -144,6 +144,8 @@ public final class Tsdb implements Storage {
       }
       Path walDir = dir.resolve(WAL_DIR);
       HeadReplaySink sink = new HeadReplaySink(head);
+      // The head is not published before endReplay, so nothing reads its unordered postings.
+      head.beginReplay();
       ReplayStats rs;
       try {
         rs = WalReplay.replay(walDir, minValid, sink);
@@ -368,6 +370,11 @@ public final class Tsdb implements Storage {
 
   public HeadStats headStats() {
     return head.stats();
+  }
+
+  /** The head (for tests in this package). */
+  Head head() {
+    return head;
   }
 
   /** What the write-ahead log replay did at open. */

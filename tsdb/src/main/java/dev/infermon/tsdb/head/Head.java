@@ -318,9 +318,29 @@ public final class Head implements Storage {
     }
   }
 
-  /** Forgets replay aliases; call when replay is done. */
+  /**
+   * Replay: until {@link #endReplay()}, series are indexed without keeping the postings lists in id
+   * order, and each list is sorted once at the end. A log's checkpoint lists series in this head's
+   * table order, not by reference, and each insertion out of order would copy the list. The head
+   * must not be queried until {@link #endReplay()} (queriers read the postings, which throw {@link
+   * IllegalStateException} until then); appends and {@link #truncateBefore} may run.
+   */
+  public void beginReplay() {
+    postings.startUnordered();
+  }
+
+  /** Sorts the postings if {@link #beginReplay()} was called and forgets replay aliases. */
   public void endReplay() {
+    postings.ensureOrder();
     replayAliases.clear();
+  }
+
+  /**
+   * Series added to the postings out of id order outside a replay, each of which copied a postings
+   * list (for tests and profiles: replaying a log should make none).
+   */
+  public long postingsCopyingInserts() {
+    return postings.copyingInserts();
   }
 
   /** Receives series for a checkpoint. */
