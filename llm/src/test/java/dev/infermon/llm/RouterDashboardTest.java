@@ -31,9 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The router level against the simulator's truth: a router in front of the simulated pods ({@code
- * --router production-stack|llm-d}) counts per pod what the pods were sent, and the engine panels
- * read the same with or without it (production-stack's per-backend {@code vllm:} gauges are not
- * summed into them). Without a router, every router panel says so.
+ * --router production-stack|llm-d|smg}) counts per pod what the pods were sent and times what they
+ * served, and the engine panels read the same with or without it (production-stack's per-backend
+ * {@code vllm:} gauges are not summed into them). Without a router, every router panel says so.
  */
 class RouterDashboardTest {
   private static final Duration RUN = Duration.ofMinutes(10);
@@ -181,6 +181,41 @@ class RouterDashboardTest {
     assertThat(inFlight).isEqualTo(expected);
   }
 
+  /** production-stack's buckets of vllm:request_latency_seconds (metrics_service/__init__.py). */
+  private static final double[] PRODUCTION_STACK_BUCKETS = {
+    0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0
+  };
+
+  /**
+   * The panel's p95 lies in the bucket of the p95 of what the router timed: histogram_quantile
+   * interpolates inside the bucket the rank falls in, and rate()'s extrapolation can move the rank
+   * across one bound.
+   */
+  private static void inTheBucketOfTheTruth(
+      Double panel, List<Double> timed, double[] buckets, String what) {
+    List<Double> truth = new java.util.ArrayList<>(timed);
+    assertThat(truth).as(what).hasSizeGreaterThan(20);
+    java.util.Collections.sort(truth);
+    double p95 = truth.get((int) Math.ceil(0.95 * truth.size()) - 1);
+    int b = 0;
+    while (b < buckets.length && buckets[b] < p95) {
+      b++;
+    }
+    double lo = b < 2 ? 0 : buckets[b - 2];
+    double hi = buckets[Math.min(b + 1, buckets.length - 1)];
+    assertThat(panel).as(what + " p95 " + p95).isNotNull().isBetween(lo, hi);
+  }
+
+  private static Map<String, Integer> models(SimulatedFleet f, Class<?> engine) {
+    Map<String, Integer> models = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (engine.isInstance(p)) {
+        models.merge(p.info().model(), 1, Integer::sum);
+      }
+    }
+    return models;
+  }
+
   @Test
   void smgLatencyQuantileFallsInTheBucketOfTheTimedRequestsQuantile() {
     SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
@@ -188,28 +223,76 @@ class RouterDashboardTest {
     long now = f.now();
     Map<String, Double> latency =
         PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
-    Map<String, Integer> models = new TreeMap<>();
-    for (InferencePod p : f.fleet.pods()) {
-      if (p instanceof SglangPod) {
-        models.merge(p.info().model(), 1, Integer::sum);
-      }
-    }
+    Map<String, Integer> models = models(f, SglangPod.class);
     assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
     for (String model : models.keySet()) {
-      List<Double> truth =
-          new java.util.ArrayList<>(f.fleet.gatewayDurations(model, now - 300_000, now));
-      assertThat(truth).as(model).hasSizeGreaterThan(20);
-      java.util.Collections.sort(truth);
-      double p95 = truth.get((int) Math.ceil(0.95 * truth.size()) - 1);
-      int b = 0;
-      while (b < SMG_BUCKETS.length && SMG_BUCKETS[b] < p95) {
-        b++;
-      }
-      // histogram_quantile interpolates inside the bucket the rank falls in; rate()'s
-      // extrapolation can move the rank across one bound
-      double lo = b < 2 ? 0 : SMG_BUCKETS[b - 2];
-      double hi = SMG_BUCKETS[Math.min(b + 1, SMG_BUCKETS.length - 1)];
-      assertThat(latency.get(model)).as(model + " p95 " + p95).isBetween(lo, hi);
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.gatewayDurations(model, now - 300_000, now),
+          SMG_BUCKETS,
+          model);
+    }
+  }
+
+  @Test
+  void productionStackLatencyIsWhatTheRequestsItRoutedTook() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, VllmPod.class);
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.routerDurations(RouterKind.PRODUCTION_STACK, model, now - 300_000, now),
+          PRODUCTION_STACK_BUCKETS,
+          model);
+    }
+  }
+
+  /**
+   * production-stack in front of the vLLM pods and SGLang's model gateway in front of the SGLang
+   * pods, which serve the same models: each router's latency is its own series, never merged with
+   * the other's (their buckets differ).
+   */
+  @Test
+  void twoRoutersInFrontOfOneModelEachShowTheirOwnLatency() {
+    FleetConfig c =
+        config(RouterKind.NONE).toBuilder()
+            .routers(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG))
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency = new TreeMap<>();
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE, 0.95, now - 60_000, now, 15_000, "5m", List.of("router.latency")))
+            .get(0);
+    for (PanelResult.SeriesData s : p.queries().get(0).series()) {
+      double[] v = s.values();
+      String key = s.labels().get("model_name") + " " + s.labels().get("router");
+      assertThat(latency.put(key, v[v.length - 1])).as(key + " once").isNull();
+    }
+    Map<String, Integer> both = models(f, VllmPod.class);
+    both.keySet().retainAll(models(f, SglangPod.class).keySet());
+    assertThat(both).as("models served by both engines").isNotEmpty();
+    for (String model : both.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model + " production-stack"),
+          f.fleet.routerDurations(RouterKind.PRODUCTION_STACK, model, now - 300_000, now),
+          PRODUCTION_STACK_BUCKETS,
+          model + " production-stack");
+      inTheBucketOfTheTruth(
+          latency.get(model + " smg"),
+          f.fleet.gatewayDurations(model, now - 300_000, now),
+          SMG_BUCKETS,
+          model + " smg");
     }
   }
 
