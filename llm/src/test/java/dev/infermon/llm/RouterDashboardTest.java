@@ -234,6 +234,28 @@ class RouterDashboardTest {
     }
   }
 
+  /**
+   * Under a backend filter a router-wide series is shown while the router fronts pods in scope: the
+   * gateway's latency per model is the same under the SGLang filter as without it.
+   */
+  @Test
+  void smgLatencyUnderTheSglangFilterIsTheGatewaysLatency() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
+    f.run(RUN);
+    Map<String, Double> all =
+        PanelValues.panel(f.backend, f.now(), "router.latency", 0, Filters.NONE);
+    Map<String, Double> sglang =
+        PanelValues.panel(
+            f.backend, f.now(), "router.latency", 0, Filters.of(Map.of("backend", "sglang")));
+    assertThat(all).isNotEmpty();
+    assertThat(sglang).isEqualTo(all);
+    assertThat(
+            PanelValues.panel(
+                f.backend, f.now(), "router.latency", 0, Filters.of(Map.of("backend", "vllm"))))
+        .as("the gateway fronts no vLLM pod")
+        .isEmpty();
+  }
+
   @Test
   void productionStackLatencyIsWhatTheRequestsItRoutedTook() {
     SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false);
@@ -333,6 +355,48 @@ class RouterDashboardTest {
                 + " pod in any release");
     assertThat(reasons.get("router.ttft")).contains("smg_router_ttft_seconds");
     assertThat(reasons.get("router.decisions")).contains("smg_worker_selection_total");
+  }
+
+  /**
+   * llm-d's EPP in front of the vLLM pods and SGLang's model gateway in front of the SGLang pods:
+   * each engine's view shows its own router's data, and only that router's reasons for what it
+   * lacks.
+   */
+  @Test
+  void eachEnginesViewShowsTheRouterInFrontOfItsPods() {
+    FleetConfig c =
+        config(RouterKind.NONE).toBuilder()
+            .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    Map<String, String> seen = new TreeMap<>();
+    for (String backend : List.of("vllm", "sglang")) {
+      for (PanelResult p :
+          service.render(
+              new DashboardRequest(
+                  Filters.of(Map.of("backend", backend)),
+                  0.95,
+                  f.now() - 60_000,
+                  f.now(),
+                  15_000,
+                  "5m",
+                  List.of("router.routed", "router.in_flight", "router.latency")))) {
+        List<String> why = new java.util.ArrayList<>();
+        p.reasons().forEach(r -> why.add(r.kind() + ":" + r.engine()));
+        seen.put(
+            backend + " " + p.panel().id(),
+            (p.status() == PanelResult.Status.EMPTY ? "" : "data ") + String.join(",", why));
+      }
+    }
+    assertThat(seen)
+        .containsExactly(
+            Map.entry("sglang router.in_flight", "data "),
+            Map.entry("sglang router.latency", "data "),
+            Map.entry("sglang router.routed", "NOT_EXPOSED:smg"),
+            Map.entry("vllm router.in_flight", "NOT_EXPOSED:llm-d"),
+            Map.entry("vllm router.latency", "NOT_EXPOSED:llm-d"),
+            Map.entry("vllm router.routed", "data "));
   }
 
   @Test

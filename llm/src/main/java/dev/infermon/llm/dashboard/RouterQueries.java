@@ -125,7 +125,9 @@ final class RouterQueries {
         if (fronted == null) {
           return null;
         }
-        grouped = grouped + " and on () " + fronted;
+        // parenthesised: "*" binds tighter than "and", and the model join below must not apply
+        // to the fronting series, which carries no model
+        grouped = "(" + grouped + " and on () " + fronted + ")";
       }
       if (!g.contains("model_name")) {
         return grouped;
@@ -141,7 +143,7 @@ final class RouterQueries {
    * One series while router {@code r} names pods in scope in any per-pod family it exposes (the
    * requests it routes, the queues it reads), else null: whether it fronts them.
    */
-  private String fronted(Router r, PromqlCompiler.Options o) {
+  String fronted(Router r, PromqlCompiler.Options o) {
     List<String> parts = new ArrayList<>();
     for (dev.infermon.llm.signals.RouterSignal s : dev.infermon.llm.signals.RouterSignal.values()) {
       for (RouterSource src : r.sources(s)) {
