@@ -274,6 +274,42 @@ class RouterDashboardTest {
     }
   }
 
+  /** llm-d's generalLatencyBuckets and its TTFT bounds (metrics.go, llm_d_router_metrics.go). */
+  private static final double[] LLMD_LATENCY_BUCKETS = {
+    0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30,
+    45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600
+  };
+
+  private static final double[] LLMD_TTFT_BUCKETS = {
+    0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30,
+    45, 60, 120
+  };
+
+  @Test
+  void llmdLatencyAndTtftAreWhatTheEppTimedForTheRequestsItRouted() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.LLM_D), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "router.ttft", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, InferencePod.class);
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.routerDurations(RouterKind.LLM_D, model, now - 300_000, now),
+          LLMD_LATENCY_BUCKETS,
+          model + " latency");
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.routerTtfts(model, now - 300_000, now),
+          LLMD_TTFT_BUCKETS,
+          model + " ttft");
+    }
+  }
+
   /**
    * production-stack in front of the vLLM pods and SGLang's model gateway in front of the SGLang
    * pods, which serve the same models: each router's latency is its own series, never merged with
@@ -395,7 +431,7 @@ class RouterDashboardTest {
             Map.entry("sglang router.latency", "data "),
             Map.entry("sglang router.routed", "NOT_EXPOSED:smg"),
             Map.entry("vllm router.in_flight", "NOT_EXPOSED:llm-d"),
-            Map.entry("vllm router.latency", "NOT_EXPOSED:llm-d"),
+            Map.entry("vllm router.latency", "data "),
             Map.entry("vllm router.routed", "data "));
   }
 

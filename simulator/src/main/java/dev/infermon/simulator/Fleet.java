@@ -94,14 +94,28 @@ public final class Fleet {
   /**
    * The ground truth of a router's latency histogram: the durations router {@code kind} timed for
    * {@code model}'s requests that finished in {@code (fromMillis, toMillis]}, at most 15 minutes
-   * back (smg: successful requests; production-stack: every request, its own overhead included);
-   * empty without that router or for llm-d's EPP, whose simulated page has no latency histogram.
+   * back (smg: successful requests; production-stack: every request, its own overhead included;
+   * llm-d's EPP: every request whose stream ended); empty without that router.
    */
   public synchronized List<Double> routerDurations(
       RouterKind kind, String model, long fromMillis, long toMillis) {
     for (SimTarget t : targets.values()) {
       if (t instanceof RouterTarget && ((RouterTarget) t).kind() == kind) {
         return ((RouterTarget) t).durations(model, fromMillis / 1000.0, toMillis / 1000.0);
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * The ground truth of llm-d's TTFT histogram: the times to first byte the EPP timed for {@code
+   * model}'s requests that finished in {@code (fromMillis, toMillis]}, at most 15 minutes back;
+   * empty without llm-d.
+   */
+  public synchronized List<Double> routerTtfts(String model, long fromMillis, long toMillis) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == RouterKind.LLM_D) {
+        return ((RouterTarget) t).ttfts(model, fromMillis / 1000.0, toMillis / 1000.0);
       }
     }
     return List.of();

@@ -38,6 +38,9 @@ final class RouterTarget extends SimTarget {
                     now - r.arrival(),
                     reason != FinishReason.ABORT && reason != FinishReason.ERROR,
                     now));
+      } else if (kind == RouterKind.LLM_D) {
+        String m = p.info().model();
+        p.onFinish((r, reason, now) -> epp.finished(m, r, reason, now));
       } else if (kind == RouterKind.PRODUCTION_STACK) {
         VllmPod v = (VllmPod) p;
         p.onFinish((r, reason, now) -> productionStack.finished(v, r, reason, now));
@@ -140,7 +143,7 @@ final class RouterTarget extends SimTarget {
   /**
    * The durations this router timed for {@code model}'s requests that finished in {@code (from,
    * to]} (epoch seconds, at most 15 minutes back): smg's successful requests, production-stack's
-   * latencies; empty for llm-d's EPP, whose simulated page has no latency histogram.
+   * latencies, the EPP's request durations.
    */
   List<Double> durations(String model, double from, double to) {
     switch (kind) {
@@ -149,8 +152,13 @@ final class RouterTarget extends SimTarget {
       case PRODUCTION_STACK:
         return productionStack.latencies(model, from, to);
       default:
-        return List.of();
+        return epp.timed(model, from, to, false);
     }
+  }
+
+  /** The TTFTs the EPP timed, as {@link #durations}; empty for the other routers. */
+  List<Double> ttfts(String model, double from, double to) {
+    return kind == RouterKind.LLM_D ? epp.timed(model, from, to, true) : List.of();
   }
 
   @Override
