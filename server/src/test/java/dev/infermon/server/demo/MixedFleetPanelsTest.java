@@ -152,8 +152,8 @@ class MixedFleetPanelsTest {
       router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
       router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
       router.decisions                     | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.latency                       | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.ttft                          | NOT_EXPOSED:llm-d       | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
       """;
 
   private static final long T0 = 1_790_078_400_000L;
