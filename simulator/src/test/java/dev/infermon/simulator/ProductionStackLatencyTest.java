@@ -104,6 +104,47 @@ class ProductionStackLatencyTest {
   }
 
   @Test
+  void requestStatsGaugesAreWhatRequestStatsPyGives() {
+    Fleet fleet = fleet();
+    Page router = routerPage(fleet);
+    for (InferencePod p : fleet.pods()) {
+      if (!(p instanceof VllmPod)) {
+        continue;
+      }
+      String server = "http://" + p.info().name() + ":8000";
+      // no code path updates the decoding length or the ITL monitors, nor reports a swap
+      assertThat(router.value("vllm:avg_decoding_length", "server", server)).isEqualTo(-1);
+      assertThat(router.value("vllm:avg_itl", "server", server)).isEqualTo(-1);
+      assertThat(router.value("vllm:num_requests_swapped", "server", server)).isZero();
+      // the mean latency of the last minute's completed requests: within what the router timed
+      List<Double> timed =
+          fleet.routerDurations(
+              RouterKind.PRODUCTION_STACK,
+              p.info().model(),
+              fleet.nowMillis() - 120_000,
+              fleet.nowMillis() + 60_000);
+      assertThat(router.value("vllm:avg_latency", "server", server))
+          .isBetween(
+              timed.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+              timed.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+    }
+    List<String> names = List.copyOf(router.families.keySet());
+    assertThat(names.subList(0, 11))
+        .containsExactly(
+            "vllm:num_requests_running",
+            "vllm:num_requests_waiting",
+            "vllm:current_qps",
+            "vllm:avg_decoding_length",
+            "vllm:num_prefill_requests",
+            "vllm:num_decoding_requests",
+            "vllm:num_incoming_requests_total",
+            "vllm:num_incoming_requests_created",
+            "vllm:healthy_pods_total",
+            "vllm:avg_latency",
+            "vllm:avg_itl");
+  }
+
+  @Test
   void familiesAreWrittenAsPrometheusClientWritesThem() {
     Fleet fleet = fleet();
     String text = fleet.render("production-stack-router-0").orElseThrow();

@@ -52,6 +52,24 @@ final class ProductionStackRequests {
   private final Map<Key, HistogramChild> latency = new LinkedHashMap<>();
   private final Map<Key, Tokens> tokens = new LinkedHashMap<>();
   private final Map<String, Deque<double[]>> recent = new LinkedHashMap<>();
+  private final Map<VllmPod, Deque<double[]>> window = new java.util.HashMap<>();
+
+  /**
+   * {@code vllm:avg_latency} of {@code pod}: request_stats.py's latency MovingAverageMonitor, the
+   * mean latency of the requests that completed within the window (60 s) before the last one to
+   * complete (it prunes only on an update), -1 before any completed.
+   */
+  double averageLatency(VllmPod pod) {
+    Deque<double[]> d = window.get(pod);
+    if (d == null || d.isEmpty()) {
+      return -1;
+    }
+    double sum = 0;
+    for (double[] x : d) {
+      sum += x[1];
+    }
+    return sum / d.size();
+  }
 
   /** Request {@code r}, forwarded to {@code pod}, left its engine at {@code now}. */
   void finished(VllmPod pod, Request r, FinishReason reason, double now) {
@@ -68,6 +86,14 @@ final class ProductionStackRequests {
     d.addLast(new double[] {now, seconds});
     while (d.peekFirst()[0] < now - REMEMBER_SECONDS) {
       d.removeFirst();
+    }
+    if (reason != FinishReason.ABORT) {
+      // on_request_complete runs when the response was read to its end, an error answer too
+      Deque<double[]> w = window.computeIfAbsent(pod, p -> new ArrayDeque<>());
+      w.addLast(new double[] {now, seconds});
+      while (w.peekFirst()[0] < now - ProductionStackRouter.WINDOW_SECONDS) {
+        w.removeFirst();
+      }
     }
     if (reason == FinishReason.STOP || reason == FinishReason.LENGTH) {
       double[] n =

@@ -27,10 +27,9 @@ import java.util.Map;
  * arrivals in the last {@code --request-stats-window} (default 60 s) over the window. The requests
  * it forwarded are timed and their tokens counted as request.py does ({@link
  * ProductionStackRequests}: {@code vllm:request_latency_seconds}, #940, and the #813 counters). The
- * page leaves out what the simulation has no model of: the Python process collectors, {@code
- * vllm:avg_decoding_length}, {@code vllm:avg_latency}, {@code vllm:avg_itl}, {@code
- * vllm:num_requests_swapped}, the V0 prefix-cache gauges the router copies from the engines, and
- * {@code router_*_usage_percent}. Not thread-safe.
+ * page leaves out what the simulation has no model of: the Python process collectors, the V0
+ * prefix-cache gauges the router copies from the engines' pages, and {@code router_*_usage_percent}
+ * (psutil's readings of the router's host). Not thread-safe.
  */
 public final class ProductionStackRouter {
   /** The router's default {@code --request-stats-window}, seconds (parsers/parser.py). */
@@ -82,17 +81,65 @@ public final class ProductionStackRouter {
     return LlmdEpp.sent(pod);
   }
 
+  /** Per family, the children the router sets on a scrape (metrics_router.py). */
+  private record Stats(
+      List<Child> running,
+      List<Child> prefill,
+      List<Child> decoding,
+      List<Child> qps,
+      List<Child> healthy,
+      List<Child> avgLatency,
+      List<Child> unset,
+      List<Child> swapped) {
+    Stats() {
+      this(
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>());
+    }
+  }
+
   /** The page at {@code now} (epoch seconds) for the pods behind the router. */
   public String render(List<VllmPod> pods, double now) {
-    List<Child> running = new ArrayList<>();
-    List<Child> prefill = new ArrayList<>();
-    List<Child> decoding = new ArrayList<>();
-    List<Child> qps = new ArrayList<>();
-    List<Child> healthy = new ArrayList<>();
+    Stats st = collect(pods, now);
+    PromText out = new PromText(4096);
+    PythonFamilies f = new PythonFamilies(out, false, true);
+    f.gauge("vllm:num_requests_running", "Number of running requests", st.running());
+    f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
+    f.gauge("vllm:current_qps", "Current Queries Per Second", st.qps());
+    f.gauge("vllm:avg_decoding_length", "Average Decoding Length", st.unset());
+    f.gauge("vllm:num_prefill_requests", "Number of Prefill Requests", st.prefill());
+    f.gauge("vllm:num_decoding_requests", "Number of Decoding Requests", st.decoding());
+    List<Child> byModel = new ArrayList<>();
+    incoming.forEach((m, n) -> byModel.add(new Child(new String[] {"model", m}, n, created)));
+    f.counter(
+        "vllm:num_incoming_requests",
+        "Total valid incoming requests to router (including when no backends available).",
+        byModel);
+    f.gauge("vllm:healthy_pods_total", "Number of healthy vLLM pods", st.healthy());
+    f.gauge("vllm:avg_latency", "Average end-to-end request latency", st.avgLatency());
+    f.gauge("vllm:avg_itl", "Average Inter-Token Latency", st.unset());
+    f.gauge("vllm:num_requests_swapped", "Number of swapped requests", st.swapped());
+    requests.write(f, urls);
+    return out.toString();
+  }
+
+  /**
+   * What request_stats.py's get_request_stats gives per server that was sent a request:
+   * avg_decoding_length and avg_itl are -1 (no code path updates them), no swap is ever reported
+   * (0), avg_latency is the mean over the latency window ({@link ProductionStackRequests}).
+   */
+  private Stats collect(List<VllmPod> pods, double now) {
+    Stats st = new Stats();
     for (VllmPod pod : pods) {
       String[] server = {"server", urls.apply(pod)};
       boolean up = pod.up(now);
-      healthy.add(new Child(server, up ? 1 : 0, created));
+      st.healthy().add(new Child(server, up ? 1 : 0, created));
       if (!up) {
         continue;
       }
@@ -105,27 +152,15 @@ public final class ProductionStackRouter {
       }
       long sent = sent(pod);
       countIncoming(pod.info().model(), server[1] + "#" + pod.restarts(), sent);
-      prefill.add(new Child(server, waiting, created));
-      decoding.add(new Child(server, inBatch, created));
-      running.add(new Child(server, waiting + inBatch, created));
-      qps.add(new Child(server, qps(server[1], sent, now), created));
+      st.prefill().add(new Child(server, waiting, created));
+      st.decoding().add(new Child(server, inBatch, created));
+      st.running().add(new Child(server, waiting + inBatch, created));
+      st.qps().add(new Child(server, qps(server[1], sent, now), created));
+      st.avgLatency().add(new Child(server, requests.averageLatency(pod), created));
+      st.unset().add(new Child(server, -1, created));
+      st.swapped().add(new Child(server, 0, created));
     }
-    PromText out = new PromText(4096);
-    PythonFamilies f = new PythonFamilies(out, false, true);
-    f.gauge("vllm:num_requests_running", "Number of running requests", running);
-    f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
-    f.gauge("vllm:current_qps", "Current Queries Per Second", qps);
-    f.gauge("vllm:num_prefill_requests", "Number of Prefill Requests", prefill);
-    f.gauge("vllm:num_decoding_requests", "Number of Decoding Requests", decoding);
-    List<Child> byModel = new ArrayList<>();
-    incoming.forEach((m, n) -> byModel.add(new Child(new String[] {"model", m}, n, created)));
-    f.counter(
-        "vllm:num_incoming_requests",
-        "Total valid incoming requests to router (including when no backends available).",
-        byModel);
-    f.gauge("vllm:healthy_pods_total", "Number of healthy vLLM pods", healthy);
-    requests.write(f, urls);
-    return out.toString();
+    return st;
   }
 
   /**
