@@ -384,8 +384,7 @@ class CatalogTest {
     List<VllmPod> pods =
         fleet.pods().stream().filter(VllmPod.class::isInstance).map(VllmPod.class::cast).toList();
     String page =
-        new ProductionStackRouter(pods.get(0).profile().name(), SimulatedFleet.START / 1e3)
-            .render(pods, fleet.nowMillis() / 1e3);
+        new ProductionStackRouter(SimulatedFleet.START / 1e3).render(pods, fleet.nowMillis() / 1e3);
     Map<String, FamilyInfo> families =
         PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
     assertThat(families).containsKeys("vllm:current_qps", "vllm:num_requests_running");

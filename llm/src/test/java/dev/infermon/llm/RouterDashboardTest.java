@@ -31,9 +31,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The router level against the simulator's truth: a router in front of the simulated pods ({@code
- * --router production-stack|llm-d}) counts per pod what the pods were sent, and the engine panels
- * read the same with or without it (production-stack's per-backend {@code vllm:} gauges are not
- * summed into them). Without a router, every router panel says so.
+ * --router production-stack|llm-d|smg}) counts per pod what the pods were sent and times what they
+ * served, and the engine panels read the same with or without it (production-stack's per-backend
+ * {@code vllm:} gauges are not summed into them). Without a router, every router panel says so.
  */
 class RouterDashboardTest {
   private static final Duration RUN = Duration.ofMinutes(10);
@@ -181,6 +181,41 @@ class RouterDashboardTest {
     assertThat(inFlight).isEqualTo(expected);
   }
 
+  /** production-stack's buckets of vllm:request_latency_seconds (metrics_service/__init__.py). */
+  private static final double[] PRODUCTION_STACK_BUCKETS = {
+    0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0
+  };
+
+  /**
+   * The panel's p95 lies in the bucket of the p95 of what the router timed: histogram_quantile
+   * interpolates inside the bucket the rank falls in, and rate()'s extrapolation can move the rank
+   * across one bound.
+   */
+  private static void inTheBucketOfTheTruth(
+      Double panel, List<Double> timed, double[] buckets, String what) {
+    List<Double> truth = new java.util.ArrayList<>(timed);
+    assertThat(truth).as(what).hasSizeGreaterThan(20);
+    java.util.Collections.sort(truth);
+    double p95 = truth.get((int) Math.ceil(0.95 * truth.size()) - 1);
+    int b = 0;
+    while (b < buckets.length && buckets[b] < p95) {
+      b++;
+    }
+    double lo = b < 2 ? 0 : buckets[b - 2];
+    double hi = buckets[Math.min(b + 1, buckets.length - 1)];
+    assertThat(panel).as(what + " p95 " + p95).isNotNull().isBetween(lo, hi);
+  }
+
+  private static Map<String, Integer> models(SimulatedFleet f, Class<?> engine) {
+    Map<String, Integer> models = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (engine.isInstance(p)) {
+        models.merge(p.info().model(), 1, Integer::sum);
+      }
+    }
+    return models;
+  }
+
   @Test
   void smgLatencyQuantileFallsInTheBucketOfTheTimedRequestsQuantile() {
     SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
@@ -188,28 +223,134 @@ class RouterDashboardTest {
     long now = f.now();
     Map<String, Double> latency =
         PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
-    Map<String, Integer> models = new TreeMap<>();
-    for (InferencePod p : f.fleet.pods()) {
-      if (p instanceof SglangPod) {
-        models.merge(p.info().model(), 1, Integer::sum);
-      }
-    }
+    Map<String, Integer> models = models(f, SglangPod.class);
     assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
     for (String model : models.keySet()) {
-      List<Double> truth =
-          new java.util.ArrayList<>(f.fleet.gatewayDurations(model, now - 300_000, now));
-      assertThat(truth).as(model).hasSizeGreaterThan(20);
-      java.util.Collections.sort(truth);
-      double p95 = truth.get((int) Math.ceil(0.95 * truth.size()) - 1);
-      int b = 0;
-      while (b < SMG_BUCKETS.length && SMG_BUCKETS[b] < p95) {
-        b++;
-      }
-      // histogram_quantile interpolates inside the bucket the rank falls in; rate()'s
-      // extrapolation can move the rank across one bound
-      double lo = b < 2 ? 0 : SMG_BUCKETS[b - 2];
-      double hi = SMG_BUCKETS[Math.min(b + 1, SMG_BUCKETS.length - 1)];
-      assertThat(latency.get(model)).as(model + " p95 " + p95).isBetween(lo, hi);
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.gatewayDurations(model, now - 300_000, now),
+          SMG_BUCKETS,
+          model);
+    }
+  }
+
+  /**
+   * Under a backend filter a router-wide series is shown while the router fronts pods in scope: the
+   * gateway's latency per model is the same under the SGLang filter as without it.
+   */
+  @Test
+  void smgLatencyUnderTheSglangFilterIsTheGatewaysLatency() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);
+    f.run(RUN);
+    Map<String, Double> all =
+        PanelValues.panel(f.backend, f.now(), "router.latency", 0, Filters.NONE);
+    Map<String, Double> sglang =
+        PanelValues.panel(
+            f.backend, f.now(), "router.latency", 0, Filters.of(Map.of("backend", "sglang")));
+    assertThat(all).isNotEmpty();
+    assertThat(sglang).isEqualTo(all);
+    assertThat(
+            PanelValues.panel(
+                f.backend, f.now(), "router.latency", 0, Filters.of(Map.of("backend", "vllm"))))
+        .as("the gateway fronts no vLLM pod")
+        .isEmpty();
+  }
+
+  @Test
+  void productionStackLatencyIsWhatTheRequestsItRoutedTook() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, VllmPod.class);
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.routerDurations(RouterKind.PRODUCTION_STACK, model, now - 300_000, now),
+          PRODUCTION_STACK_BUCKETS,
+          model);
+    }
+  }
+
+  /** llm-d's generalLatencyBuckets and its TTFT bounds (metrics.go, llm_d_router_metrics.go). */
+  private static final double[] LLMD_LATENCY_BUCKETS = {
+    0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30,
+    45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600
+  };
+
+  private static final double[] LLMD_TTFT_BUCKETS = {
+    0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30,
+    45, 60, 120
+  };
+
+  @Test
+  void llmdLatencyAndTtftAreWhatTheEppTimedForTheRequestsItRouted() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.LLM_D), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "router.ttft", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, InferencePod.class);
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.routerDurations(RouterKind.LLM_D, model, now - 300_000, now),
+          LLMD_LATENCY_BUCKETS,
+          model + " latency");
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.routerTtfts(model, now - 300_000, now),
+          LLMD_TTFT_BUCKETS,
+          model + " ttft");
+    }
+  }
+
+  /**
+   * production-stack in front of the vLLM pods and SGLang's model gateway in front of the SGLang
+   * pods, which serve the same models: each router's latency is its own series, never merged with
+   * the other's (their buckets differ).
+   */
+  @Test
+  void twoRoutersInFrontOfOneModelEachShowTheirOwnLatency() {
+    FleetConfig c =
+        config(RouterKind.NONE).toBuilder()
+            .routers(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG))
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency = new TreeMap<>();
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE, 0.95, now - 60_000, now, 15_000, "5m", List.of("router.latency")))
+            .get(0);
+    for (PanelResult.SeriesData s : p.queries().get(0).series()) {
+      double[] v = s.values();
+      String key = s.labels().get("model_name") + " " + s.labels().get("router");
+      assertThat(latency.put(key, v[v.length - 1])).as(key + " once").isNull();
+    }
+    Map<String, Integer> both = models(f, VllmPod.class);
+    both.keySet().retainAll(models(f, SglangPod.class).keySet());
+    assertThat(both).as("models served by both engines").isNotEmpty();
+    for (String model : both.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model + " production-stack"),
+          f.fleet.routerDurations(RouterKind.PRODUCTION_STACK, model, now - 300_000, now),
+          PRODUCTION_STACK_BUCKETS,
+          model + " production-stack");
+      inTheBucketOfTheTruth(
+          latency.get(model + " smg"),
+          f.fleet.gatewayDurations(model, now - 300_000, now),
+          SMG_BUCKETS,
+          model + " smg");
     }
   }
 
@@ -250,6 +391,48 @@ class RouterDashboardTest {
                 + " pod in any release");
     assertThat(reasons.get("router.ttft")).contains("smg_router_ttft_seconds");
     assertThat(reasons.get("router.decisions")).contains("smg_worker_selection_total");
+  }
+
+  /**
+   * llm-d's EPP in front of the vLLM pods and SGLang's model gateway in front of the SGLang pods:
+   * each engine's view shows its own router's data, and only that router's reasons for what it
+   * lacks.
+   */
+  @Test
+  void eachEnginesViewShowsTheRouterInFrontOfItsPods() {
+    FleetConfig c =
+        config(RouterKind.NONE).toBuilder()
+            .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    Map<String, String> seen = new TreeMap<>();
+    for (String backend : List.of("vllm", "sglang")) {
+      for (PanelResult p :
+          service.render(
+              new DashboardRequest(
+                  Filters.of(Map.of("backend", backend)),
+                  0.95,
+                  f.now() - 60_000,
+                  f.now(),
+                  15_000,
+                  "5m",
+                  List.of("router.routed", "router.in_flight", "router.latency")))) {
+        List<String> why = new java.util.ArrayList<>();
+        p.reasons().forEach(r -> why.add(r.kind() + ":" + r.engine()));
+        seen.put(
+            backend + " " + p.panel().id(),
+            (p.status() == PanelResult.Status.EMPTY ? "" : "data ") + String.join(",", why));
+      }
+    }
+    assertThat(seen)
+        .containsExactly(
+            Map.entry("sglang router.in_flight", "data "),
+            Map.entry("sglang router.latency", "data "),
+            Map.entry("sglang router.routed", "NOT_EXPOSED:smg"),
+            Map.entry("vllm router.in_flight", "NOT_EXPOSED:llm-d"),
+            Map.entry("vllm router.latency", "data "),
+            Map.entry("vllm router.routed", "data "));
   }
 
   @Test

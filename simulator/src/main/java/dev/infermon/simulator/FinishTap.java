@@ -52,6 +52,6 @@ final class FinishTap implements EngineListener {
   @Override
   public void onFinished(Request r, FinishReason reason, double now) {
     inner.onFinished(r, reason, now);
-    pod.finished(now - r.arrival(), reason, now);
+    pod.finished(r, reason, now);
   }
 }

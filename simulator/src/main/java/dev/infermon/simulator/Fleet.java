@@ -39,8 +39,7 @@ public final class Fleet {
       targets.put(t.info().name(), t);
       infos.add(t.info());
     }
-    if (config.router() != RouterKind.NONE) {
-      RouterTarget router = new RouterTarget(config, pods, start);
+    for (RouterTarget router : RouterTarget.of(config, pods, start)) {
       targets.put(router.info().name(), router);
       infos.add(router.info());
     }
@@ -66,7 +65,7 @@ public final class Fleet {
     return config;
   }
 
-  /** Every scrape target: inference pods first, then the exporters, then the router if any. */
+  /** Every scrape target: inference pods first, then the exporters, then the routers, if any. */
   public List<PodInfo> inventory() {
     return inventory;
   }
@@ -88,10 +87,35 @@ public final class Fleet {
    * {@code model}'s successful requests that finished in {@code (fromMillis, toMillis]}, at most 15
    * minutes back; empty without that router.
    */
-  public synchronized List<Double> gatewayDurations(String model, long fromMillis, long toMillis) {
+  public List<Double> gatewayDurations(String model, long fromMillis, long toMillis) {
+    return routerDurations(RouterKind.SMG, model, fromMillis, toMillis);
+  }
+
+  /**
+   * The ground truth of a router's latency histogram: the durations router {@code kind} timed for
+   * {@code model}'s requests that finished in {@code (fromMillis, toMillis]}, at most 15 minutes
+   * back (smg: successful requests; production-stack: every request, its own overhead included;
+   * llm-d's EPP: every request whose stream ended); empty without that router.
+   */
+  public synchronized List<Double> routerDurations(
+      RouterKind kind, String model, long fromMillis, long toMillis) {
     for (SimTarget t : targets.values()) {
-      if (t instanceof RouterTarget) {
-        return ((RouterTarget) t).smg().durations(model, fromMillis / 1000.0, toMillis / 1000.0);
+      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == kind) {
+        return ((RouterTarget) t).durations(model, fromMillis / 1000.0, toMillis / 1000.0);
+      }
+    }
+    return List.of();
+  }
+
+  /**
+   * The ground truth of llm-d's TTFT histogram: the times to first byte the EPP timed for {@code
+   * model}'s requests that finished in {@code (fromMillis, toMillis]}, at most 15 minutes back;
+   * empty without llm-d.
+   */
+  public synchronized List<Double> routerTtfts(String model, long fromMillis, long toMillis) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == RouterKind.LLM_D) {
+        return ((RouterTarget) t).ttfts(model, fromMillis / 1000.0, toMillis / 1000.0);
       }
     }
     return List.of();

@@ -52,8 +52,10 @@ import java.util.List;
  * @param tritonPods Triton Inference Server pods serving TensorRT-LLM through the tensorrtllm
  *     backend ({@code nv_trt_llm_*} and {@code nv_inference_*} at {@code :8002/metrics}); none by
  *     default
- * @param router the router served in front of the pods ({@code simulate --router}), {@link
- *     RouterKind#NONE} (the default) for none
+ * @param routers the routers served in front of the pods ({@code simulate --router}), each listed
+ *     once, none by default. A pod has one router in front: the engine's own router when it is
+ *     listed (production-stack for the vLLM pods, smg for the SGLang pods), else llm-d's EPP when
+ *     it is; with several listed, each must front a pod
  * @param nixl whether the vLLM prefill/decode pair moves KV over the NIXL connector (the default):
  *     its pages then have the {@code vllm:nixl_*} families
  * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by
@@ -98,7 +100,7 @@ public record FleetConfig(
     int trtllmPods,
     int trtllmRelease13,
     int tritonPods,
-    RouterKind router,
+    List<RouterKind> routers,
     boolean nixl,
     boolean kvCacheMetrics,
     int amdNodes,
@@ -171,11 +173,17 @@ public record FleetConfig(
         || scenario == null
         || lora == null
         || dcgmAttribution == null
-        || router == null
+        || routers == null
         || sglangRelease == null) {
       throw new IllegalArgumentException(
-          "legacyRelease, scenario, lora, dcgmAttribution, router and sglangRelease must not be"
+          "legacyRelease, scenario, lora, dcgmAttribution, routers and sglangRelease must not be"
               + " null");
+    }
+    routers = List.copyOf(routers);
+    if (routers.contains(RouterKind.NONE)
+        || new java.util.HashSet<>(routers).size() < routers.size()) {
+      throw new IllegalArgumentException(
+          "routers must list each router once and not none, got " + routers);
     }
     if (vllmSleep == null || vllmSleep.pods() > vllmPods) {
       throw new IllegalArgumentException(

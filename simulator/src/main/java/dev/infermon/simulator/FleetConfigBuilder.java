@@ -42,7 +42,7 @@ public final class FleetConfigBuilder {
   private LoraAdapters lora = LoraAdapters.NONE;
   private boolean mfu;
   private DcgmAttribution dcgmAttribution = DcgmAttribution.DEVICE_PLUGIN;
-  private RouterKind router = RouterKind.NONE;
+  private List<RouterKind> routers = List.of();
   private boolean nixl = true;
   private boolean kvCacheMetrics;
   private VllmSleep vllmSleep = VllmSleep.NONE;
@@ -276,10 +276,20 @@ public final class FleetConfigBuilder {
   }
 
   /**
-   * @see FleetConfig#router()
+   * One router in front of the pods, {@link RouterKind#NONE} for none.
+   *
+   * @see FleetConfig#routers()
    */
   public FleetConfigBuilder router(RouterKind v) {
-    router = v;
+    routers = v == RouterKind.NONE ? List.of() : List.of(v);
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#routers()
+   */
+  public FleetConfigBuilder routers(List<RouterKind> v) {
+    routers = v;
     return this;
   }
 
@@ -389,7 +399,7 @@ public final class FleetConfigBuilder {
         trtllmPods,
         trtllmRelease13,
         tritonPods,
-        router,
+        routers,
         nixl,
         kvCacheMetrics,
         amdNodes,
@@ -428,7 +438,7 @@ public final class FleetConfigBuilder {
     b.trtllmPods = c.trtllmPods();
     b.trtllmRelease13 = c.trtllmRelease13();
     b.tritonPods = c.tritonPods();
-    b.router = c.router();
+    b.routers = c.routers();
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();
     b.amdNodes = c.amdNodes();

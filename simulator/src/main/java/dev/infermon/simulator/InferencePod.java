@@ -7,6 +7,7 @@ import dev.infermon.simulator.model.FinishReason;
 import dev.infermon.simulator.model.GpuActivity;
 import dev.infermon.simulator.model.KvCeiling;
 import dev.infermon.simulator.model.LoadShape;
+import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.model.Rng;
 import dev.infermon.simulator.model.ScenarioEffects;
 import dev.infermon.simulator.model.Workload;
@@ -97,17 +98,20 @@ public abstract class InferencePod extends SimTarget {
     finishObserver = observer;
   }
 
-  /** A request left one of the engines at {@code now}, {@code seconds} after it arrived. */
-  void finished(double seconds, FinishReason reason, double now) {
+  /** Request {@code r} left one of the engines at {@code now}. */
+  void finished(Request r, FinishReason reason, double now) {
     if (finishObserver != null) {
-      finishObserver.finished(seconds, reason, now);
+      finishObserver.finished(r, reason, now);
     }
   }
 
   /** Hears of each request a pod's engines finish. */
   interface FinishObserver {
-    /** The request left at {@code now} (epoch seconds), {@code seconds} after it arrived. */
-    void finished(double seconds, FinishReason reason, double now);
+    /**
+     * Request {@code r} left at {@code now} (epoch seconds), {@code now - r.arrival()} after it
+     * arrived.
+     */
+    void finished(Request r, FinishReason reason, double now);
   }
 
   /** The served model. */

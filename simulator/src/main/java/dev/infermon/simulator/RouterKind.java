@@ -1,5 +1,8 @@
 package dev.infermon.simulator;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -11,7 +14,10 @@ public enum RouterKind {
   NONE(""),
   /** vLLM production-stack's router, in front of the vLLM pods. */
   PRODUCTION_STACK("production-stack"),
-  /** llm-d's endpoint picker (EPP), in front of the vLLM and SGLang pods. */
+  /**
+   * llm-d's endpoint picker (EPP), in front of the vLLM and SGLang pods that no router of their own
+   * fronts.
+   */
   LLM_D("llm-d"),
   /**
    * SGLang's model gateway (smg, formerly sgl-router), its HTTP router in front of the SGLang pods.
@@ -46,5 +52,48 @@ public enum RouterKind {
     }
     throw new IllegalArgumentException(
         "unknown router \"" + s + "\" (one of none, production-stack, llm-d, smg)");
+  }
+
+  /**
+   * The routers a comma-separated list names ({@code llm-d,smg}), each once; {@code none} alone for
+   * none.
+   *
+   * @throws IllegalArgumentException naming an unknown value and the known ones, a router named
+   *     twice, or {@code none} beside a router
+   */
+  public static List<RouterKind> parseList(String s) {
+    List<RouterKind> out = new ArrayList<>();
+    String[] parts = s.split(",", -1);
+    for (String part : parts) {
+      RouterKind k = parse(part.trim());
+      if (k == NONE) {
+        if (parts.length > 1) {
+          throw new IllegalArgumentException("\"none\" cannot be listed beside a router: " + s);
+        }
+        continue;
+      }
+      if (out.contains(k)) {
+        throw new IllegalArgumentException("router \"" + k.label + "\" is listed twice: " + s);
+      }
+      out.add(k);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The routers that sit in front of these engines in the mixed demo ({@code --engines}): llm-d's
+   * EPP in front of vLLM and SGLang's model gateway in front of SGLang, each an engine's usual
+   * router. production-stack is left out: it and llm-d are two ways of serving the same vLLM pods,
+   * and a pool of pods sits behind one of them.
+   */
+  public static List<RouterKind> forEngines(Collection<Backend> engines) {
+    List<RouterKind> out = new ArrayList<>();
+    if (engines.contains(Backend.VLLM)) {
+      out.add(LLM_D);
+    }
+    if (engines.contains(Backend.SGLANG)) {
+      out.add(SMG);
+    }
+    return List.copyOf(out);
   }
 }

@@ -8,12 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The router in front of the fleet's pods ({@link FleetConfig#router()}): its page is computed from
- * the same pods' engines when scraped, so what it counts per pod is what they were sent.
- * production-stack's router fronts the vLLM pods, llm-d's EPP the vLLM and SGLang pods, SGLang's
- * model gateway the SGLang pods (its HTTP router, timing each request the pods finish); none fronts
- * prefill/decode pairs or the pods behind SGLang's per-pod {@code /engine_metrics} gateway here.
- * Not thread-safe.
+ * One router in front of the fleet's pods ({@link FleetConfig#routers()}): its page is computed
+ * from the same pods' engines when scraped, so what it counts per pod is what they were sent, and
+ * it times the requests those pods finish. A pod has one router in front ({@link #frontOf}): in a
+ * real deployment a pool of engine pods sits behind one router or gateway, which owns its request
+ * path. production-stack's router fronts vLLM pods, SGLang's model gateway SGLang pods (its HTTP
+ * router), llm-d's EPP either when their own router is not listed; none fronts prefill/decode pairs
+ * or the pods behind SGLang's per-pod {@code /engine_metrics} gateway here. Not thread-safe.
  */
 final class RouterTarget extends SimTarget {
   private final RouterKind kind;
@@ -22,48 +23,91 @@ final class RouterTarget extends SimTarget {
   private final LlmdEpp epp = new LlmdEpp();
   private final SmgRouter smg = new SmgRouter();
 
-  RouterTarget(FleetConfig config, List<InferencePod> pods, double start) {
-    super(info(config));
-    this.kind = config.router();
-    List<InferencePod> b = new ArrayList<>();
-    for (InferencePod p : pods) {
-      if (p.info().role().isEmpty() && fronts(kind, p)) {
-        b.add(p);
-      }
-    }
-    this.behind = List.copyOf(b);
-    String model = b.isEmpty() ? "none" : b.get(0).info().model();
-    this.productionStack = new ProductionStackRouter(model, start);
-    if (kind == RouterKind.SMG) {
-      for (InferencePod p : behind) {
+  RouterTarget(RouterKind kind, String namespace, List<InferencePod> behind, double start) {
+    super(info(kind, namespace));
+    this.kind = kind;
+    this.behind = List.copyOf(behind);
+    this.productionStack = new ProductionStackRouter(start);
+    for (InferencePod p : this.behind) {
+      if (kind == RouterKind.SMG) {
         String m = p.info().model();
         p.onFinish(
-            (seconds, reason, now) ->
+            (r, reason, now) ->
                 smg.finished(
-                    m, seconds, reason != FinishReason.ABORT && reason != FinishReason.ERROR, now));
+                    m,
+                    now - r.arrival(),
+                    reason != FinishReason.ABORT && reason != FinishReason.ERROR,
+                    now));
+      } else if (kind == RouterKind.LLM_D) {
+        String m = p.info().model();
+        p.onFinish((r, reason, now) -> epp.finished(m, r, reason, now));
+      } else if (kind == RouterKind.PRODUCTION_STACK) {
+        VllmPod v = (VllmPod) p;
+        p.onFinish((r, reason, now) -> productionStack.finished(v, r, reason, now));
       }
     }
   }
 
-  /** Whether a router of this kind sends requests to the (role-less) pod. */
-  static boolean fronts(RouterKind kind, InferencePod p) {
-    boolean vllm = p instanceof VllmPod;
-    boolean sglang = p instanceof SglangPod && !((SglangPod) p).gateway();
-    switch (kind) {
-      case PRODUCTION_STACK:
-        return vllm;
-      case LLM_D:
-        return vllm || sglang;
-      case SMG:
-        return sglang;
-      default:
-        return false;
+  /**
+   * The routers of {@code config}, each with the pods it fronts.
+   *
+   * @throws IllegalArgumentException when one of several routers would front no pod
+   */
+  static List<RouterTarget> of(FleetConfig config, List<InferencePod> pods, double start) {
+    List<RouterTarget> out = new ArrayList<>();
+    for (RouterKind k : config.routers()) {
+      List<InferencePod> behind = new ArrayList<>();
+      for (InferencePod p : pods) {
+        if (frontOf(config.routers(), p) == k) {
+          behind.add(p);
+        }
+      }
+      if (behind.isEmpty() && config.routers().size() > 1) {
+        throw new IllegalArgumentException(
+            "router "
+                + k.label()
+                + " would front no pod of this fleet: a pod has one router in front,"
+                + " production-stack for the vLLM pods and smg for the SGLang pods when listed,"
+                + " else llm-d (routers: "
+                + labels(config.routers())
+                + ")");
+      }
+      out.add(new RouterTarget(k, config.namespace(), behind, start));
     }
+    return out;
   }
 
-  private static PodInfo info(FleetConfig config) {
+  private static String labels(List<RouterKind> routers) {
+    List<String> l = new ArrayList<>();
+    routers.forEach(r -> l.add(r.label()));
+    return String.join(", ", l);
+  }
+
+  /**
+   * The router of {@code routers} in front of pod {@code p}, {@link RouterKind#NONE} for none: the
+   * engine's own router when listed, else llm-d's EPP when listed (it fronts vLLM and SGLang).
+   */
+  static RouterKind frontOf(List<RouterKind> routers, InferencePod p) {
+    if (!p.info().role().isEmpty()) {
+      return RouterKind.NONE;
+    }
+    RouterKind own;
+    if (p instanceof VllmPod) {
+      own = RouterKind.PRODUCTION_STACK;
+    } else if (p instanceof SglangPod && !((SglangPod) p).gateway()) {
+      own = RouterKind.SMG;
+    } else {
+      return RouterKind.NONE;
+    }
+    if (routers.contains(own)) {
+      return own;
+    }
+    return routers.contains(RouterKind.LLM_D) ? RouterKind.LLM_D : RouterKind.NONE;
+  }
+
+  private static PodInfo info(RouterKind kind, String namespace) {
     Backend backend;
-    switch (config.router()) {
+    switch (kind) {
       case LLM_D:
         backend = Backend.LLM_D;
         break;
@@ -73,9 +117,13 @@ final class RouterTarget extends SimTarget {
       default:
         backend = Backend.PRODUCTION_STACK;
     }
-    String name = config.router().label() + "-router-0";
-    return new PodInfo(
-        name, config.namespace(), name, backend, "", config.router().label(), "", "", "", 0, 0, 0);
+    String name = kind.label() + "-router-0";
+    return new PodInfo(name, namespace, name, backend, "", kind.label(), "", "", "", 0, 0, 0);
+  }
+
+  /** Which router this is. */
+  RouterKind kind() {
+    return kind;
   }
 
   /**
@@ -92,9 +140,25 @@ final class RouterTarget extends SimTarget {
     return behind;
   }
 
-  /** The gateway's page state ({@link RouterKind#SMG}), for its ground truth. */
-  SmgRouter smg() {
-    return smg;
+  /**
+   * The durations this router timed for {@code model}'s requests that finished in {@code (from,
+   * to]} (epoch seconds, at most 15 minutes back): smg's successful requests, production-stack's
+   * latencies, the EPP's request durations.
+   */
+  List<Double> durations(String model, double from, double to) {
+    switch (kind) {
+      case SMG:
+        return smg.durations(model, from, to);
+      case PRODUCTION_STACK:
+        return productionStack.latencies(model, from, to);
+      default:
+        return epp.timed(model, from, to, false);
+    }
+  }
+
+  /** The TTFTs the EPP timed, as {@link #durations}; empty for the other routers. */
+  List<Double> ttfts(String model, double from, double to) {
+    return kind == RouterKind.LLM_D ? epp.timed(model, from, to, true) : List.of();
   }
 
   @Override

@@ -81,4 +81,97 @@ class RouterTargetTest {
         .extracting(PodInfo::name)
         .doesNotContain("production-stack-router-0", "llm-d-router-0");
   }
+
+  @Test
+  void severalRoutersEachFrontOnlyTheirEnginesPods() {
+    Fleet fleet =
+        Fleet.create(
+            FleetConfig.builder()
+                .vllmPods(2)
+                .legacyVllmPods(0)
+                .sglangPods(2)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .routers(java.util.List.of(RouterKind.LLM_D, RouterKind.SMG))
+                .build(),
+            T0);
+    int n = fleet.inventory().size();
+    assertThat(fleet.inventory().subList(n - 2, n))
+        .extracting(PodInfo::name)
+        .containsExactly("llm-d-router-0", "smg-router-0");
+    fleet.advance(Duration.ofMinutes(5));
+    Page epp = PageChecker.strict(fleet.render("llm-d-router-0").orElseThrow());
+    Page smg = PageChecker.strict(fleet.render("smg-router-0").orElseThrow());
+    int vllm = 0;
+    int sglang = 0;
+    for (InferencePod p : fleet.pods()) {
+      String pod = p.info().name();
+      String url = "http://" + pod + ":8000";
+      boolean hasEpp =
+          epp.samples().stream()
+              .anyMatch(
+                  x -> pod.equals(x.label("endpoint_name")) || pod.equals(x.label("pod_name")));
+      boolean hasSmg = smg.samples().stream().anyMatch(x -> url.equals(x.label("worker")));
+      if (p instanceof VllmPod) {
+        vllm++;
+        assertThat(hasEpp).as(pod).isTrue();
+        assertThat(hasSmg).as(pod).isFalse();
+        assertThat(epp.value("llm_d_epp_scheduler_attempts_total", "endpoint_name", pod))
+            .isEqualTo(LlmdEpp.sent(p));
+      } else {
+        sglang++;
+        assertThat(hasEpp).as(pod).isFalse();
+        assertThat(hasSmg).as(pod).isTrue();
+      }
+    }
+    assertThat(vllm).isEqualTo(2);
+    assertThat(sglang).isEqualTo(2);
+    assertThat(fleet.gatewayDurations(fleet.pods().get(2).info().model(), T0, fleet.nowMillis()))
+        .isNotEmpty();
+  }
+
+  @Test
+  void aRouterListedBesideTheEnginesOwnRouterThatFrontsNothingIsRefused() {
+    FleetConfig c =
+        FleetConfig.builder()
+            .vllmPods(2)
+            .legacyVllmPods(0)
+            .sglangPods(0)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .routers(java.util.List.of(RouterKind.PRODUCTION_STACK, RouterKind.LLM_D))
+            .build();
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Fleet.create(c, T0))
+        .withMessage(
+            "router llm-d would front no pod of this fleet: a pod has one router in front,"
+                + " production-stack for the vLLM pods and smg for the SGLang pods when listed,"
+                + " else llm-d (routers: production-stack, llm-d)");
+  }
+
+  @Test
+  void aListOfRoutersIsParsedAndBadNamesAreRefusedNamingTheKnownOnes() {
+    assertThat(RouterKind.parseList("llm-d, smg"))
+        .containsExactly(RouterKind.LLM_D, RouterKind.SMG);
+    assertThat(RouterKind.parseList("none")).isEmpty();
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> RouterKind.parseList("llm-d,envoy"))
+        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> RouterKind.parseList("smg,smg"))
+        .withMessage("router \"smg\" is listed twice: smg,smg");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> RouterKind.parseList("none,smg"))
+        .withMessage("\"none\" cannot be listed beside a router: none,smg");
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                FleetConfig.builder()
+                    .routers(java.util.List.of(RouterKind.SMG, RouterKind.SMG))
+                    .build())
+        .withMessageContaining("routers must list each router once");
+    assertThat(RouterKind.forEngines(java.util.List.of(Backend.VLLM, Backend.SGLANG, Backend.TGI)))
+        .containsExactly(RouterKind.LLM_D, RouterKind.SMG);
+    assertThat(RouterKind.forEngines(java.util.List.of(Backend.TGI))).isEmpty();
+  }
 }

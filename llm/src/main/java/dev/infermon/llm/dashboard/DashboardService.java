@@ -176,9 +176,13 @@ public final class DashboardService {
       }
       compiled.add(qs);
     }
+    Set<String> elsewhere =
+        panels.stream().anyMatch(DashboardService::routerOnly)
+            ? RouterScope.notFronting(compiler, backend, r, presence)
+            : Set.of();
     List<PanelResult> out = new ArrayList<>();
     for (int i = 0; i < panels.size(); i++) {
-      out.add(render(panels.get(i), compiled.get(i), runs, r, inv, prices));
+      out.add(render(panels.get(i), compiled.get(i), runs, r, inv, prices, elsewhere));
     }
     return out;
   }
@@ -207,7 +211,8 @@ public final class DashboardService {
       Map<String, CompletableFuture<QueryResult>> runs,
       DashboardRequest r,
       Inventory inv,
-      LlmConfig.Cost prices) {
+      LlmConfig.Cost prices,
+      Set<String> routersElsewhere) {
     List<PanelResult.QueryData> queries = new ArrayList<>();
     List<EmptyReason> errors = new ArrayList<>();
     if (!prices.priced()
@@ -246,7 +251,12 @@ public final class DashboardService {
       queries.add(new PanelResult.QueryData(q.legend(), promql.orElse(null), series, warnings));
     }
     List<EmptyReason> why = new ArrayList<>(errors);
+    boolean elsewhere = false;
     for (EmptyReason e : reasons.explain(p, inv, r.filters())) {
+      if (routerOnly(p) && routersElsewhere.contains(e.engine())) {
+        elsewhere = true;
+        continue; // a router in front of other pods: what it lacks says nothing of this view
+      }
       // with data on the panel, "no traffic" of an engine that shows data is noise, and a family
       // the release no longer has does not apply; missing signals are not, nor is the silence of
       // an engine none of whose series is on the panel (a mixed fleet's other engine)
@@ -270,7 +280,7 @@ public final class DashboardService {
         !any
             ? PanelResult.Status.EMPTY
             : why.isEmpty() ? PanelResult.Status.OK : PanelResult.Status.PARTIAL;
-    if (!any && why.isEmpty() && routesOtherPods(p, r, inv)) {
+    if (!any && why.isEmpty() && (elsewhere || routesOtherPods(p, r, inv))) {
       why.add(
           new EmptyReason(
               EmptyReason.Kind.NO_ROUTER,
@@ -290,6 +300,11 @@ public final class DashboardService {
               null));
     }
     return new PanelResult(p, queries, status, why);
+  }
+
+  /** Whether every query of the panel reads a router. */
+  private static boolean routerOnly(Panel p) {
+    return p.queries().stream().allMatch(q -> q.measure() instanceof Measure.Router);
   }
 
   /**

@@ -82,6 +82,19 @@ public final class PromqlCompiler {
     return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
+  /** The routers whose signature families are present. */
+  java.util.List<dev.infermon.llm.catalog.Router> routersPresent(Presence presence) {
+    return routers.present(presence);
+  }
+
+  /**
+   * One series while router {@code r} names pods the options' filters keep in one of its per-pod
+   * families, or null when it exposes none.
+   */
+  String fronted(dev.infermon.llm.catalog.Router r, Options o) {
+    return routers.fronted(r, o);
+  }
+
   /** The PromQL for {@code m} at {@code level}, or empty when no engine present has its signals. */
   public Optional<String> compile(Measure m, Level level, Options o) {
     return Optional.ofNullable(expr(m, level.groupBy(), o));

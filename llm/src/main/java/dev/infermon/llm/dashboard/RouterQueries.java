@@ -16,7 +16,10 @@ import java.util.List;
  * its model label read as {@code model_name}. A router's generations are joined with {@code or}
  * after the endpoint is named, so llm-d-router's dual emission counts once. Per engine pod, what
  * several router replicas report adds up (each routes its own requests), except the queue, which
- * every replica reads from the same engine (max). Stateless; thread-safe.
+ * every replica reads from the same engine (max). With several routers scraped, a router-wide
+ * series also carries {@code router} (the router's backend name): two routers in front of one
+ * model's pods (llm-d's EPP before its vLLM pods, SGLang's model gateway before its SGLang pods)
+ * each give their own latency, whose buckets differ and must not be merged. Stateless; thread-safe.
  */
 final class RouterQueries {
   private final NonEngineCatalog routers;
@@ -41,10 +44,11 @@ final class RouterQueries {
   /** The measure's PromQL grouped by {@code g}, or null when no router present measures it. */
   String compile(Measure.Router m, List<String> g, PromqlCompiler.Options o) {
     List<String> perRouter = new ArrayList<>();
-    for (Router r : present(o.presence())) {
+    List<Router> present = present(o.presence());
+    for (Router r : present) {
       List<String> parts = new ArrayList<>();
       for (RouterSource src : r.sources(m.signal())) {
-        String part = part(r, src, m, g, o);
+        String part = part(r, src, m, g, o, present.size() > 1);
         if (part != null) {
           parts.add(part);
         }
@@ -65,7 +69,12 @@ final class RouterQueries {
   }
 
   private String part(
-      Router r, RouterSource src, Measure.Router m, List<String> g, PromqlCompiler.Options o) {
+      Router r,
+      RouterSource src,
+      Measure.Router m,
+      List<String> g,
+      PromqlCompiler.Options o,
+      boolean several) {
     boolean histogram = src.type() == MetricType.HISTOGRAM;
     String sample = src.family() + (histogram ? "_bucket" : "");
     if (!o.presence().hasSample(sample)) {
@@ -98,6 +107,15 @@ final class RouterQueries {
     }
     if (!src.endpoint().named()) {
       String named = modelNamed(value, r);
+      if (several) {
+        named =
+            "label_replace("
+                + named
+                + ", \"router\", "
+                + Filters.quote(r.backend())
+                + ", \"\", \"\")";
+        extra.add("router");
+      }
       List<String> labels = Selectors.union(g, extra);
       String grouped = op + " " + Selectors.by(labels) + " (" + named + ")";
       if (o.filters().values().containsKey("backend")) {
@@ -107,7 +125,9 @@ final class RouterQueries {
         if (fronted == null) {
           return null;
         }
-        grouped = grouped + " and on () " + fronted;
+        // parenthesised: "*" binds tighter than "and", and the model join below must not apply
+        // to the fronting series, which carries no model
+        grouped = "(" + grouped + " and on () " + fronted + ")";
       }
       if (!g.contains("model_name")) {
         return grouped;
@@ -123,7 +143,7 @@ final class RouterQueries {
    * One series while router {@code r} names pods in scope in any per-pod family it exposes (the
    * requests it routes, the queues it reads), else null: whether it fronts them.
    */
-  private String fronted(Router r, PromqlCompiler.Options o) {
+  String fronted(Router r, PromqlCompiler.Options o) {
     List<String> parts = new ArrayList<>();
     for (dev.infermon.llm.signals.RouterSignal s : dev.infermon.llm.signals.RouterSignal.values()) {
       for (RouterSource src : r.sources(s)) {

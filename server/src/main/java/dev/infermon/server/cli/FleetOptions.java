@@ -44,8 +44,9 @@ final class FleetOptions {
       split = ",",
       paramLabel = "ENGINE",
       description =
-          "Run only these engines, each with at least one pod, and llm-d's endpoint picker in"
-              + " front: all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton. The"
+          "Run only these engines, each with at least one pod, and the routers in front of them"
+              + " (llm-d's endpoint picker in front of vllm, SGLang's model gateway in front of"
+              + " sglang): all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton. The"
               + " prefill/decode"
               + " pairs stay when both vllm and sglang are listed (default: the flags' counts).")
   List<String> engines;
@@ -53,10 +54,11 @@ final class FleetOptions {
   @Option(
       names = "--router",
       description =
-          "Serve a router's page in front of the pods: production-stack (vLLM production-stack's"
-              + " router, in front of the vLLM pods), llm-d (llm-d's EPP, in front of the vLLM"
-              + " and SGLang pods) or smg (SGLang's model gateway, in front of the SGLang pods)"
-              + " (default: none; llm-d with --engines).")
+          "Serve routers' pages in front of the pods, a comma-separated list of production-stack"
+              + " (vLLM production-stack's router, in front of the vLLM pods), smg (SGLang's model"
+              + " gateway, in front of the SGLang pods) and llm-d (llm-d's EPP, in front of the"
+              + " vLLM and SGLang pods the others do not front), or none; a pod has one router in"
+              + " front (default: none; with --engines, llm-d for vllm and smg for sglang).")
   String router;
 
   @Option(names = "--vllm-pods", description = "Current V1 vLLM pods (default: ${DEFAULT-VALUE}).")
@@ -204,9 +206,12 @@ final class FleetOptions {
       refuseCountsOfUnlisted(listed);
       b.engines(listed);
     }
-    String r = router != null ? router : listed.isEmpty() ? "none" : RouterKind.LLM_D.label();
+    if (router == null) {
+      b.routers(RouterKind.forEngines(listed));
+      return b;
+    }
     try {
-      b.router(RouterKind.parse(r));
+      b.routers(RouterKind.parseList(router));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--router: " + e.getMessage(), e);
     }

@@ -266,13 +266,13 @@ class DemoCommandTest {
   }
 
   @Test
-  void enginesAllRunsEverySimulatedEngineBehindLlmD() {
+  void enginesAllRunsEverySimulatedEngineBehindLlmDAndSmg() {
     var all = parsed("--engines", "all");
     assertThat(all)
         .isEqualTo(
             dev.infermon.simulator.FleetConfig.builder()
                 .engines(Backend.engines())
-                .router(RouterKind.LLM_D)
+                .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
                 .build());
     assertThat(all.vllmPods()).isPositive();
     assertThat(all.sglangPods()).isPositive();
@@ -298,10 +298,15 @@ class DemoCommandTest {
         .isZero();
     assertThat(two.sglangGatewayPods()).isZero();
     assertThat(two.prefillDecode()).as("the pairs are a vLLM and an SGLang one").isFalse();
-    assertThat(two.router()).isEqualTo(RouterKind.LLM_D);
-    assertThat(parsed("--engines", "vllm", "--router", "production-stack").router())
-        .isEqualTo(RouterKind.PRODUCTION_STACK);
-    assertThat(parsed().router()).isEqualTo(RouterKind.NONE);
+    assertThat(two.routers()).as("no router fronts TGI or llama.cpp").isEmpty();
+    assertThat(parsed("--engines", "vllm").routers()).containsExactly(RouterKind.LLM_D);
+    assertThat(parsed("--engines", "sglang").routers()).containsExactly(RouterKind.SMG);
+    assertThat(parsed("--engines", "vllm", "--router", "production-stack").routers())
+        .containsExactly(RouterKind.PRODUCTION_STACK);
+    assertThat(parsed("--router", "llm-d, smg").routers())
+        .containsExactly(RouterKind.LLM_D, RouterKind.SMG);
+    assertThat(parsed("--engines", "all", "--router", "none").routers()).isEmpty();
+    assertThat(parsed().routers()).isEmpty();
   }
 
   @Test

@@ -215,6 +215,30 @@ class SimulateCommandTest {
         .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
   }
 
+  @Test
+  void severalRoutersEachServeTheirPageAndOneFrontingNothingIsAUsageError() {
+    String[] two = run("--router", "llm-d,smg", "--listen", "127.0.0.1:19700", "--print-file-sd");
+    assertThat(two[0]).isEqualTo("0");
+    assertThat(two[1])
+        .contains("\"pod\": \"llm-d-router-0\"")
+        .contains("\"pod\": \"smg-router-0\"");
+    String[] bad = run("--router", "smg,envoy", "--print-file-sd");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[2])
+        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+    String[] idle =
+        run(
+            "--engines",
+            "vllm",
+            "--router",
+            "production-stack,llm-d",
+            "--listen",
+            "127.0.0.1:19700",
+            "--print-file-sd");
+    assertThat(idle[0]).isNotEqualTo("0");
+    assertThat(idle[2]).contains("router llm-d would front no pod of this fleet");
+  }
+
   /** A capture written where the command can read it. */
   private static Path capture(Path dir, String name) throws Exception {
     Captures.Entry e = Captures.get(name);

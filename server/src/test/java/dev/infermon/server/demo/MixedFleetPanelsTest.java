@@ -49,16 +49,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The mixed fleet of {@code infermon demo --engines all} (every simulated engine, TensorRT-LLM on
  * its current release and on 1.3, whose page names no model and lacks the later families, llm-d's
- * endpoint picker in front of the vLLM and SGLang pods, dcgm-exporter per node), half an hour
- * backfilled through the scrape pipeline into a TSDB and rendered on the embedded engine, one
- * engine at a time (the dashboard's backend filter). The table is the spec: per panel and engine,
- * {@code data}, the reason the engine's view is empty ({@code KIND}, naming the column's engine, or
- * {@code KIND:engine} naming another, {@code KIND:} naming none), or {@code data+KIND} when it has
- * data from some pods and the reason for the rest. Each cell is checked against the catalog too:
- * data only where the engine maps every signal of some query of the panel, NOT_EXPOSED where it
- * maps no query's, and where it maps every query's, no NOT_EXPOSED but for another release, a
- * family created on first use that a page which served requests lacks, or a family the engine never
- * writes on a role's servers.
+ * endpoint picker in front of the vLLM pods and SGLang's model gateway in front of the SGLang pods,
+ * dcgm-exporter per node), half an hour backfilled through the scrape pipeline into a TSDB and
+ * rendered on the embedded engine, one engine at a time (the dashboard's backend filter). The table
+ * is the spec: per panel and engine, {@code data}, the reason the engine's view is empty ({@code
+ * KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming
+ * none), or {@code data+KIND} when it has data from some pods and the reason for the rest. Each
+ * cell is checked against the catalog too: data only where the engine maps every signal of some
+ * query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every query's, no
+ * NOT_EXPOSED but for another release, a family created on first use that a page which served
+ * requests lacks, or a family the engine never writes on a role's servers.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
@@ -138,7 +138,7 @@ class MixedFleetPanelsTest {
       pd.kv_transfer_bytes                 | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
       pd.kv_transfer_time                  | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
       pd.kv_transfer_failures              | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
-      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | NO_ROUTER:        | NO_ROUTER:
       efficiency.tokens_per_gpu_second     | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
       efficiency.idle_gpus                 | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
       efficiency.mfu                       | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
@@ -148,12 +148,12 @@ class MixedFleetPanelsTest {
       efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      router.routed                        | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.in_flight                     | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
-      router.queue                         | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.latency                       | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
-      router.ttft                          | NOT_EXPOSED:llm-d       | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d      | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d           | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.decisions                     | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
       """;
 
   private static final long T0 = 1_790_078_400_000L;
@@ -166,7 +166,10 @@ class MixedFleetPanelsTest {
 
   /** The fleet {@code infermon demo --engines all} runs (DemoCommandTest checks it is the same). */
   static FleetConfig mixedFleet() {
-    return FleetConfig.builder().engines(Backend.engines()).router(RouterKind.LLM_D).build();
+    return FleetConfig.builder()
+        .engines(Backend.engines())
+        .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+        .build();
   }
 
   @BeforeAll
@@ -174,7 +177,7 @@ class MixedFleetPanelsTest {
     fleet = Fleet.create(mixedFleet(), T0);
     tsdb = Tsdb.open(dir.resolve("data"));
     try (FleetServer server =
-        FleetServer.start(fleet, new FleetServer.Options("127.0.0.1", 0, false))) {
+        FleetServer.start(fleet, new FleetServer.Options("127.0.0.1", 0, true))) {
       String yaml =
           InventoryFormats.prometheusYaml(
               fleet.inventory(), server::hostPort, server::metricsPath, 15);
@@ -294,7 +297,10 @@ class MixedFleetPanelsTest {
     Set<String> mine = new TreeSet<>();
     for (PodInfo i : fleet.inventory()) {
       // a router-wide series (routing decisions) is the router's own: shown if it fronts the view
-      boolean router = i.backend() == Backend.LLM_D || i.backend() == Backend.PRODUCTION_STACK;
+      boolean router =
+          i.backend() == Backend.LLM_D
+              || i.backend() == Backend.PRODUCTION_STACK
+              || i.backend() == Backend.SMG;
       if (i.backend().label().equals(column) || router) {
         mine.add(i.name());
       }

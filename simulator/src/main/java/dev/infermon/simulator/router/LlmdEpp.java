@@ -3,6 +3,8 @@ package dev.infermon.simulator.router;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.model.FinishReason;
+import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.text.PromText;
 import java.util.HashMap;
 import java.util.List;
@@ -16,14 +18,30 @@ import java.util.TreeMap;
  * from metrics.go and llm_d_router_metrics.go; client_golang's text format: labels sorted, counters
  * without {@code _created}). Every request a pod was sent is one successful scheduling attempt with
  * that pod as the endpoint ({@code endpoint_name}, twin {@code pod_name}); the per-endpoint queue
- * is the engine's waiting queue as the EPP reads it. The counters outlive a pod's restart. Not
- * thread-safe.
+ * is the engine's waiting queue as the EPP reads it. The requests it routed are timed as
+ * response.go does ({@link EppRequests}: the duration and TTFT histograms, families sorted by name
+ * as client_golang gathers them). The counters outlive a pod's restart. Not thread-safe.
  */
 public final class LlmdEpp {
   private static final String POOL = "inference-pool";
   private final Map<String, Long> scheduled = new TreeMap<>();
   private final Map<String, Long> lastSent = new HashMap<>();
   private final Map<String, Long> perModel = new TreeMap<>();
+  private final EppRequests requests = new EppRequests();
+
+  /** Request {@code r} for {@code model}, which the EPP routed, left its engine at {@code now}. */
+  public void finished(String model, Request r, FinishReason reason, double now) {
+    requests.finished(model, r, reason, now);
+  }
+
+  /**
+   * The ground truth of the duration ({@code ttft} false) or TTFT histogram: what the EPP timed for
+   * {@code model}'s requests that finished in {@code (from, to]} (epoch seconds, at most 15 minutes
+   * back).
+   */
+  public List<Double> timed(String model, double from, double to, boolean ttft) {
+    return requests.timed(model, from, to, ttft);
+  }
 
   /** Requests {@code pod} was sent since it started: finished plus in flight. */
   public static long sent(InferencePod pod) {
@@ -64,6 +82,7 @@ public final class LlmdEpp {
         "pod_name",
         ids,
         "[ALPHA] [Deprecated: Use llm_d_epp_scheduler_attempts_total] Total number of scheduling attempts.");
+    requests.writeObjectiveDuration(out);
     out.family(
         "inference_objective_request_total",
         "[ALPHA] [Deprecated: Use llm_d_epp_request_total] Counter of inference objective requests broken"
@@ -88,6 +107,7 @@ public final class LlmdEpp {
         queues,
         "[ALPHA] The total number of requests pending in the model server queue for each underlying"
             + " endpoint.");
+    requests.writeDuration(out);
     out.family("llm_d_epp_request_total", "[ALPHA] Total number of processed requests.", "counter");
     perModel.forEach(
         (m, n) ->
@@ -97,6 +117,7 @@ public final class LlmdEpp {
                   "fairness_id", "", "model_name", m, "priority", "", "target_model_name", m
                 },
                 Long.toString(n)));
+    requests.writeTtft(out);
     attempts(
         out,
         "llm_d_epp_scheduler_attempts_total",

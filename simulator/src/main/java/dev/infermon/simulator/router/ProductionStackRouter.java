@@ -3,6 +3,8 @@ package dev.infermon.simulator.router;
 import dev.infermon.simulator.VllmPod;
 import dev.infermon.simulator.model.EngineModel;
 import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.model.FinishReason;
+import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.text.PromText;
 import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
@@ -14,39 +16,51 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The vLLM production-stack router's {@code /metrics} in front of the vLLM pods of one model.
- * Names, help texts, labels and types are those of vllm-project/production-stack
+ * The vLLM production-stack router's {@code /metrics} in front of vLLM pods. Names, help texts,
+ * labels and types are those of vllm-project/production-stack
  * src/vllm_router/services/metrics_service/__init__.py and routers/metrics_router.py @ a6c01db0:
  * per-backend gauges under the engine's own {@code vllm:} prefix with a {@code server} label (the
  * backend URL), set on every scrape from the router's request stats. The router only sees requests
  * it forwarded: one waiting in an engine's queue is, to the router, "in prefill" (sent, no first
  * token yet), so its {@code vllm:num_requests_running} is the engine's running plus waiting. {@code
  * vllm:num_requests_waiting} is declared but never set, so it prints without samples. QPS is the
- * arrivals in the last {@code --request-stats-window} (default 60 s) over the window. Not
- * thread-safe.
+ * arrivals in the last {@code --request-stats-window} (default 60 s) over the window. The requests
+ * it forwarded are timed and their tokens counted as request.py does ({@link
+ * ProductionStackRequests}: {@code vllm:request_latency_seconds}, #940, and the #813 counters). The
+ * page leaves out what the simulation has no model of: the Python process collectors, the V0
+ * prefix-cache gauges the router copies from the engines' pages, and {@code router_*_usage_percent}
+ * (psutil's readings of the router's host). Not thread-safe.
  */
 public final class ProductionStackRouter {
   /** The router's default {@code --request-stats-window}, seconds (parsers/parser.py). */
   static final double WINDOW_SECONDS = 60;
 
-  private final String model;
   private final double created;
   private final Map<String, Deque<double[]>> arrivals = new HashMap<>();
   private final Map<String, Long> lastSent = new HashMap<>();
-  private long incoming;
+  private final Map<String, Long> incoming = new java.util.LinkedHashMap<>();
+  private final ProductionStackRequests requests = new ProductionStackRequests();
   private java.util.function.Function<VllmPod, String> urls = ProductionStackRouter::serverUrl;
 
-  /**
-   * A router for {@code model}, started at {@code createdEpoch}.
-   *
-   * @throws IllegalArgumentException when the model is blank
-   */
-  public ProductionStackRouter(String model, double createdEpoch) {
-    if (model == null || model.isBlank()) {
-      throw new IllegalArgumentException("router model must not be blank: " + model);
-    }
-    this.model = model;
+  /** A router started at {@code createdEpoch}. */
+  public ProductionStackRouter(double createdEpoch) {
     this.created = createdEpoch;
+  }
+
+  /**
+   * Request {@code r}, which the router forwarded to {@code pod}, left its engine at {@code now}.
+   */
+  public void finished(VllmPod pod, Request r, FinishReason reason, double now) {
+    requests.finished(pod, r, reason, now);
+  }
+
+  /**
+   * The ground truth of {@code vllm:request_latency_seconds}: the latencies the router observed for
+   * {@code model}'s requests that finished in {@code (from, to]} (epoch seconds, at most 15 minutes
+   * back).
+   */
+  public List<Double> latencies(String model, double from, double to) {
+    return requests.latencies(model, from, to);
   }
 
   /**
@@ -67,17 +81,65 @@ public final class ProductionStackRouter {
     return LlmdEpp.sent(pod);
   }
 
+  /** Per family, the children the router sets on a scrape (metrics_router.py). */
+  private record Stats(
+      List<Child> running,
+      List<Child> prefill,
+      List<Child> decoding,
+      List<Child> qps,
+      List<Child> healthy,
+      List<Child> avgLatency,
+      List<Child> unset,
+      List<Child> swapped) {
+    Stats() {
+      this(
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>(),
+          new ArrayList<>());
+    }
+  }
+
   /** The page at {@code now} (epoch seconds) for the pods behind the router. */
   public String render(List<VllmPod> pods, double now) {
-    List<Child> running = new ArrayList<>();
-    List<Child> prefill = new ArrayList<>();
-    List<Child> decoding = new ArrayList<>();
-    List<Child> qps = new ArrayList<>();
-    List<Child> healthy = new ArrayList<>();
+    Stats st = collect(pods, now);
+    PromText out = new PromText(4096);
+    PythonFamilies f = new PythonFamilies(out, false, true);
+    f.gauge("vllm:num_requests_running", "Number of running requests", st.running());
+    f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
+    f.gauge("vllm:current_qps", "Current Queries Per Second", st.qps());
+    f.gauge("vllm:avg_decoding_length", "Average Decoding Length", st.unset());
+    f.gauge("vllm:num_prefill_requests", "Number of Prefill Requests", st.prefill());
+    f.gauge("vllm:num_decoding_requests", "Number of Decoding Requests", st.decoding());
+    List<Child> byModel = new ArrayList<>();
+    incoming.forEach((m, n) -> byModel.add(new Child(new String[] {"model", m}, n, created)));
+    f.counter(
+        "vllm:num_incoming_requests",
+        "Total valid incoming requests to router (including when no backends available).",
+        byModel);
+    f.gauge("vllm:healthy_pods_total", "Number of healthy vLLM pods", st.healthy());
+    f.gauge("vllm:avg_latency", "Average end-to-end request latency", st.avgLatency());
+    f.gauge("vllm:avg_itl", "Average Inter-Token Latency", st.unset());
+    f.gauge("vllm:num_requests_swapped", "Number of swapped requests", st.swapped());
+    requests.write(f, urls);
+    return out.toString();
+  }
+
+  /**
+   * What request_stats.py's get_request_stats gives per server that was sent a request:
+   * avg_decoding_length and avg_itl are -1 (no code path updates them), no swap is ever reported
+   * (0), avg_latency is the mean over the latency window ({@link ProductionStackRequests}).
+   */
+  private Stats collect(List<VllmPod> pods, double now) {
+    Stats st = new Stats();
     for (VllmPod pod : pods) {
       String[] server = {"server", urls.apply(pod)};
       boolean up = pod.up(now);
-      healthy.add(new Child(server, up ? 1 : 0, created));
+      st.healthy().add(new Child(server, up ? 1 : 0, created));
       if (!up) {
         continue;
       }
@@ -89,33 +151,24 @@ public final class ProductionStackRouter {
         inBatch += s.running();
       }
       long sent = sent(pod);
-      countIncoming(server[1] + "#" + pod.restarts(), sent);
-      prefill.add(new Child(server, waiting, created));
-      decoding.add(new Child(server, inBatch, created));
-      running.add(new Child(server, waiting + inBatch, created));
-      qps.add(new Child(server, qps(server[1], sent, now), created));
+      countIncoming(pod.info().model(), server[1] + "#" + pod.restarts(), sent);
+      st.prefill().add(new Child(server, waiting, created));
+      st.decoding().add(new Child(server, inBatch, created));
+      st.running().add(new Child(server, waiting + inBatch, created));
+      st.qps().add(new Child(server, qps(server[1], sent, now), created));
+      st.avgLatency().add(new Child(server, requests.averageLatency(pod), created));
+      st.unset().add(new Child(server, -1, created));
+      st.swapped().add(new Child(server, 0, created));
     }
-    PromText out = new PromText(4096);
-    PythonFamilies f = new PythonFamilies(out, false, true);
-    f.gauge("vllm:num_requests_running", "Number of running requests", running);
-    f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
-    f.gauge("vllm:current_qps", "Current Queries Per Second", qps);
-    f.gauge("vllm:num_prefill_requests", "Number of Prefill Requests", prefill);
-    f.gauge("vllm:num_decoding_requests", "Number of Decoding Requests", decoding);
-    f.counter(
-        "vllm:num_incoming_requests",
-        "Total valid incoming requests to router (including when no backends available).",
-        List.of(new Child(new String[] {"model", model}, incoming, created)));
-    f.gauge("vllm:healthy_pods_total", "Number of healthy vLLM pods", healthy);
-    return out.toString();
+    return st;
   }
 
   /**
    * The router's counter outlives a pod's restart, which resets what the pod was sent; {@code
    * incarnation} names the pod and its restart count.
    */
-  private void countIncoming(String incarnation, long sent) {
-    incoming += sent - lastSent.getOrDefault(incarnation, 0L);
+  private void countIncoming(String model, String incarnation, long sent) {
+    incoming.merge(model, sent - lastSent.getOrDefault(incarnation, 0L), Long::sum);
     lastSent.put(incarnation, sent);
   }
 

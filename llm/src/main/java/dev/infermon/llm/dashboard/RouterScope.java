@@ -1,0 +1,53 @@
+package dev.infermon.llm.dashboard;
+
+import dev.infermon.llm.catalog.Router;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.value.Matrix;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The routers scraped that front none of the pods a filtered view keeps: in a mixed fleet llm-d's
+ * EPP routes to the vLLM pods and SGLang's model gateway to the SGLang pods, so under a backend
+ * filter on TGI neither is in front, and what one of them does not expose says nothing of that
+ * view. A router fronts the view while one of its per-pod families names a pod in scope over the
+ * range; a router without such a family, or whose query fails, is taken to front it. Stateless.
+ */
+final class RouterScope {
+  private RouterScope() {}
+
+  /** The backend names ({@code smg}) of the routers present that front no pod in scope. */
+  static Set<String> notFronting(
+      PromqlCompiler compiler, QueryBackend backend, DashboardRequest r, Presence presence) {
+    Set<String> out = new TreeSet<>();
+    if (r.filters().values().isEmpty()) {
+      return out;
+    }
+    PromqlCompiler.Options o =
+        new PromqlCompiler.Options(
+            r.filters(),
+            java.util.Map.of(),
+            r.quantile(),
+            r.window(),
+            presence,
+            PromqlCompiler.duration(r.stepMs()));
+    for (Router router : compiler.routersPresent(presence)) {
+      String q = compiler.fronted(router, o);
+      if (q == null) {
+        continue;
+      }
+      try {
+        var res = backend.rangeQueryAsync(q, r.startMs(), r.endMs(), r.stepMs()).get();
+        if (res.value() instanceof Matrix && ((Matrix) res.value()).series().isEmpty()) {
+          out.add(router.backend());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return out;
+      } catch (java.util.concurrent.ExecutionException | RuntimeException e) {
+        // the panel's own query reports an error; the router is kept
+      }
+    }
+    return out;
+  }
+}
