@@ -1,10 +1,10 @@
 package dev.infermon.notifier;
 
+import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,15 +13,17 @@ import java.util.Objects;
  *
  * @param url the full URL the batch is posted to
  * @param timeout per-request timeout (Prometheus: the alertmanager config's {@code timeout}, 10s)
- * @param headers extra request headers (authorization)
+ * @param http the configuration's HTTP client settings: TLS, redirects and HTTP/2 for the
+ *     connection, {@code basic_auth}, {@code authorization} and {@code http_headers} for each
+ *     request (credential files are read at each send, so a rotated token takes effect)
  */
-public record Endpoint(URI url, Duration timeout, Map<String, String> headers) {
+public record Endpoint(URI url, Duration timeout, HttpClientConfig http) {
   public Endpoint {
     Objects.requireNonNull(url, "url");
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
-    headers = Map.copyOf(headers);
+    Objects.requireNonNull(http, "http");
   }
 
   /** An Alertmanager at {@code scheme://hostPort} with an optional path prefix. */
@@ -32,15 +34,17 @@ public record Endpoint(URI url, Duration timeout, Map<String, String> headers) {
       prefix = "/" + prefix;
     }
     return new Endpoint(
-        URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts"), timeout, Map.of());
+        URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts"),
+        timeout,
+        HttpClientConfig.DEFAULT);
   }
 
   /** A webhook receiving the JSON list of alerts. */
   public static Endpoint webhook(URI url, Duration timeout) {
-    return new Endpoint(url, timeout, Map.of());
+    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT);
   }
 
-  public Endpoint withHeaders(Map<String, String> h) {
+  public Endpoint withHttp(HttpClientConfig h) {
     return new Endpoint(url, timeout, h);
   }
 
