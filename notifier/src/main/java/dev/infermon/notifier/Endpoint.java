@@ -1,6 +1,7 @@
 package dev.infermon.notifier;
 
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Url;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -42,6 +43,14 @@ public record Endpoint(URI url, Duration timeout, HttpClientConfig http) {
   /** A webhook receiving the JSON list of alerts. */
   public static Endpoint webhook(URI url, Duration timeout) {
     return new Endpoint(url, timeout, HttpClientConfig.DEFAULT);
+  }
+
+  /**
+   * The URL as metrics and logs name it: a password in its user info replaced by {@code xxxxx}, as
+   * Prometheus prints URLs (a webhook's URL may carry one).
+   */
+  public String name() {
+    return new Url(url).redacted();
   }
 
   public Endpoint withHttp(HttpClientConfig h) {

@@ -9,8 +9,10 @@ import dev.infermon.model.relabel.RelabelConfig;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -229,7 +231,7 @@ public final class Notifier implements AutoCloseable {
 
   private CompletableFuture<Boolean> post(Endpoint e, byte[] payload, int count) {
     long start = System.nanoTime();
-    String name = e.url().toString();
+    String name = e.name();
     HttpRequest request;
     HttpClient c;
     try {
@@ -271,8 +273,16 @@ public final class Notifier implements AutoCloseable {
       // HTTP/2 is negotiated over TLS only: no h2c upgrade attempt on a plain receiver
       rb.version(HttpClient.Version.HTTP_1_1);
     }
-    for (Map.Entry<String, String> h : new RequestAuth(e.http()).get().entrySet()) {
+    Map<String, String> headers = new RequestAuth(e.http()).get();
+    for (Map.Entry<String, String> h : headers.entrySet()) {
       rb.header(h.getKey(), h.getValue());
+    }
+    String info = e.url().getUserInfo();
+    if (info != null && !headers.containsKey("Authorization")) {
+      // as Go's client does for a URL with user info (a webhook's), which the JDK's ignores
+      rb.header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(info.getBytes(StandardCharsets.UTF_8)));
     }
     return rb.build();
   }

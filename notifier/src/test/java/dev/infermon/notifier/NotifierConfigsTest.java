@@ -162,6 +162,28 @@ class NotifierConfigsTest {
   }
 
   @Test
+  void metricsAndLogsNameAWebhookWithoutItsPassword() throws Exception {
+    List<String> named = new CopyOnWriteArrayList<>();
+    NotifierMetrics m =
+        new NotifierMetrics() {
+          @Override
+          public void sent(String endpoint, int alerts) {
+            named.add(endpoint);
+          }
+        };
+    AlertingConfig cfg =
+        alerting("alerting:\n  webhooks:\n    - url: http://u:hunter2@" + base() + "/hook\n");
+    try (Notifier n = new Notifier(NotifierOptions.DEFAULTS, NotifierConfigs.sets(cfg), m)) {
+      n.send(List.of(alert("A", "page")));
+      await("one delivery", () -> !named.isEmpty());
+    }
+    assertThat(named).containsExactly("http://u:xxxxx@" + base() + "/hook");
+    assertThat(received.get(0).header("Authorization"))
+        .as("the URL's user info is the request's basic authorization")
+        .isEqualTo("Basic dTpodW50ZXIy");
+  }
+
+  @Test
   void anAlertmanagersCredentialsFileAndHeadersReachItsRequests() throws Exception {
     Path token = Files.writeString(dir.resolve("am-token"), "am-secret\n");
     AlertingConfig cfg =
