@@ -1,7 +1,6 @@
 package dev.infermon.notifier;
 
 import dev.infermon.config.scrape.HttpClientConfig;
-import dev.infermon.config.value.Url;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -17,14 +16,17 @@ import java.util.Objects;
  * @param http the configuration's HTTP client settings: TLS, redirects and HTTP/2 for the
  *     connection, {@code basic_auth}, {@code authorization} and {@code http_headers} for each
  *     request (credential files are read at each send, so a rotated token takes effect)
+ * @param name how metrics and logs name it: an Alertmanager's URL; for a webhook, never its path,
+ *     query or user info, which often carry its token
  */
-public record Endpoint(URI url, Duration timeout, HttpClientConfig http) {
+public record Endpoint(URI url, Duration timeout, HttpClientConfig http, String name) {
   public Endpoint {
     Objects.requireNonNull(url, "url");
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
     Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(name, "name");
   }
 
   /** An Alertmanager at {@code scheme://hostPort} with an optional path prefix. */
@@ -34,27 +36,28 @@ public record Endpoint(URI url, Duration timeout, HttpClientConfig http) {
     if (!prefix.isEmpty() && !prefix.startsWith("/")) {
       prefix = "/" + prefix;
     }
-    return new Endpoint(
-        URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts"),
-        timeout,
-        HttpClientConfig.DEFAULT);
-  }
-
-  /** A webhook receiving the JSON list of alerts. */
-  public static Endpoint webhook(URI url, Duration timeout) {
-    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT);
+    URI url = URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts");
+    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT, url.toString());
   }
 
   /**
-   * The URL as metrics and logs name it: a password in its user info replaced by {@code xxxxx}, as
-   * Prometheus prints URLs (a webhook's URL may carry one).
+   * A webhook receiving the JSON list of alerts, named {@code <label> <scheme>://<host>[:<port>]}:
+   * Alertmanager keeps a webhook's URL secret (a chat hook's token is its path), so metrics and
+   * logs show its origin only, and the label tells two webhooks of one host apart.
    */
-  public String name() {
-    return new Url(url).redacted();
+  public static Endpoint webhook(String label, URI url, Duration timeout) {
+    String origin =
+        url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort());
+    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT, label + " " + origin);
+  }
+
+  /** A webhook named {@code webhook} and its origin. */
+  public static Endpoint webhook(URI url, Duration timeout) {
+    return webhook("webhook", url, timeout);
   }
 
   public Endpoint withHttp(HttpClientConfig h) {
-    return new Endpoint(url, timeout, h);
+    return new Endpoint(url, timeout, h, name);
   }
 
   /**

@@ -34,7 +34,9 @@ public final class NotifierConfigs {
     }
     int w = 0;
     for (WebhookConfig hook : alerting.webhooks()) {
-      Endpoint e = Endpoint.webhook(hook.url().uri(), hook.timeout()).withHttp(hook.httpClient());
+      String label = "webhooks[" + w + "]";
+      Endpoint e =
+          Endpoint.webhook(label, hook.url().uri(), hook.timeout()).withHttp(hook.httpClient());
       out.add(new Endpoint.Set("webhook-" + w++, List.of(e), hook.alertRelabelConfigs()));
     }
     return out;

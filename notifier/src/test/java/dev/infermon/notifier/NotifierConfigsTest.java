@@ -162,7 +162,7 @@ class NotifierConfigsTest {
   }
 
   @Test
-  void metricsAndLogsNameAWebhookWithoutItsPassword() throws Exception {
+  void metricsAndLogsNameAWebhookByItsPlaceAndOriginOnly() throws Exception {
     List<String> named = new CopyOnWriteArrayList<>();
     NotifierMetrics m =
         new NotifierMetrics() {
@@ -172,12 +172,17 @@ class NotifierConfigsTest {
           }
         };
     AlertingConfig cfg =
-        alerting("alerting:\n  webhooks:\n    - url: http://u:hunter2@" + base() + "/hook\n");
+        alerting(
+            "alerting:\n  webhooks:\n    - url: http://127.0.0.1:1/unused\n"
+                + "    - url: http://u:hunter2@"
+                + base()
+                + "/hooks/T000/B000/chat-token?key=k1\n");
     try (Notifier n = new Notifier(NotifierOptions.DEFAULTS, NotifierConfigs.sets(cfg), m)) {
       n.send(List.of(alert("A", "page")));
       await("one delivery", () -> !named.isEmpty());
     }
-    assertThat(named).containsExactly("http://u:xxxxx@" + base() + "/hook");
+    assertThat(named).containsExactly("webhooks[1] http://" + base());
+    assertThat(received.get(0).path()).isEqualTo("/hooks/T000/B000/chat-token");
     assertThat(received.get(0).header("Authorization"))
         .as("the URL's user info is the request's basic authorization")
         .isEqualTo("Basic dTpodW50ZXIy");

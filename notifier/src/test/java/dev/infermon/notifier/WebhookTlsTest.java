@@ -157,8 +157,8 @@ class WebhookTlsTest {
         Thread.sleep(20);
       }
     }
-    assertThat(sent).containsExactly(Map.entry(url + "/trusted", 1));
-    assertThat(errors).containsExactly(Map.entry(url + "/untrusted", 1));
+    assertThat(sent).containsExactly(Map.entry("webhooks[0] " + url, 1));
+    assertThat(errors).containsExactly(Map.entry("webhooks[1] " + url, 1));
     assertThat(bodies).hasSize(1);
     assertThat(bodies.get(0).get(0).at("/annotations/cause").asText()).isEqualTo("c");
   }
