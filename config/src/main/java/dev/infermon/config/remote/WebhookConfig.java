@@ -1,6 +1,7 @@
 package dev.infermon.config.remote;
 
 import dev.infermon.config.scrape.HttpClientConfig;
+import dev.infermon.config.value.Secret;
 import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.YamlKey;
 import dev.infermon.model.relabel.RelabelConfig;
@@ -14,14 +15,16 @@ import java.util.Objects;
  * Prometheus has no such key; it is infermon's, for receivers that want the alerts without an
  * Alertmanager in between.
  *
- * @param url where batches are posted (http or https)
+ * @param url where batches are posted (http or https); a secret, as Alertmanager's webhook URL is:
+ *     a chat hook's token is its path, so the redacted configuration and {@link #toString} show
+ *     none of it
  * @param timeout per-request timeout, positive
  * @param alertRelabelConfigs relabeling of the alerts sent to this webhook only (a {@code drop}
  *     sends it a subset)
  * @param httpClient authorization, TLS and extra headers, as for an Alertmanager
  */
 public record WebhookConfig(
-    Url url,
+    @YamlKey(secret = true) Url url,
     Duration timeout,
     List<RelabelConfig> alertRelabelConfigs,
     @YamlKey(inline = true) HttpClientConfig httpClient) {
@@ -35,5 +38,18 @@ public record WebhookConfig(
     }
     alertRelabelConfigs = List.copyOf(alertRelabelConfigs);
     Objects.requireNonNull(httpClient, "httpClient");
+  }
+
+  @Override
+  public String toString() {
+    return "WebhookConfig[url="
+        + Secret.REDACTED
+        + ", timeout="
+        + timeout
+        + ", alertRelabelConfigs="
+        + alertRelabelConfigs
+        + ", httpClient="
+        + httpClient
+        + "]";
   }
 }
