@@ -82,7 +82,7 @@ final class ConfigMapping {
       }
     }
     if (storage.mode() == StorageConfig.Mode.AGENT) {
-      if (!alerting.alertmanagers().isEmpty() || !alerting.alertRelabelConfigs().isEmpty()) {
+      if (alerting.hasReceivers() || !alerting.alertRelabelConfigs().isEmpty()) {
         v.error("alerting", "field alerting is not allowed in agent mode");
       }
       if (!ruleFiles.isEmpty()) {

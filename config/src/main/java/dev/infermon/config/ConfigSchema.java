@@ -227,7 +227,10 @@ final class ConfigSchema {
           HTTP_CLIENT);
 
   static final Section ALERTING =
-      Section.of("alerting", List.of("alert_relabel_configs", "alertmanagers"));
+      Section.of("alerting", List.of("alert_relabel_configs", "alertmanagers", "webhooks"));
+
+  static final Section WEBHOOK =
+      Section.of("webhook_config", List.of("url", "timeout", "alert_relabel_configs"), HTTP_CLIENT);
 
   static final Section QUEUE =
       Section.of(
@@ -434,6 +437,7 @@ final class ConfigSchema {
           RELABEL,
           ALERTING,
           ALERTMANAGER,
+          WEBHOOK,
           REMOTE_WRITE,
           QUEUE,
           METADATA,

@@ -6,6 +6,7 @@ import static dev.infermon.config.ConfigSchema.QUEUE;
 import static dev.infermon.config.ConfigSchema.REMOTE_READ;
 import static dev.infermon.config.ConfigSchema.REMOTE_WRITE;
 import static dev.infermon.config.ConfigSchema.TLS;
+import static dev.infermon.config.ConfigSchema.WEBHOOK;
 
 import dev.infermon.config.remote.AlertingConfig;
 import dev.infermon.config.remote.AlertmanagerConfig;
@@ -14,6 +15,7 @@ import dev.infermon.config.remote.QueueConfig;
 import dev.infermon.config.remote.RemoteReadConfig;
 import dev.infermon.config.remote.RemoteWriteConfig;
 import dev.infermon.config.remote.TracingConfig;
+import dev.infermon.config.remote.WebhookConfig;
 import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.config.value.Url;
 import dev.infermon.config.yaml.MapView;
@@ -58,8 +60,38 @@ final class RemoteMapping {
         a.list(
             "alertmanagers",
             (node, path) -> alertmanager(r.view(node, node.pos(), path, ALERTMANAGER)));
+    List<WebhookConfig> hooks =
+        a.list(
+            "webhooks",
+            (node, path) -> {
+              if (isNull(node)) {
+                r.error(node.pos(), path, "empty or null webhook config");
+                return null;
+              }
+              return webhook(r.view(node, node.pos(), path, WEBHOOK));
+            });
     a.finish();
-    return new AlertingConfig(relabel, ams);
+    return new AlertingConfig(relabel, ams, hooks);
+  }
+
+  /**
+   * One {@code alerting.webhooks[]} entry; null (with the problem reported) when it is unusable.
+   */
+  private static WebhookConfig webhook(MapView v) {
+    Url url = requiredUrl(v, "url for webhook is empty");
+    java.time.Duration timeout = v.duration("timeout", WebhookConfig.DEFAULT_TIMEOUT);
+    if (timeout.isZero()) {
+      v.error("timeout", "webhook timeout must be positive, got 0s");
+    }
+    List<RelabelConfig> relabel =
+        RelabelMapping.list(
+            v, "alert_relabel_configs", "empty or null webhook alert relabeling rule");
+    HttpClientConfig http = HttpMapping.read(v, HttpClientConfig.DEFAULT);
+    v.finish();
+    if (url == null || timeout.isZero()) {
+      return null;
+    }
+    return new WebhookConfig(url, timeout, relabel, http);
   }
 
   private static AlertmanagerConfig alertmanager(MapView v) {

@@ -16,6 +16,9 @@ class RedactionTest {
         bearer_token: token-bearer-789
       - job_name: c
         oauth2: {client_id: id, client_secret: oauth-secret-000, token_url: "http://t/token"}
+      alerting:
+        webhooks:
+        - url: https://hooks.example.com/services/T0/B0/hook-token-555
       remote_write:
       - url: http://user:url-password-111@mimir/api/v1/push
         authorization: {credentials: authz-credentials-222}
@@ -39,6 +42,7 @@ class RedactionTest {
     "authz-credentials-222",
     "remote-pw-333",
     "web-token-444",
+    "hook-token-555",
     "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
   };
 
@@ -70,5 +74,6 @@ class RedactionTest {
         .isEqualTo("token-bearer-789");
     assertThat(c.web().auth().bearerTokens().get(0).matches("web-token-444")).isTrue();
     assertThat(c.web().auth().bearerTokens().get(0).matches("web-token-445")).isFalse();
+    assertThat(c.alerting().webhooks().get(0).url().uri().getPath()).endsWith("/hook-token-555");
   }
 }

@@ -35,6 +35,9 @@ class ReferenceConfigTest {
     assertThat(c.llm().alerts().ttftThreshold()).isEqualTo(Duration.ofSeconds(1));
     assertThat(c.llm().alerts().failureRatio()).isEqualTo(0.05);
     assertThat(c.llm().alerts().failureFor()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(c.alerting().webhooks())
+        .extracting(w -> w.url().uri().getHost())
+        .containsExactly("hooks.example.com");
   }
 
   @Test

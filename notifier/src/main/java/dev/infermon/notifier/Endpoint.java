@@ -1,10 +1,10 @@
 package dev.infermon.notifier;
 
+import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,15 +13,20 @@ import java.util.Objects;
  *
  * @param url the full URL the batch is posted to
  * @param timeout per-request timeout (Prometheus: the alertmanager config's {@code timeout}, 10s)
- * @param headers extra request headers (authorization)
+ * @param http the configuration's HTTP client settings: TLS, redirects and HTTP/2 for the
+ *     connection, {@code basic_auth}, {@code authorization} and {@code http_headers} for each
+ *     request (credential files are read at each send, so a rotated token takes effect)
+ * @param name how metrics and logs name it: an Alertmanager's URL; for a webhook, never its path,
+ *     query or user info, which often carry its token
  */
-public record Endpoint(URI url, Duration timeout, Map<String, String> headers) {
+public record Endpoint(URI url, Duration timeout, HttpClientConfig http, String name) {
   public Endpoint {
     Objects.requireNonNull(url, "url");
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("timeout must be positive, got " + timeout);
     }
-    headers = Map.copyOf(headers);
+    Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(name, "name");
   }
 
   /** An Alertmanager at {@code scheme://hostPort} with an optional path prefix. */
@@ -31,17 +36,28 @@ public record Endpoint(URI url, Duration timeout, Map<String, String> headers) {
     if (!prefix.isEmpty() && !prefix.startsWith("/")) {
       prefix = "/" + prefix;
     }
-    return new Endpoint(
-        URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts"), timeout, Map.of());
+    URI url = URI.create(scheme + "://" + hostPort + prefix + "/api/v2/alerts");
+    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT, url.toString());
   }
 
-  /** A webhook receiving the JSON list of alerts. */
+  /**
+   * A webhook receiving the JSON list of alerts, named {@code <label> <scheme>://<host>[:<port>]}:
+   * Alertmanager keeps a webhook's URL secret (a chat hook's token is its path), so metrics and
+   * logs show its origin only, and the label tells two webhooks of one host apart.
+   */
+  public static Endpoint webhook(String label, URI url, Duration timeout) {
+    String origin =
+        url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort());
+    return new Endpoint(url, timeout, HttpClientConfig.DEFAULT, label + " " + origin);
+  }
+
+  /** A webhook named {@code webhook} and its origin. */
   public static Endpoint webhook(URI url, Duration timeout) {
-    return new Endpoint(url, timeout, Map.of());
+    return webhook("webhook", url, timeout);
   }
 
-  public Endpoint withHeaders(Map<String, String> h) {
-    return new Endpoint(url, timeout, h);
+  public Endpoint withHttp(HttpClientConfig h) {
+    return new Endpoint(url, timeout, h, name);
   }
 
   /**

@@ -1,13 +1,19 @@
 package dev.infermon.notifier;
 
+import dev.infermon.config.http.HttpClients;
+import dev.infermon.config.http.RequestAuth;
+import dev.infermon.config.scrape.HttpClientConfig;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.relabel.Relabel;
 import dev.infermon.model.relabel.RelabelConfig;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,8 +36,12 @@ import org.slf4j.LoggerFactory;
  * alerts every resend delay, which covers a failed request. A batch that reached no endpoint of
  * some set is counted as dropped.
  *
+ * <p>Each endpoint's HTTP client settings apply as a scrape's do ({@link HttpClients}: TLS,
+ * redirects, HTTP/2 over TLS; {@link RequestAuth}: authorization and {@code http_headers},
+ * credential files read at each send); endpoints with equal settings share one JDK client.
+ *
  * <p>Threading: thread-safe; {@link #send} only queues and returns. Requests run on the HTTP
- * client's executor, owned here: at most {@link #HTTP_THREADS} daemon threads named {@code
+ * clients' executor, owned here: at most {@link #HTTP_THREADS} daemon threads named {@code
  * notifier-http-*} (without one, the JDK client's own pool keeps idle threads for 60 s after each
  * send). {@link #close} stops the sending thread and that executor; queued alerts are dropped (and
  * counted).
@@ -48,7 +58,8 @@ public final class Notifier implements AutoCloseable {
   private final List<Endpoint.Set> sets;
   private final NotifierMetrics metrics;
   private final ExecutorService httpExecutor;
-  private HttpClient client; // created on the first send: a JDK client sets up TLS when built
+  // created on the first send to an endpoint: a JDK client sets up TLS when built
+  private final Map<HttpClientConfig, HttpClient> clients = new HashMap<>();
   private final ArrayDeque<Alert> queue = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition more = lock.newCondition();
@@ -65,16 +76,18 @@ public final class Notifier implements AutoCloseable {
     sender.start();
   }
 
-  private synchronized HttpClient client() {
-    if (client == null) {
-      client =
-          HttpClient.newBuilder()
-              .executor(httpExecutor)
-              .followRedirects(HttpClient.Redirect.NORMAL)
-              .version(HttpClient.Version.HTTP_1_1)
-              .build();
+  /**
+   * The client for {@code http}.
+   *
+   * @throws IllegalArgumentException when its TLS material does not load
+   */
+  private synchronized HttpClient client(HttpClientConfig http) {
+    HttpClient c = clients.get(http);
+    if (c == null) {
+      c = HttpClients.create(http, httpExecutor);
+      clients.put(http, c);
     }
-    return client;
+    return c;
   }
 
   private static ExecutorService httpExecutor() {
@@ -217,32 +230,61 @@ public final class Notifier implements AutoCloseable {
   }
 
   private CompletableFuture<Boolean> post(Endpoint e, byte[] payload, int count) {
+    long start = System.nanoTime();
+    String name = e.name();
+    HttpRequest request;
+    HttpClient c;
+    try {
+      request = request(e, payload);
+      c = client(e.http());
+    } catch (RuntimeException ex) {
+      // a credentials file that cannot be read, TLS material that does not load: this send fails
+      return CompletableFuture.completedFuture(failed(name, count, start, ex.getMessage()));
+    }
+    return c.sendAsync(request, HttpResponse.BodyHandlers.discarding())
+        .handle(
+            (resp, err) -> {
+              if (err == null && resp.statusCode() / 100 == 2) {
+                metrics.latency(name, (System.nanoTime() - start) / 1e9);
+                metrics.sent(name, count);
+                return true;
+              }
+              String why =
+                  err != null ? err.toString() : "bad response status " + resp.statusCode();
+              return failed(name, count, start, why);
+            });
+  }
+
+  private boolean failed(String name, int count, long start, String why) {
+    metrics.latency(name, (System.nanoTime() - start) / 1e9);
+    log.error("Error sending {} alerts to {}: {}", count, name, why);
+    metrics.errors(name, count);
+    return false;
+  }
+
+  private static HttpRequest request(Endpoint e, byte[] payload) {
     HttpRequest.Builder rb =
         HttpRequest.newBuilder(e.url())
             .timeout(e.timeout())
             .header("Content-Type", "application/json")
             .header("User-Agent", "infermon")
             .POST(HttpRequest.BodyPublishers.ofByteArray(payload));
-    for (Map.Entry<String, String> h : e.headers().entrySet()) {
+    if (!"https".equalsIgnoreCase(e.url().getScheme())) {
+      // HTTP/2 is negotiated over TLS only: no h2c upgrade attempt on a plain receiver
+      rb.version(HttpClient.Version.HTTP_1_1);
+    }
+    Map<String, String> headers = new RequestAuth(e.http()).get();
+    for (Map.Entry<String, String> h : headers.entrySet()) {
       rb.header(h.getKey(), h.getValue());
     }
-    long start = System.nanoTime();
-    String name = e.url().toString();
-    return client()
-        .sendAsync(rb.build(), HttpResponse.BodyHandlers.discarding())
-        .handle(
-            (resp, err) -> {
-              metrics.latency(name, (System.nanoTime() - start) / 1e9);
-              if (err == null && resp.statusCode() / 100 == 2) {
-                metrics.sent(name, count);
-                return true;
-              }
-              String why =
-                  err != null ? err.toString() : "bad response status " + resp.statusCode();
-              log.error("Error sending {} alerts to {}: {}", count, name, why);
-              metrics.errors(name, count);
-              return false;
-            });
+    String info = e.url().getUserInfo();
+    if (info != null && !headers.containsKey("Authorization")) {
+      // as Go's client does for a URL with user info (a webhook's), which the JDK's ignores
+      rb.header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(info.getBytes(StandardCharsets.UTF_8)));
+    }
+    return rb.build();
   }
 
   @Override

@@ -20,4 +20,10 @@ public @interface YamlKey {
 
   /** Not part of the YAML form (derived or informational). */
   boolean skip() default false;
+
+  /**
+   * The whole value is a credential: printed as {@code <secret>} when redacting, as a {@code
+   * Secret} is (a webhook's URL, whose path often is its token).
+   */
+  boolean secret() default false;
 }

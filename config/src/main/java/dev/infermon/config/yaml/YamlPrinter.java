@@ -127,6 +127,9 @@ public final class YamlPrinter {
         continue;
       }
       Object p = value(raw, redact);
+      if (p != null && redact && key != null && key.secret()) {
+        p = Secret.REDACTED;
+      }
       if (p != null) {
         out.put(key != null && !key.value().isEmpty() ? key.value() : snake(c.getName()), p);
       }

@@ -51,9 +51,11 @@ import picocli.CommandLine;
  * for the row's alerts on its model (its first alert always, the others when infermon has them
  * firing) names the row's cause, with evidence, and the dashboard, incident and generator links
  * under {@code --web.external-url} (a reverse proxy's URL with a path), and Alertmanager's webhook
- * receiver is notified with them; infermon serves the incident page at the link's path, and its
- * data names the same cause last. A rule file of the user's own, per pod on an engine metric, gets
- * its cause too ({@link #checkOwnRule}). Skipped without the binary; every wait is bounded.
+ * receiver is notified with them; infermon's own webhook ({@code alerting.webhooks}, with a bearer
+ * token) receives every one of those alerts too, with the same cause, evidence and links, straight
+ * from infermon ({@link #checkWebhook}); infermon serves the incident page at the link's path, and
+ * its data names the same cause last. A rule file of the user's own, per pod on an engine metric,
+ * gets its cause too ({@link #checkOwnRule}). Skipped without the binary; every wait is bounded.
  */
 class AlertCauseAlertmanagerTest {
   static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
@@ -80,6 +82,14 @@ class AlertCauseAlertmanagerTest {
   /** The alerts of every notification Alertmanager's webhook receiver posted. */
   private final List<JsonNode> notified = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  /** The alerts infermon posted to its own webhook ({@code alerting.webhooks}). */
+  private final List<JsonNode> direct = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** The {@code Authorization} header of every post to infermon's own webhook. */
+  private final Set<String> directAuth = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  static final String HOOK_TOKEN = "hook-secret";
+
   private int amPort;
   private final HttpClient http = HttpClient.newHttpClient();
   private final ObjectMapper json = new ObjectMapper();
@@ -99,6 +109,16 @@ class AlertCauseAlertmanagerTest {
           try (ex) {
             JsonNode body = json.readTree(ex.getRequestBody());
             body.path("alerts").forEach(notified::add);
+            ex.sendResponseHeaders(200, -1);
+          }
+        });
+    // infermon's own webhook: the same JSON list of alerts as Alertmanager's API, no Alertmanager
+    hook.createContext(
+        "/direct",
+        ex -> {
+          try (ex) {
+            json.readTree(ex.getRequestBody()).forEach(direct::add);
+            directAuth.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
             ex.sendResponseHeaders(200, -1);
           }
         });
@@ -211,6 +231,14 @@ class AlertCauseAlertmanagerTest {
             + "        - targets: ['127.0.0.1:"
             + amPort
             + "']\n"
+            + "  webhooks:\n"
+            + "    - url: http://127.0.0.1:"
+            + hook.getAddress().getPort()
+            + "/direct\n"
+            + "      timeout: 5s\n"
+            + "      authorization: {credentials: "
+            + HOOK_TOKEN
+            + "}\n"
             + "llm:\n"
             + "  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n"
             + "rule_files: ['"
@@ -261,6 +289,7 @@ class AlertCauseAlertmanagerTest {
       }
       checkOwnRule(demo);
       checkNotified(rows);
+      checkWebhook(rows, received);
     } finally {
       demo.close();
     }
@@ -344,6 +373,59 @@ class AlertCauseAlertmanagerTest {
         Thread.sleep(500);
       }
     }
+  }
+
+  /**
+   * infermon's own webhook gets what Alertmanager got: every alert Alertmanager holds with a cause
+   * arrives there with the same labels, and each row's first alert with the row's cause, evidence
+   * and dashboard link, posted with the configured bearer token.
+   */
+  private void checkWebhook(List<Row> rows, Map<List<String>, JsonNode> atAlertmanager)
+      throws Exception {
+    long deadline = System.nanoTime() + ALERTS_WAIT.toNanos();
+    for (JsonNode held : atAlertmanager.values()) {
+      while (directWith(held.get("labels")) == null) {
+        assertThat(System.nanoTime())
+            .as("infermon's webhook got " + held.get("labels") + "; it has " + direct.size())
+            .isLessThan(deadline);
+        Thread.sleep(500);
+      }
+    }
+    for (Row row : rows) {
+      JsonNode a =
+          directWith(atAlertmanager.get(List.of(row.alerts().get(0), row.model())).get("labels"));
+      String what = "posted to infermon's webhook: " + a;
+      System.out.println(
+          "received by infermon's webhook, "
+              + row.scenario().cliName()
+              + ": "
+              + json.writeValueAsString(a));
+      JsonNode ann = a.get("annotations");
+      assertThat(ann.path("cause").asText()).as(what).startsWith(row.cause() + " on ");
+      assertThat(ann.path("cause_evidence").asText()).as(what).contains(" = ").contains(" at ");
+      assertThat(ann.path("dashboard_url").asText())
+          .as(what)
+          .startsWith(
+              PROXY
+                  + "/dashboard?namespace=inference&model="
+                  + URLEncoder.encode(row.model(), StandardCharsets.UTF_8))
+          .contains("&from=")
+          .contains("&to=");
+      assertThat(ann.path("incident_url").asText()).as(what).startsWith(PROXY + "/incident?");
+      assertThat(a.path("generatorURL").asText()).as(what).startsWith(PROXY + "/graph?g0.expr=");
+    }
+    assertThat(directAuth).containsExactly("Bearer " + HOOK_TOKEN);
+  }
+
+  /** The last alert posted to infermon's webhook with exactly these labels and a cause, or null. */
+  private JsonNode directWith(JsonNode labels) {
+    JsonNode got = null;
+    for (JsonNode a : direct) {
+      if (a.get("labels").equals(labels) && a.path("annotations").has("cause")) {
+        got = a;
+      }
+    }
+    return got;
   }
 
   /** A rule of the user's own over an engine metric, per pod: {@link #OWN_ALERT}. */
