@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Builds the {@link Inventory} from what is stored, through a {@link QueryBackend} only (so it
@@ -31,10 +32,25 @@ public final class StoredInventory {
 
   private final Catalog catalog;
   private final EngineDetector detector;
+  private final ActivityFamilies read;
+  private final String namePattern;
+  // the catalog's names of the families whose activity is read, that the series read selects
+  private final Set<String> activityNames;
 
   public StoredInventory(Catalog catalog) {
     this.catalog = catalog;
     this.detector = new EngineDetector(catalog);
+    this.read = ActivityFamilies.of(catalog);
+    this.namePattern = namePattern();
+    Pattern selected = Pattern.compile(namePattern);
+    Set<String> names = new TreeSet<>();
+    for (String n : read.sampleNames()) {
+      String family = familyOf(n);
+      if (family != null && read.read(family) && selected.matcher(n).matches()) {
+        names.add(n);
+      }
+    }
+    this.activityNames = Set.copyOf(names);
   }
 
   /**
@@ -56,7 +72,7 @@ public final class StoredInventory {
     Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
     Map<String, TreeSet<String>> models = new HashMap<>();
     List<Labels> series =
-        backend.series(List.of("{__name__=~\"" + namePattern() + "\"}"), timeMs - windowMs, timeMs);
+        backend.series(List.of("{__name__=~\"" + namePattern + "\"}"), timeMs - windowMs, timeMs);
     // tens of thousands of series share a few hundred names: resolve each name once (the catalog
     // lookup builds every variant's sample names and was most of the read's time)
     Map<String, Optional<String>> families = new HashMap<>();
@@ -116,7 +132,7 @@ public final class StoredInventory {
                           names,
                           new ArrayList<>(
                               bounds.getOrDefault(key, Map.of()).getOrDefault(f, new TreeSet<>())),
-                          activity.getOrDefault(key + "|" + f, FamilyInfo.Activity.ZERO))));
+                          activity(activity, key, f))));
       Detection d = detector.detect(infos);
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
@@ -159,23 +175,49 @@ public final class StoredInventory {
   }
 
   /**
+   * A family's activity: UNKNOWN when nothing reads it ({@link ActivityFamilies}: its samples were
+   * not selected), else what {@link #activity(QueryBackend, long, long, Map)} found, 0 throughout
+   * when neither of its answers has the family.
+   */
+  private FamilyInfo.Activity activity(
+      Map<String, FamilyInfo.Activity> found, String key, String family) {
+    if (!read.read(family)) {
+      return FamilyInfo.Activity.UNKNOWN;
+    }
+    return found.getOrDefault(key + "|" + family, FamilyInfo.Activity.ZERO);
+  }
+
+  /**
    * What each target's families did over the window, by {@code key|family}: two instant queries
-   * over the same names as the series read (which series changed, which are not 0), so "no traffic"
-   * is said from the samples' values, not from the families' presence. The name is kept in a label
-   * through a subquery of ten steps (range functions drop {@code __name__}, and two families of one
-   * target would then collide). A family in neither answer was 0 throughout.
+   * (which series changed, which are not 0), so "no traffic" is said from the samples' values, not
+   * from the families' presence. They select the families whose activity is read ({@link
+   * ActivityFamilies}) by exact name, among the names the series read selects: those it found for
+   * them and those the catalog gives them (a name last written just before the window, which the
+   * subquery's look-back still reaches). The name is kept in a label through a subquery of ten
+   * steps (range functions drop {@code __name__}, and two families of one target would then
+   * collide). A family in neither answer was 0 throughout.
    */
   private Map<String, FamilyInfo.Activity> activity(
       QueryBackend backend, long timeMs, long windowMs, Map<String, Optional<String>> families) {
+    Set<String> names = new TreeSet<>(activityNames);
+    families.forEach(
+        (sample, family) -> {
+          if (family.isPresent() && read.read(family.get())) {
+            names.add(sample);
+          }
+        });
+    Map<String, FamilyInfo.Activity> out = new HashMap<>();
+    if (names.isEmpty()) {
+      return out;
+    }
     String labelled =
         "label_replace({__name__=~\""
-            + namePattern()
+            + String.join("|", names)
             + "\"}, \""
             + NAME
             + "\", \"$1\", \"__name__\", \"(.+)\")";
     String range = "[" + windowMs + "ms:" + Math.max(1000, windowMs / 10) + "ms]";
     String by = " by (job, instance, namespace, pod, " + NAME + ") ";
-    Map<String, FamilyInfo.Activity> out = new HashMap<>();
     // "some value is not 0" as one subquery: max_over_time of abs, not max != 0 or min != 0 (two
     // subqueries over every series of every family, a third of the inventory's cost); NaN is
     // skipped by both unless every value is NaN, and then both say "not 0"
