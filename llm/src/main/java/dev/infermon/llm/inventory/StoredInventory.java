@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
 /**
  * Builds the {@link Inventory} from what is stored, through a {@link QueryBackend} only (so it
  * works against a remote Prometheus too): the series of the engines' families seen in the last
- * {@code window}, grouped by target ({@code job} and {@code instance}), and {@code up} for target
- * health. Stateless; thread-safe when the backend is.
+ * {@code window}, grouped by target ({@code job} and {@code instance}), {@code up} for target
+ * health, and what the samples of the families a signal reads did ({@link ActivityFamilies}).
+ * Stateless; thread-safe when the backend is.
  */
 public final class StoredInventory {
   /** The labels a scrape target attaches (the ones infermon's discovery sets). */
