@@ -77,6 +77,7 @@ public final class StoredInventory {
     // tens of thousands of series share a few hundred names: resolve each name once (the catalog
     // lookup builds every variant's sample names and was most of the read's time)
     Map<String, Optional<String>> families = new HashMap<>();
+    Map<String, String> instances = new HashMap<>();
     for (Labels l : series) {
       String sample = l.get("__name__");
       String family =
@@ -86,6 +87,7 @@ public final class StoredInventory {
       }
       String key = key(l);
       targetLabels.computeIfAbsent(key, k -> targetLabels(l, true));
+      instances.putIfAbsent(key, l.get("instance"));
       if (l.has("model_name")) {
         models.computeIfAbsent(key, k -> new TreeSet<>()).add(l.get("model_name"));
       }
@@ -116,7 +118,8 @@ public final class StoredInventory {
         }
       }
     }
-    Map<String, FamilyInfo.Activity> activity = activity(backend, timeMs, windowMs, families);
+    Map<String, FamilyInfo.Activity> activity =
+        activity(backend, timeMs, windowMs, families, labelNames, instances);
     List<TargetInventory> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
       String key = t.getKey();
@@ -189,17 +192,19 @@ public final class StoredInventory {
   }
 
   /**
-   * What each target's families did over the window, by {@code key|family}: two instant queries
-   * (which series changed, which are not 0), so "no traffic" is said from the samples' values, not
-   * from the families' presence. They select the families whose activity is read ({@link
-   * ActivityFamilies}) by exact name, among the names the series read selects: those it found for
-   * them and those the catalog gives them (a name last written just before the window, which the
-   * subquery's look-back still reaches). The name is kept in a label through a subquery of ten
-   * steps (range functions drop {@code __name__}, and two families of one target would then
-   * collide). A family in neither answer was 0 throughout.
+   * What each target's families did over the window, by {@code key|family} ({@link
+   * ActivityQueries}), for the families whose activity is read ({@link ActivityFamilies}) by exact
+   * name, among the names the series read selects: those it found for them and those the catalog
+   * gives them (a name last written just before the window, which the subquery's look-back still
+   * reaches).
    */
   private Map<String, FamilyInfo.Activity> activity(
-      QueryBackend backend, long timeMs, long windowMs, Map<String, Optional<String>> families) {
+      QueryBackend backend,
+      long timeMs,
+      long windowMs,
+      Map<String, Optional<String>> families,
+      Map<String, Map<String, TreeSet<String>>> labelNames,
+      Map<String, String> instances) {
     Set<String> names = new TreeSet<>(activityNames);
     families.forEach(
         (sample, family) -> {
@@ -207,54 +212,19 @@ public final class StoredInventory {
             names.add(sample);
           }
         });
-    Map<String, FamilyInfo.Activity> out = new HashMap<>();
-    if (names.isEmpty()) {
-      return out;
-    }
-    String labelled =
-        "label_replace({__name__=~\""
-            + String.join("|", names)
-            + "\"}, \""
-            + NAME
-            + "\", \"$1\", \"__name__\", \"(.+)\")";
-    String range = "[" + windowMs + "ms:" + Math.max(1000, windowMs / 10) + "ms]";
-    String by = " by (job, instance, namespace, pod, " + NAME + ") ";
-    // "some value is not 0" as one subquery: max_over_time of abs, not max != 0 or min != 0 (two
-    // subqueries over every series of every family, a third of the inventory's cost); NaN is
-    // skipped by both unless every value is NaN, and then both say "not 0"
-    mark(
-        backend.instantQuery(
-            "count" + by + "(max_over_time(abs(" + labelled + ")" + range + ") != 0)", timeMs),
-        FamilyInfo.Activity.FLAT,
-        families,
-        out);
-    mark(
-        backend.instantQuery("count" + by + "(changes(" + labelled + range + ") > 0)", timeMs),
-        FamilyInfo.Activity.CHANGING,
-        families,
-        out);
-    return out;
-  }
-
-  /** The label that carries a sample's name through {@link #activity}'s range functions. */
-  private static final String NAME = "infermon_sample_name";
-
-  private void mark(
-      QueryResult r,
-      FamilyInfo.Activity a,
-      Map<String, Optional<String>> families,
-      Map<String, FamilyInfo.Activity> out) {
-    if (!(r.value() instanceof Vector)) {
-      return;
-    }
-    for (Sample s : ((Vector) r.value()).samples()) {
-      String sample = s.labels().get(NAME);
-      String family =
-          families.computeIfAbsent(sample, n -> Optional.ofNullable(familyOf(n))).orElse(null);
-      if (family != null) {
-        out.merge(key(s.labels()) + "|" + family, a, (x, y) -> x.compareTo(y) >= 0 ? x : y);
-      }
-    }
+    Map<String, Set<String>> present = new LinkedHashMap<>();
+    labelNames.forEach(
+        (key, byFamily) -> {
+          for (String f : byFamily.keySet()) {
+            if (read.read(f)) {
+              present.computeIfAbsent(key, k -> new TreeSet<>()).add(f);
+            }
+          }
+        });
+    ActivityQueries q =
+        new ActivityQueries(
+            n -> families.computeIfAbsent(n, x -> Optional.ofNullable(familyOf(x))).orElse(null));
+    return q.read(backend, timeMs, windowMs, names, present, instances);
   }
 
   /** A target that is down exposes nothing: its {@code backend} label still names the engine. */
@@ -317,7 +287,8 @@ public final class StoredInventory {
     return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
   }
 
-  private static String key(Labels l) {
+  /** A target's key: {@code job|instance}, else {@code namespace/pod}. */
+  static String key(Labels l) {
     String job = l.get("job");
     String instance = l.get("instance");
     if (job != null || instance != null) {

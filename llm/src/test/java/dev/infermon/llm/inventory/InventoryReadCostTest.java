@@ -62,31 +62,27 @@ class InventoryReadCostTest {
     }
     assertThat(lookup).as("the series lookup's select").isNotNull();
     assertThat(up).as("up's select").isNotNull();
-    assertThat(activity).as("the two activity subqueries' selects").hasSize(2);
+    assertThat(activity).as("the activity subqueries' selects").isNotEmpty().hasSizeLessThan(4);
     ActivityFamilies read = ActivityFamilies.of(catalog);
     long readable = lookup.names.stream().filter(read.sampleNames()::contains).count();
-    long total =
-        lookup.names.size()
-            + up.names.size()
-            + activity.get(0).names.size()
-            + activity.get(1).names.size();
+    long selected = activity.stream().mapToLong(s -> s.names.size()).sum();
     System.out.printf(
-        "inventory read: %d selects, %d series (lookup %d, up %d, activity %d + %d)%n",
+        "inventory read: %d selects, %d series (lookup %d, up %d, activity %s of %d read)%n",
         counting.selects.size(),
-        total,
+        lookup.names.size() + up.names.size() + selected,
         lookup.names.size(),
         up.names.size(),
-        activity.get(0).names.size(),
-        activity.get(1).names.size());
+        activity.stream().map(s -> String.valueOf(s.names.size())).toList(),
+        readable);
     for (Select s : activity) {
-      // exactly the looked-up series of the families whose activity is read, each once
-      assertThat(s.names).hasSize((int) readable);
       assertThat(s.names).allMatch(read.sampleNames()::contains);
     }
-    // GPU exporter fields and unread engine families are most of the fleet's series: the activity
-    // queries select well under the lookup's (the full read selected all of them, twice)
+    // GPU exporter fields and unread engine families are a third of the fleet's series, and a busy
+    // target's histogram buckets are not read again once its count changed: the activity queries
+    // select fewer series than one pass over the read families (the full read selected every
+    // series twice, one pass over the read families twice)
     assertThat(readable).isLessThan(lookup.names.size() * 3L / 4);
-    assertThat(total).isEqualTo(lookup.names.size() + up.names.size() + 2 * readable);
+    assertThat(selected).isLessThan(readable);
   }
 
   /** One select: its matchers and the names of the series it yielded. */
