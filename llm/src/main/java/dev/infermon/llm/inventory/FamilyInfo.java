@@ -17,7 +17,10 @@ public record FamilyInfo(
    * #CHANGING} ones; one page ({@link #UNKNOWN}) cannot tell.
    */
   public enum Activity {
-    /** Not read (a single live page). */
+    /**
+     * Not read: a single live page, or a stored family whose activity nothing reads (no engine's
+     * signal has it as a source), so the inventory does not select its samples over time.
+     */
     UNKNOWN,
     /** Every sample of every series was 0. */
     ZERO,

@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Builds the {@link Inventory} from what is stored, through a {@link QueryBackend} only (so it
  * works against a remote Prometheus too): the series of the engines' families seen in the last
- * {@code window}, grouped by target ({@code job} and {@code instance}), and {@code up} for target
- * health. Stateless; thread-safe when the backend is.
+ * {@code window}, grouped by target ({@code job} and {@code instance}), {@code up} for target
+ * health, and what the samples of the families a signal reads did ({@link ActivityFamilies}).
+ * Stateless; thread-safe when the backend is.
  */
 public final class StoredInventory {
   /** The labels a scrape target attaches (the ones infermon's discovery sets). */
@@ -31,10 +33,25 @@ public final class StoredInventory {
 
   private final Catalog catalog;
   private final EngineDetector detector;
+  private final ActivityFamilies read;
+  private final String namePattern;
+  // the catalog's names of the families whose activity is read, that the series read selects
+  private final Set<String> activityNames;
 
   public StoredInventory(Catalog catalog) {
     this.catalog = catalog;
     this.detector = new EngineDetector(catalog);
+    this.read = ActivityFamilies.of(catalog);
+    this.namePattern = namePattern();
+    Pattern selected = Pattern.compile(namePattern);
+    Set<String> names = new TreeSet<>();
+    for (String n : read.sampleNames()) {
+      String family = familyOf(n);
+      if (family != null && read.read(family) && selected.matcher(n).matches()) {
+        names.add(n);
+      }
+    }
+    this.activityNames = Set.copyOf(names);
   }
 
   /**
@@ -56,10 +73,11 @@ public final class StoredInventory {
     Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
     Map<String, TreeSet<String>> models = new HashMap<>();
     List<Labels> series =
-        backend.series(List.of("{__name__=~\"" + namePattern() + "\"}"), timeMs - windowMs, timeMs);
+        backend.series(List.of("{__name__=~\"" + namePattern + "\"}"), timeMs - windowMs, timeMs);
     // tens of thousands of series share a few hundred names: resolve each name once (the catalog
     // lookup builds every variant's sample names and was most of the read's time)
     Map<String, Optional<String>> families = new HashMap<>();
+    Map<String, String> instances = new HashMap<>();
     for (Labels l : series) {
       String sample = l.get("__name__");
       String family =
@@ -69,6 +87,7 @@ public final class StoredInventory {
       }
       String key = key(l);
       targetLabels.computeIfAbsent(key, k -> targetLabels(l, true));
+      instances.putIfAbsent(key, l.get("instance"));
       if (l.has("model_name")) {
         models.computeIfAbsent(key, k -> new TreeSet<>()).add(l.get("model_name"));
       }
@@ -99,7 +118,8 @@ public final class StoredInventory {
         }
       }
     }
-    Map<String, FamilyInfo.Activity> activity = activity(backend, timeMs, windowMs, families);
+    Map<String, FamilyInfo.Activity> activity =
+        activity(backend, timeMs, windowMs, families, labelNames, instances);
     List<TargetInventory> out = new ArrayList<>();
     for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
       String key = t.getKey();
@@ -116,7 +136,7 @@ public final class StoredInventory {
                           names,
                           new ArrayList<>(
                               bounds.getOrDefault(key, Map.of()).getOrDefault(f, new TreeSet<>())),
-                          activity.getOrDefault(key + "|" + f, FamilyInfo.Activity.ZERO))));
+                          activity(activity, key, f))));
       Detection d = detector.detect(infos);
       if (d.engine().equals(Detection.UNKNOWN)) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
@@ -159,59 +179,52 @@ public final class StoredInventory {
   }
 
   /**
-   * What each target's families did over the window, by {@code key|family}: two instant queries
-   * over the same names as the series read (which series changed, which are not 0), so "no traffic"
-   * is said from the samples' values, not from the families' presence. The name is kept in a label
-   * through a subquery of ten steps (range functions drop {@code __name__}, and two families of one
-   * target would then collide). A family in neither answer was 0 throughout.
+   * A family's activity: UNKNOWN when nothing reads it ({@link ActivityFamilies}: its samples were
+   * not selected), else what {@link #activity(QueryBackend, long, long, Map)} found, 0 throughout
+   * when neither of its answers has the family.
    */
-  private Map<String, FamilyInfo.Activity> activity(
-      QueryBackend backend, long timeMs, long windowMs, Map<String, Optional<String>> families) {
-    String labelled =
-        "label_replace({__name__=~\""
-            + namePattern()
-            + "\"}, \""
-            + NAME
-            + "\", \"$1\", \"__name__\", \"(.+)\")";
-    String range = "[" + windowMs + "ms:" + Math.max(1000, windowMs / 10) + "ms]";
-    String by = " by (job, instance, namespace, pod, " + NAME + ") ";
-    Map<String, FamilyInfo.Activity> out = new HashMap<>();
-    // "some value is not 0" as one subquery: max_over_time of abs, not max != 0 or min != 0 (two
-    // subqueries over every series of every family, a third of the inventory's cost); NaN is
-    // skipped by both unless every value is NaN, and then both say "not 0"
-    mark(
-        backend.instantQuery(
-            "count" + by + "(max_over_time(abs(" + labelled + ")" + range + ") != 0)", timeMs),
-        FamilyInfo.Activity.FLAT,
-        families,
-        out);
-    mark(
-        backend.instantQuery("count" + by + "(changes(" + labelled + range + ") > 0)", timeMs),
-        FamilyInfo.Activity.CHANGING,
-        families,
-        out);
-    return out;
+  private FamilyInfo.Activity activity(
+      Map<String, FamilyInfo.Activity> found, String key, String family) {
+    if (!read.read(family)) {
+      return FamilyInfo.Activity.UNKNOWN;
+    }
+    return found.getOrDefault(key + "|" + family, FamilyInfo.Activity.ZERO);
   }
 
-  /** The label that carries a sample's name through {@link #activity}'s range functions. */
-  private static final String NAME = "infermon_sample_name";
-
-  private void mark(
-      QueryResult r,
-      FamilyInfo.Activity a,
+  /**
+   * What each target's families did over the window, by {@code key|family} ({@link
+   * ActivityQueries}), for the families whose activity is read ({@link ActivityFamilies}) by exact
+   * name, among the names the series read selects: those it found for them and those the catalog
+   * gives them (a name last written just before the window, which the subquery's look-back still
+   * reaches).
+   */
+  private Map<String, FamilyInfo.Activity> activity(
+      QueryBackend backend,
+      long timeMs,
+      long windowMs,
       Map<String, Optional<String>> families,
-      Map<String, FamilyInfo.Activity> out) {
-    if (!(r.value() instanceof Vector)) {
-      return;
-    }
-    for (Sample s : ((Vector) r.value()).samples()) {
-      String sample = s.labels().get(NAME);
-      String family =
-          families.computeIfAbsent(sample, n -> Optional.ofNullable(familyOf(n))).orElse(null);
-      if (family != null) {
-        out.merge(key(s.labels()) + "|" + family, a, (x, y) -> x.compareTo(y) >= 0 ? x : y);
-      }
-    }
+      Map<String, Map<String, TreeSet<String>>> labelNames,
+      Map<String, String> instances) {
+    Set<String> names = new TreeSet<>(activityNames);
+    families.forEach(
+        (sample, family) -> {
+          if (family.isPresent() && read.read(family.get())) {
+            names.add(sample);
+          }
+        });
+    Map<String, Set<String>> present = new LinkedHashMap<>();
+    labelNames.forEach(
+        (key, byFamily) -> {
+          for (String f : byFamily.keySet()) {
+            if (read.read(f)) {
+              present.computeIfAbsent(key, k -> new TreeSet<>()).add(f);
+            }
+          }
+        });
+    ActivityQueries q =
+        new ActivityQueries(
+            n -> families.computeIfAbsent(n, x -> Optional.ofNullable(familyOf(x))).orElse(null));
+    return q.read(backend, timeMs, windowMs, names, present, instances);
   }
 
   /** A target that is down exposes nothing: its {@code backend} label still names the engine. */
@@ -274,7 +287,8 @@ public final class StoredInventory {
     return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
   }
 
-  private static String key(Labels l) {
+  /** A target's key: {@code job|instance}, else {@code namespace/pod}. */
+  static String key(Labels l) {
     String job = l.get("job");
     String instance = l.get("instance");
     if (job != null || instance != null) {
