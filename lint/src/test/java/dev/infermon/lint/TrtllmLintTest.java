@@ -63,4 +63,37 @@ class TrtllmLintTest {
             .trim();
     assertThat(got).as("%s", r.findings()).isEqualTo(expected == null ? "" : expected);
   }
+
+  /**
+   * TensorRT-LLM 1.0's unprefixed names are NVIDIA NIM's vLLM names too; a selector that requires
+   * its {@code engine_type} reads TensorRT-LLM's spelling (infermon's own exports select it so),
+   * and is judged as TensorRT-LLM's: against the catalog, its TTFT carries engine_type, its TPOT
+   * and queue time are no removed or NIM-less vLLM family. Without the label the names stay vLLM's.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      textBlock =
+          """
+          # query                                                                 | findings
+          sum by (le) (rate(time_to_first_token_seconds_bucket{engine_type!=""}[5m]))   | -
+          sum by (le) (rate(time_per_output_token_seconds_bucket{engine_type!=""}[5m])) | -
+          sum(rate(request_queue_time_seconds_sum{engine_type!=""}[5m])) / sum(rate(request_queue_time_seconds_count{engine_type!=""}[5m])) | -
+          sum(rate(request_success_total{engine_type!="", finished_reason="stop"}[5m])) | -
+          sum by (le) (rate(time_to_first_token_seconds_bucket{engine_type="trtllm"}[5m])) | -
+          sum by (le) (rate(time_to_first_token_seconds_bucket{engine_type=""}[5m]))    | -
+          sum by (le) (rate(time_per_output_token_seconds_bucket[5m]))               | removed-metric WARNING: use inter_token_latency_seconds_bucket
+          """)
+  void engineTypeSelectsTensorRtLlm10AgainstTheCatalog(String query, String expected) {
+    LintResult r =
+        new LintRun(Reference.catalogOnly(Catalog.builtIn()), LintOptions.DEFAULT)
+            .run(List.of(LintInput.expr("query", query)));
+    String got =
+        r.findings().stream()
+            .map(f -> f.check().id() + " " + f.severity() + ": " + f.fix())
+            .collect(Collectors.joining("; "))
+            .trim();
+    assertThat(got).as("%s", r.findings()).isEqualTo(expected == null ? "" : expected);
+  }
 }

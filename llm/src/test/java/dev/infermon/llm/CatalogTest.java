@@ -469,6 +469,7 @@ class CatalogTest {
         "{prefix: '', product: P, renames: {nope: b}, cite: c} | unknown metric \"nope\"",
         "{prefix: '', product: P, renames: {a: ''}, cite: c} | renames \"a\" to nothing",
         "{prefix: '', product: P, serves: [a], own: [b], cite: c} | owns \"b\", which it does not serve",
+        "{prefix: '', required_labels: [t], releases: ['2'], cite: c} | name_variants \"\": unknown release line \"2\"",
       })
   void aProductsSubsetIsChecked(String variant, String message) {
     String yaml =
@@ -482,6 +483,38 @@ class CatalogTest {
         .isInstanceOf(CatalogException.class)
         .hasMessageStartingWith("bad.yaml")
         .hasMessageContaining(message);
+  }
+
+  /**
+   * TensorRT-LLM's unprefixed spelling is 1.0's ({@code releases}): it serves the five families 1.0
+   * had, not those added under {@code trtllm_} since, so no selector names an unprefixed {@code
+   * num_requests_running} for TensorRT-LLM and NIM's carries no {@code engine_type=""}.
+   */
+  @Test
+  void trtllmUnprefixedSpellingServesOnlyTheFamiliesOf10() {
+    Catalog c = Catalog.builtIn();
+    EngineCatalog trt = c.engine("trtllm");
+    NameVariant plain = trt.spelling("").orElseThrow().variant();
+    List<String> served =
+        trt.metrics().stream()
+            .map(MetricEntry::name)
+            .distinct()
+            .filter(n -> trt.serves(plain, n))
+            .toList();
+    assertThat(served)
+        .containsExactlyInAnyOrder(
+            "request_success_total",
+            "e2e_request_latency_seconds",
+            "time_to_first_token_seconds",
+            "time_per_output_token_seconds",
+            "request_queue_time_seconds");
+    EngineCatalog vllm = c.engine("vllm");
+    NameVariant nim = vllm.spelling("").orElseThrow().variant();
+    assertThat(c.matchersTellingApart(vllm, nim, "time_to_first_token_seconds"))
+        .containsExactly("engine_type=\"\"");
+    assertThat(c.matchersTellingApart(vllm, nim, "num_requests_running")).isEmpty();
+    assertThat(c.matchersTellingApart(trt, plain, "time_to_first_token_seconds"))
+        .containsExactly("engine_type!=\"\"");
   }
 
   @Test

@@ -28,10 +28,16 @@ final class NameCheck {
     Set<String> done = new HashSet<>();
     for (VectorSelector vs : s.selectors()) {
       String name = ExprWalk.metricName(vs);
-      if (name == null || s.recorded.contains(name) || !done.add(name)) {
+      if (name == null || s.recorded.contains(name)) {
         continue;
       }
-      MetricInfo info = s.info(name);
+      // the selector's info: engine_type!="" reads TensorRT-LLM 1.0's name, not NIM's
+      MetricInfo info = s.info(vs);
+      Reference.CatalogHit h = info.hit();
+      if (!done.add(
+          name + (h == null ? "" : " " + h.engine().engine() + "/" + h.variant().prefix()))) {
+        continue;
+      }
       Location at = s.at(vs);
       if (info.hit() == null) {
         if (info.router() != null || s.ref.catalog().nonEngine().judges(name)) {

@@ -101,7 +101,20 @@ final class QueryScope {
     if (name == null || recorded.contains(name)) {
       return null;
     }
-    return info(name);
+    // a selector that requires a spelling's telling labels (engine_type!="") reads that spelling
+    Set<String> set = new java.util.TreeSet<>();
+    for (var m : vs.matchers()) {
+      if (!m.matches("") && !m.name().startsWith("__")) {
+        set.add(m.name());
+      }
+    }
+    Reference.CatalogHit labelled = set.isEmpty() ? null : ref.labelledHit(name, set);
+    if (labelled == null) {
+      return info(name);
+    }
+    return infos.computeIfAbsent(
+        name + " " + labelled.engine().engine() + "/" + labelled.variant().prefix(),
+        k -> ref.resolve(name, labelled));
   }
 
   /** The walk node of a selector (its ancestors), or null. */

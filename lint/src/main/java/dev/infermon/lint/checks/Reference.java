@@ -99,7 +99,16 @@ public final class Reference {
 
   /** What the reference knows about a sample name ({@code vllm:ttft_seconds_bucket}). */
   public MetricInfo resolve(String sample) {
-    CatalogHit hit = catalogHit(sample);
+    return resolve(sample, catalogHit(sample));
+  }
+
+  /**
+   * What the reference knows about {@code sample} read as {@code hit}'s spelling: one told apart by
+   * labels (TensorRT-LLM 1.0's unprefixed names with {@code engine_type}, which NVIDIA NIM's carry
+   * none of) is judged by the targets detected in it only, never by the other engine's series of
+   * the same name.
+   */
+  MetricInfo resolve(String sample, CatalogHit hit) {
     NonEngineMetric router = catalog.nonEngine().lookup(sample).orElse(null);
     if (hit == null && sample.endsWith(CREATED)) {
       MetricInfo created = created(sample);
@@ -107,11 +116,18 @@ public final class Reference {
         return created;
       }
     }
+    boolean labelled = hit != null && !hit.variant().requiredLabels().isEmpty();
     List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
+    if (labelled) {
+      engineTargets = engineTargets.stream().filter(t -> inSpelling(t, hit)).toList();
+    }
     boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
     List<FamilyInfo> seen = new ArrayList<>();
     List<TargetInventory> exposing = new ArrayList<>();
     for (TargetInventory t : inventory.targets()) {
+      if (labelled && !inSpelling(t, hit)) {
+        continue;
+      }
       for (FamilyInfo f : t.families().values()) {
         if (samples(f, hit).contains(sample)) {
           seen.add(f);
@@ -186,6 +202,11 @@ public final class Reference {
         router,
         false,
         carried == null ? null : Set.copyOf(carried));
+  }
+
+  private static boolean inSpelling(TargetInventory t, CatalogHit hit) {
+    return t.engine().equals(hit.engine().engine())
+        && t.detection().prefix().equals(hit.variant().prefix());
   }
 
   /**
@@ -286,6 +307,27 @@ public final class Reference {
       }
     }
     return out;
+  }
+
+  /**
+   * The spelling told apart by labels that a selector of {@code sample} requiring {@code setLabels}
+   * to be set reads ({@code time_to_first_token_seconds_bucket{engine_type!=""}} is TensorRT-LLM
+   * 1.0's, not NVIDIA NIM's), or null when no such spelling names it.
+   */
+  public CatalogHit labelledHit(String sample, Set<String> setLabels) {
+    for (EngineCatalog e : catalog.engines()) {
+      for (NameVariant v : e.variants()) {
+        if (v.requiredLabels().isEmpty() || !setLabels.containsAll(v.requiredLabels())) {
+          continue;
+        }
+        for (MetricEntry m : e.metrics()) {
+          if (e.serves(v, m.name()) && m.sampleNames(v).contains(sample)) {
+            return new CatalogHit(e, e.entries(m.name()), v, m.familyName(v));
+          }
+        }
+      }
+    }
+    return null;
   }
 
   /** The catalog entry and spelling behind a sample name, or null when no engine has it. */

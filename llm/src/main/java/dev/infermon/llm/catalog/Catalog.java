@@ -167,6 +167,26 @@ public final class Catalog {
     return java.util.Collections.unmodifiableSortedSet(out);
   }
 
+  /**
+   * The matchers that keep a selector of {@code family}, spelled as {@code variant} of {@code
+   * engine}, to that engine's series: a spelling that requires labels says each is set ({@code
+   * engine_type!=""}: TensorRT-LLM 1.0's unprefixed names), and a spelling whose name another
+   * engine's labelled spelling shares says each of those is empty ({@code engine_type=""}: NVIDIA
+   * NIM's {@code time_to_first_token_seconds}); empty when the name alone tells the engine. Every
+   * query of an engine family (dashboard, alert pack, SLO rules, diagnosis) takes its spelling's
+   * matchers from here, so a TensorRT-LLM 1.0 pod is read as TensorRT-LLM and a NIM pod as vLLM,
+   * each once.
+   */
+  public List<String> matchersTellingApart(
+      EngineCatalog engine, NameVariant variant, String family) {
+    List<String> out = new ArrayList<>();
+    variant.requiredLabels().forEach(l -> out.add(l + "!=\"\""));
+    if (variant.requiredLabels().isEmpty()) {
+      labelsTellingApart(engine, family).forEach(l -> out.add(l + "=\"\""));
+    }
+    return List.copyOf(out);
+  }
+
   /** A family with the engine it belongs to. */
   public record Identified(EngineCatalog engine, EngineCatalog.Match match) {}
 }

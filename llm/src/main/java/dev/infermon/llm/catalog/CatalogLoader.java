@@ -170,6 +170,12 @@ public final class CatalogLoader {
   /** The metrics the name variants and the avoidances' replacements name must be entries. */
   private void checkNames(List<NameVariant> variants, List<MetricEntry> metrics) {
     for (NameVariant v : variants) {
+      for (String r : v.releases()) {
+        if (versions.stream().noneMatch(x -> x.name().equals(r))) {
+          throw nodes.fail(
+              "name_variants \"" + v.prefix() + "\"", "unknown release line \"" + r + "\"");
+        }
+      }
       Set<String> named = new LinkedHashSet<>(v.serves());
       named.addAll(v.renames().keySet());
       for (String n : named) {

@@ -90,7 +90,8 @@ final class CatalogNodes {
             "serves",
             "renames",
             "required_labels",
-            "own"),
+            "own",
+            "releases"),
         at);
     Map<String, String> renames = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = v.path("renames").properties().iterator();
@@ -107,7 +108,8 @@ final class CatalogNodes {
           new LinkedHashSet<>(strings(v.path("serves"))),
           renames,
           strings(v.path("required_labels")),
-          new LinkedHashSet<>(strings(v.path("own"))));
+          new LinkedHashSet<>(strings(v.path("own"))),
+          strings(v.path("releases")));
     } catch (IllegalArgumentException e) {
       throw fail(at, e.getMessage());
     }

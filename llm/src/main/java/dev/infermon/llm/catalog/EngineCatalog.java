@@ -206,13 +206,24 @@ public final class EngineCatalog {
 
   /**
    * Whether spelling {@code v} can carry catalog family {@code name}: within its product's subset,
-   * and not a family another product owns (NIM's own counters never appear as {@code vllm:}).
+   * not a family another product owns (NIM's own counters never appear as {@code vllm:}), and of a
+   * release that writes the spelling (TensorRT-LLM's unprefixed names are 1.0's five families).
    */
   public boolean serves(NameVariant v, String name) {
-    if (!v.serves(name)) {
+    if (!v.serves(name) || ownedElsewhere(v, name)) {
       return false;
     }
-    return !ownedElsewhere(v, name);
+    if (v.releases().isEmpty()) {
+      return true;
+    }
+    for (MetricEntry m : entries(name)) {
+      for (String r : v.releases()) {
+        if (version(r).map(m::existsIn).orElse(false)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** Whether a spelling other than {@code v} owns {@code name}: then {@code v} never carries it. */

@@ -25,6 +25,9 @@ import java.util.Set;
  *     NIM's none): a family without them is not of this spelling; empty when the names suffice
  * @param own the catalog names only this product serves (NIM's {@code request_failure_total}): no
  *     other spelling of the engine carries them; each is among {@code serves}
+ * @param releases the release lines that write this spelling (TensorRT-LLM's unprefixed names are
+ *     1.0's only: 1.3 prefixed every name with {@code trtllm_}): a family no entry of which exists
+ *     in one of them is not of this spelling; empty when every release writes it
  */
 public record NameVariant(
     String prefix,
@@ -34,7 +37,8 @@ public record NameVariant(
     Set<String> serves,
     Map<String, String> renames,
     List<String> requiredLabels,
-    Set<String> own) {
+    Set<String> own,
+    List<String> releases) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
@@ -67,6 +71,7 @@ public record NameVariant(
     renames = Map.copyOf(renames);
     requiredLabels = List.copyOf(requiredLabels);
     own = Set.copyOf(own);
+    releases = List.copyOf(releases);
     for (String o : own) {
       if (!serves.contains(o)) {
         throw new IllegalArgumentException(
@@ -83,12 +88,12 @@ public record NameVariant(
       String product,
       Set<String> serves,
       Map<String, String> renames) {
-    this(prefix, optionalLabels, cite, product, serves, renames, List.of(), Set.of());
+    this(prefix, optionalLabels, cite, product, serves, renames, List.of(), Set.of(), List.of());
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of(), Set.of());
+    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of(), Set.of(), List.of());
   }
 
   /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */

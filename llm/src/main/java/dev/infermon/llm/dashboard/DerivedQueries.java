@@ -118,7 +118,7 @@ final class DerivedQueries {
     List<String> families = new ArrayList<>();
     for (Resolved r : selectors.resolve(Signal.LORA_ADAPTERS, g, o)) {
       for (String f : r.families()) {
-        families.add(selector(f, "", r.engine(), r.source(), noModel));
+        families.add(selector(r, f, "", noModel));
       }
     }
     if (pods == null || families.isEmpty()) {

@@ -51,7 +51,7 @@ public interface Presence {
    * #mayHaveLabel} from the labels its families' series carry).
    */
   static Presence of(Inventory inventory) {
-    Presence families = of(inventory.families());
+    Presence families = ofTargets(inventory);
     Set<String> labels = inventory.labelNames();
     return new Presence() {
       @Override
@@ -77,11 +77,51 @@ public interface Presence {
   }
 
   /**
+   * The families of an inventory's targets ({@link #of(Set)}), where a name two engines' spellings
+   * share, told apart by a label (TensorRT-LLM 1.0's unprefixed {@code time_to_first_token_seconds}
+   * with {@code engine_type}, NVIDIA NIM's without), counted for a spelling only when a target
+   * detected as that engine in that spelling has it: each engine's query then reads its own series
+   * ({@link Catalog#matchersTellingApart}), and an engine absent from the fleet adds no branch.
+   */
+  static Presence ofTargets(Inventory inventory) {
+    Presence names = of(inventory.families());
+    Set<String> spelled = new java.util.HashSet<>();
+    for (var t : inventory.targets()) {
+      for (String f : t.families().keySet()) {
+        spelled.add(t.engine() + "/" + t.detection().prefix() + " " + f);
+      }
+    }
+    Catalog catalog = Catalog.builtIn();
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
+        String family = entry.familyName(variant);
+        if (variant.requiredLabels().isEmpty()
+            && catalog.labelsTellingApart(engine, family).isEmpty()) {
+          return names.has(engine, variant, entry);
+        }
+        return engine.serves(variant, entry.name())
+            && spelled.contains(engine.engine() + "/" + variant.prefix() + " " + family);
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return names.shadowLabel(sample);
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return names.hasSample(sample);
+      }
+    };
+  }
+
+  /**
    * The families named in {@code families} (as an inventory lists them); where a router of the
    * built-in catalog is among them and writes engine-named families, engine queries leave its
    * copies out ({@link #shadowLabel}). A spelling told apart only by its labels (TensorRT-LLM 1.0's
-   * unprefixed names, which are NVIDIA NIM's too) is never queried: a selector by name would read
-   * the other engine's series as well.
+   * unprefixed names, which are NVIDIA NIM's too) is not queried: names alone do not say which
+   * engine's pod has them ({@link #ofTargets} does).
    */
   static Presence of(Set<String> families) {
     java.util.Map<String, String> shadows = new java.util.HashMap<>();
@@ -109,16 +149,14 @@ public interface Presence {
   }
 
   /**
-   * Every family of the engines of {@code spellings}, in those spellings only (none of a spelling
-   * told apart only by its labels, as in {@link #of}), and in a product's spelling only the
-   * families its fixed subset serves: NVIDIA NIM never exposes an unprefixed {@code
-   * num_preemptions_total}, so an export that named it would read a name no endpoint has.
+   * Every family of the engines of {@code spellings}, in those spellings only, and in a spelling of
+   * a product or of some releases only the families it serves: NVIDIA NIM never exposes an
+   * unprefixed {@code num_preemptions_total}, TensorRT-LLM's unprefixed names are 1.0's five, so an
+   * export that named others would read names no endpoint has. A spelling told apart by its labels
+   * is read with them ({@link Catalog#matchersTellingApart}).
    */
   static Presence spellings(Set<Spelling> spellings) {
     Set<Spelling> copy = Set.copyOf(spellings);
-    return (e, v, m) ->
-        v.requiredLabels().isEmpty()
-            && copy.contains(new Spelling(e.engine(), v))
-            && e.serves(v, m.name());
+    return (e, v, m) -> copy.contains(new Spelling(e.engine(), v)) && e.serves(v, m.name());
   }
 }

@@ -23,8 +23,25 @@ final class Selectors {
   /** The function {@link #parts} applies for a heatmap: the increase over one step, exactly. */
   static final String PER_STEP = "per-step";
 
-  /** A selected source's families, with the engine they belong to. */
-  record Resolved(EngineCatalog engine, SignalSource source, List<String> families) {}
+  /**
+   * A selected source's families, with the engine they belong to and, per family, the matchers that
+   * keep its selector to that engine's series ({@link Catalog#matchersTellingApart}).
+   */
+  record Resolved(
+      EngineCatalog engine,
+      SignalSource source,
+      List<String> families,
+      java.util.Map<String, List<String>> apart) {
+    Resolved {
+      families = List.copyOf(families);
+      apart = java.util.Map.copyOf(apart);
+    }
+
+    /** The matchers telling {@code family}'s spelling from another engine's same name. */
+    List<String> apart(String family) {
+      return apart.getOrDefault(family, List.of());
+    }
+  }
 
   private final Catalog catalog;
 
@@ -48,6 +65,7 @@ final class Selectors {
       }
       for (SignalSource src : e.sources(s)) {
         List<String> families = new ArrayList<>();
+        java.util.Map<String, List<String>> apart = new java.util.HashMap<>();
         for (String name : src.metrics()) {
           for (MetricEntry entry : e.entries(name)) {
             for (NameVariant v : e.variants()) {
@@ -57,22 +75,22 @@ final class Selectors {
                   && o.presence().has(e, v, entry)
                   && !families.contains(f)) {
                 families.add(f);
+                apart.put(f, catalog.matchersTellingApart(e, v, f));
               }
             }
           }
         }
         // a product needs every factor: one family present per metric
         if (!families.isEmpty() && (!src.product() || families.size() == src.metrics().size())) {
-          out.add(new Resolved(e, src, families));
+          out.add(new Resolved(e, src, families, apart));
         }
       }
     }
     return out;
   }
 
-  static String selector(
-      String family, String suffix, EngineCatalog e, SignalSource src, Options o) {
-    return selector(family, suffix, e, src, o, null);
+  static String selector(Resolved r, String family, String suffix, Options o) {
+    return selector(r, family, suffix, o, null);
   }
 
   /**
@@ -81,12 +99,9 @@ final class Selectors {
    * or the others ({@code false}), null both.
    */
   private static String selector(
-      String family,
-      String suffix,
-      EngineCatalog e,
-      SignalSource src,
-      Options o,
-      Boolean placeholder) {
+      Resolved r, String family, String suffix, Options o, Boolean placeholder) {
+    EngineCatalog e = r.engine();
+    SignalSource src = r.source();
     // a family without model_name is scoped to a model through the pods it joins (podMap)
     Filters filters = src.modelFromPod() ? o.filters().without("model_name") : o.filters();
     List<String> matchers = new ArrayList<>();
@@ -103,6 +118,8 @@ final class Selectors {
           "model_name" + (placeholder ? "=" : "!=") + Filters.quote(e.modelPlaceholder().get()));
     }
     src.match().forEach((k, v) -> matchers.add(k + (v.isEmpty() ? "=" : "=~") + Filters.quote(v)));
+    // TensorRT-LLM 1.0's engine_type!="", NIM's engine_type="": one name, two engines' series
+    matchers.addAll(r.apart(family));
     // a router's per-backend copy of this gauge (production-stack's vllm: names) is not an engine's
     String shadow = o.presence().shadowLabel(family + src.series() + suffix);
     if (!shadow.isEmpty()) {
@@ -187,7 +204,7 @@ final class Selectors {
   private static String part(
       Resolved r, String f, String suffix, Options o, String fn, Boolean placeholder) {
     boolean several = r.source().metrics().size() > 1 && !r.source().product();
-    String p = selector(f, suffix, r.engine(), r.source(), o, placeholder);
+    String p = selector(r, f, suffix, o, placeholder);
     if (!r.source().valueLabels().isEmpty()) {
       p = labelValues(p, r.source().valueLabels());
     }
@@ -241,10 +258,10 @@ final class Selectors {
     for (Resolved r : resolve(Signal.REQUESTS_RUNNING, g, o)) {
       for (String f : r.families()) {
         if (r.engine().modelPlaceholder().isEmpty()) {
-          parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o), r.engine()));
+          parts.add(modelNamed(selector(r, f, "", o), r.engine()));
         } else {
-          parts.add(selector(f, "", r.engine(), r.source(), o, false));
-          parts.add(modelNamed(selector(f, "", r.engine(), r.source(), o, true), r.engine()));
+          parts.add(selector(r, f, "", o, false));
+          parts.add(modelNamed(selector(r, f, "", o, true), r.engine()));
         }
       }
     }

@@ -157,7 +157,7 @@ public final class EfficiencyService {
             Map.of(),
             0.5,
             stepText,
-            Presence.of(inventories.inventory(end, end - start).families()),
+            Presence.ofTargets(inventories.inventory(end, end - start)),
             stepText);
     Map<String, PodUsage> pods = new TreeMap<>();
     long first = start + step;

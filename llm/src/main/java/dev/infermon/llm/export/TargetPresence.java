@@ -29,7 +29,8 @@ final class TargetPresence implements Presence {
 
   @Override
   public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
-    if (!variant.requiredLabels().isEmpty() || !engine.serves(variant, entry.name())) {
+    // per target in its own spelling: TensorRT-LLM 1.0's unprefixed names only on its targets
+    if (!engine.serves(variant, entry.name())) {
       return false;
     }
     String family = entry.familyName(variant);

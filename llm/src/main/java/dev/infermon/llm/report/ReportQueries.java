@@ -227,7 +227,7 @@ final class ReportQueries {
         Map.of(),
         0.5,
         PromqlCompiler.duration(windowMs),
-        Presence.of(inventories.inventory(end, end - start).families()),
+        Presence.ofTargets(inventories.inventory(end, end - start)),
         PromqlCompiler.duration(stepMs));
   }
 

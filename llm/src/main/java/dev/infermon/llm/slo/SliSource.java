@@ -190,10 +190,7 @@ public record SliSource(
       }
       String family = v.familyName(metric);
       List<String> m = new ArrayList<>(matchers);
-      v.requiredLabels().forEach(l -> m.add(l + "!=\"\""));
-      if (v.requiredLabels().isEmpty()) {
-        catalog.labelsTellingApart(engine, family).forEach(l -> m.add(l + "=\"\""));
-      }
+      m.addAll(catalog.matchersTellingApart(engine, v, family));
       if (m.size() == matchers.size()) {
         plain.add(family + suffix);
       } else {
