@@ -68,16 +68,14 @@ final class PdPairs {
     return new Timed(p.end() + d.first(), p.end() + d.end());
   }
 
-  /** Drops the finishes whose other side never came (a restart on that side, say). */
+  /**
+   * Drops the finishes whose other side never came: after a restart on one side the two draw
+   * different requests (a restart reseeds its engines), which no longer pair.
+   */
   private static void forget(Map<Key, Side> waiting, double now) {
     Iterator<Side> it = waiting.values().iterator();
     while (it.hasNext() && it.next().at() < now - FORGET_SECONDS) {
       it.remove();
     }
-  }
-
-  /** Finishes waiting for their other side's (for tests of the bound). */
-  int waiting() {
-    return prefills.size() + decodes.size();
   }
 }
