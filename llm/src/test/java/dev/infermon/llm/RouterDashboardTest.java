@@ -310,6 +310,68 @@ class RouterDashboardTest {
     }
   }
 
+  /** Only the prefill/decode pairs (a vLLM and an SGLang pair, one model), {@code router} ahead. */
+  private static FleetConfig pairs(RouterKind router) {
+    return config(router).toBuilder()
+        .vllmPods(0)
+        .dataParallelPods(0)
+        .sglangPods(0)
+        .prefillDecode(true)
+        .build();
+  }
+
+  /**
+   * llm-d's EPP in front of the prefill/decode pairs: the prefill/decode view's router TTFT is the
+   * TTFT the EPP timed for the pairs' requests, each the prefill leg then the decode side's first
+   * token, as the user saw it.
+   */
+  @Test
+  void prefillDecodeTtftAtTheRouterIsWhatTheEppTimedForThePairs() {
+    SimulatedFleet f = new SimulatedFleet(pairs(RouterKind.LLM_D), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "pd.ttft_router", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, InferencePod.class);
+    assertThat(models).hasSize(1);
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.routerTtfts(model, now - 300_000, now),
+          LLMD_TTFT_BUCKETS,
+          model + " pd ttft");
+    }
+  }
+
+  /** smg and production-stack front no prefill/decode pair: the view's router TTFT says so. */
+  @Test
+  void prefillDecodeTtftWithoutTheEppInFrontOfThePairsSaysNoRouter() {
+    FleetConfig c =
+        config(RouterKind.NONE).toBuilder()
+            .prefillDecode(true)
+            .routers(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG))
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE,
+                    0.95,
+                    f.now() - 60_000,
+                    f.now(),
+                    15_000,
+                    "5m",
+                    List.of("pd.ttft_router")))
+            .get(0);
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.reasons())
+        .extracting(EmptyReason::kind)
+        .containsExactly(EmptyReason.Kind.NO_ROUTER);
+    assertThat(p.reasons().get(0).message()).startsWith("no router in front of");
+  }
+
   /**
    * production-stack in front of the vLLM pods and SGLang's model gateway in front of the SGLang
    * pods, which serve the same models: each router's latency is its own series, never merged with

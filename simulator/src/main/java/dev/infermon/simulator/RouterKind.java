@@ -16,7 +16,7 @@ public enum RouterKind {
   PRODUCTION_STACK("production-stack"),
   /**
    * llm-d's endpoint picker (EPP), in front of the vLLM and SGLang pods that no router of their own
-   * fronts.
+   * fronts, and of the prefill/decode pairs.
    */
   LLM_D("llm-d"),
   /**

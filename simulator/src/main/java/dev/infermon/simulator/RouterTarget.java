@@ -13,8 +13,10 @@ import java.util.List;
  * it times the requests those pods finish. A pod has one router in front ({@link #frontOf}): in a
  * real deployment a pool of engine pods sits behind one router or gateway, which owns its request
  * path. production-stack's router fronts vLLM pods, SGLang's model gateway SGLang pods (its HTTP
- * router), llm-d's EPP either when their own router is not listed; none fronts prefill/decode pairs
- * or the pods behind SGLang's per-pod {@code /engine_metrics} gateway here. Not thread-safe.
+ * router), llm-d's EPP either when their own router is not listed, and the prefill/decode pairs
+ * whenever it is listed (a P/D request is timed once, through the decode pod: {@link
+ * LlmdEpp#pdFinished}); none fronts the pods behind SGLang's per-pod {@code /engine_metrics}
+ * gateway here. Not thread-safe.
  */
 final class RouterTarget extends SimTarget {
   private final RouterKind kind;
@@ -38,6 +40,11 @@ final class RouterTarget extends SimTarget {
                     now - r.arrival(),
                     reason != FinishReason.ABORT && reason != FinishReason.ERROR,
                     now));
+      } else if (kind == RouterKind.LLM_D && !p.info().role().isEmpty()) {
+        String m = p.info().model();
+        String pair = p.info().workloadName();
+        boolean prefill = p.info().role().equals("prefill");
+        p.onFinish((r, reason, now) -> epp.pdFinished(pair, m, prefill, r, reason, now));
       } else if (kind == RouterKind.LLM_D) {
         String m = p.info().model();
         p.onFinish((r, reason, now) -> epp.finished(m, r, reason, now));
@@ -85,11 +92,14 @@ final class RouterTarget extends SimTarget {
 
   /**
    * The router of {@code routers} in front of pod {@code p}, {@link RouterKind#NONE} for none: the
-   * engine's own router when listed, else llm-d's EPP when listed (it fronts vLLM and SGLang).
+   * engine's own router when listed, else llm-d's EPP when listed (it fronts vLLM and SGLang); a
+   * prefill/decode pod has llm-d's EPP in front when listed, else none.
    */
   static RouterKind frontOf(List<RouterKind> routers, InferencePod p) {
     if (!p.info().role().isEmpty()) {
-      return RouterKind.NONE;
+      // of the simulated routers only llm-d's EPP schedules a prefill/decode pair (its P/D
+      // profile handler)
+      return routers.contains(RouterKind.LLM_D) ? RouterKind.LLM_D : RouterKind.NONE;
     }
     RouterKind own;
     if (p instanceof VllmPod) {

@@ -12,6 +12,7 @@ import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -176,13 +177,17 @@ public final class DashboardService {
       }
       compiled.add(qs);
     }
-    Set<String> elsewhere =
-        panels.stream().anyMatch(DashboardService::routerOnly)
-            ? RouterScope.notFronting(compiler, backend, r, presence)
-            : Set.of();
+    // per distinct panel match (the prefill/decode view's pairs), the routers in front of none
+    Map<Map<String, String>, Set<String>> elsewhere = new HashMap<>();
     List<PanelResult> out = new ArrayList<>();
     for (int i = 0; i < panels.size(); i++) {
-      out.add(render(panels.get(i), compiled.get(i), runs, r, inv, prices, elsewhere));
+      Panel p = panels.get(i);
+      Set<String> notFronting =
+          routerOnly(p)
+              ? elsewhere.computeIfAbsent(
+                  p.match(), m -> RouterScope.notFronting(compiler, backend, r, m, presence))
+              : Set.of();
+      out.add(render(p, compiled.get(i), runs, r, inv, prices, notFronting));
     }
     return out;
   }
@@ -286,7 +291,7 @@ public final class DashboardService {
               EmptyReason.Kind.NO_ROUTER,
               "",
               "no router in front of the pods in scope: the routers scraped route only to pods the"
-                  + " filters leave out",
+                  + " filters or the panel's view leave out",
               null,
               null));
     }

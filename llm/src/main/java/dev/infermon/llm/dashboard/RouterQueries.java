@@ -118,9 +118,10 @@ final class RouterQueries {
       }
       List<String> labels = Selectors.union(g, extra);
       String grouped = op + " " + Selectors.by(labels) + " (" + named + ")";
-      if (o.filters().values().containsKey("backend")) {
+      if (o.filters().values().containsKey("backend") || o.panelMatch().containsKey("backend")) {
         // a router-wide series says nothing of a backend: only a router whose per-pod series name
-        // pods of the backends in scope is in front of them
+        // pods of the backends in scope (the filters', a panel's: the prefill/decode pairs) is in
+        // front of them
         String fronted = fronted(r, o);
         if (fronted == null) {
           return null;

@@ -11,22 +11,32 @@ import java.util.TreeSet;
  * EPP routes to the vLLM pods and SGLang's model gateway to the SGLang pods, so under a backend
  * filter on TGI neither is in front, and what one of them does not expose says nothing of that
  * view. A router fronts the view while one of its per-pod families names a pod in scope over the
- * range; a router without such a family, or whose query fails, is taken to front it. Stateless.
+ * range; a router without such a family, or whose query fails, is taken to front it. A panel's
+ * matchers narrow the scope the same way: no simulated router but llm-d's EPP fronts a
+ * prefill/decode pair, so the prefill/decode view's router TTFT names no other router's lack.
+ * Stateless.
  */
 final class RouterScope {
   private RouterScope() {}
 
-  /** The backend names ({@code smg}) of the routers present that front no pod in scope. */
+  /**
+   * The backend names ({@code smg}) of the routers present that front no pod in scope: the pods the
+   * filters and a panel's {@code match} keep (the prefill/decode view's pairs).
+   */
   static Set<String> notFronting(
-      PromqlCompiler compiler, QueryBackend backend, DashboardRequest r, Presence presence) {
+      PromqlCompiler compiler,
+      QueryBackend backend,
+      DashboardRequest r,
+      java.util.Map<String, String> match,
+      Presence presence) {
     Set<String> out = new TreeSet<>();
-    if (r.filters().values().isEmpty()) {
+    if (r.filters().values().isEmpty() && match.isEmpty()) {
       return out;
     }
     PromqlCompiler.Options o =
         new PromqlCompiler.Options(
             r.filters(),
-            java.util.Map.of(),
+            match,
             r.quantile(),
             r.window(),
             presence,

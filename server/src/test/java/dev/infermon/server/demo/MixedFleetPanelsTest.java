@@ -138,7 +138,7 @@ class MixedFleetPanelsTest {
       pd.kv_transfer_bytes                 | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
       pd.kv_transfer_time                  | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
       pd.kv_transfer_failures              | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
-      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | NO_ROUTER:        | NO_ROUTER:
+      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data
       efficiency.tokens_per_gpu_second     | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
       efficiency.idle_gpus                 | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
       efficiency.mfu                       | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
@@ -148,12 +148,12 @@ class MixedFleetPanelsTest {
       efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.decisions                     | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
-      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:        | NO_ROUTER:
+      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
+      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.decisions                     | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
       """;
 
   private static final long T0 = 1_790_078_400_000L;

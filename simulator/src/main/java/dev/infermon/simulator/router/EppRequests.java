@@ -49,9 +49,19 @@ final class EppRequests {
     if (reason == FinishReason.ABORT) {
       return;
     }
-    double seconds = now - r.arrival() + OVERHEAD_SECONDS;
-    double first =
-        (Double.isNaN(r.firstTokenAt()) ? now : r.firstTokenAt()) - r.arrival() + OVERHEAD_SECONDS;
+    double seconds = now - r.arrival();
+    double first = (Double.isNaN(r.firstTokenAt()) ? now : r.firstTokenAt()) - r.arrival();
+    observe(model, seconds, first, now);
+  }
+
+  /**
+   * A request of {@code model} whose stream ended at {@code now}: {@code seconds} from its arrival
+   * to its last byte, {@code first} to its first, both as the engines took them (the gateway's own
+   * time is added here).
+   */
+  void observe(String model, double seconds, double first, double now) {
+    seconds += OVERHEAD_SECONDS;
+    first += OVERHEAD_SECONDS;
     latency.computeIfAbsent(model, m -> new Histogram(LATENCY_BUCKETS)).observe(seconds);
     ttft.computeIfAbsent(model, m -> new Histogram(TTFT_BUCKETS)).observe(first);
     Deque<double[]> d = recent.computeIfAbsent(model, m -> new ArrayDeque<>());

@@ -20,7 +20,11 @@ import java.util.TreeMap;
  * that pod as the endpoint ({@code endpoint_name}, twin {@code pod_name}); the per-endpoint queue
  * is the engine's waiting queue as the EPP reads it. The requests it routed are timed as
  * response.go does ({@link EppRequests}: the duration and TTFT histograms, families sorted by name
- * as client_golang gathers them). The counters outlive a pod's restart. Not thread-safe.
+ * as client_golang gathers them). In front of a prefill/decode pair, a request is one attempt on
+ * the decode pod, the P/D profile handler's primary profile (metrics.go RecordSchedulerAttempt
+ * names that profile's endpoint), both pods' queues are read, and the request is timed once as the
+ * user saw it ({@link PdPairs}): the histograms carry no pod or P/D label, so a model's P/D and
+ * other requests share one series. The counters outlive a pod's restart. Not thread-safe.
  */
 public final class LlmdEpp {
   private static final String POOL = "inference-pool";
@@ -28,10 +32,26 @@ public final class LlmdEpp {
   private final Map<String, Long> lastSent = new HashMap<>();
   private final Map<String, Long> perModel = new TreeMap<>();
   private final EppRequests requests = new EppRequests();
+  private final Map<String, PdPairs> pairs = new TreeMap<>();
 
   /** Request {@code r} for {@code model}, which the EPP routed, left its engine at {@code now}. */
   public void finished(String model, Request r, FinishReason reason, double now) {
     requests.finished(model, r, reason, now);
+  }
+
+  /**
+   * Request {@code r} of a prefill/decode pair serving {@code model} left the pair's {@code
+   * prefill} (else decode) side at {@code now}: once both sides have finished it, the EPP times it
+   * as the user saw it through the decode pod's sidecar ({@link PdPairs}). {@code pair} names the
+   * pair (its workload).
+   */
+  public void pdFinished(
+      String pair, String model, boolean prefill, Request r, FinishReason reason, double now) {
+    PdPairs.Timed t =
+        pairs.computeIfAbsent(pair, k -> new PdPairs()).finished(prefill, r, reason, now);
+    if (t != null) {
+      requests.observe(model, t.duration(), t.ttft(), now);
+    }
   }
 
   /**
@@ -63,17 +83,19 @@ public final class LlmdEpp {
       if (!pod.up(now)) {
         continue; // the EPP drops an endpoint that fails its probes from the pool
       }
+      if (pod.info().role().equals("prefill")) {
+        // a P/D request's one scheduling attempt names the decode pod, the primary profile's
+        // endpoint (metrics.go RecordSchedulerAttempt); the prefill pod's queue is still read
+        queues.put(name, new int[] {waiting(pod)});
+        continue;
+      }
       long sent = sent(pod);
       String incarnation = name + "#" + pod.restarts();
       long gained = sent - lastSent.getOrDefault(incarnation, 0L);
       lastSent.put(incarnation, sent);
       scheduled.merge(name, gained, Long::sum);
       perModel.merge(pod.info().model(), gained, Long::sum);
-      int waiting = 0;
-      for (EngineModel e : pod.engines()) {
-        waiting += e.state().waiting();
-      }
-      queues.put(name, new int[] {waiting});
+      queues.put(name, new int[] {waiting(pod)});
     }
     PromText out = new PromText(4096);
     attempts(
@@ -125,6 +147,14 @@ public final class LlmdEpp {
         ids,
         "[ALPHA] Total number of scheduling attempts.");
     return out.toString();
+  }
+
+  private static int waiting(InferencePod pod) {
+    int waiting = 0;
+    for (EngineModel e : pod.engines()) {
+      waiting += e.state().waiting();
+    }
+    return waiting;
   }
 
   private void attempts(

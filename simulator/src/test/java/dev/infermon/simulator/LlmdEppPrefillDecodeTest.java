@@ -1,0 +1,132 @@
+package dev.infermon.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.infermon.simulator.PageChecker.Page;
+import dev.infermon.simulator.PageChecker.Sample;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * llm-d's EPP in front of the prefill/decode pairs: a P/D request is one scheduling attempt on the
+ * decode pod (the P/D profile handler's primary profile, llm-d-router @ ebab6879), and it is timed
+ * once, as the user saw it through the decode pod's sidecar: the prefill side's time, then the
+ * decode side's (connector_nixlv2.go chains the two legs).
+ */
+class LlmdEppPrefillDecodeTest {
+  private static final long T0 = 1_790_000_000_000L;
+
+  private static Fleet fleet(RouterKind router) {
+    Fleet fleet =
+        Fleet.create(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(true)
+                .router(router)
+                .build(),
+            T0);
+    fleet.advance(Duration.ofMinutes(10));
+    return fleet;
+  }
+
+  private static double sum(Page page, String name, String... match) {
+    double n = 0;
+    for (Sample s : page.samples()) {
+      boolean ok = s.name().equals(name);
+      for (int i = 0; i < match.length; i += 2) {
+        ok &= match[i + 1].equals(s.label(match[i]));
+      }
+      if (ok) {
+        n += s.value();
+      }
+    }
+    return n;
+  }
+
+  @Test
+  void aPrefillDecodeRequestIsOneAttemptOnTheDecodePod() {
+    Fleet fleet = fleet(RouterKind.LLM_D);
+    Page epp = PageChecker.strict(fleet.render("llm-d-router-0").orElseThrow());
+    Map<String, Double> attempts = new TreeMap<>();
+    Map<String, Double> queues = new TreeMap<>();
+    for (Sample s : epp.samples()) {
+      if (s.name().equals("llm_d_epp_scheduler_attempts_total")) {
+        attempts.put(s.label("endpoint_name"), s.value());
+      } else if (s.name().equals("llm_d_epp_per_endpoint_queue_size")) {
+        queues.put(s.label("model_server_endpoint"), s.value());
+      }
+    }
+    Map<String, Double> sent = new TreeMap<>();
+    for (InferencePod p : fleet.pods()) {
+      if (p.info().role().equals("decode")) {
+        sent.put(p.info().name(), (double) dev.infermon.simulator.router.LlmdEpp.sent(p));
+      }
+    }
+    assertThat(sent).hasSize(2);
+    assertThat(attempts).isEqualTo(sent);
+    assertThat(queues).hasSize(4);
+  }
+
+  /**
+   * Each P/D request the EPP timed took the prefill side's end-to-end time plus the decode side's:
+   * the duration histogram's sum is the four engines' own e2e sums (and the EPP's 2 ms each), and
+   * the TTFT histogram's the prefill sides' e2e plus the decode sides' TTFT, up to the requests a
+   * client abandoned or still in flight, which the EPP has not timed.
+   */
+  @Test
+  void thePairsRequestsAreTimedAsTheSidecarChainsTheirTwoLegs() {
+    Fleet fleet = fleet(RouterKind.LLM_D);
+    Page epp = PageChecker.strict(fleet.render("llm-d-router-0").orElseThrow());
+    String model = fleet.pods().get(0).info().model();
+    double engines = 0;
+    double firstBytes = 0;
+    double decodeEnded = 0;
+    for (InferencePod p : fleet.pods()) {
+      assertThat(p.info().model()).isEqualTo(model);
+      Page page = PageChecker.strict(fleet.render(p.info().name()).orElseThrow());
+      String prefix = p instanceof VllmPod ? "vllm:" : "sglang:";
+      engines += sum(page, prefix + "e2e_request_latency_seconds_sum");
+      if (p.info().role().equals("decode")) {
+        decodeEnded += sum(page, prefix + "e2e_request_latency_seconds_count");
+        firstBytes += sum(page, prefix + "time_to_first_token_seconds_sum");
+      } else {
+        firstBytes += sum(page, prefix + "e2e_request_latency_seconds_sum");
+      }
+    }
+    double count = sum(epp, "llm_d_epp_request_duration_seconds_count", "model_name", model);
+    double timed = sum(epp, "llm_d_epp_request_duration_seconds_sum", "model_name", model);
+    assertThat(count).isPositive().isCloseTo(decodeEnded, within(0.05 * decodeEnded));
+    // the prefill legs are about 2 % of the durations: the bound must be tighter than that
+    assertThat(timed - 0.002 * count).isCloseTo(engines, within(0.005 * engines));
+    double ttft = sum(epp, "llm_d_epp_request_ttft_seconds_sum", "model_name", model);
+    // the first byte: the prefill leg, then the decode side's KV transfer and first step
+    assertThat(ttft - 0.002 * count).isCloseTo(firstBytes, within(0.02 * firstBytes));
+    List<Double> ttfts = fleet.routerTtfts(model, T0, fleet.nowMillis() + 60_000);
+    List<Double> durations =
+        fleet.routerDurations(RouterKind.LLM_D, model, T0, fleet.nowMillis() + 60_000);
+    assertThat(ttfts).hasSize((int) count);
+    for (int i = 0; i < ttfts.size(); i++) {
+      assertThat(ttfts.get(i)).isPositive().isLessThanOrEqualTo(durations.get(i));
+    }
+  }
+
+  @Test
+  void noOtherRouterFrontsThePairs() {
+    Fleet fleet = fleet(RouterKind.PRODUCTION_STACK);
+    assertThat(fleet.routerDurations(RouterKind.PRODUCTION_STACK, "any", T0, fleet.nowMillis()))
+        .isEmpty();
+    for (InferencePod p : fleet.pods()) {
+      assertThat(RouterTarget.frontOf(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG), p))
+          .isEqualTo(RouterKind.NONE);
+      assertThat(RouterTarget.frontOf(List.of(RouterKind.SMG, RouterKind.LLM_D), p))
+          .isEqualTo(RouterKind.LLM_D);
+    }
+  }
+}
