@@ -109,9 +109,12 @@ public final class Reference {
     }
     List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
     boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
+    // an engine's family is exposed where the engine's targets have it: a router's gauge of the
+    // same name (production-stack's vllm:num_requests_swapped, per backend) is the router's
+    List<TargetInventory> scanned = engineTargets.isEmpty() ? inventory.targets() : engineTargets;
     List<FamilyInfo> seen = new ArrayList<>();
     List<TargetInventory> exposing = new ArrayList<>();
-    for (TargetInventory t : inventory.targets()) {
+    for (TargetInventory t : scanned) {
       for (FamilyInfo f : t.families().values()) {
         if (samples(f, hit).contains(sample)) {
           seen.add(f);
