@@ -122,9 +122,12 @@ public final class Reference {
       engineTargets = engineTargets.stream().filter(t -> inSpelling(t, hit)).toList();
     }
     boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
+    // an engine's family is exposed where the engine's targets have it: a router's gauge of the
+    // same name (production-stack's vllm:num_requests_swapped, per backend) is the router's
+    List<TargetInventory> scanned = engineTargets.isEmpty() ? inventory.targets() : engineTargets;
     List<FamilyInfo> seen = new ArrayList<>();
     List<TargetInventory> exposing = new ArrayList<>();
-    for (TargetInventory t : inventory.targets()) {
+    for (TargetInventory t : scanned) {
       if (labelled && !inSpelling(t, hit)) {
         continue;
       }

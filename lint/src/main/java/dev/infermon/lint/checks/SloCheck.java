@@ -14,11 +14,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checks an SLO's latency threshold against the bucket bounds of each engine's histogram (the
- * catalog's bounds in the engine's newest release): "95% within 2.5 s" is measured exactly only
- * when 2.5 is a bound; otherwise the share is interpolated. With {@code engine} set, a threshold
- * that is not a bound is an error; without, it is an error when no engine has it as a bound and a
- * warning for the engines that lack it (their rules are left out). Stateless.
+ * Checks an SLO's latency threshold against the bucket bounds of each histogram the SLI reads, of
+ * every engine (the catalog's bounds in the newest release that has the histogram; vLLM's
+ * inter-token latency reads two, {@code inter_token_latency_seconds} and, before 0.11 and on NIM,
+ * {@code time_per_output_token_seconds}): "95% within 2.5 s" is measured exactly only when 2.5 is a
+ * bound; otherwise the share is interpolated. With {@code engine} set, a threshold that is not a
+ * bound of one of them is an error; without, it is an error when no histogram has it as a bound and
+ * a warning naming those that lack it (their terms are left out of the rules, and an engine with
+ * none left gets no rules). Stateless.
  */
 public final class SloCheck {
   private SloCheck() {}
@@ -38,21 +41,23 @@ public final class SloCheck {
         continue;
       }
       measured++;
-      Optional<BucketBounds.Placement> p = src.get().placement(slo);
-      if (p.isEmpty() || p.get().onBound()) {
-        exact++;
-        continue;
+      for (SliSource.Family f : src.get().families()) {
+        Optional<BucketBounds.Placement> p = src.get().placement(f, slo);
+        if (p.isEmpty() || p.get().onBound()) {
+          exact++;
+          continue;
+        }
+        List<String> near = new ArrayList<>();
+        p.get().suggestions().forEach(b -> near.add(BucketBounds.num(b) + "s"));
+        misses.add(
+            e.title()
+                + "'s "
+                + e.variants().get(0).prefix()
+                + f.name()
+                + " (nearest bounds: "
+                + String.join(", ", near)
+                + ")");
       }
-      List<String> near = new ArrayList<>();
-      p.get().suggestions().forEach(b -> near.add(BucketBounds.num(b) + "s"));
-      misses.add(
-          e.title()
-              + "'s "
-              + e.variants().get(0).prefix()
-              + src.get().family()
-              + " (nearest bounds: "
-              + String.join(", ", near)
-              + ")");
     }
     String threshold = BucketBounds.num(SliSource.seconds(slo)) + "s";
     if (measured == 0) {
@@ -83,7 +88,7 @@ public final class SloCheck {
                   + " is not a bucket bound of "
                   + String.join("; ", misses)
                   + ": the share of requests within it would be interpolated"
-                  + (fatal ? "." : "; those engines get no rules."),
+                  + (fatal ? "." : "; those histograms get no terms in the rules."),
               "use a bucket bound as the threshold",
               threshold));
     }

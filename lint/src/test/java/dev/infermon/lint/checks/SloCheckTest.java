@@ -27,6 +27,12 @@ class SloCheckTest {
         "tpot | vllm   | 100  | none    | ''",
         "tpot | sglang | 100  | error   | no engine of sglang measures the SLI tpot",
         "itl  | sglang | 100  | none    | ''",
+        // vLLM's ITL: inter_token_latency_seconds and, before 0.11 and on NIM,
+        // time_per_output_token_seconds; SGLang's: 0.4.5's rename, and the old one before it
+        "itl  | vllm   | 100  | none    | ''",
+        "itl  | ''     | 4    | warning | vLLM's vllm:time_per_output_token_seconds (nearest bounds: 0.01s); SGLang's sglang:time_per_output_token_seconds (nearest bounds: 0.005s)",
+        "itl  | sglang | 4    | error   | SGLang's sglang:time_per_output_token_seconds (nearest bounds: 0.005s)",
+        "itl  | vllm   | 4    | error   | vLLM's vllm:inter_token_latency_seconds (nearest bounds: 0.01s); vLLM's vllm:time_per_output_token_seconds",
         "e2e  | vllm   | 60000 | none   | ''",
         "success | '' | 0    | none    | ''",
       })

@@ -6,6 +6,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.signals.Signal;
 import java.util.ArrayList;
@@ -14,27 +15,46 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where one engine measures an SLI, from the catalog's signal mapping: the histogram of a latency
+ * Where one engine measures an SLI, from the catalog's signal mapping: the histograms of a latency
  * SLI, or the finished and failed request counters of the success SLI, in every spelling of the
- * engine ({@code vllm:}, {@code ray_vllm:}, {@code ray_vllm_}, NIM's unprefixed names; {@code
- * sglang:} and the gateway's {@code sglang_}): one selector over all the names, so a target counts
- * in whatever spelling it exposes. The SLO lint check (lint's {@code SloCheck}) judges thresholds
- * with the same sources and placements the rules are generated from. Immutable.
+ * engine that carries the family ({@code vllm:}, {@code ray_vllm:}, {@code ray_vllm_}, NIM's
+ * unprefixed names; {@code sglang:} and the gateway's {@code sglang_}): one selector over all the
+ * names, so a target counts in whatever spelling it exposes. A latency SLI has one histogram per
+ * family the signal names, in the catalog's order (vLLM's inter-token latency: {@code
+ * inter_token_latency_seconds} from 0.11, {@code time_per_output_token_seconds} before and on NIM);
+ * the rules read a target's first one only. The SLO lint check (lint's {@code SloCheck}) judges
+ * thresholds with the same sources and placements the rules are generated from. Immutable.
  *
  * @param engine the engine
- * @param family the latency histogram (latency SLIs), without prefix
- * @param entry the histogram's catalog entry (latency SLIs)
+ * @param families the latency histograms (latency SLIs), preferred first; empty for success
  * @param total the counters of all finished requests (success SLI), summed
  * @param failed the counters of failed requests (success SLI), summed
  * @param catalog the catalog the engine is of: which other engine spells a name alike
  */
 public record SliSource(
     EngineCatalog engine,
-    String family,
-    MetricEntry entry,
+    List<Family> families,
     List<Counter> total,
     List<Counter> failed,
     Catalog catalog) {
+  public SliSource {
+    families = List.copyOf(families);
+  }
+
+  /**
+   * One latency histogram of an SLI.
+   *
+   * @param name the family, without prefix
+   * @param entry its catalog entry
+   */
+  public record Family(String name, MetricEntry entry) {
+    public Family {
+      if (name == null || entry == null || !entry.name().equals(name)) {
+        throw new IllegalArgumentException("a latency family needs its own catalog entry: " + name);
+      }
+    }
+  }
+
   /**
    * One counter a success SLI sums: its sample names and the matchers that select it. A spelling
    * told from another by a label (TensorRT-LLM 1.0's unprefixed names carry {@code engine_type},
@@ -66,9 +86,19 @@ public record SliSource(
       if (src.isEmpty()) {
         continue;
       }
-      if (slo.sli().equals("success")
-          || src.get().placement(slo).map(p -> p.onBound()).orElse(true)) {
+      if (slo.sli().equals("success")) {
         out.add(src.get());
+        continue;
+      }
+      // a family without the bound gets no term; its engine's other families still count
+      List<Family> onBound = new ArrayList<>();
+      for (Family f : src.get().families()) {
+        if (src.get().placement(f, slo).map(p -> p.onBound()).orElse(true)) {
+          onBound.add(f);
+        }
+      }
+      if (!onBound.isEmpty()) {
+        out.add(new SliSource(e, onBound, null, null, catalog));
       }
     }
     return out;
@@ -86,13 +116,24 @@ public record SliSource(
   }
 
   /**
-   * Where the latency threshold of {@code slo} falls among this histogram's bounds in the engine's
-   * newest release; empty when the bounds are not fixed.
+   * Where the latency threshold of {@code slo} falls among the bounds of histogram {@code f} in the
+   * newest release that has it (the engine's newest, or the last before its removal); empty when
+   * the bounds are not fixed.
    */
-  public Optional<BucketBounds.Placement> placement(LlmConfig.Slo slo) {
-    return BucketBounds.catalogBounds(entry, engine.newest())
+  public Optional<BucketBounds.Placement> placement(Family f, LlmConfig.Slo slo) {
+    return BucketBounds.catalogBounds(f.entry(), newestWith(f.entry()))
         .filter(b -> !b.isEmpty())
         .map(b -> BucketBounds.place(seconds(slo), b));
+  }
+
+  private ReleaseLine newestWith(MetricEntry m) {
+    List<ReleaseLine> vs = engine.versions();
+    for (int i = vs.size() - 1; i >= 0; i--) {
+      if (m.existsIn(vs.get(i))) {
+        return vs.get(i);
+      }
+    }
+    return engine.newest();
   }
 
   /** The latency threshold of {@code slo} in seconds. */
@@ -111,24 +152,27 @@ public record SliSource(
       return Optional.of(
           new SliSource(
               engine,
-              null,
-              null,
+              List.of(),
               counters(engine, total, catalog),
               counters(engine, failed, catalog),
               catalog));
     }
-    Signal s = signal(sli);
-    List<SignalSource> sources = engine.sources(s);
-    if (sources.isEmpty()) {
-      return Optional.empty();
+    // every family the signal names: a release measures the SLI in one of them (vLLM's ITL is
+    // time_per_output_token_seconds before 0.11, inter_token_latency_seconds from 0.11)
+    java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+    for (SignalSource src : engine.sources(signal(sli))) {
+      names.addAll(src.metrics());
     }
-    String family = sources.get(0).metrics().get(0);
-    List<MetricEntry> entries = engine.entries(family);
-    if (entries.isEmpty()) {
-      return Optional.empty();
+    List<Family> families = new ArrayList<>();
+    for (String name : names) {
+      List<MetricEntry> entries = engine.entries(name);
+      if (!entries.isEmpty()) {
+        families.add(new Family(name, entries.get(entries.size() - 1)));
+      }
     }
-    return Optional.of(
-        new SliSource(engine, family, entries.get(entries.size() - 1), null, null, catalog));
+    return families.isEmpty()
+        ? Optional.empty()
+        : Optional.of(new SliSource(engine, families, null, null, catalog));
   }
 
   static Signal signal(String sli) {
@@ -185,7 +229,9 @@ public record SliSource(
     List<Counter> out = new ArrayList<>();
     List<String> plain = new ArrayList<>();
     for (NameVariant v : engine.variants()) {
-      if (engine.ownedElsewhere(v, metric)) {
+      // NIM's spelling carries only its subset (no inter_token_latency_seconds), nor a family
+      // another spelling owns
+      if (!engine.serves(v, metric)) {
         continue;
       }
       String family = v.familyName(metric);

@@ -19,8 +19,9 @@ import java.util.TreeSet;
  * as a series ({@code slo:objective}, which the SLO panel reads), and one alert per {@link
  * BurnWindow}. A latency SLI's error ratio is {@code 1 - bucket(le=threshold) / count}, computed
  * from bucket ratios, never from an interpolated quantile; the success SLI's is failed / finished.
- * Engines whose histogram lacks the threshold as a bound are left out (lint's {@code SloCheck} says
- * so). The same file loads in Prometheus and in infermon. Stateless.
+ * A histogram that lacks the threshold as a bound is left out, and an engine none of whose
+ * histograms has it (lint's {@code SloCheck} says so). The same file loads in Prometheus and in
+ * infermon. Stateless.
  */
 public final class SloRules {
   /**
@@ -181,20 +182,26 @@ public final class SloRules {
           + "\n  > 0\n)";
     }
     String le = BucketBounds.le(SliSource.seconds(slo));
-    // spellings that name the model alike and need no label of their own share one selector
+    // spellings of one family that name the model alike and need no label of their own share one
+    // selector. Families never do: a target with two (vLLM 0.11's inter_token_latency_seconds and
+    // the deprecated time_per_output_token_seconds, observed from the same gaps) would give one
+    // rate() two series of one label set; as terms of their own joined by "or", in the catalog's
+    // order, the target counts in its preferred family only
     Map<Group, List<String>> buckets = new LinkedHashMap<>();
     Map<Group, List<String>> counts = new LinkedHashMap<>();
     for (SliSource s : sources) {
       List<List<String>> sides = modelSides(s.engine(), slo.model());
-      for (SliSource.Counter c : s.spellings(s.family(), "_bucket")) {
-        buckets
-            .computeIfAbsent(new Group(sides, c.matchers()), g -> new ArrayList<>())
-            .addAll(c.names());
-      }
-      for (SliSource.Counter c : s.spellings(s.family(), "_count")) {
-        counts
-            .computeIfAbsent(new Group(sides, c.matchers()), g -> new ArrayList<>())
-            .addAll(c.names());
+      for (SliSource.Family f : s.families()) {
+        for (SliSource.Counter c : s.spellings(f.name(), "_bucket")) {
+          buckets
+              .computeIfAbsent(new Group(f.name(), sides, c.matchers()), g -> new ArrayList<>())
+              .addAll(c.names());
+        }
+        for (SliSource.Counter c : s.spellings(f.name(), "_count")) {
+          counts
+              .computeIfAbsent(new Group(f.name(), sides, c.matchers()), g -> new ArrayList<>())
+              .addAll(c.names());
+        }
       }
     }
     return "1 - (\n  sum("
@@ -205,9 +212,10 @@ public final class SloRules {
   }
 
   /**
-   * The series one latency selector reads: the model's sides and the labels a spelling requires.
+   * The series one latency selector reads: a family (without prefix), the model's sides and the
+   * labels a spelling requires.
    */
-  private record Group(List<List<String>> sides, List<String> required) {}
+  private record Group(String family, List<List<String>> sides, List<String> required) {}
 
   /** The rates of every group of {@code names}, each group under its own sides and labels. */
   private static String rates(

@@ -50,7 +50,7 @@ class SloRulesTest {
   @Test
   void generatedRulesLoadAsARuleFile() throws Exception {
     RuleFile rf = RuleFileParser.parse("slo.rules.yml", generated());
-    assertThat(rf.groups()).hasSize(5);
+    assertThat(rf.groups()).hasSize(6);
     // 7 windows recorded + the objective + 4 alerts, per SLO
     for (var g : rf.groups()) {
       assertThat(g.rules()).as(g.name()).hasSize(12);
@@ -81,22 +81,60 @@ class SloRulesTest {
 
   /**
    * NVIDIA NIM's unprefixed latency names are TensorRT-LLM 1.0's too: every term that reads them
-   * for vLLM says {@code engine_type=""}, or vLLM's SLI reads TensorRT-LLM's series as well.
+   * for vLLM says {@code engine_type=""}, or vLLM's SLI reads TensorRT-LLM's series as well (its
+   * {@code time_per_output_token_seconds} is a per-request TPOT, not NIM's inter-token latency).
    */
   @Test
   void nimUnprefixedLatencyTermsExcludeEngineType() throws Exception {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile(
-                "rate\\((time_to_first_token_seconds|e2e_request_latency_seconds)_(bucket|count)"
-                    + "\\{model_name=\"(llama|mixed)\"[^}]*\\}")
+                "rate\\((time_to_first_token_seconds|e2e_request_latency_seconds"
+                    + "|time_per_output_token_seconds)_(bucket|count)"
+                    + "\\{model_name=\"(llama|mixed|fleet)\"[^}]*\\}")
             .matcher(generated());
     int nim = 0;
     while (m.find()) {
       assertThat(m.group()).containsAnyOf("engine_type=\"\"", "engine_type!=\"\"");
       nim += m.group().contains("engine_type=\"\"") ? 1 : 0;
     }
-    // bucket and count in each of the 7 windows: TTFT of every engine, vLLM's TTFT and e2e
-    assertThat(nim).isEqualTo(2 * 7 * 3);
+    // bucket and count in each of the 7 windows: TTFT of every engine, vLLM's TTFT and e2e, ITL
+    // of every engine
+    assertThat(nim).isEqualTo(2 * 7 * 4);
+  }
+
+  /**
+   * An ITL threshold that is a bound of one family of an engine and not of another leaves out only
+   * the other's terms: 4 ms is a bound of SGLang's inter_token_latency_seconds (0.5: 0.002, 0.004,
+   * ...), not of its time_per_output_token_seconds (0.4.1: 0.005, ...) nor of vLLM's (0.01, ...).
+   */
+  @Test
+  void itlKeepsOnlyTheFamiliesWithTheThresholdAsABound() {
+    LlmConfig.Slo slo =
+        new LlmConfig.Slo(
+            "s",
+            "m",
+            "itl",
+            "",
+            java.time.Duration.ofMillis(4),
+            0.95,
+            LlmConfig.Slo.DEFAULT_WINDOW);
+    List<SliSource> exact = SliSource.exact(slo, Catalog.builtIn());
+    assertThat(exact).extracting(s -> s.engine().engine()).containsExactly("sglang");
+    assertThat(exact.get(0).families())
+        .extracting(SliSource.Family::name)
+        .containsExactly("inter_token_latency_seconds");
+    LlmConfig.Slo at100ms =
+        new LlmConfig.Slo(
+            "s",
+            "m",
+            "itl",
+            "vllm",
+            java.time.Duration.ofMillis(100),
+            0.95,
+            LlmConfig.Slo.DEFAULT_WINDOW);
+    assertThat(SliSource.exact(at100ms, Catalog.builtIn()).get(0).families())
+        .extracting(SliSource.Family::name)
+        .containsExactly("inter_token_latency_seconds", "time_per_output_token_seconds");
   }
 
   static List<Path> unitTests() throws IOException {
