@@ -3,7 +3,6 @@ package dev.infermon.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.simulator.PageChecker.Page;
-import dev.infermon.simulator.PageChecker.Sample;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,20 +31,6 @@ class LlmdEppLatencyTest {
     return fleet;
   }
 
-  private static double sum(Page page, String name, String... match) {
-    double n = 0;
-    for (Sample s : page.samples()) {
-      boolean ok = s.name().equals(name);
-      for (int i = 0; i < match.length; i += 2) {
-        ok &= match[i + 1].equals(s.label(match[i]));
-      }
-      if (ok) {
-        n += s.value();
-      }
-    }
-    return n;
-  }
-
   @Test
   void everyRequestWhoseStreamEndedIsTimedOnceInEachHistogram() {
     Fleet fleet = fleet();
@@ -55,15 +40,15 @@ class LlmdEppLatencyTest {
       String model = p.info().model();
       Page engine = PageChecker.strict(fleet.render(p.info().name()).orElseThrow());
       double ended =
-          sum(engine, "vllm:request_success_total")
-              - sum(engine, "vllm:request_success_total", "finished_reason", "abort");
+          engine.sum("vllm:request_success_total")
+              - engine.sum("vllm:request_success_total", "finished_reason", "abort");
       assertThat(ended).as(model).isPositive();
       for (String h :
           List.of(
               "llm_d_epp_request_duration_seconds",
               "inference_objective_request_duration_seconds",
               "llm_d_epp_request_ttft_seconds")) {
-        assertThat(sum(epp, h + "_count", "model_name", model)).as(h).isEqualTo(ended);
+        assertThat(epp.sum(h + "_count", "model_name", model)).as(h).isEqualTo(ended);
       }
       List<Double> durations =
           fleet.routerDurations(RouterKind.LLM_D, model, T0, fleet.nowMillis() + 60_000);
@@ -73,7 +58,7 @@ class LlmdEppLatencyTest {
       for (int i = 0; i < ttfts.size(); i++) {
         assertThat(ttfts.get(i)).isPositive().isLessThanOrEqualTo(durations.get(i));
       }
-      assertThat(sum(epp, "llm_d_epp_request_ttft_seconds_bucket", "model_name", model, "le", "1"))
+      assertThat(epp.sum("llm_d_epp_request_ttft_seconds_bucket", "model_name", model, "le", "1"))
           .isEqualTo(ttfts.stream().filter(d -> d <= 1.0).count());
       models++;
     }

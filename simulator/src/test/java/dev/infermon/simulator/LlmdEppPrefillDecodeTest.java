@@ -36,20 +36,6 @@ class LlmdEppPrefillDecodeTest {
     return fleet;
   }
 
-  private static double sum(Page page, String name, String... match) {
-    double n = 0;
-    for (Sample s : page.samples()) {
-      boolean ok = s.name().equals(name);
-      for (int i = 0; i < match.length; i += 2) {
-        ok &= match[i + 1].equals(s.label(match[i]));
-      }
-      if (ok) {
-        n += s.value();
-      }
-    }
-    return n;
-  }
-
   @Test
   void aPrefillDecodeRequestIsOneAttemptOnTheDecodePod() {
     Fleet fleet = fleet(RouterKind.LLM_D);
@@ -92,20 +78,20 @@ class LlmdEppPrefillDecodeTest {
       assertThat(p.info().model()).isEqualTo(model);
       Page page = PageChecker.strict(fleet.render(p.info().name()).orElseThrow());
       String prefix = p instanceof VllmPod ? "vllm:" : "sglang:";
-      engines += sum(page, prefix + "e2e_request_latency_seconds_sum");
+      engines += page.sum(prefix + "e2e_request_latency_seconds_sum");
       if (p.info().role().equals("decode")) {
-        decodeEnded += sum(page, prefix + "e2e_request_latency_seconds_count");
-        firstBytes += sum(page, prefix + "time_to_first_token_seconds_sum");
+        decodeEnded += page.sum(prefix + "e2e_request_latency_seconds_count");
+        firstBytes += page.sum(prefix + "time_to_first_token_seconds_sum");
       } else {
-        firstBytes += sum(page, prefix + "e2e_request_latency_seconds_sum");
+        firstBytes += page.sum(prefix + "e2e_request_latency_seconds_sum");
       }
     }
-    double count = sum(epp, "llm_d_epp_request_duration_seconds_count", "model_name", model);
-    double timed = sum(epp, "llm_d_epp_request_duration_seconds_sum", "model_name", model);
+    double count = epp.sum("llm_d_epp_request_duration_seconds_count", "model_name", model);
+    double timed = epp.sum("llm_d_epp_request_duration_seconds_sum", "model_name", model);
     assertThat(count).isPositive().isCloseTo(decodeEnded, within(0.05 * decodeEnded));
     // the prefill legs are about 2 % of the durations: the bound must be tighter than that
     assertThat(timed - 0.002 * count).isCloseTo(engines, within(0.005 * engines));
-    double ttft = sum(epp, "llm_d_epp_request_ttft_seconds_sum", "model_name", model);
+    double ttft = epp.sum("llm_d_epp_request_ttft_seconds_sum", "model_name", model);
     // the first byte: the prefill leg, then the decode side's KV transfer and first step
     assertThat(ttft - 0.002 * count).isCloseTo(firstBytes, within(0.02 * firstBytes));
     List<Double> ttfts = fleet.routerTtfts(model, T0, fleet.nowMillis() + 60_000);

@@ -132,6 +132,23 @@ final class PageChecker {
       return found;
     }
 
+    /**
+     * The sum of the samples with this name whose labels include all of {@code match}; 0 if none.
+     */
+    double sum(String sampleName, String... match) {
+      double n = 0;
+      for (Sample s : samples()) {
+        boolean ok = s.name.equals(sampleName);
+        for (int i = 0; i < match.length; i += 2) {
+          ok &= match[i + 1].equals(s.label(match[i]));
+        }
+        if (ok) {
+          n += s.value;
+        }
+      }
+      return n;
+    }
+
     /** Every sample, with the family type it belongs to. */
     List<Sample> samples() {
       List<Sample> out = new ArrayList<>();

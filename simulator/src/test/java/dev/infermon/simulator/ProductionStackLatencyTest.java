@@ -3,7 +3,6 @@ package dev.infermon.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.simulator.PageChecker.Page;
-import dev.infermon.simulator.PageChecker.Sample;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,20 +37,6 @@ class ProductionStackLatencyTest {
     return PageChecker.strict(fleet.render("production-stack-router-0").orElseThrow());
   }
 
-  private static double sum(Page page, String name, String... match) {
-    double n = 0;
-    for (Sample s : page.samples()) {
-      boolean ok = s.name().equals(name);
-      for (int i = 0; i < match.length; i += 2) {
-        ok &= match[i + 1].equals(s.label(match[i]));
-      }
-      if (ok) {
-        n += s.value();
-      }
-    }
-    return n;
-  }
-
   @Test
   void latencyCountsEveryRequestEachEngineFinishedWithItsStatus() {
     Fleet fleet = fleet();
@@ -64,22 +49,22 @@ class ProductionStackLatencyTest {
       vllm++;
       String server = "http://" + p.info().name() + ":8000";
       Page engine = PageChecker.strict(fleet.render(p.info().name()).orElseThrow());
-      double finished = sum(engine, "vllm:request_success_total");
+      double finished = engine.sum("vllm:request_success_total");
       assertThat(finished).as(server).isPositive();
-      assertThat(sum(router, LATENCY + "_count", "server", server)).isEqualTo(finished);
-      assertThat(sum(router, LATENCY + "_count", "server", server, "status", "error"))
-          .isEqualTo(sum(engine, "vllm:request_success_total", "finished_reason", "error"));
+      assertThat(router.sum(LATENCY + "_count", "server", server)).isEqualTo(finished);
+      assertThat(router.sum(LATENCY + "_count", "server", server, "status", "error"))
+          .isEqualTo(engine.sum("vllm:request_success_total", "finished_reason", "error"));
       // only completed requests have usage; every one of them ran its whole prompt
       double completed =
-          sum(engine, "vllm:request_success_total", "finished_reason", "stop")
-              + sum(engine, "vllm:request_success_total", "finished_reason", "length");
+          engine.sum("vllm:request_success_total", "finished_reason", "stop")
+              + engine.sum("vllm:request_success_total", "finished_reason", "length");
       double input = router.value("vllm:input_tokens_total", "server", server);
       assertThat(input)
           .isPositive()
-          .isLessThanOrEqualTo(sum(engine, "vllm:request_prompt_tokens_sum"));
+          .isLessThanOrEqualTo(engine.sum("vllm:request_prompt_tokens_sum"));
       assertThat(router.value("vllm:output_tokens_total", "server", server))
           .isGreaterThanOrEqualTo(completed)
-          .isLessThanOrEqualTo(sum(engine, "vllm:request_generation_tokens_sum"));
+          .isLessThanOrEqualTo(engine.sum("vllm:request_generation_tokens_sum"));
     }
     assertThat(vllm).isEqualTo(3);
   }
@@ -93,13 +78,13 @@ class ProductionStackLatencyTest {
       List<Double> truth =
           fleet.routerDurations(RouterKind.PRODUCTION_STACK, model, T0, fleet.nowMillis() + 60_000);
       assertThat(truth).as(model).isNotEmpty();
-      assertThat(sum(router, LATENCY + "_count", "model", model)).isEqualTo(truth.size());
+      assertThat(router.sum(LATENCY + "_count", "model", model)).isEqualTo(truth.size());
       double total = truth.stream().mapToDouble(Double::doubleValue).sum();
-      assertThat(sum(router, LATENCY + "_sum", "model", model))
+      assertThat(router.sum(LATENCY + "_sum", "model", model))
           .isCloseTo(total, org.assertj.core.api.Assertions.within(1e-6 * total));
       assertThat(truth).allSatisfy(d -> assertThat(d).isGreaterThan(0.002));
       long fast = truth.stream().filter(d -> d <= 1.0).count();
-      assertThat(sum(router, LATENCY + "_bucket", "model", model, "le", "1.0")).isEqualTo(fast);
+      assertThat(router.sum(LATENCY + "_bucket", "model", model, "le", "1.0")).isEqualTo(fast);
     }
   }
 
