@@ -1,5 +1,6 @@
 package dev.infermon.itui;
 
+import dev.infermon.server.demo.Demo;
 import dev.infermon.server.runtime.Infermon;
 import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.Fleet;
@@ -8,8 +9,10 @@ import dev.infermon.simulator.Ticker;
 import dev.infermon.simulator.http.FleetServer;
 import dev.infermon.simulator.http.InventoryFormats;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -54,22 +57,7 @@ final class Harness implements AutoCloseable {
           yml,
           InventoryFormats.prometheusYaml(
               fleet.inventory(), fs::hostPort, fs::metricsPath, scrapeSeconds));
-      ServeSettings s =
-          new ServeSettings(
-              yml,
-              true,
-              Optional.of("127.0.0.1:0"),
-              Optional.of(data),
-              Optional.empty(),
-              Optional.empty(),
-              false,
-              false,
-              Duration.ofMinutes(2),
-              50_000_000,
-              Optional.empty(),
-              Duration.ofMinutes(5),
-              Map.of(),
-              Map.of());
+      ServeSettings s = serveSettings(yml, data);
       m = Infermon.start(s, "0.1.0-it-ui");
       return new Harness(fleet, fs, ticker, m, samples);
     } catch (Exception | Error e) {
@@ -82,6 +70,43 @@ final class Harness implements AutoCloseable {
       fs.close();
       throw e;
     }
+  }
+
+  /**
+   * serve's settings as every browser test runs it: the config file {@code config}, the TSDB in
+   * {@code data}, a free port on 127.0.0.1, the lookback and limits of the defaults.
+   */
+  static ServeSettings serveSettings(Path config, Path data) {
+    return new ServeSettings(
+        config,
+        true,
+        Optional.of("127.0.0.1:0"),
+        Optional.of(data),
+        Optional.empty(),
+        Optional.empty(),
+        false,
+        false,
+        Duration.ofMinutes(2),
+        50_000_000,
+        Optional.empty(),
+        Duration.ofMinutes(5),
+        Map.of(),
+        Map.of());
+  }
+
+  /**
+   * {@link Demo}'s settings for browser tests: the demo's own configuration with {@code yaml}
+   * appended (a top-level section the demo does not write, such as {@code llm:}).
+   */
+  static Demo.Settings demoSettings(String yaml) {
+    return (config, workDir) -> {
+      try {
+        Files.writeString(config, yaml, StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return serveSettings(config, workDir.resolve("data"));
+    };
   }
 
   String baseUrl() {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.server.demo.Demo;
-import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.ModelProfile;
 import java.io.PrintWriter;
@@ -20,13 +19,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,38 +66,12 @@ class UiEfficiencyTest {
     demo =
         Demo.start(
             new Demo.Options(fleet, List.of(), Duration.ofMinutes(30), Duration.ofSeconds(5)),
-            UiEfficiencyTest::settings,
+            Harness.demoSettings(
+                "llm:\n  cost: {currency: USD, default_gpu_hour_price: " + PRICE + "}\n"),
             "0.1.0-it-ui",
             new PrintWriter(new StringWriter()));
     browser = Browser.start(1440, 1000, false);
     wait = new WebDriverWait(browser.driver, Duration.ofSeconds(90));
-  }
-
-  /** serve's settings for the demo's configuration with a default GPU-hour price. */
-  static ServeSettings settings(Path config, Path workDir) {
-    try {
-      Files.writeString(
-          config,
-          "llm:\n  cost: {currency: USD, default_gpu_hour_price: " + PRICE + "}\n",
-          StandardOpenOption.APPEND);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return new ServeSettings(
-        config,
-        true,
-        Optional.of("127.0.0.1:0"),
-        Optional.of(workDir.resolve("data")),
-        Optional.empty(),
-        Optional.empty(),
-        false,
-        false,
-        Duration.ofMinutes(2),
-        50_000_000,
-        Optional.empty(),
-        Duration.ofMinutes(5),
-        Map.of(),
-        Map.of());
   }
 
   @AfterAll

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.server.demo.Demo;
-import dev.infermon.server.runtime.ServeSettings;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.ModelProfile;
 import dev.infermon.simulator.Scenario;
@@ -12,11 +11,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,38 +54,12 @@ class UiIncidentTest {
     demo =
         Demo.start(
             new Demo.Options(fleet, List.of(), Duration.ofMinutes(30), Duration.ofSeconds(5)),
-            UiIncidentTest::settings,
+            Harness.demoSettings(
+                "llm:\n  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n"),
             "0.1.0-it-ui",
             new PrintWriter(new StringWriter()));
     browser = Browser.start(1440, 1000, false);
     wait = new WebDriverWait(browser.driver, Duration.ofSeconds(90));
-  }
-
-  /** serve's settings for the demo's configuration, the pack's {@code for} set to 0. */
-  static ServeSettings settings(Path config, Path workDir) {
-    try {
-      Files.writeString(
-          config,
-          "llm:\n  alerts: {ttft_for: 0s, waiting_for: 0s, failure_for: 0s}\n",
-          StandardOpenOption.APPEND);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return new ServeSettings(
-        config,
-        true,
-        Optional.of("127.0.0.1:0"),
-        Optional.of(workDir.resolve("data")),
-        Optional.empty(),
-        Optional.empty(),
-        false,
-        false,
-        Duration.ofMinutes(2),
-        50_000_000,
-        Optional.empty(),
-        Duration.ofMinutes(5),
-        Map.of(),
-        Map.of());
   }
 
   @AfterAll
