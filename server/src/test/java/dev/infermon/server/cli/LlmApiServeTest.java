@@ -1,7 +1,6 @@
 package dev.infermon.server.cli;
 
 import static dev.infermon.server.cli.ServeTestSupport.get;
-import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +9,6 @@ import com.google.protobuf.CodedOutputStream;
 import dev.infermon.server.runtime.Infermon;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,16 +31,7 @@ class LlmApiServeTest {
 
   @Test
   void theDashboardInventoryAndDefaultPackAreServed() throws Exception {
-    Path cfg = dir.resolve("infermon.yml");
-    Files.writeString(cfg, "global:\n  scrape_interval: 15s\n");
-    Infermon m =
-        serve(
-                "--config.file=" + cfg,
-                "--web.listen-address=127.0.0.1:0",
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.enable-remote-write-receiver")
-            .infermon();
-    assertThat(m).as("infermon serve started").isNotNull();
+    Infermon m = ServeTestSupport.remoteWriteReceiver(dir, "15s");
     try {
       long now = System.currentTimeMillis() / 15_000 * 15_000;
       Map<String, String> target =

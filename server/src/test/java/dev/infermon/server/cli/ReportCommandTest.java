@@ -1,13 +1,11 @@
 package dev.infermon.server.cli;
 
-import static dev.infermon.server.cli.ServeTestSupport.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.infermon.server.runtime.Infermon;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,16 +44,7 @@ class ReportCommandTest {
 
   @Test
   void reportsTheTrafficOfARunningInfermonAndRefusesAModelWithoutSamples() throws Exception {
-    Path cfg = dir.resolve("infermon.yml");
-    Files.writeString(cfg, "global:\n  scrape_interval: 15s\n");
-    Infermon m =
-        serve(
-                "--config.file=" + cfg,
-                "--web.listen-address=127.0.0.1:0",
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.enable-remote-write-receiver")
-            .infermon();
-    assertThat(m).as("infermon serve started").isNotNull();
+    Infermon m = ServeTestSupport.remoteWriteReceiver(dir, "15s");
     try {
       long end = System.currentTimeMillis() / 60_000 * 60_000;
       Map<String, String> target =
@@ -111,16 +100,7 @@ class ReportCommandTest {
    */
   @Test
   void aWeekWindowReportsTheWeeksTrafficInEveryFormat() throws Exception {
-    Path cfg = dir.resolve("infermon.yml");
-    Files.writeString(cfg, "global:\n  scrape_interval: 1m\n");
-    Infermon m =
-        serve(
-                "--config.file=" + cfg,
-                "--web.listen-address=127.0.0.1:0",
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.enable-remote-write-receiver")
-            .infermon();
-    assertThat(m).as("infermon serve started").isNotNull();
+    Infermon m = ServeTestSupport.remoteWriteReceiver(dir, "1m");
     try {
       long end = System.currentTimeMillis() / 60_000 * 60_000;
       int minutes = (int) Duration.ofDays(7).toMinutes();

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.server.Main;
 import dev.infermon.server.runtime.Infermon;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -40,6 +43,27 @@ final class ServeTestSupport {
     } finally {
       ServeCommand.onStarted = null;
     }
+  }
+
+  /**
+   * {@code infermon serve} on a free loopback port with its TSDB in {@code dir/data} and the
+   * remote-write receiver on, scraping nothing ({@code global.scrape_interval} set to {@code
+   * interval}, e.g. "15s"): the samples a test needs arrive by {@link #remoteWrite}. Fails the test
+   * when serve does not start.
+   */
+  static Infermon remoteWriteReceiver(Path dir, String interval) throws IOException {
+    Path cfg = dir.resolve("infermon.yml");
+    Files.writeString(cfg, "global:\n  scrape_interval: " + interval + "\n");
+    Started s =
+        serve(
+            "--config.file=" + cfg,
+            "--web.listen-address=127.0.0.1:0",
+            "--storage.tsdb.path=" + dir.resolve("data"),
+            "--web.enable-remote-write-receiver");
+    if (s.infermon() == null) {
+      throw new AssertionError("infermon serve did not start: " + s.err());
+    }
+    return s.infermon();
   }
 
   static HttpResponse<String> get(Infermon m, String path) throws Exception {
