@@ -29,7 +29,8 @@ public final class TrtllmMetrics implements EngineListener {
   final Histogram ttft = new Histogram(TrtllmBuckets.TTFT);
   final Histogram tpot = new Histogram(TrtllmBuckets.TPOT);
   final Histogram queue = new Histogram(TrtllmBuckets.LONG_REQUEST);
-  // the queue times before #12545, whose walrus test dropped a 0 (collector.py @ 89fd9b74)
+  // the queue times before #12545 (1.0, 1.3), whose walrus test dropped a 0 (collector.py @
+  // 89fd9b74)
   final Histogram queuePositive = new Histogram(TrtllmBuckets.LONG_REQUEST);
   final Histogram prefill = new Histogram(TrtllmBuckets.PREFILL);
   final Histogram decode = new Histogram(TrtllmBuckets.LONG_REQUEST);
@@ -109,7 +110,7 @@ public final class TrtllmMetrics implements EngineListener {
     return queue;
   }
 
-  /** The queue times of finished requests above 0 (what 1.0's collector observed). */
+  /** The queue times of finished requests above 0 (what the 1.0 and 1.3 collectors observed). */
   public Histogram queuePositive() {
     return queuePositive;
   }

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code /prometheus/metrics} page of one trtllm-serve (the {@code trtllm_} generation). Names
- * and HELP texts are those of {@code tensorrt_llm/metrics/collector.py} at 050f80de; the layout is
+ * The {@code /prometheus/metrics} page of one trtllm-serve: main's and 1.3's {@code trtllm_}
+ * generation or 1.0's unprefixed one ({@link Release}). Names and HELP texts are those of {@code
+ * tensorrt_llm/metrics/collector.py} at 050f80de (at 89fd9b74 for 1.0); the layout is
  * prometheus_client's multiprocess collector, which trtllm-serve mounts (openai_server.py {@code
  * mount_metrics}): no {@code _created}, labels sorted (le among them), a histogram's {@code _sum}
  * before its buckets and {@code _count}, a family only once a child exists, and every gauge with
@@ -30,7 +31,10 @@ public final class TrtllmPage {
      * no gauge, and every latency of 0 left out (the collector's walrus tests).
      */
     V1_0,
-    /** The five request families prefixed, the KV-cache ones of #11243 and #12132. */
+    /**
+     * The five request families prefixed, the KV-cache ones of #11243 and #12132; before #12545, so
+     * a queue time of 0 is still left out.
+     */
     V1_3,
     /** collector.py @ 050f80de. */
     MAIN;
@@ -129,7 +133,7 @@ public final class TrtllmPage {
   /** The 1.3 page: the core request families and the KV-cache ones of #11243 and #12132. */
   private static void release1dot3(
       PythonFamilies f, String[] model, String[] gauge, TrtllmMetrics m, EngineState s) {
-    coreHistograms(f, model, m);
+    coreHistograms(f, model, m, m.queuePositive);
     success(f, model, m);
     f.counter(
         "trtllm_kv_cache_reused_blocks",
@@ -149,8 +153,12 @@ public final class TrtllmPage {
     }
   }
 
-  /** The request histograms of every release. */
-  private static void coreHistograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
+  /**
+   * The request histograms of every prefixed release; {@code queue} is main's (0 observed since
+   * #12545) or 1.3's (a 0 left out, as before #12545).
+   */
+  private static void coreHistograms(
+      PythonFamilies f, String[] model, TrtllmMetrics m, Histogram queue) {
     histogram(
         f,
         "trtllm_e2e_request_latency_seconds",
@@ -174,7 +182,7 @@ public final class TrtllmPage {
         "trtllm_request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
         model,
-        m.queue);
+        queue);
   }
 
   /** The finished requests by reason, in every release. */
@@ -192,7 +200,7 @@ public final class TrtllmPage {
   }
 
   private static void histograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
-    coreHistograms(f, model, m);
+    coreHistograms(f, model, m, m.queue);
     histogram(
         f,
         "trtllm_request_prefill_time_seconds",

@@ -123,4 +123,34 @@ class Trtllm10PageTest {
     }
     return out;
   }
+
+  /**
+   * 1.3 comes before #12545 too, whose fix first observed a queue time of 0: its page leaves the
+   * requests scheduled at once out of the queue histogram, as 1.0's does.
+   */
+  @Test
+  void release13LeavesZeroQueueTimesOutToo() {
+    Fleet older =
+        Fleet.create(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .trtllmPods(1)
+                .trtllmRelease13(1)
+                .build(),
+            1_780_000_000_000L);
+    older.advance(Duration.ofMinutes(4));
+    TrtllmPod p = (TrtllmPod) older.pods().get(0);
+    assertThat(p.info().version()).isEqualTo("1.3");
+    String text = older.render(p.info().name()).orElseThrow();
+    Matcher m =
+        Pattern.compile("(?m)^trtllm_request_queue_time_seconds_count\\{[^}]*\\} (\\S+)$")
+            .matcher(text);
+    assertThat(m.find()).isTrue();
+    assertThat(p.metrics().queuePositive().count()).isLessThan(p.metrics().queue().count());
+    assertThat(Double.parseDouble(m.group(1))).isEqualTo(p.metrics().queuePositive().count());
+  }
 }
