@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a name both the engine and the router export is judged as the engine's (docs/lint.md, "Not an
  * engine metric"), by the engine's targets only. The router's {@code vllm:num_requests_swapped} (0
  * per backend) does not make V0's removed gauge a deprecated name still served: no engine target
- * has it, so it is removed, and the finding says the router has one. Live and stored references
- * alike.
+ * has it, so it is removed, and the finding says the router has one. The router's own psutil gauges
+ * and prometheus_client's default collectors on its page are no engine's names and draw no finding.
+ * Live and stored references alike.
  */
 class ProductionStackLintTest {
   static Map<String, Reference> refs;
@@ -63,6 +64,12 @@ class ProductionStackLintTest {
           live   | sum(vllm:num_requests_running)                      | -                                                                        | -
           stored | sum(vllm:num_requests_running)                      | -                                                                        | -
           live   | sum by (server) (vllm:current_qps)                  | -                                                                        | -
+          live   | max(router_cpu_usage_percent)                       | -                                                                        | -
+          stored | max(router_memory_usage_percent)                    | -                                                                        | -
+          live   | rate(process_cpu_seconds_total[5m])                 | -                                                                        | -
+          stored | process_resident_memory_bytes                       | -                                                                        | -
+          live   | sum by (generation) (rate(python_gc_collections_total[5m])) | -                                                                | -
+          stored | python_info                                         | -                                                                        | -
           """)
   void aNameBothExportIsJudgedByTheEnginesTargets(
       String reference, String query, String start, String also) {

@@ -347,4 +347,88 @@ class TrtllmDashboardTest {
       }
     }
   }
+
+  /**
+   * Two 1.0 pods (the unprefixed generation, NIM's vLLM names with engine_type): detected as
+   * TensorRT-LLM 1.0, their model the workload's, the request panels equal the servers' counters,
+   * and the panels whose families came later say which release brought them.
+   */
+  @Test
+  void theFirstReleasesUnprefixedPageHasItsRequestPanels() {
+    SimulatedFleet first =
+        new SimulatedFleet(
+            FleetConfig.builder()
+                .vllmPods(0)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .trtllmPods(2)
+                .trtllmRelease10(2)
+                .models(List.of(MODEL, OTHER))
+                .build(),
+            false);
+    Map<Long, Map<String, Double>> finished = new HashMap<>();
+    first.run(
+        Duration.ofMinutes(6),
+        snap -> {
+          Map<String, Double> at = new HashMap<>();
+          for (InferencePod p : first.fleet.pods()) {
+            at.put(p.info().workloadName(), (double) ((TrtllmPod) p).metrics().finished());
+          }
+          finished.put(snap.timeMillis(), at);
+        });
+    String page = first.fleet.render(first.fleet.pods().get(0).info().name()).orElseThrow();
+    assertThat(page).contains("\nrequest_success_total{").doesNotContain("trtllm_");
+    DashboardService s = new DashboardService(QueryStack.of(first.backend), CATALOG);
+    List<TargetInventory> targets =
+        s.inventory(first.now()).filter(t -> !t.engine().equals("dcgm")).targets();
+    assertThat(targets).hasSize(2);
+    for (TargetInventory t : targets) {
+      assertThat(t.engine()).isEqualTo("trtllm");
+      assertThat(t.detection().prefix()).isEqualTo("");
+      assertThat(t.detection().versions().toString()).isEqualTo("1.0");
+      assertThat(t.models()).containsExactly(t.label("workload_name"));
+    }
+    Map<String, Double> qps =
+        PanelValues.panel(first.backend, first.now(), "model.qps", 0, Filters.NONE);
+    assertThat(qps).containsOnlyKeys(finished.get(first.now()).keySet());
+    qps.forEach(
+        (w, v) -> {
+          double want =
+              (finished.get(first.now()).get(w) - finished.get(first.now() - 285_000).get(w))
+                  / 285.0;
+          assertThat(v).as(w).isPositive().isCloseTo(want, within(want * 1e-9));
+        });
+    Map<String, PanelResult> rendered = new HashMap<>();
+    for (PanelResult p :
+        s.render(DashboardRequest.of(Filters.NONE, first.now() - 300_000, first.now()))) {
+      rendered.put(p.panel().id(), p);
+    }
+    for (String id :
+        List.of("model.e2e", "model.ttft", "pod.e2e", "pod.ttft", "pod.finish_reasons")) {
+      assertThat(rendered.get(id).status()).as(id).isEqualTo(PanelResult.Status.OK);
+    }
+    // tokens and the scheduler gauges came with main, the KV-cache gauges with 1.3
+    Map<String, String> since =
+        Map.of("pod.tokens", "main", "pod.scheduler", "main", "pod.kv_usage", "1.3");
+    since.forEach(
+        (id, release) -> {
+          PanelResult p = rendered.get(id);
+          assertThat(p.status()).as(id).isEqualTo(PanelResult.Status.EMPTY);
+          assertThat(p.reasons()).as(id).isNotEmpty();
+          for (EmptyReason r : p.reasons()) {
+            if (r.message().contains("swapped")) {
+              continue; // no release has them
+            }
+            assertThat(r.kind()).as(id + ": " + r).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
+            assertThat(r.version()).as(id + ": " + r).isEqualTo(release);
+          }
+        });
+    // named as the release that brought it spells it, not as a product's subset
+    assertThat(rendered.get("pod.tokens").reasons())
+        .extracting(EmptyReason::message)
+        .allMatch(m -> m.startsWith("TensorRT-LLM 1.0 does not expose"))
+        .anyMatch(m -> m.contains("trtllm_prompt_tokens_total is exposed from TensorRT-LLM main"));
+  }
 }

@@ -49,6 +49,10 @@ import java.util.List;
  * @param trtllmRelease13 how many of the TensorRT-LLM pods (the last ones) run 1.3, whose page has
  *     the five request families and the KV-cache ones, every series labelled {@code
  *     model_name="undefined"}
+ * @param trtllmRelease10 how many of the TensorRT-LLM pods (the last ones, after the 1.3 ones) run
+ *     1.0, the first, unprefixed generation (collector.py @ 89fd9b74): the five request families
+ *     without the {@code trtllm_} prefix, every series labelled {@code model_name} and {@code
+ *     engine_type} {@code "undefined"}, no gauge
  * @param tritonPods Triton Inference Server pods serving TensorRT-LLM through the tensorrtllm
  *     backend ({@code nv_trt_llm_*} and {@code nv_inference_*} at {@code :8002/metrics}); none by
  *     default
@@ -99,6 +103,7 @@ public record FleetConfig(
     DcgmAttribution dcgmAttribution,
     int trtllmPods,
     int trtllmRelease13,
+    int trtllmRelease10,
     int tritonPods,
     List<RouterKind> routers,
     boolean nixl,
@@ -124,10 +129,17 @@ public record FleetConfig(
     nonNegative("llamacppWithoutMetrics", llamacppWithoutMetrics);
     nonNegative("trtllmPods", trtllmPods);
     nonNegative("trtllmRelease13", trtllmRelease13);
+    nonNegative("trtllmRelease10", trtllmRelease10);
     nonNegative("tritonPods", tritonPods);
-    if (trtllmRelease13 > trtllmPods) {
+    if (trtllmRelease13 + trtllmRelease10 > trtllmPods) {
       throw new IllegalArgumentException(
-          "trtllmRelease13 (" + trtllmRelease13 + ") exceeds trtllmPods (" + trtllmPods + ")");
+          "trtllmRelease13 + trtllmRelease10 ("
+              + trtllmRelease13
+              + " + "
+              + trtllmRelease10
+              + ") exceeds trtllmPods ("
+              + trtllmPods
+              + ")");
     }
     if (llamacppWithoutMetrics > llamacppPods) {
       throw new IllegalArgumentException(

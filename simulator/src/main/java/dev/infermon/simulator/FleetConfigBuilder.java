@@ -22,6 +22,7 @@ public final class FleetConfigBuilder {
   private int llamacppWithoutMetrics;
   private int trtllmPods;
   private int trtllmRelease13;
+  private int trtllmRelease10;
   private int tritonPods;
   private boolean prefillDecode = true;
   private List<String> models =
@@ -128,6 +129,14 @@ public final class FleetConfigBuilder {
    */
   public FleetConfigBuilder trtllmRelease13(int v) {
     trtllmRelease13 = v;
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#trtllmRelease10()
+   */
+  public FleetConfigBuilder trtllmRelease10(int v) {
+    trtllmRelease10 = v;
     return this;
   }
 
@@ -312,9 +321,10 @@ public final class FleetConfigBuilder {
   /**
    * Keeps only the pods of {@code engines} (of {@link Backend#engines()}), each with at least one
    * pod: an engine not listed has none (vLLM's older-release pods and SGLang's gateway pods go with
-   * their engine), one listed with none gets one (TensorRT-LLM two: one current, one on 1.3, whose
-   * page names no model), and the prefill/decode pairs stay only when both vLLM and SGLang are
-   * listed (the pairs are one of each). Counts already set for listed engines are kept.
+   * their engine), one listed with none gets one (TensorRT-LLM three: one current, one on 1.3 and
+   * one on 1.0, whose pages name no model), and the prefill/decode pairs stay only when both vLLM
+   * and SGLang are listed (the pairs are one of each). Counts already set for listed engines are
+   * kept.
    *
    * @throws IllegalArgumentException for an empty list or a backend that is not an engine
    */
@@ -341,11 +351,14 @@ public final class FleetConfigBuilder {
     if (!engines.contains(Backend.TRTLLM)) {
       trtllmPods = 0;
     } else if (trtllmPods == 0) {
-      // one pod per release the simulator serves: the current page and 1.3's "undefined" one
-      trtllmPods = 2;
+      // one pod per release the simulator serves: the current page, 1.3's "undefined" one and
+      // 1.0's unprefixed one
+      trtllmPods = 3;
       trtllmRelease13 = 1;
+      trtllmRelease10 = 1;
     }
     trtllmRelease13 = Math.min(trtllmRelease13, trtllmPods);
+    trtllmRelease10 = Math.min(trtllmRelease10, trtllmPods - trtllmRelease13);
     tritonPods = engines.contains(Backend.TRITON) ? Math.max(1, tritonPods) : 0;
     return this;
   }
@@ -398,6 +411,7 @@ public final class FleetConfigBuilder {
         dcgmAttribution,
         trtllmPods,
         trtllmRelease13,
+        trtllmRelease10,
         tritonPods,
         routers,
         nixl,
@@ -437,6 +451,7 @@ public final class FleetConfigBuilder {
     b.dcgmAttribution = c.dcgmAttribution();
     b.trtllmPods = c.trtllmPods();
     b.trtllmRelease13 = c.trtllmRelease13();
+    b.trtllmRelease10 = c.trtllmRelease10();
     b.tritonPods = c.tritonPods();
     b.routers = c.routers();
     b.nixl = c.nixl();

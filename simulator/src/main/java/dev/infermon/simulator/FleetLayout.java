@@ -151,8 +151,10 @@ final class FleetLayout {
       pods.add(new LlamacppPod(info, p, config.seed(), shape(p), name, s, start, metricsFlag));
     }
     for (int i = 0; i < config.trtllmPods(); i++) {
-      // the last trtllmRelease13 pods run 1.3, whose page names no model ("undefined")
-      String release = i < config.trtllmPods() - config.trtllmRelease13() ? "main" : "1.3";
+      // the last trtllmRelease10 pods run 1.0 and the trtllmRelease13 before them 1.3: pages that
+      // name no model ("undefined")
+      int older = config.trtllmPods() - config.trtllmRelease10();
+      String release = i >= older ? "1.0" : i < older - config.trtllmRelease13() ? "main" : "1.3";
       ModelProfile p = nextModel();
       String workload = "trtllm-" + p.slug();
       String name = workload + "-" + ordinal(workload);

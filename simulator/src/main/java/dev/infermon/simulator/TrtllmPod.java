@@ -60,13 +60,17 @@ public final class TrtllmPod extends InferencePod {
     return pid;
   }
 
-  /** The label the 1.3 server puts on every series instead of the model and the engine type. */
+  /**
+   * The label the 1.0 and 1.3 servers put on every series instead of the model and the engine type
+   * (server @ 00057725).
+   */
   public static final String UNDEFINED = "undefined";
 
   @Override
   String renderPage(double now) {
-    // 1.3 hard-coded model_name and engine_type "undefined" (fixed by #12545, after it)
-    boolean old = info().version().equals("1.3");
+    // 1.0 and 1.3 hard-coded model_name and engine_type "undefined" (fixed by #12545, after 1.3)
+    TrtllmPage.Release release = TrtllmPage.Release.of(info().version());
+    boolean old = release != TrtllmPage.Release.MAIN;
     return TrtllmPage.render(
         new TrtllmPage.View(
             old ? UNDEFINED : info().model(),
@@ -75,6 +79,6 @@ public final class TrtllmPod extends InferencePod {
             profile().params().maxNumSeqs(),
             profile().params().maxBatchedTokens(),
             metrics,
-            old));
+            release));
   }
 }

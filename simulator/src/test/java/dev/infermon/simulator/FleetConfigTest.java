@@ -101,16 +101,21 @@ class FleetConfigTest {
     }
     assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.VLLM_PD);
     assertThat(fleet.inventory()).anyMatch(p -> p.backend() == Backend.SGLANG_PD);
-    // both TensorRT-LLM pages the simulator serves: the current one and 1.3's "undefined" one
+    // every TensorRT-LLM page the simulator serves: the current one, 1.3's "undefined" one and
+    // 1.0's unprefixed one
     assertThat(
             fleet.inventory().stream()
                 .filter(p -> p.backend() == Backend.TRTLLM)
                 .map(PodInfo::version)
                 .toList())
-        .containsExactlyInAnyOrder("main", "1.3");
+        .containsExactlyInAnyOrder("main", "1.3", "1.0");
     FleetConfig three = FleetConfig.builder().trtllmPods(3).engines(Backend.engines()).build();
     assertThat(three.trtllmPods()).as("a count already set is kept").isEqualTo(3);
     assertThat(three.trtllmRelease13()).isZero();
+    assertThat(three.trtllmRelease10()).isZero();
+    assertThatThrownBy(
+            () -> FleetConfig.builder().trtllmPods(2).trtllmRelease13(1).trtllmRelease10(2).build())
+        .hasMessage("trtllmRelease13 + trtllmRelease10 (1 + 2) exceeds trtllmPods (2)");
 
     FleetConfig tgi = FleetConfig.builder().engines(List.of(Backend.TGI)).build();
     assertThat(Fleet.create(tgi, 0).inventory())

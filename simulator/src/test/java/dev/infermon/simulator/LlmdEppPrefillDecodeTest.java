@@ -115,4 +115,65 @@ class LlmdEppPrefillDecodeTest {
           .isEqualTo(RouterKind.LLM_D);
     }
   }
+
+  /**
+   * Each P/D request is one disaggregation decision of the disagg-profile-handler, "prefill-decode"
+   * (every simulated request runs its prefill side), in the current family with the handler's name
+   * and type and in its twin; the deprecated pd-profile-handler's pd_decision_total is not written,
+   * and an EPP fronting no pair writes no decision family at all.
+   */
+  @Test
+  void eachPrefillDecodeRequestIsOneDisaggregationDecision() {
+    Fleet fleet = fleet(RouterKind.LLM_D);
+    String text = fleet.render("llm-d-router-0").orElseThrow();
+    Page epp = PageChecker.strict(text);
+    Map<String, Double> sentByModel = new TreeMap<>();
+    for (InferencePod p : fleet.pods()) {
+      if (p.info().role().equals("decode")) {
+        sentByModel.merge(
+            p.info().model(), (double) dev.infermon.simulator.router.LlmdEpp.sent(p), Double::sum);
+      }
+    }
+    assertThat(sentByModel.values()).allMatch(v -> v > 0);
+    Map<String, Double> current = new TreeMap<>();
+    Map<String, Double> twin = new TreeMap<>();
+    for (Sample s : epp.samples()) {
+      if (s.name().equals("llm_d_epp_disagg_decision_total")) {
+        assertThat(s.label("decision_type")).isEqualTo("prefill-decode");
+        assertThat(s.label("plugin_name")).isEqualTo("disagg-profile-handler");
+        assertThat(s.label("plugin_type")).isEqualTo("disagg-profile-handler");
+        current.put(s.label("model_name"), s.value());
+      } else if (s.name().equals("llm_d_inference_scheduler_disagg_decision_total")) {
+        assertThat(s.label("decision_type")).isEqualTo("prefill-decode");
+        twin.put(s.label("model_name"), s.value());
+      }
+    }
+    assertThat(current).isEqualTo(sentByModel);
+    assertThat(twin).isEqualTo(sentByModel);
+    assertThat(text)
+        .contains(
+            "# HELP llm_d_epp_disagg_decision_total [ALPHA] Total number of disaggregation routing"
+                + " decisions made\n")
+        .doesNotContain("pd_decision_total");
+    // client_golang's order: by name, so the current family before the per-endpoint queue and the
+    // twin after every llm_d_epp_ one
+    assertThat(text.indexOf("# TYPE llm_d_epp_disagg_decision_total"))
+        .isLessThan(text.indexOf("# TYPE llm_d_epp_per_endpoint_queue_size"));
+    assertThat(text.indexOf("# TYPE llm_d_inference_scheduler_disagg_decision_total"))
+        .isGreaterThan(text.indexOf("# TYPE llm_d_epp_scheduler_attempts_total"));
+
+    Fleet plain =
+        Fleet.create(
+            FleetConfig.builder()
+                .vllmPods(1)
+                .legacyVllmPods(0)
+                .sglangPods(0)
+                .sglangGatewayPods(0)
+                .prefillDecode(false)
+                .router(RouterKind.LLM_D)
+                .build(),
+            T0);
+    plain.advance(Duration.ofMinutes(3));
+    assertThat(plain.render("llm-d-router-0").orElseThrow()).doesNotContain("decision_total");
+  }
 }

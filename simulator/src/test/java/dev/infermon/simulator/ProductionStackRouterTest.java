@@ -152,4 +152,56 @@ class ProductionStackRouterTest {
     assertThat(page.family("vllm:num_incoming_requests_total").labelNames())
         .containsExactly("model");
   }
+
+  /**
+   * generate_latest() of the default registry: prometheus_client's own collectors first (registered
+   * on import), the router's families, then metrics_router.py's psutil gauges, unlabelled, one
+   * decimal.
+   */
+  @Test
+  void theDefaultCollectorsComeFirstAndThePsutilGaugesLast() {
+    Fleet fleet = threePods();
+    ProductionStackRouter router = new ProductionStackRouter(T0 / 1e3);
+    fleet.advance(Duration.ofMinutes(3));
+    String text = router.render(vllm(fleet), now(fleet));
+    PageChecker.strict(text);
+    List<String> families = new java.util.ArrayList<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^# TYPE (\\S+) ").matcher(text);
+    while (m.find()) {
+      families.add(m.group(1));
+    }
+    assertThat(families.subList(0, 10))
+        .containsExactly(
+            "python_gc_objects_collected_total",
+            "python_gc_objects_uncollectable_total",
+            "python_gc_collections_total",
+            "python_info",
+            "process_virtual_memory_bytes",
+            "process_resident_memory_bytes",
+            "process_start_time_seconds",
+            "process_cpu_seconds_total",
+            "process_open_fds",
+            "process_max_fds");
+    assertThat(families.get(10)).isEqualTo("vllm:num_requests_running");
+    assertThat(families.subList(families.size() - 3, families.size()))
+        .containsExactly(
+            "router_cpu_usage_percent", "router_memory_usage_percent", "router_disk_usage_percent");
+    assertThat(text)
+        .contains("python_info{implementation=\"CPython\",major=\"3\",minor=\"12\",")
+        .contains("# HELP router_cpu_usage_percent CPU usage percent\n")
+        .doesNotContain("router_cpu_usage_percent_created");
+    for (String g :
+        List.of(
+            "router_cpu_usage_percent",
+            "router_memory_usage_percent",
+            "router_disk_usage_percent")) {
+      java.util.regex.Matcher v =
+          java.util.regex.Pattern.compile("(?m)^" + g + " ([0-9]+\\.[0-9])$").matcher(text);
+      assertThat(v.find()).as(g).isTrue();
+      assertThat(Double.parseDouble(v.group(1))).as(g).isBetween(0.0, 100.0);
+    }
+    // the router's process started with it, in floatToGoString's exponent form
+    assertThat(text).contains("process_start_time_seconds 1.79e+09\n");
+  }
 }

@@ -42,15 +42,12 @@ final class EngineReasons {
     if (shown.isPresent()) {
       return traffic(s, shown.get(), sources);
     }
-    Optional<MetricEntry> unserved = unserved(sources);
+    Optional<MetricEntry> unserved = product() ? unserved(sources) : Optional.empty();
     if (unserved.isPresent()) {
       return productSubset(unserved.get().familyName(spelling));
     }
     // a source only another product serves (NIM's request_failure_total) explains nothing here
-    sources =
-        all.stream()
-            .filter(src -> src.metrics().stream().allMatch(n -> e.serves(spelling, n)))
-            .toList();
+    sources = all.stream().filter(src -> src.metrics().stream().allMatch(this::explains)).toList();
     String release = range == null ? e.title() : e.title() + " " + range;
     Candidate in = inRange(sources, range);
     if (in == null) {
@@ -155,7 +152,7 @@ final class EngineReasons {
   /** In the release but absent, with no sibling to show the writer ran. */
   private EmptyReason absent(
       Candidate in, String family, String release, ReleaseRange range, TargetInventory t) {
-    if (!e.serves(spelling, in.entry.name())) {
+    if (product() && !e.serves(spelling, in.entry.name())) {
       return productSubset(family);
     }
     boolean lazy = in.entry.lazy() || in.source.zeroWhenAbsent();
@@ -233,6 +230,33 @@ final class EngineReasons {
     return Optional.ofNullable(first);
   }
 
+  /**
+   * Whether the target's spelling is a product's that embeds the engine (NIM's), whose subset, not
+   * a release, decides what it serves; TensorRT-LLM 1.0's unprefixed spelling is the engine's own,
+   * written by one release: what it lacks came in a later one.
+   */
+  private boolean product() {
+    return spelling.product() != null && !spelling.product().isBlank();
+  }
+
+  /**
+   * Whether family {@code name} can explain an absence on this target: one the spelling serves, or
+   * for a release's spelling one no other product owns.
+   */
+  private boolean explains(String name) {
+    return product() ? e.serves(spelling, name) : !e.ownedElsewhere(spelling, name);
+  }
+
+  /**
+   * The family's name on this target, or, where the target's spelling never carries it (a later
+   * release's family on TensorRT-LLM 1.0), the engine's own name for it.
+   */
+  private String familyName(MetricEntry m) {
+    return e.serves(spelling, m.name())
+        ? m.familyName(spelling)
+        : m.familyName(e.variants().get(0));
+  }
+
   /** A product embedding the engine: its subset, not the release or a setting, leaves it out. */
   private EmptyReason productSubset(String family) {
     return reason(
@@ -283,7 +307,7 @@ final class EngineReasons {
       return removed(s, latest.entry, release, range);
     }
     String note = earliest.source.note() == null ? "" : " (" + earliest.source.note() + ")";
-    String family = earliest.entry.familyName(spelling);
+    String family = familyName(earliest.entry);
     // a source that applies later than its family exists (V1's abort and error reasons of the
     // success counter V0 already had) names the series that carry it, not the family's birth
     String from =

@@ -96,8 +96,11 @@ public final class EngineDetector {
       }
     }
     List<ReleaseLine> consistent = new ArrayList<>();
+    List<String> spelledBy = spelling.variant().releases();
     for (ReleaseLine v : engine.versions()) {
-      if (allExistIn(present, v)) {
+      // a spelling only some releases write (TensorRT-LLM's unprefixed names: 1.0) dates the page
+      // to those releases, whatever later ones renamed the same families to
+      if (allExistIn(present, v) && (spelledBy.isEmpty() || spelledBy.contains(v.name()))) {
         consistent.add(v);
       }
     }

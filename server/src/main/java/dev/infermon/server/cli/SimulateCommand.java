@@ -249,11 +249,19 @@ public final class SimulateCommand implements Callable<Integer> {
       }
       Function<PodInfo, String> hostPort = p -> host + ":" + port(fleet, p, port);
       Function<PodInfo, String> path =
-          p -> singlePort ? "/pods/" + p.name() + "/metrics" : "/metrics";
+          p -> (singlePort ? "/pods/" + p.name() : "") + FleetServer.pagePath(p);
+      // on one port every target would share an instance: each gets its own, as the server's
+      // routers name it
+      List<InventoryFormats.Target> targets =
+          InventoryFormats.targets(
+              fleet.inventory(),
+              hostPort,
+              path,
+              singlePort ? p -> FleetServer.sharedPortInstance(p, port) : null);
       out.print(
           printFileSd
-              ? InventoryFormats.fileSd(fleet.inventory(), hostPort)
-              : InventoryFormats.prometheusYaml(fleet.inventory(), hostPort, path, scrapeInterval));
+              ? InventoryFormats.fileSd(targets)
+              : InventoryFormats.prometheusYaml(targets, scrapeInterval));
       out.flush();
       return 0;
     }

@@ -54,8 +54,8 @@ final class SimulatedTargets implements DemoTargets {
 
   @Override
   public String prometheusYaml(int scrapeIntervalSeconds) {
-    return InventoryFormats.prometheusYaml(
-        fleet.inventory(), server::hostPort, server::metricsPath, scrapeIntervalSeconds);
+    // the server's own targets: on one port each with its instance, as its routers name the pods
+    return InventoryFormats.prometheusYaml(server.scrapeTargets(), scrapeIntervalSeconds);
   }
 
   @Override

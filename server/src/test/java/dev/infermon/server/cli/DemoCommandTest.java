@@ -280,6 +280,7 @@ class DemoCommandTest {
     assertThat(all.llamacppPods()).isPositive();
     assertThat(all.trtllmPods()).isPositive();
     assertThat(all.trtllmRelease13()).as("the older TensorRT-LLM page too").isPositive();
+    assertThat(all.trtllmRelease10()).as("and the first, unprefixed one").isPositive();
     assertThat(all.tritonPods()).isPositive();
     assertThat(all.prefillDecode()).isTrue();
   }

@@ -66,6 +66,13 @@ class SimulateCommandTest {
     String[] r = run("--single-port", "--listen", "127.0.0.1:19900", "--print-file-sd");
     assertThat(r[0]).isEqualTo("0");
     assertThat(r[1]).contains("\"targets\": [\"127.0.0.1:19900\"]").doesNotContain("19901");
+    // one address for all: each target names its own instance, as the routers know the pod
+    assertThat(r[1]).contains("\"instance\": \"vllm-llama-3-1-8b-instruct-0:19900\"");
+    String[] yaml =
+        run("--single-port", "--listen", "127.0.0.1:19900", "--print-prometheus-config");
+    assertThat(yaml[1])
+        .contains("          instance: \"vllm-llama-3-1-8b-instruct-0:19900\"\n")
+        .contains("    metrics_path: /pods/vllm-llama-3-1-8b-instruct-0/metrics\n");
   }
 
   @Test

@@ -48,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The mixed fleet of {@code infermon demo --engines all} (every simulated engine, TensorRT-LLM on
- * its current release and on 1.3, whose page names no model and lacks the later families, llm-d's
+ * its current release, on 1.3, whose page names no model and lacks the later families, and on 1.0,
+ * the five request families unprefixed (no KV-cache gauges, no speculative decoding), llm-d's
  * endpoint picker in front of the vLLM pods and SGLang's model gateway in front of the SGLang pods,
  * dcgm-exporter per node), half an hour backfilled through the scrape pipeline into a TSDB and
  * rendered on the embedded engine, one engine at a time (the dashboard's backend filter). The table
@@ -82,7 +83,7 @@ class MixedFleetPanelsTest {
       model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
       model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
       model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data
-      model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
+      model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       model.lora_adapters                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       model.lora_slots                     | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | BEHIND_FLAG
@@ -91,7 +92,7 @@ class MixedFleetPanelsTest {
       pod.ttft                             | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       pod.tpot                             | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       pod.decode_per_token                 | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pod.kv_usage                         | data                    | data                   | NOT_EXPOSED            | REMOVED           | data                        | data                        | data              | data
+      pod.kv_usage                         | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
       pod.kv_capacity                      | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data
       pod.scheduler                        | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data+NOT_EXPOSED
       pod.waiting_by_reason                | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
@@ -101,7 +102,7 @@ class MixedFleetPanelsTest {
       pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
       pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
+      pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
       pod.lora_adapters                    | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
@@ -116,14 +117,14 @@ class MixedFleetPanelsTest {
       gpu.memory_used                      | data                    | data                   | data                   | data              | data                        | data                        | data              | data
       gpu.dram_active                      | data                    | data                   | data                   | data              | data                        | data                        | data              | data
       gpu.nvlink_traffic                   | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_model.kv_usage                | data                    | data                   | NOT_EXPOSED            | REMOVED           | data                        | data                        | data              | data
+      causal_model.kv_usage                | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
       causal_model.preemptions             | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
       causal_model.queue                   | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
       causal_model.admission_rejections    | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED       | NOT_EXPOSED
       causal_model.ttft_p95                | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       causal_model.gpu_sm                  | data                    | data                   | data                   | data              | data                        | data                        | data              | data
       causal_model.gpu_memory              | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_pod.kv_usage                  | data                    | data                   | NOT_EXPOSED            | REMOVED           | data                        | data                        | data              | data
+      causal_pod.kv_usage                  | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
       causal_pod.preemptions               | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
       causal_pod.queue                     | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
       causal_pod.admission_rejections      | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED       | NOT_EXPOSED

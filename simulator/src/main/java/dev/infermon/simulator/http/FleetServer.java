@@ -86,9 +86,9 @@ public final class FleetServer implements AutoCloseable {
           }
           ports.put(name, s.getAddress().getPort());
         }
-        // the router in front of the pods knows them by the address they are scraped at
-        fleet.routerAddresses(this::hostPort);
       }
+      // the router in front of the pods knows each by its own address, as its scrape's instance
+      fleet.routerAddresses(this::instance);
     } catch (IOException | RuntimeException e) {
       listeners.stopAll();
       throw e;
@@ -116,13 +116,41 @@ public final class FleetServer implements AutoCloseable {
     return host + ":" + port;
   }
 
+  /**
+   * The {@code instance} a target is scraped as: its {@code host:port}, or, when every target
+   * shares the control port, {@link #sharedPortInstance} (the printed configs set it), so that each
+   * pod keeps an instance of its own, as Kubernetes discovery gives each pod its own address, and
+   * the routers' per-pod series (production-stack's {@code server}, smg's {@code worker} URLs) name
+   * one pod each.
+   */
+  public String instance(PodInfo target) {
+    return portPerTarget ? hostPort(target) : sharedPortInstance(target, controlPort());
+  }
+
+  /** The instance of a target served at {@code /pods/<name>/...} on shared port {@code port}. */
+  public static String sharedPortInstance(PodInfo target, int port) {
+    return target.name() + ":" + port;
+  }
+
+  /**
+   * The targets as a scrape configuration lists them ({@link InventoryFormats#prometheusYaml}):
+   * with one port, each with its {@link #instance} as a target label.
+   */
+  public List<InventoryFormats.Target> scrapeTargets() {
+    return InventoryFormats.targets(
+        fleet.inventory(),
+        this::hostPort,
+        this::metricsPath,
+        portPerTarget ? null : this::instance);
+  }
+
   /** The path of a target's page. */
   public String metricsPath(PodInfo target) {
     return portPerTarget ? pagePath(target) : "/pods/" + target.name() + pagePath(target);
   }
 
   /** Where the engine serves its page: trtllm-serve at {@code /prometheus/metrics}. */
-  private static String pagePath(PodInfo target) {
+  public static String pagePath(PodInfo target) {
     return target.backend() == Backend.TRTLLM ? TrtllmPod.METRICS_PATH : "/metrics";
   }
 

@@ -64,15 +64,34 @@ public final class InventoryFormats {
       List<PodInfo> pods,
       Function<PodInfo, String> hostPort,
       Function<PodInfo, String> metricsPath) {
+    return targets(pods, hostPort, metricsPath, null);
+  }
+
+  /**
+   * As {@link #targets(List, Function, Function)}, each target with an {@code instance} label from
+   * {@code instance} (null for none: then the scraper takes the address, as Prometheus does), for
+   * targets that share one address.
+   */
+  public static List<Target> targets(
+      List<PodInfo> pods,
+      Function<PodInfo, String> hostPort,
+      Function<PodInfo, String> metricsPath,
+      Function<PodInfo, String> instance) {
     return pods.stream()
         .map(
-            p ->
-                new Target(
-                    p.name(),
-                    p.backend().gpuExporter() ? p.backend().label() : "inference",
-                    hostPort.apply(p),
-                    metricsPath.apply(p),
-                    p.targetLabels()))
+            p -> {
+              Map<String, String> labels = p.targetLabels();
+              if (instance != null) {
+                labels = new java.util.LinkedHashMap<>(labels);
+                labels.put("instance", instance.apply(p));
+              }
+              return new Target(
+                  p.name(),
+                  p.backend().gpuExporter() ? p.backend().label() : "inference",
+                  hostPort.apply(p),
+                  metricsPath.apply(p),
+                  labels);
+            })
         .toList();
   }
 

@@ -24,7 +24,15 @@ import java.util.TreeMap;
  * the decode pod, the P/D profile handler's primary profile (metrics.go RecordSchedulerAttempt
  * names that profile's endpoint), both pods' queues are read, and the request is timed once as the
  * user saw it ({@link PdPairs}): the histograms carry no pod or P/D label, so a model's P/D and
- * other requests share one series. The counters outlive a pod's restart. Not thread-safe.
+ * other requests share one series. Each P/D request is also one disaggregation decision, as the
+ * disagg-profile-handler of deploy/config/pd-epp-config.yaml records it once every stage has run
+ * (disagg_profile_handler.go line 418-420, profilehandler/disagg/metrics.go line 126-134): {@code
+ * llm_d_epp_disagg_decision_total{decision_type, model_name, plugin_name, plugin_type}} and its
+ * twin {@code llm_d_inference_scheduler_disagg_decision_total{decision_type, model_name}}, {@code
+ * decision_type="prefill-decode"} since every simulated P/D request runs its prefill side. {@code
+ * llm_d_epp_pd_decision_total} is only the deprecated pd-profile-handler's (pd_profile_handler.go
+ * line 220, 231), which the sample configs no longer use, so the page has none. The counters
+ * outlive a pod's restart. Not thread-safe.
  */
 public final class LlmdEpp {
   private static final String POOL = "inference-pool";
@@ -33,6 +41,13 @@ public final class LlmdEpp {
   private final Map<String, Long> perModel = new TreeMap<>();
   private final EppRequests requests = new EppRequests();
   private final Map<String, PdPairs> pairs = new TreeMap<>();
+  private final Map<String, Long> pdDecisions = new TreeMap<>();
+
+  /**
+   * The handler's name and type: a plugin configured without a name is named by its type
+   * (deploy/config/pd-epp-config.yaml lists {@code - type: disagg-profile-handler}).
+   */
+  static final String DISAGG_HANDLER = "disagg-profile-handler";
 
   /** Request {@code r} for {@code model}, which the EPP routed, left its engine at {@code now}. */
   public void finished(String model, Request r, FinishReason reason, double now) {
@@ -95,6 +110,9 @@ public final class LlmdEpp {
       lastSent.put(incarnation, sent);
       scheduled.merge(name, gained, Long::sum);
       perModel.merge(pod.info().model(), gained, Long::sum);
+      if (pod.info().role().equals("decode")) {
+        pdDecisions.merge(pod.info().model(), gained, Long::sum);
+      }
       queues.put(name, new int[] {waiting(pod)});
     }
     PromText out = new PromText(4096);
@@ -122,6 +140,12 @@ public final class LlmdEpp {
         "model_server_pod",
         queues,
         "[ALPHA] The total number of requests pending in the model server queue for each underlying pod.");
+    // client_golang gathers families sorted by name
+    disaggDecisions(
+        out,
+        "llm_d_epp_disagg_decision_total",
+        "[ALPHA] Total number of disaggregation routing decisions made",
+        true);
     queue(
         out,
         "llm_d_epp_per_endpoint_queue_size",
@@ -146,7 +170,46 @@ public final class LlmdEpp {
         "endpoint_name",
         ids,
         "[ALPHA] Total number of scheduling attempts.");
+    disaggDecisions(
+        out,
+        "llm_d_inference_scheduler_disagg_decision_total",
+        "[ALPHA] [Deprecated: Use llm_d_epp_disagg_decision_total] Total number of disaggregation"
+            + " routing decisions made",
+        false);
     return out.toString();
+  }
+
+  /**
+   * The P/D decisions by model, in the current family ({@code plugin} labels) or its twin;
+   * client_golang writes a vector with no child not at all.
+   */
+  private void disaggDecisions(PromText out, String family, String help, boolean plugin) {
+    if (pdDecisions.isEmpty()) {
+      return;
+    }
+    out.family(family, help, "counter");
+    pdDecisions.forEach(
+        (m, n) ->
+            out.sample(
+                family,
+                plugin
+                    ? new String[] {
+                      "decision_type",
+                      "prefill-decode",
+                      "model_name",
+                      m,
+                      "plugin_name",
+                      DISAGG_HANDLER,
+                      "plugin_type",
+                      DISAGG_HANDLER
+                    }
+                    : new String[] {"decision_type", "prefill-decode", "model_name", m},
+                Long.toString(n)));
+  }
+
+  /** The P/D requests the EPP decided to disaggregate, by model (a test's truth). */
+  public Map<String, Long> pdDecisions() {
+    return Map.copyOf(pdDecisions);
   }
 
   private static int waiting(InferencePod pod) {

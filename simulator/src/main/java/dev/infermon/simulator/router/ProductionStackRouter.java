@@ -8,6 +8,7 @@ import dev.infermon.simulator.model.Request;
 import dev.infermon.simulator.text.PromText;
 import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
+import dev.infermon.simulator.text.PythonProcess;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -27,11 +28,23 @@ import java.util.Map;
  * arrivals in the last {@code --request-stats-window} (default 60 s) over the window. The requests
  * it forwarded are timed and their tokens counted as request.py does ({@link
  * ProductionStackRequests}: {@code vllm:request_latency_seconds}, #940, and the #813 counters). The
- * page leaves out what the simulation has no model of: the Python process collectors, the V0
- * prefix-cache gauges the router copies from the engines' pages, and {@code router_*_usage_percent}
- * (psutil's readings of the router's host). Not thread-safe.
+ * page is {@code generate_latest()} of prometheus_client's default registry (metrics_router.py @
+ * 02605e69): first the collectors prometheus_client registers on import ({@code python_gc_*},
+ * {@code python_info}, {@code process_*}; the image is python:3.12-slim, docker/Dockerfile @
+ * 13845ce2), then metrics_service's families, then metrics_router.py's own unlabelled {@code
+ * router_cpu_usage_percent}, {@code router_memory_usage_percent} and {@code
+ * router_disk_usage_percent}, which psutil reads on every scrape ({@code
+ * cpu_percent(interval=0.1)}, {@code virtual_memory().percent}, {@code disk_usage("/").percent}:
+ * one decimal). It leaves out the V0 prefix-cache gauges the router copies from the engines' pages
+ * (0 against V1 engines). Not thread-safe.
  */
 public final class ProductionStackRouter {
+  /**
+   * The router's Python: python:3.12-slim's line (docker/Dockerfile @ 13845ce2); the patch level is
+   * a simulation choice, the tag floats.
+   */
+  static final String PYTHON = "3.12.12";
+
   /** The router's default {@code --request-stats-window}, seconds (parsers/parser.py). */
   static final double WINDOW_SECONDS = 60;
 
@@ -107,7 +120,8 @@ public final class ProductionStackRouter {
   /** The page at {@code now} (epoch seconds) for the pods behind the router. */
   public String render(List<VllmPod> pods, double now) {
     Stats st = collect(pods, now);
-    PromText out = new PromText(4096);
+    PromText out = new PromText(8192);
+    new PythonProcess(PYTHON, created, now, 3.1e8, 1.9e9, 1048576).write(out);
     PythonFamilies f = new PythonFamilies(out, false, true);
     f.gauge("vllm:num_requests_running", "Number of running requests", st.running());
     f.gauge("vllm:num_requests_waiting", "Number of waiting requests", List.of());
@@ -126,7 +140,32 @@ public final class ProductionStackRouter {
     f.gauge("vllm:avg_itl", "Average Inter-Token Latency", st.unset());
     f.gauge("vllm:num_requests_swapped", "Number of swapped requests", st.swapped());
     requests.write(f, urls);
+    host(f, st);
     return out.toString();
+  }
+
+  /**
+   * psutil's readings of the router's host, one decimal as psutil rounds them: the CPU grows with
+   * the requests the router proxies, memory and disk stay near a level (simulation choices; no
+   * source gives figures).
+   */
+  private void host(PythonFamilies f, Stats st) {
+    double qps = 0;
+    for (Child c : st.qps()) {
+      qps += c.value();
+    }
+    double cpu = Math.min(100, 1.2 + 0.35 * qps);
+    String[] none = new String[0];
+    f.gauge(
+        "router_cpu_usage_percent",
+        "CPU usage percent",
+        List.of(new Child(none, Math.round(cpu * 10) / 10.0, created)));
+    f.gauge(
+        "router_memory_usage_percent",
+        "Memory usage percent",
+        List.of(new Child(none, 37.4, created)));
+    f.gauge(
+        "router_disk_usage_percent", "Disk usage percent", List.of(new Child(none, 61.8, created)));
   }
 
   /**

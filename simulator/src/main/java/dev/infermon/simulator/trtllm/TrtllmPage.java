@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code /prometheus/metrics} page of one trtllm-serve (the {@code trtllm_} generation). Names
- * and HELP texts are those of {@code tensorrt_llm/metrics/collector.py} at 050f80de; the layout is
+ * The {@code /prometheus/metrics} page of one trtllm-serve: main's and 1.3's {@code trtllm_}
+ * generation or 1.0's unprefixed one ({@link Release}). Names and HELP texts are those of {@code
+ * tensorrt_llm/metrics/collector.py} at 050f80de (at 89fd9b74 for 1.0); the layout is
  * prometheus_client's multiprocess collector, which trtllm-serve mounts (openai_server.py {@code
  * mount_metrics}): no {@code _created}, labels sorted (le among them), a histogram's {@code _sum}
  * before its buckets and {@code _count}, a family only once a child exists, and every gauge with
@@ -23,6 +24,34 @@ import java.util.Map;
 public final class TrtllmPage {
   private TrtllmPage() {}
 
+  /** The release lines whose pages differ (trtllm.yaml's versions). */
+  public enum Release {
+    /**
+     * The first page (#5785, collector.py @ 89fd9b74): the five request families without a prefix,
+     * no gauge, and every latency of 0 left out (the collector's walrus tests).
+     */
+    V1_0,
+    /**
+     * The five request families prefixed, the KV-cache ones of #11243 and #12132; before #12545, so
+     * a queue time of 0 is still left out.
+     */
+    V1_3,
+    /** collector.py @ 050f80de. */
+    MAIN;
+
+    /** The release of a pod's version line ({@code 1.0}, {@code 1.3}, anything else main). */
+    public static Release of(String version) {
+      switch (version) {
+        case "1.0":
+          return V1_0;
+        case "1.3":
+          return V1_3;
+        default:
+          return MAIN;
+      }
+    }
+  }
+
   /**
    * What the page shows.
    *
@@ -32,8 +61,8 @@ public final class TrtllmPage {
    * @param maxBatchSize the executor's maximum batch (maxNumActiveRequests and the batch sizes)
    * @param maxNumTokens the executor's token budget per iteration
    * @param metrics what the server counted
-   * @param release1dot3 the 1.3 page: before #12545 (the five request families, the KV-cache gauges
-   *     of #11243 and counters of #12132 only)
+   * @param release which page: 1.0's unprefixed five, 1.3's (before #12545: the five request
+   *     families, the KV-cache gauges of #11243 and counters of #12132 only) or main's
    */
   public record View(
       String modelName,
@@ -42,7 +71,7 @@ public final class TrtllmPage {
       int maxBatchSize,
       int maxNumTokens,
       TrtllmMetrics metrics,
-      boolean release1dot3) {}
+      Release release) {}
 
   /** Renders the page at the metrics' current state. */
   public static String render(View v) {
@@ -52,7 +81,11 @@ public final class TrtllmPage {
     String[] model = {"engine_type", v.engineType(), "model_name", v.modelName()};
     EngineState s = m.state();
     String[] gauge = with(model, "pid", Integer.toString(v.pid()));
-    if (v.release1dot3()) {
+    if (v.release() == Release.V1_0) {
+      release1dot0(f, model, m);
+      return out.toString();
+    }
+    if (v.release() == Release.V1_3) {
       release1dot3(f, model, gauge, m, s);
       return out.toString();
     }
@@ -64,10 +97,43 @@ public final class TrtllmPage {
     return out.toString();
   }
 
+  /**
+   * The 1.0 page: collector.py @ 89fd9b74 names the five families without a prefix (the HELP texts
+   * are main's), histograms first as in #5785's sample page; the queue histogram is the one that
+   * leaves out a queue time of 0, as every histogram did until #12545.
+   */
+  private static void release1dot0(PythonFamilies f, String[] model, TrtllmMetrics m) {
+    histogram(
+        f,
+        "e2e_request_latency_seconds",
+        "Histogram of end to end request latency in seconds.",
+        model,
+        m.e2e);
+    histogram(
+        f,
+        "time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        model,
+        m.ttft);
+    histogram(
+        f,
+        "time_per_output_token_seconds",
+        "Histogram of time per output token in seconds.",
+        model,
+        m.tpot);
+    histogram(
+        f,
+        "request_queue_time_seconds",
+        "Histogram of time spent in WAITING phase for request.",
+        model,
+        m.queuePositive);
+    f.counter("request_success", "Count of successfully processed requests.", successes(model, m));
+  }
+
   /** The 1.3 page: the core request families and the KV-cache ones of #11243 and #12132. */
   private static void release1dot3(
       PythonFamilies f, String[] model, String[] gauge, TrtllmMetrics m, EngineState s) {
-    coreHistograms(f, model, m);
+    coreHistograms(f, model, m, m.queuePositive);
     success(f, model, m);
     f.counter(
         "trtllm_kv_cache_reused_blocks",
@@ -87,8 +153,12 @@ public final class TrtllmPage {
     }
   }
 
-  /** The request histograms of every release. */
-  private static void coreHistograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
+  /**
+   * The request histograms of every prefixed release; {@code queue} is main's (0 observed since
+   * #12545) or 1.3's (a 0 left out, as before #12545).
+   */
+  private static void coreHistograms(
+      PythonFamilies f, String[] model, TrtllmMetrics m, Histogram queue) {
     histogram(
         f,
         "trtllm_e2e_request_latency_seconds",
@@ -112,20 +182,25 @@ public final class TrtllmPage {
         "trtllm_request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
         model,
-        m.queue);
+        queue);
   }
 
   /** The finished requests by reason, in every release. */
   private static void success(PythonFamilies f, String[] model, TrtllmMetrics m) {
+    f.counter(
+        "trtllm_request_success", "Count of successfully processed requests.", successes(model, m));
+  }
+
+  private static List<Child> successes(String[] model, TrtllmMetrics m) {
     List<Child> success = new ArrayList<>();
     for (Map.Entry<String, Long> e : m.success.entrySet()) {
       success.add(new Child(with(model, "finished_reason", e.getKey()), e.getValue(), 0));
     }
-    f.counter("trtllm_request_success", "Count of successfully processed requests.", success);
+    return success;
   }
 
   private static void histograms(PythonFamilies f, String[] model, TrtllmMetrics m) {
-    coreHistograms(f, model, m);
+    coreHistograms(f, model, m, m.queue);
     histogram(
         f,
         "trtllm_request_prefill_time_seconds",
