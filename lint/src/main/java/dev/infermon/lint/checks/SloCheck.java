@@ -33,6 +33,7 @@ public final class SloCheck {
       return out;
     }
     List<String> misses = new ArrayList<>();
+    List<String> older = new ArrayList<>();
     int exact = 0;
     int measured = 0;
     for (EngineCatalog e : SliSource.candidates(slo, catalog)) {
@@ -45,6 +46,18 @@ public final class SloCheck {
         Optional<BucketBounds.Placement> p = src.get().placement(f, slo);
         if (p.isEmpty() || p.get().onBound()) {
           exact++;
+          for (SliSource.Fallback fb : src.get().fallbacks(f, slo)) {
+            older.add(
+                e.title()
+                    + " "
+                    + fb.run().releases()
+                    + "'s "
+                    + e.variants().get(0).prefix()
+                    + f.name()
+                    + " (read at "
+                    + BucketBounds.num(fb.bound())
+                    + "s there)");
+          }
           continue;
         }
         List<String> near = new ArrayList<>();
@@ -90,6 +103,23 @@ public final class SloCheck {
                   + ": the share of requests within it would be interpolated"
                   + (fatal ? "." : "; those histograms get no terms in the rules."),
               "use a bucket bound as the threshold",
+              threshold));
+    }
+    if (!older.isEmpty()) {
+      out.add(
+          new Finding(
+              CheckId.BOUND_MISSING_IN_RELEASE,
+              Severity.WARNING,
+              at,
+              "SLO "
+                  + slo.name()
+                  + ": the threshold "
+                  + threshold
+                  + " is a bucket bound of the newest release but not of "
+                  + String.join("; ", older)
+                  + ": on targets of those releases the rules count a request as good at the"
+                  + " largest bound below it, so their error ratio is an upper bound.",
+              "use a bound of every release, or upgrade those targets",
               threshold));
     }
     return out;

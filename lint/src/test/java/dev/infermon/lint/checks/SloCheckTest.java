@@ -52,4 +52,27 @@ class SloCheckTest {
       assertThat(f.get(0).location().line()).isEqualTo(3);
     }
   }
+
+  /**
+   * A threshold that is a bound of the newest release but not of an older one the catalog records
+   * (vLLM 0.4-0.7 stop time to first token at 10 s and time per output token at 2.5 s): a warning
+   * naming those releases and the bound the rules read there instead.
+   */
+  @ParameterizedTest(name = "{0} {1}ms")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "ttft | 20000 | vLLM 0.4–0.7's vllm:time_to_first_token_seconds (read at 10s there)",
+        "itl  | 5000  | vLLM 0.4–0.7's vllm:time_per_output_token_seconds (read at 2.5s there)",
+      })
+  void aBoundMissingInAnOlderRelease(String sli, long ms, String message) {
+    LlmConfig.Slo slo =
+        new LlmConfig.Slo(
+            "s", "m", sli, "vllm", Duration.ofMillis(ms), 0.95, LlmConfig.Slo.DEFAULT_WINDOW);
+    List<Finding> f = SloCheck.check(slo, Catalog.builtIn(), Location.at("infermon.yml", 3, 7));
+    assertThat(f).hasSize(1);
+    assertThat(f.get(0).check()).isEqualTo(dev.infermon.lint.CheckId.BOUND_MISSING_IN_RELEASE);
+    assertThat(f.get(0).severity().label()).isEqualTo("warning");
+    assertThat(f.get(0).message()).contains(message).doesNotContain("0.8");
+  }
 }
