@@ -2,13 +2,18 @@ package dev.infermon.lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.lint.checks.Reference;
 import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.export.AlertPack;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.testing.Captures;
+import dev.infermon.simulator.vllm.VllmRelease;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -147,5 +152,68 @@ class ReleaseBoundsLintTest {
         .contains("vLLM 0.4–0.7 (nearest bounds there: 10)")
         .doesNotContain("0.8");
     assertThat(f.get(0).fix()).contains("le=\"10.0\"");
+  }
+
+  /** The default alert pack's thresholds with the TTFT one at 20 s. */
+  static final LlmConfig.Alerts AT_20S =
+      new LlmConfig.Alerts(
+          true,
+          0.95,
+          Duration.ofSeconds(20),
+          Duration.ofMinutes(10),
+          50,
+          Duration.ofMinutes(15),
+          0.05,
+          Duration.ofMinutes(15),
+          10);
+
+  static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
+
+  /**
+   * The alert pack exported for a fleet ({@code infermon export rules --endpoint}) with a TTFT
+   * threshold of 20 s: on a fleet with a vLLM 0.4.3 pod, or NIM's page, whose buckets stop at 10 s,
+   * vLLM's quantile is compared with 10, the largest bound every target has (a {@code > 20} would
+   * never fire there), the summary says so, and the pack lints clean against that fleet; on current
+   * pods alone it stays 20.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"0.4.3 and current, 10", "NIM, 10", "current, 20"})
+  void aFleetsAlertPackComparesTtftWithABoundEveryTargetHas(String fleet, String expected) {
+    Inventory inv =
+        switch (fleet) {
+          case "NIM" -> SimulatedEndpoints.captureReference(List.of(Captures.get(NIM))).inventory();
+          case "current" -> SimulatedEndpoints.inventory(current(), Duration.ofMinutes(10));
+          default ->
+              SimulatedEndpoints.inventory(
+                  current().toBuilder().legacyVllmPods(1).legacyRelease(VllmRelease.V0_4_3).build(),
+                  Duration.ofMinutes(10));
+        };
+    String rules = EXPORTS.rules(inv, AT_20S);
+    // the YAML folds long strings: "...\<newline><indent>\ ..."
+    String flat = rules.replaceAll("\\\\\n\\s*\\\\ ", " ").replaceAll("\\\\\n\\s*", "");
+    String ttft =
+        flat.lines().dropWhile(l -> !l.contains(AlertPack.TTFT)).skip(1).findFirst().orElseThrow();
+    assertThat(ttft).as(flat).endsWith("> " + expected + "\"");
+    assertThat(
+            flat.contains(
+                "(vLLM at 10s: the largest bucket bound under 20s that all its targets have)"))
+        .isEqualTo(expected.equals("10"));
+    LintResult r = lint(Reference.of(Catalog.builtIn(), inv, Reference.Mode.LIVE), rules);
+    assertThat(r.findings())
+        .as("%s", r.findings())
+        .noneMatch(
+            f ->
+                f.check() == CheckId.BOUND_MISSING_IN_RELEASE
+                    || f.check() == CheckId.THRESHOLD_BETWEEN_BUCKETS);
+  }
+
+  static FleetConfig current() {
+    return FleetConfig.builder()
+        .vllmPods(2)
+        .legacyVllmPods(0)
+        .sglangPods(0)
+        .sglangGatewayPods(0)
+        .prefillDecode(false)
+        .build();
   }
 }
