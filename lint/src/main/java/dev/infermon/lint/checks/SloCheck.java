@@ -8,6 +8,9 @@ import dev.infermon.lint.Severity;
 import dev.infermon.llm.catalog.BucketBounds;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.ReleaseBounds;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.slo.SliSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +29,18 @@ import java.util.Optional;
 public final class SloCheck {
   private SloCheck() {}
 
-  /** The findings of one SLO, located at {@code at}. */
+  /** The findings of one SLO, located at {@code at}, for every release the catalog records. */
   public static List<Finding> check(LlmConfig.Slo slo, Catalog catalog, Location at) {
+    return check(slo, Reference.catalogOnly(catalog), at);
+  }
+
+  /**
+   * The findings of one SLO, located at {@code at}: a release whose buckets lack the threshold is
+   * named when a target of {@code ref} may run it (any release when {@code ref} has no target of
+   * the engine).
+   */
+  public static List<Finding> check(LlmConfig.Slo slo, Reference ref, Location at) {
+    Catalog catalog = ref.catalog();
     List<Finding> out = new ArrayList<>();
     if (slo.sli().equals("success")) {
       return out;
@@ -47,6 +60,9 @@ public final class SloCheck {
         if (p.isEmpty() || p.get().onBound()) {
           exact++;
           for (SliSource.Fallback fb : src.get().fallbacks(f, slo)) {
+            if (!mayRun(ref, e, fb.run())) {
+              continue;
+            }
             older.add(
                 e.title()
                     + " "
@@ -123,6 +139,22 @@ public final class SloCheck {
               threshold));
     }
     return out;
+  }
+
+  /** Whether a target of {@code e} in {@code ref} may run a release of {@code run}. */
+  private static boolean mayRun(Reference ref, EngineCatalog e, ReleaseBounds.Run run) {
+    List<TargetInventory> targets = ref.targetsOf(e);
+    if (ref.mode() == Reference.Mode.CATALOG || targets.isEmpty()) {
+      return true;
+    }
+    for (TargetInventory t : targets) {
+      ReleaseRange r = t.detection().versions();
+      if (r == null
+          || (r.first().compareTo(run.last()) <= 0 && r.last().compareTo(run.first()) >= 0)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String scope(LlmConfig.Slo slo) {

@@ -75,4 +75,37 @@ class SloCheckTest {
     assertThat(f.get(0).severity().label()).isEqualTo("warning");
     assertThat(f.get(0).message()).contains(message).doesNotContain("0.8");
   }
+
+  /**
+   * With endpoints, a release is named only when a target may run it: a 20 s TTFT SLO against
+   * current vLLM pods gets nothing, against a fleet with a vLLM 0.4.3 pod the warning.
+   */
+  @ParameterizedTest(name = "older pods: {0}")
+  @CsvSource({"false", "true"})
+  void withEndpointsOnlyTheReleasesTheTargetsRun(boolean older) {
+    dev.infermon.simulator.FleetConfig fleet =
+        dev.infermon.simulator.FleetConfig.builder()
+            .vllmPods(1)
+            .legacyVllmPods(older ? 1 : 0)
+            .legacyRelease(dev.infermon.simulator.vllm.VllmRelease.V0_4_3)
+            .sglangPods(0)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .build();
+    Reference ref =
+        Reference.of(
+            Catalog.builtIn(),
+            dev.infermon.lint.SimulatedEndpoints.inventory(fleet, Duration.ofMinutes(5)),
+            Reference.Mode.LIVE);
+    LlmConfig.Slo slo =
+        new LlmConfig.Slo(
+            "s", "m", "ttft", "vllm", Duration.ofSeconds(20), 0.95, LlmConfig.Slo.DEFAULT_WINDOW);
+    List<Finding> f = SloCheck.check(slo, ref, Location.at("infermon.yml", 3, 7));
+    if (!older) {
+      assertThat(f).isEmpty();
+      return;
+    }
+    assertThat(f).hasSize(1);
+    assertThat(f.get(0).message()).contains("vLLM 0.4–0.7's vllm:time_to_first_token_seconds");
+  }
 }
