@@ -193,7 +193,7 @@ class ReleaseBoundsLintTest {
     String flat = rules.replaceAll("\\\\\n\\s*\\\\ ", " ").replaceAll("\\\\\n\\s*", "");
     String ttft =
         flat.lines().dropWhile(l -> !l.contains(AlertPack.TTFT)).skip(1).findFirst().orElseThrow();
-    assertThat(ttft).as(flat).endsWith("> " + expected + "\"");
+    assertThat(ttft).as(flat).endsWith((expected.equals("10") ? ">= " : "> ") + expected + "\"");
     assertThat(
             flat.contains(
                 "(vLLM at 10s: the largest bucket bound under 20s that all its targets have)"))

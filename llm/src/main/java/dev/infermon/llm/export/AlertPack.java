@@ -274,10 +274,12 @@ public final class AlertPack {
     }
     List<String> parts = new ArrayList<>();
     for (Map.Entry<String, Set<Spelling>> one : byEngine.entrySet()) {
+      // a lowered threshold may be a set's largest finite bound, which is what the quantile
+      // returns when it lies in +Inf there: ">" would never hold on those pods, ">=" does
       Double t = lowered.get(one.getKey());
-      String threshold = t == null ? seconds(alerts.ttftThreshold()) : num(t);
+      String cmp = t == null ? " > " + seconds(alerts.ttftThreshold()) : " >= " + num(t);
       c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one.getValue(), fleet))
-          .ifPresent(e -> parts.add(e + " > " + threshold));
+          .ifPresent(e -> parts.add(e + cmp));
     }
     return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
   }

@@ -23,7 +23,8 @@ import java.util.Optional;
  * bound at or under it that every target's has. vLLM 0.4-0.7, and NVIDIA NIM, stop time to first
  * token at 10 s: a quantile over such a pod is at most 10, so {@code > 20} never fires there, and a
  * quantile over buckets summed by {@code le} across two bucket sets is measured only at the bounds
- * they share. Compared with the common bound, the alert fires on every breach of the configured
+ * they share. Compared ({@code >=}: the quantile of a pod whose buckets stop there is that bound
+ * when it lies above them) with the common bound, the alert fires on every breach of the configured
  * threshold, earlier on the pods whose buckets cannot tell (their slow requests between the two
  * bounds count), rather than never on them. The buckets are those the target's page shows, else the
  * catalog's in its detected releases. Stateless.
