@@ -111,9 +111,35 @@ class ReleaseBoundsLintTest {
     assertThat(f.get(0).message())
         .contains("compared with 20", V0, "nearest bounds there: 10", "never holds")
         .doesNotContain(V011);
-    assertThat(f.get(0).fix()).startsWith("compare with 10,");
+    assertThat(f.get(0).fix()).startsWith("compare with >= 10,");
     assertThat(f.get(0).location().column())
         .isEqualTo(rules.lines().toList().get(4).lastIndexOf("20") + 1);
+  }
+
+  /**
+   * {@code > 10} where 10 is a target's largest finite bound (vLLM 0.4.3's TTFT): the quantile
+   * there is at most 10, so the comparison never holds; {@code >= 10} does, and gets nothing.
+   */
+  @ParameterizedTest(name = "{0} 10")
+  @CsvSource({">, 1", ">=, 0"})
+  void aQuantileAboveATargetsLargestBound(String op, int findings) {
+    Reference ref =
+        SimulatedEndpoints.captureReference(List.of(Captures.get(V0), Captures.get(V011)));
+    String rules =
+        "groups:\n  - name: g\n    rules:\n      - alert: Slow\n"
+            + "        expr: histogram_quantile(0.95, sum by (le, model_name)"
+            + " (rate(vllm:time_to_first_token_seconds_bucket[5m]))) "
+            + op
+            + " 10\n"
+            + "        for: 10m\n";
+    LintResult r = lint(ref, rules);
+    assertThat(r.findings()).as("%s", r.findings()).hasSize(findings);
+    if (findings == 1) {
+      assertThat(r.findings().get(0).check()).isEqualTo(CheckId.BOUND_MISSING_IN_RELEASE);
+      assertThat(r.findings().get(0).message())
+          .contains("the largest finite bucket bound on " + V0, "never holds");
+      assertThat(r.findings().get(0).fix()).startsWith("compare with >= 10,");
+    }
   }
 
   /** Current pods only: every le and threshold above exists on them, no finding at all. */

@@ -10,6 +10,7 @@ import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.model.labels.MatchType;
 import dev.infermon.model.labels.Matcher;
+import dev.infermon.promql.parser.BinaryOp;
 import dev.infermon.promql.parser.VectorSelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -106,25 +107,43 @@ final class ReleaseBoundsCheck {
 
   /**
    * A quantile of {@code info}'s histogram compared with {@code t} (a bound of the newest or of the
-   * targets' union): a finding where some set lacks it.
+   * targets' union): a finding where some set lacks it, or where {@code q > t} and {@code t} is a
+   * set's largest finite bound: histogram_quantile returns that bound when the quantile lies above
+   * it, so {@code > 10} never holds on a vLLM 0.4.3 pod, whose buckets stop at 10.
    */
   static void quantile(
-      QueryScope s, MetricInfo info, String family, double t, boolean above, Location at) {
+      QueryScope s, MetricInfo info, String family, double t, BinaryOp op, Location at) {
+    boolean above = op == BinaryOp.GTR || op == BinaryOp.GTE;
     List<BucketSet> sets = sets(s, info);
-    List<BucketSet> lack = lacking(sets, t);
-    if (lack.isEmpty() || lack.size() == sets.size()) {
+    List<BucketSet> missing = lacking(sets, t);
+    if (missing.size() == sets.size()) {
+      return; // threshold-between-buckets' finding, or nothing to judge
+    }
+    List<BucketSet> lack = new ArrayList<>();
+    for (BucketSet b : sets) {
+      if (missing.contains(b) || (op == BinaryOp.GTR && largest(b) == t)) {
+        lack.add(b);
+      }
+    }
+    if (lack.isEmpty()) {
       return;
     }
     BucketSet first = lack.get(0);
     BucketBounds.Placement p = BucketBounds.place(t, first.bounds());
     String there =
-        p.upper() == null
+        p.upper() == null || largest(first) == t
             ? "the quantile is at most "
-                + BucketBounds.num(p.lower())
+                + BucketBounds.num(largest(first))
                 + " there, so the comparison "
                 + (above ? "never holds" : "always holds")
             : "the quantile is interpolated there, not measured";
     Optional<Double> common = commonBound(sets, t);
+    String lead =
+        missing.isEmpty()
+            ? ", the largest finite bucket bound " + (info.judgedByTargets() ? "on " : "in ")
+            : info.judgedByTargets()
+                ? ", a bucket bound on some targets but not on "
+                : ", a bucket bound of the newest release but not in ";
     s.report(
         CheckId.BOUND_MISSING_IN_RELEASE,
         severity(info),
@@ -133,9 +152,7 @@ final class ReleaseBoundsCheck {
             + family
             + " is compared with "
             + BucketBounds.num(t)
-            + (info.judgedByTargets()
-                ? ", a bucket bound on some targets but not on "
-                : ", a bucket bound of the newest release but not in ")
+            + lead
             + describe(lack, t)
             + ": "
             + there
@@ -144,11 +161,25 @@ final class ReleaseBoundsCheck {
             .map(
                 b ->
                     "compare with "
+                        + (op == BinaryOp.GTR && isLargest(sets, b) ? ">= " : "")
                         + BucketBounds.num(b)
                         + ", a bound of every release the targets may run, or write one rule per"
                         + " bucket set")
             .orElse("write one rule per bucket set"),
         BucketBounds.num(t));
+  }
+
+  private static double largest(BucketSet b) {
+    return b.bounds().get(b.bounds().size() - 1);
+  }
+
+  private static boolean isLargest(List<BucketSet> sets, double bound) {
+    for (BucketSet b : sets) {
+      if (largest(b) == bound) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The sets: each exposing target's, or without targets, the catalog's runs. */

@@ -132,8 +132,7 @@ final class ThresholdCheck {
       String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
       if (p.onBound()) {
         // a bound of the newest (or of some target): is it one of every release a target may run?
-        boolean above = op == BinaryOp.GTR || op == BinaryOp.GTE;
-        ReleaseBoundsCheck.quantile(s, info, family, t, above, s.at(literal, s.at(vs)));
+        ReleaseBoundsCheck.quantile(s, info, family, t, op, s.at(literal, s.at(vs)));
         continue;
       }
       if (first == null) {
