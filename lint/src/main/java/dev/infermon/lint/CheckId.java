@@ -54,6 +54,10 @@ public enum CheckId {
       "threshold-between-buckets",
       Severity.ERROR,
       "A quantile is compared with a value that is not a bucket bound: it is interpolated."),
+  BOUND_MISSING_IN_RELEASE(
+      "bound-missing-in-release",
+      Severity.ERROR,
+      "A threshold or le value is a bucket bound in some releases the targets may run, not in all."),
   SHORT_FOR(
       "short-for", Severity.WARNING, "A latency-quantile alert fires after less than 5 minutes."),
   SHORT_RATE_WINDOW(

@@ -145,6 +145,14 @@ public final class LintService {
      * The sorted findings of {@code inputs}, with the reference's own problems (endpoints that
      * could not be scraped).
      */
+    /**
+     * The findings of one SLO's threshold against the engines' buckets in the releases this
+     * checker's targets run (every catalogued release without targets), located at {@code at}.
+     */
+    public List<Finding> checkSlo(LlmConfig.Slo slo, Location at) {
+      return SloCheck.check(slo, reference, at);
+    }
+
     public LintResult lint(List<LintInput> inputs, LintOptions options) {
       LintResult r = new LintRun(reference, options).run(inputs);
       if (problems.isEmpty()) {

@@ -6,6 +6,9 @@ import dev.infermon.lint.checks.Reference;
 import dev.infermon.lint.run.LintInput;
 import dev.infermon.lint.run.LintResult;
 import dev.infermon.lint.run.LintRun;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.vllm.VllmRelease;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,12 +30,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * subject), every check appears in some defect file, and every file under {@code clean} gives no
  * finding at all. Checked against the simulated fleet of {@link SimulatedEndpoints#corpusFleet()},
  * inventoried as a live scrape, and against the same fleet stored and read back. Run with {@code
- * -Dinfermon.lint.regenerate=true} to rewrite the golden files (then review the diff).
+ * -Dinfermon.lint.regenerate=true} to rewrite the golden files (then review the diff). A defect
+ * file whose name starts with {@code releases} is about releases older than the corpus fleet runs:
+ * it is checked against that fleet with its older pods on vLLM 0.4.3 ({@link #RELEASES}).
  */
 class CorpusTest {
   static final Path CORPUS = Path.of("src/test/resources/corpus");
+  static final String RELEASES = "releases";
   static Reference reference;
   static Reference stored;
+  static Reference releases;
+  static Reference releasesStored;
 
   @BeforeAll
   static void endpoints() {
@@ -40,6 +48,18 @@ class CorpusTest {
     stored =
         SimulatedEndpoints.storedReference(
             SimulatedEndpoints.corpusFleet(), Duration.ofMinutes(10));
+    FleetConfig old =
+        SimulatedEndpoints.corpusFleet().toBuilder().legacyRelease(VllmRelease.V0_4_3).build();
+    releases =
+        Reference.of(
+            Catalog.builtIn(),
+            SimulatedEndpoints.inventory(old, Duration.ofMinutes(10)),
+            Reference.Mode.LIVE);
+    releasesStored = SimulatedEndpoints.storedReference(old, Duration.ofMinutes(10));
+  }
+
+  private static boolean aboutReleases(Path file) {
+    return file.getFileName().toString().startsWith(RELEASES);
   }
 
   static Stream<Path> defects() throws IOException {
@@ -59,7 +79,7 @@ class CorpusTest {
   void storedReferenceGivesTheSameFindings(Path file) throws IOException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
     LintResult r =
-        new LintRun(stored, LintOptions.DEFAULT)
+        new LintRun(aboutReleases(file) ? releasesStored : stored, LintOptions.DEFAULT)
             .run(List.of(LintInput.file(file.getFileName().toString(), text)));
     assertThat(golden(r))
         .as("findings of %s against the stored fleet:%n%s", file, r.findings())
@@ -90,7 +110,7 @@ class CorpusTest {
 
   static LintResult lint(Path file) throws IOException {
     String text = Files.readString(file, StandardCharsets.UTF_8);
-    return new LintRun(reference, LintOptions.DEFAULT)
+    return new LintRun(aboutReleases(file) ? releases : reference, LintOptions.DEFAULT)
         .run(List.of(LintInput.file(file.getFileName().toString(), text)));
   }
 

@@ -90,6 +90,11 @@ final class QueryScope {
     return query.at(offsets.getOrDefault(vs, 0));
   }
 
+  /** The offset of a selector's metric name in the query's text. */
+  int offset(VectorSelector vs) {
+    return offsets.getOrDefault(vs, 0);
+  }
+
   /** What the reference knows about a sample name (memoised). */
   MetricInfo info(String sample) {
     return infos.computeIfAbsent(sample, ref::resolve);

@@ -8,6 +8,9 @@ import dev.infermon.lint.Severity;
 import dev.infermon.llm.catalog.BucketBounds;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.ReleaseBounds;
+import dev.infermon.llm.catalog.ReleaseRange;
+import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.llm.slo.SliSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +29,24 @@ import java.util.Optional;
 public final class SloCheck {
   private SloCheck() {}
 
-  /** The findings of one SLO, located at {@code at}. */
+  /** The findings of one SLO, located at {@code at}, for every release the catalog records. */
   public static List<Finding> check(LlmConfig.Slo slo, Catalog catalog, Location at) {
+    return check(slo, Reference.catalogOnly(catalog), at);
+  }
+
+  /**
+   * The findings of one SLO, located at {@code at}: a release whose buckets lack the threshold is
+   * named when a target of {@code ref} may run it (any release when {@code ref} has no target of
+   * the engine).
+   */
+  public static List<Finding> check(LlmConfig.Slo slo, Reference ref, Location at) {
+    Catalog catalog = ref.catalog();
     List<Finding> out = new ArrayList<>();
     if (slo.sli().equals("success")) {
       return out;
     }
     List<String> misses = new ArrayList<>();
+    List<String> older = new ArrayList<>();
     int exact = 0;
     int measured = 0;
     for (EngineCatalog e : SliSource.candidates(slo, catalog)) {
@@ -45,6 +59,21 @@ public final class SloCheck {
         Optional<BucketBounds.Placement> p = src.get().placement(f, slo);
         if (p.isEmpty() || p.get().onBound()) {
           exact++;
+          for (SliSource.Fallback fb : src.get().fallbacks(f, slo)) {
+            if (!mayRun(ref, e, fb.run())) {
+              continue;
+            }
+            older.add(
+                e.title()
+                    + " "
+                    + fb.run().releases()
+                    + "'s "
+                    + e.variants().get(0).prefix()
+                    + f.name()
+                    + " (read at "
+                    + BucketBounds.num(fb.bound())
+                    + "s there)");
+          }
           continue;
         }
         List<String> near = new ArrayList<>();
@@ -92,7 +121,40 @@ public final class SloCheck {
               "use a bucket bound as the threshold",
               threshold));
     }
+    if (!older.isEmpty()) {
+      out.add(
+          new Finding(
+              CheckId.BOUND_MISSING_IN_RELEASE,
+              Severity.WARNING,
+              at,
+              "SLO "
+                  + slo.name()
+                  + ": the threshold "
+                  + threshold
+                  + " is a bucket bound of the newest release but not of "
+                  + String.join("; ", older)
+                  + ": on targets of those releases the rules count a request as good at the"
+                  + " largest bound below it, so their error ratio is an upper bound.",
+              "use a bound of every release, or upgrade those targets",
+              threshold));
+    }
     return out;
+  }
+
+  /** Whether a target of {@code e} in {@code ref} may run a release of {@code run}. */
+  private static boolean mayRun(Reference ref, EngineCatalog e, ReleaseBounds.Run run) {
+    List<TargetInventory> targets = ref.targetsOf(e);
+    if (ref.mode() == Reference.Mode.CATALOG || targets.isEmpty()) {
+      return true;
+    }
+    for (TargetInventory t : targets) {
+      ReleaseRange r = t.detection().versions();
+      if (r == null
+          || (r.first().compareTo(run.last()) <= 0 && r.last().compareTo(run.first()) >= 0)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String scope(LlmConfig.Slo slo) {

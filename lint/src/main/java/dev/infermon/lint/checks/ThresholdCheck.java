@@ -51,6 +51,7 @@ final class ThresholdCheck {
         threshold(s, (Call) r, flip(be.op()), (NumberLiteral) l);
       }
     }
+    ReleaseBoundsCheck.leMatchers(s);
     if (latencyQuantile
         && s.query.kind() == LintQuery.Kind.ALERT
         && s.query.forDuration().compareTo(s.options.minLatencyFor()) < 0) {
@@ -128,10 +129,12 @@ final class ThresholdCheck {
         continue;
       }
       BucketBounds.Placement p = BucketBounds.place(t, bounds.get());
+      String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
       if (p.onBound()) {
+        // a bound of the newest (or of some target): is it one of every release a target may run?
+        ReleaseBoundsCheck.quantile(s, info, family, t, op, s.at(literal, s.at(vs)));
         continue;
       }
-      String family = info.sample().substring(0, info.sample().length() - "_bucket".length());
       if (first == null) {
         first = vs;
         double bound = p.upper() != null ? p.upper() : p.lower();

@@ -67,25 +67,28 @@ public final class AlertPack {
    */
   public static List<AlertRule> rulesFor(
       Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
-    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, f -> true);
+    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, f -> true, Map.of());
   }
 
   /**
    * The rules reading the families of {@code spellings} that {@code fleet} also has (an export for
    * known targets: {@link TargetPresence}), and the router queues whose family {@code routers}
-   * accepts; a rule none of whose families the fleet has is left out.
+   * accepts; a rule none of whose families the fleet has is left out. An engine in {@code ttft} is
+   * compared with that TTFT threshold instead of the configured one ({@link FleetThresholds}: the
+   * largest bucket bound at or under it that every target of the engine has).
    */
   static List<AlertRule> rulesFor(
       Catalog catalog,
       List<Spelling> spellings,
       LlmConfig.Alerts alerts,
       Presence fleet,
-      java.util.function.Predicate<String> routers) {
+      java.util.function.Predicate<String> routers,
+      Map<String, Double> lowered) {
     PromqlCompiler c = new PromqlCompiler(catalog);
     PromqlCompiler.Options o = options(alerts, new LinkedHashSet<>(spellings), fleet);
     List<AlertRule> out = new ArrayList<>();
     String q = percent(alerts.ttftQuantile());
-    ttft(c, spellings, alerts, fleet)
+    ttft(c, spellings, alerts, fleet, lowered)
         .ifPresent(
             ttft ->
                 out.add(
@@ -100,7 +103,8 @@ public final class AlertPack {
                                     + q
                                     + " of {{ $labels.model_name }} is above "
                                     + seconds(alerts.ttftThreshold())
-                                    + "s",
+                                    + "s"
+                                    + lowered(catalog, lowered, alerts),
                             "description",
                                 "Users of {{ $labels.model_name }} in {{ $labels.namespace }} wait {{ $value | humanizeDuration }} (p"
                                     + q
@@ -259,17 +263,39 @@ public final class AlertPack {
    * engine share its bounds and are summed together.
    */
   private static Optional<String> ttft(
-      PromqlCompiler c, List<Spelling> spellings, LlmConfig.Alerts alerts, Presence fleet) {
+      PromqlCompiler c,
+      List<Spelling> spellings,
+      LlmConfig.Alerts alerts,
+      Presence fleet,
+      Map<String, Double> lowered) {
     Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
     for (Spelling s : spellings) {
       byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
     }
     List<String> parts = new ArrayList<>();
-    for (Set<Spelling> one : byEngine.values()) {
-      c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one, fleet))
-          .ifPresent(e -> parts.add(e + " > " + seconds(alerts.ttftThreshold())));
+    for (Map.Entry<String, Set<Spelling>> one : byEngine.entrySet()) {
+      // a lowered threshold may be a set's largest finite bound, which is what the quantile
+      // returns when it lies in +Inf there: ">" would never hold on those pods, ">=" does
+      Double t = lowered.get(one.getKey());
+      String cmp = t == null ? " > " + seconds(alerts.ttftThreshold()) : " >= " + num(t);
+      c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one.getValue(), fleet))
+          .ifPresent(e -> parts.add(e + cmp));
     }
     return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
+  }
+
+  /** What the summary adds for the engines compared with a lower bound: which, and why. */
+  private static String lowered(Catalog catalog, Map<String, Double> ttft, LlmConfig.Alerts a) {
+    if (ttft.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    ttft.forEach((e, b) -> parts.add(catalog.engine(e).title() + " at " + num(b) + "s"));
+    return " ("
+        + String.join(", ", parts)
+        + ": the largest bucket bound under "
+        + seconds(a.ttftThreshold())
+        + "s that all its targets have)";
   }
 
   /**

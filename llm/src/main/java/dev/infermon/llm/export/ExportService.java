@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -131,7 +132,9 @@ public final class ExportService {
 
   private List<AlertRule> alertRules(Inventory inventory, LlmConfig.Alerts alerts) {
     TargetPresence fleet = new TargetPresence(inventory);
-    return AlertPack.rulesFor(catalog, spellings(inventory), alerts, fleet, fleet::exposes);
+    Map<String, Double> ttft =
+        FleetThresholds.ttft(catalog, inventory, alerts.ttftThreshold().toMillis() / 1000.0);
+    return AlertPack.rulesFor(catalog, spellings(inventory), alerts, fleet, fleet::exposes, ttft);
   }
 
   /** How long a scrape of {@link #targets} may take. */

@@ -6,6 +6,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
 import dev.infermon.llm.catalog.NameVariant;
+import dev.infermon.llm.catalog.ReleaseBounds;
 import dev.infermon.llm.catalog.ReleaseLine;
 import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.signals.Signal;
@@ -125,6 +126,36 @@ public record SliSource(
         .filter(b -> !b.isEmpty())
         .map(b -> BucketBounds.place(seconds(slo), b));
   }
+
+  /**
+   * The releases of histogram {@code f} whose bucket sets lack the threshold of {@code slo}
+   * although the newest has it (vLLM 0.4-0.7 stop time to first token at 10 s): each run with the
+   * bound the rules read there instead, the largest below the threshold; empty when every release
+   * has it, or the newest lacks it too (then the family has no terms at all).
+   */
+  public List<Fallback> fallbacks(Family f, LlmConfig.Slo slo) {
+    if (placement(f, slo).map(p -> !p.onBound()).orElse(true)) {
+      return List.of();
+    }
+    double t = seconds(slo);
+    List<Fallback> out = new ArrayList<>();
+    for (ReleaseBounds.Run r :
+        ReleaseBounds.lacking(ReleaseBounds.runs(engine, engine.entries(f.name()), null), t)) {
+      BucketBounds.Placement p = r.place(t);
+      if (p.lower() != null) {
+        out.add(new Fallback(r, p.lower()));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Releases whose buckets lack an SLO's threshold, and the bound read there instead.
+   *
+   * @param run the releases and their bounds
+   * @param bound the largest bound of the run below the threshold
+   */
+  public record Fallback(ReleaseBounds.Run run, double bound) {}
 
   private ReleaseLine newestWith(MetricEntry m) {
     List<ReleaseLine> vs = engine.versions();

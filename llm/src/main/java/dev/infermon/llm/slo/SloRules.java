@@ -189,9 +189,16 @@ public final class SloRules {
     // order, the target counts in its preferred family only
     Map<Group, List<String>> buckets = new LinkedHashMap<>();
     Map<Group, List<String>> counts = new LinkedHashMap<>();
+    Map<String, List<Double>> fallbacks = new LinkedHashMap<>();
     for (SliSource s : sources) {
       List<List<String>> sides = modelSides(s.engine(), slo.model());
       for (SliSource.Family f : s.families()) {
+        for (SliSource.Fallback fb : s.fallbacks(f, slo)) {
+          List<Double> bs = fallbacks.computeIfAbsent(f.name(), k -> new ArrayList<>());
+          if (!bs.contains(fb.bound())) {
+            bs.add(fb.bound());
+          }
+        }
         for (SliSource.Counter c : s.spellings(f.name(), "_bucket")) {
           buckets
               .computeIfAbsent(new Group(f.name(), sides, c.matchers()), g -> new ArrayList<>())
@@ -204,11 +211,51 @@ public final class SloRules {
         }
       }
     }
+    // the tightest lower bound first: a target that has several reads the nearest
+    fallbacks.values().forEach(bs -> bs.sort(java.util.Comparator.reverseOrder()));
+    List<String> good = new ArrayList<>();
+    buckets.forEach(
+        (g, names) ->
+            good.add(goodTerm(g, names, le, fallbacks.getOrDefault(g.family(), List.of()), range)));
     return "1 - (\n  sum("
-        + rates(buckets, List.of("le=" + q(le)), range)
+        + String.join(" or ", good)
         + ")\n  /\n  (sum("
         + rates(counts, List.of(), range)
         + ") > 0)\n)";
+  }
+
+  /**
+   * The requests within the threshold in one group: its {@code le} bucket, and on a target whose
+   * release lacks that bound (vLLM 0.4-0.7 stop time to first token at 10 s), the largest bound
+   * below it that the release has, for targets without the threshold's bucket only ({@code unless
+   * ignoring(le)}). Leaving such a target out would drop its slow requests, and a fleet of them
+   * would have no error ratio at all, so the burn alerts could never fire; read at the lower bound,
+   * its requests between the two bounds count as slow: its error ratio is an upper bound, exact on
+   * every target whose release has the threshold (lint's SloCheck warns, naming those releases).
+   */
+  private static String goodTerm(
+      Group g, List<String> names, String le, List<Double> fallbacks, String range) {
+    List<String> m = new ArrayList<>(List.of("le=" + q(le)));
+    m.addAll(g.required());
+    String exact = rates(names, m, g.sides(), range);
+    if (fallbacks.isEmpty()) {
+      return exact;
+    }
+    StringBuilder out = new StringBuilder(exact);
+    List<String> read = new ArrayList<>(List.of(exact));
+    for (double b : fallbacks) {
+      List<String> lower = new ArrayList<>(List.of("le=" + q(BucketBounds.le(b))));
+      lower.addAll(g.required());
+      String term = rates(names, lower, g.sides(), range);
+      out.append(" or (")
+          .append("(")
+          .append(term)
+          .append(") unless ignoring(le) (")
+          .append(String.join(" or ", read))
+          .append("))");
+      read.add(term);
+    }
+    return out.toString();
   }
 
   /**

@@ -50,7 +50,7 @@ class SloRulesTest {
   @Test
   void generatedRulesLoadAsARuleFile() throws Exception {
     RuleFile rf = RuleFileParser.parse("slo.rules.yml", generated());
-    assertThat(rf.groups()).hasSize(6);
+    assertThat(rf.groups()).hasSize(7);
     // 7 windows recorded + the objective + 4 alerts, per SLO
     for (var g : rf.groups()) {
       assertThat(g.rules()).as(g.name()).hasSize(12);

@@ -162,7 +162,7 @@ public final class LintCommand implements Callable<Integer> {
     int read = r.inputs();
     if (config != null) {
       try {
-        all.addAll(sloFindings(layer.lint()));
+        all.addAll(sloFindings(checker));
         read++;
       } catch (ConfigException | IOException e) {
         all.add(inputError(config.toString(), "cannot read the configuration: " + why(e)));
@@ -239,7 +239,7 @@ public final class LintCommand implements Callable<Integer> {
     return m.lines().findFirst().orElse(m);
   }
 
-  private List<Finding> sloFindings(LintService lint) throws IOException, ConfigException {
+  private List<Finding> sloFindings(LintService.Checker lint) throws IOException, ConfigException {
     List<Finding> out = new ArrayList<>();
     List<LlmConfig.Slo> slos = ConfigLoader.create().load(config).llm().slos();
     List<String> lines = Files.readAllLines(config, StandardCharsets.UTF_8);
