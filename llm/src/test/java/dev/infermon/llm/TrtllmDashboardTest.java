@@ -18,6 +18,7 @@ import dev.infermon.llm.inventory.PageFamilies;
 import dev.infermon.llm.inventory.TargetInventory;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.FleetConfigBuilder;
 import dev.infermon.simulator.InferencePod;
 import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.TrtllmPod;
@@ -28,6 +29,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -285,29 +287,8 @@ class TrtllmDashboardTest {
 
   @Test
   void aPageWhoseModelIsUndefinedTakesTheWorkloadsName() {
-    SimulatedFleet old =
-        new SimulatedFleet(
-            FleetConfig.builder()
-                .vllmPods(0)
-                .legacyVllmPods(0)
-                .sglangPods(0)
-                .sglangGatewayPods(0)
-                .prefillDecode(false)
-                .trtllmPods(2)
-                .trtllmRelease13(2)
-                .models(List.of(MODEL, OTHER))
-                .build(),
-            false);
-    Map<Long, Map<String, Double>> finished = new HashMap<>();
-    old.run(
-        Duration.ofMinutes(6),
-        snap -> {
-          Map<String, Double> at = new HashMap<>();
-          for (InferencePod p : old.fleet.pods()) {
-            at.put(p.info().workloadName(), (double) ((TrtllmPod) p).metrics().finished());
-          }
-          finished.put(snap.timeMillis(), at);
-        });
+    SimulatedFleet old = trtllmPair(b -> b.trtllmRelease13(2));
+    Map<Long, Map<String, Double>> finished = finishedPerWorkload(old);
     String page = old.fleet.render(old.fleet.pods().get(0).info().name()).orElseThrow();
     assertThat(page).contains("model_name=\"undefined\"").doesNotContain("trtllm_prompt_tokens");
     DashboardService s = new DashboardService(QueryStack.of(old.backend), CATALOG);
@@ -355,29 +336,8 @@ class TrtllmDashboardTest {
    */
   @Test
   void theFirstReleasesUnprefixedPageHasItsRequestPanels() {
-    SimulatedFleet first =
-        new SimulatedFleet(
-            FleetConfig.builder()
-                .vllmPods(0)
-                .legacyVllmPods(0)
-                .sglangPods(0)
-                .sglangGatewayPods(0)
-                .prefillDecode(false)
-                .trtllmPods(2)
-                .trtllmRelease10(2)
-                .models(List.of(MODEL, OTHER))
-                .build(),
-            false);
-    Map<Long, Map<String, Double>> finished = new HashMap<>();
-    first.run(
-        Duration.ofMinutes(6),
-        snap -> {
-          Map<String, Double> at = new HashMap<>();
-          for (InferencePod p : first.fleet.pods()) {
-            at.put(p.info().workloadName(), (double) ((TrtllmPod) p).metrics().finished());
-          }
-          finished.put(snap.timeMillis(), at);
-        });
+    SimulatedFleet first = trtllmPair(b -> b.trtllmRelease10(2));
+    Map<Long, Map<String, Double>> finished = finishedPerWorkload(first);
     String page = first.fleet.render(first.fleet.pods().get(0).info().name()).orElseThrow();
     assertThat(page).contains("\nrequest_success_total{").doesNotContain("trtllm_");
     DashboardService s = new DashboardService(QueryStack.of(first.backend), CATALOG);
@@ -430,5 +390,40 @@ class TrtllmDashboardTest {
         .extracting(EmptyReason::message)
         .allMatch(m -> m.startsWith("TensorRT-LLM 1.0 does not expose"))
         .anyMatch(m -> m.contains("trtllm_prompt_tokens_total is exposed from TensorRT-LLM main"));
+  }
+
+  /**
+   * Two TensorRT-LLM pods serving MODEL and OTHER and nothing else, of the release {@code release}
+   * sets.
+   */
+  private static SimulatedFleet trtllmPair(UnaryOperator<FleetConfigBuilder> release) {
+    return new SimulatedFleet(
+        release
+            .apply(
+                FleetConfig.builder()
+                    .vllmPods(0)
+                    .legacyVllmPods(0)
+                    .sglangPods(0)
+                    .sglangGatewayPods(0)
+                    .prefillDecode(false)
+                    .trtllmPods(2)
+                    .models(List.of(MODEL, OTHER)))
+            .build(),
+        false);
+  }
+
+  /** Runs {@code f} for six minutes: each workload's finished requests at every scrape. */
+  private static Map<Long, Map<String, Double>> finishedPerWorkload(SimulatedFleet f) {
+    Map<Long, Map<String, Double>> finished = new HashMap<>();
+    f.run(
+        Duration.ofMinutes(6),
+        snap -> {
+          Map<String, Double> at = new HashMap<>();
+          for (InferencePod p : f.fleet.pods()) {
+            at.put(p.info().workloadName(), (double) ((TrtllmPod) p).metrics().finished());
+          }
+          finished.put(snap.timeMillis(), at);
+        });
+    return finished;
   }
 }
