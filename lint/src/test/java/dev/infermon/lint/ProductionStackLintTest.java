@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a name both the engine and the router export is judged as the engine's (docs/lint.md, "Not an
  * engine metric"), by the engine's targets only. The router's {@code vllm:num_requests_swapped} (0
  * per backend) does not make V0's removed gauge a deprecated name still served: no engine target
- * has it, so it is removed, and the finding says the router has one. Live and stored references
+ * has it, so it is removed, and the finding says the router has one. A selector that requires the
+ * router's {@code server} label reads the router's gauge, not the engine's, and is not judged, as
+ * no router name is (the exported router level's in-flight query). Live and stored references
  * alike.
  */
 class ProductionStackLintTest {
@@ -63,6 +65,9 @@ class ProductionStackLintTest {
           live   | sum(vllm:num_requests_running)                      | -                                                                        | -
           stored | sum(vllm:num_requests_running)                      | -                                                                        | -
           live   | sum by (server) (vllm:current_qps)                  | -                                                                        | -
+          live   | sum by (server) (vllm:num_requests_running{server!=""}) | -                                                                    | -
+          stored | sum by (server) (vllm:num_requests_running{server!=""}) | -                                                                    | -
+          live   | max(vllm:num_requests_swapped{server=~"http://.+"})  | -                                                                        | -
           """)
   void aNameBothExportIsJudgedByTheEnginesTargets(
       String reference, String query, String start, String also) {
