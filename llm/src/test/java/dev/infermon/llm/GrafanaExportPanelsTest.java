@@ -52,15 +52,22 @@ class GrafanaExportPanelsTest {
   private static final LlmConfig.Cost COST =
       new LlmConfig.Cost("USD", Optional.of(PRICE), Map.of());
 
+  /** The number of panels (not rows) of an exported dashboard. */
+  private static int panels(JsonNode dashboard) {
+    int n = 0;
+    for (JsonNode p : dashboard.path("panels")) {
+      n += p.path("type").asText().equals("row") ? 0 : 1;
+    }
+    return n;
+  }
+
   /** The panels (not rows) of an exported dashboard whose targets hold no expression. */
   private static List<String> withoutExpr(String json) throws IOException {
     List<String> out = new ArrayList<>();
-    int panels = 0;
     for (JsonNode p : JSON.readTree(json).path("panels")) {
       if (p.path("type").asText().equals("row")) {
         continue;
       }
-      panels++;
       boolean expr = false;
       for (JsonNode t : p.path("targets")) {
         expr |= !t.path("expr").asText().isBlank();
@@ -69,7 +76,6 @@ class GrafanaExportPanelsTest {
         out.add(p.path("id").asInt() + " " + p.path("title").asText());
       }
     }
-    assertThat(panels).as("panels").isPositive();
     return out;
   }
 
@@ -78,6 +84,9 @@ class GrafanaExportPanelsTest {
     assertThat(withoutExpr(EXPORTS.grafana(List.of()))).isEmpty();
     assertThat(withoutExpr(EXPORTS.grafana(List.of(), List.of(), COST))).isEmpty();
     JsonNode d = JSON.readTree(EXPORTS.grafana(List.of()));
+    // every engine: nothing left out
+    assertThat(panels(d)).isEqualTo(Dashboards.standard().size());
+    assertThat(d.has("description")).isFalse();
     assertThat(panel(d, "router.routed").path("targets"))
         .extracting(t -> t.path("legendFormat").asText())
         .containsExactly("{{pod}} production-stack", "{{pod}} llm-d");
@@ -95,6 +104,28 @@ class GrafanaExportPanelsTest {
         .doesNotContain("inference_model_");
   }
 
+  /**
+   * An export for some engines ({@code --engines}) leaves out the panels none of whose queries the
+   * engines can be read for (the GPU panels without a GPU exporter, a signal the engine lacks),
+   * never exports them empty, and its description names each.
+   */
+  @Test
+  void anExportForSomeEnginesLeavesOutWhatTheyCannotFillAndSaysSo() throws IOException {
+    int all = Dashboards.standard().size();
+    for (var e : CATALOG.engines()) {
+      String json = EXPORTS.grafana(List.of(e.engine()));
+      assertThat(withoutExpr(json)).as(e.engine()).isEmpty();
+      JsonNode d = JSON.readTree(json);
+      String description = d.path("description").asText();
+      int leftOut = description.isEmpty() ? 0 : description.split("; ").length;
+      assertThat(panels(d) + leftOut).as(e.engine() + ": " + description).isEqualTo(all);
+    }
+    String vllm = JSON.readTree(EXPORTS.grafana(List.of("vllm"))).path("description").asText();
+    assertThat(vllm)
+        .startsWith("Left out, as no query of theirs reads a family of the engines exported: ")
+        .contains("GPU per pod / ");
+  }
+
   @ParameterizedTest
   @EnumSource(
       value = RouterKind.class,
@@ -103,6 +134,7 @@ class GrafanaExportPanelsTest {
     SimulatedFleet f = new SimulatedFleet(config(kind), false).run(Duration.ofMinutes(2));
     String json = EXPORTS.grafana(live(f), COST);
     assertThat(withoutExpr(json)).isEmpty();
+    assertThat(panels(JSON.readTree(json))).isPositive();
     JsonNode d = JSON.readTree(json);
     for (Panel p : Dashboards.standard()) {
       if (p.id().startsWith("router.") && !panel(d, p.id()).isMissingNode()) {
@@ -112,6 +144,9 @@ class GrafanaExportPanelsTest {
       }
     }
     assertThat(panel(d, "router.latency").path("targets")).as("latency").hasSize(1);
+    // what the fleet cannot fill is named, as the prefill/decode view without pairs
+    assertThat(d.path("description").asText())
+        .startsWith("Left out, as no query of theirs reads a family the targets expose: ");
   }
 
   /**

@@ -70,9 +70,8 @@ public final class GrafanaDashboard {
    *
    * @param presence the families it reads: every current one ({@link #current}), or a known fleet's
    *     ({@link TargetPresence})
-   * @param fleet whether they are a known fleet's: then a panel none of whose queries reads a
-   *     family the fleet has is left out, and a row left with no panel too (on that fleet they
-   *     would stay empty)
+   * @param fleet whether they are a known fleet's (the dashboard's description then says the panels
+   *     left out read nothing the targets expose; else, nothing the engines exported have)
    * @param routers the routers the router level is written for, one query each
    * @param cost the prices the cost panel's variable defaults to
    */
@@ -99,6 +98,9 @@ public final class GrafanaDashboard {
     templating(variables, ModelVariable.query(catalog, chosen));
     CostTarget.variable(variables, scope.cost());
     ArrayNode panels = root.putArray("panels");
+    // a panel none of whose queries can be written for the scope is left out, never exported
+    // empty, and the dashboard's description names it
+    List<String> leftOut = new ArrayList<>();
     int id = 1;
     int y = 0;
     for (Section s : Dashboards.layout().sections()) {
@@ -116,7 +118,8 @@ public final class GrafanaDashboard {
           continue;
         }
         ArrayNode targets = targets(compiler, p, reads, scope);
-        if (fleet && targets.isEmpty()) {
+        if (targets.isEmpty()) {
+          leftOut.add(section + " / " + p.title());
           continue;
         }
         ObjectNode n = panels.addObject();
@@ -134,8 +137,8 @@ public final class GrafanaDashboard {
         }
         n.set("targets", targets);
       }
-      if (fleet && panels.size() == before) {
-        // a row of nothing the fleet has (no prefill/decode pods): left out with its panels
+      if (panels.size() == before) {
+        // a row of nothing the scope has (no prefill/decode pods, no GPU exporter): left out
         panels.remove(before - 1);
         id--;
         y--;
@@ -143,6 +146,15 @@ public final class GrafanaDashboard {
       if (x > 0) {
         y += 8;
       }
+    }
+    if (!leftOut.isEmpty()) {
+      root.put(
+          "description",
+          "Left out, as no query of theirs reads a family "
+              + (fleet ? "the targets expose" : "of the engines exported")
+              + ": "
+              + String.join("; ", leftOut)
+              + ".");
     }
     try {
       return JSON.writeValueAsString(root);
