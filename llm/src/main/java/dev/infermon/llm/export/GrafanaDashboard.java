@@ -29,9 +29,11 @@ import java.util.Set;
 
 /**
  * The whole dashboard as Grafana dashboard JSON: a Prometheus data-source variable, template
- * variables for the filters (namespace, workload, model, backend, role) and the quantile, one row
- * per section, every panel compiled for the chosen spellings (all their releases' names, but series
- * only a removed release had and nothing replaces). Stateless.
+ * variables for the filters (namespace, workload, model, backend, role), the quantile and the
+ * GPU-hour price ({@link CostTarget}), one row per section, every panel compiled for the chosen
+ * spellings (all their releases' names, but series only a removed release had and nothing
+ * replaces), the router level once per router ({@link RouterTargets}). A panel none of whose
+ * queries can be written is left out and named in the dashboard's description. Stateless.
  */
 public final class GrafanaDashboard {
   /** The dashboard's uid. */
@@ -97,9 +99,31 @@ public final class GrafanaDashboard {
     ArrayNode variables = root.putObject("templating").putArray("list");
     templating(variables, ModelVariable.query(catalog, chosen));
     CostTarget.variable(variables, scope.cost());
-    ArrayNode panels = root.putArray("panels");
     // a panel none of whose queries can be written for the scope is left out, never exported
     // empty, and the dashboard's description names it
+    List<String> leftOut = panels(root.putArray("panels"), compiler, reads, scope);
+    if (!leftOut.isEmpty()) {
+      root.put(
+          "description",
+          "Left out, as no query of theirs reads a family "
+              + (fleet ? "the targets expose" : "of the engines exported")
+              + ": "
+              + String.join("; ", leftOut)
+              + ".");
+    }
+    try {
+      return JSON.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * One row per section and its panels, laid out three to a row, into {@code panels}; returns the
+   * panels left out (section / title), which no query could be written for.
+   */
+  private static List<String> panels(
+      ArrayNode panels, PromqlCompiler compiler, Presence reads, Scope scope) {
     List<String> leftOut = new ArrayList<>();
     int id = 1;
     int y = 0;
@@ -147,20 +171,7 @@ public final class GrafanaDashboard {
         y += 8;
       }
     }
-    if (!leftOut.isEmpty()) {
-      root.put(
-          "description",
-          "Left out, as no query of theirs reads a family "
-              + (fleet ? "the targets expose" : "of the engines exported")
-              + ": "
-              + String.join("; ", leftOut)
-              + ".");
-    }
-    try {
-      return JSON.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return leftOut;
   }
 
   /**
