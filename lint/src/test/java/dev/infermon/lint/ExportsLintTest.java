@@ -11,6 +11,7 @@ import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.Scenario;
 import dev.infermon.simulator.sglang.SglangRelease;
 import dev.infermon.simulator.testing.Captures;
@@ -27,13 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * infermon's own exports (the dashboard as Grafana JSON, the default alert pack as a rule file and
  * as a PrometheusRule) lint clean. Generated for a fleet ({@code infermon export --endpoint}), they
  * get neither an error nor a warning against that fleet, for every simulated fleet and every real
- * capture replayed alone. Generated without a fleet (every engine, release and spelling), they lint
- * clean against the catalog and against every kind of simulated fleet, inventoried as a live
- * scrape, but for the true warnings of optional features the fleet does not set; against one real
- * capture replayed alone, a single release, what they name for later releases is empty, truly (the
- * server's {@code CaptureGoldenTest} pins those findings per capture, reviewed). What infermon
- * tells users to run must pass what infermon tells users to check; the default TTFT alert's
- * threshold included.
+ * capture replayed alone, fleets with each router in front included. Generated without a fleet
+ * (every engine, release and spelling), they lint clean against the catalog and against every kind
+ * of simulated fleet, inventoried as a live scrape, but for the true warnings of optional features
+ * the fleet does not set; against one real capture replayed alone, a single release, what they name
+ * for later releases is empty, truly (the server's {@code CaptureGoldenTest} pins those findings
+ * per capture, reviewed). What infermon tells users to run must pass what infermon tells users to
+ * check; the default TTFT alert's threshold included.
  */
 class ExportsLintTest {
   static final ExportService EXPORTS = new ExportService(Catalog.builtIn());
@@ -90,6 +91,31 @@ class ExportsLintTest {
               .prefillDecode(true)
               .sglangRelease(SglangRelease.V0_5_11)
               .build());
+
+  /**
+   * Fleets with a router in front of the engines ({@code --router}): their exports hold the router
+   * level, one query per router the fleet has, and lint clean against the fleet as every other.
+   */
+  static final Map<String, FleetConfig> ROUTER_FLEETS =
+      Map.of(
+          "production-stack in front of vLLM",
+          routed(RouterKind.PRODUCTION_STACK, false),
+          "llm-d's EPP in front of the pods and the prefill/decode pairs",
+          routed(RouterKind.LLM_D, true),
+          "SGLang Model Gateway in front of SGLang",
+          routed(RouterKind.SMG, false));
+
+  private static FleetConfig routed(RouterKind router, boolean prefillDecode) {
+    return FleetConfig.builder()
+        .vllmPods(2)
+        .legacyVllmPods(0)
+        .dataParallelPods(0)
+        .sglangPods(2)
+        .sglangGatewayPods(0)
+        .prefillDecode(prefillDecode)
+        .router(router)
+        .build();
+  }
 
   static Map<String, String> exports() {
     return Map.of(
@@ -248,7 +274,9 @@ class ExportsLintTest {
   static Stream<Arguments> exportsForFleets() {
     Stream.Builder<Arguments> out = Stream.builder();
     for (String file : exports().keySet()) {
-      for (Map.Entry<String, FleetConfig> f : FLEETS.entrySet()) {
+      Map<String, FleetConfig> fleets = new java.util.LinkedHashMap<>(FLEETS);
+      fleets.putAll(ROUTER_FLEETS);
+      for (Map.Entry<String, FleetConfig> f : fleets.entrySet()) {
         out.add(
             Arguments.of(
                 file,

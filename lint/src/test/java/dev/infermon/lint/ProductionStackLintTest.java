@@ -24,6 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * per backend) does not make V0's removed gauge a deprecated name still served: no engine target
  * has it, so it is removed, and the finding says the router has one. The router's own psutil gauges
  * and prometheus_client's default collectors on its page are no engine's names and draw no finding.
+ * A selector that requires the router's {@code server} label reads the router's gauge, not the
+ * engine's, and is not judged, as no router name is (the exported router level's in-flight query).
  * Live and stored references alike.
  */
 class ProductionStackLintTest {
@@ -70,6 +72,9 @@ class ProductionStackLintTest {
           stored | process_resident_memory_bytes                       | -                                                                        | -
           live   | sum by (generation) (rate(python_gc_collections_total[5m])) | -                                                                | -
           stored | python_info                                         | -                                                                        | -
+          live   | sum by (server) (vllm:num_requests_running{server!=""}) | -                                                                    | -
+          stored | sum by (server) (vllm:num_requests_running{server!=""}) | -                                                                    | -
+          live   | max(vllm:num_requests_swapped{server=~"http://.+"})  | -                                                                        | -
           """)
   void aNameBothExportIsJudgedByTheEnginesTargets(
       String reference, String query, String start, String also) {

@@ -40,7 +40,15 @@ class ExportTest {
       vars.add(v.path("name").asText());
     }
     assertThat(vars)
-        .contains("datasource", "namespace", "workload", "model", "backend", "role", "quantile");
+        .contains(
+            "datasource",
+            "namespace",
+            "workload",
+            "model",
+            "backend",
+            "role",
+            "quantile",
+            "gpu_hour_price");
     Set<Integer> ids = new HashSet<>();
     int targets = 0;
     for (JsonNode p : d.path("panels")) {
@@ -56,7 +64,9 @@ class ExportTest {
         targets++;
         String expr = t.path("expr").asText();
         for (String v : vars) {
-          expr = expr.replace("$" + v, v.equals("quantile") ? "0.95" : ".*");
+          // the quantile and the GPU-hour price are numbers, the filters regexes
+          String value = v.equals("quantile") ? "0.95" : v.equals("gpu_hour_price") ? "2" : ".*";
+          expr = expr.replace("$" + v, value);
         }
         expr = expr.replace("$__rate_interval", "5m").replace("$__interval", "1m");
         assertThat(expr).doesNotContainPattern("\\$[A-Za-z_{]");

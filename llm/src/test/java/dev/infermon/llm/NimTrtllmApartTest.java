@@ -141,7 +141,7 @@ class NimTrtllmApartTest {
   })
   void eachEnginesQueryReadsItsOwnPodOnly(String panel, String engine, String pod) {
     Inventory inv = service.inventory(END);
-    Presence fleet = Presence.of(inv);
+    Presence fleet = Presence.of(inv, CATALOG);
     PromqlCompiler.Options o =
         new PromqlCompiler.Options(
             Filters.NONE,

@@ -33,7 +33,7 @@ final class PanelValues {
     DashboardService service = new DashboardService(QueryStack.of(backend), CATALOG);
     PromqlCompiler.Options o =
         new PromqlCompiler.Options(
-            filters, Map.of(), 0.95, "5m", Presence.of(service.inventory(at)));
+            filters, Map.of(), 0.95, "5m", Presence.of(service.inventory(at), CATALOG));
     String q = new PromqlCompiler(CATALOG).compile(m, level, o).orElseThrow();
     Vector v = (Vector) backend.instantQuery(q, at).value();
     String key = level.groupBy().get(level.groupBy().size() - 1);

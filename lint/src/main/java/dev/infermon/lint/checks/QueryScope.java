@@ -113,6 +113,10 @@ final class QueryScope {
         set.add(m.name());
       }
     }
+    MetricInfo router = ref.routerCopy(name, set);
+    if (router != null) {
+      return router; // the router's label required: the router's gauge, not the engine's
+    }
     Reference.CatalogHit labelled = set.isEmpty() ? null : ref.labelledHit(name, set);
     if (labelled == null) {
       return info(name);

@@ -333,6 +333,26 @@ public final class Reference {
     return null;
   }
 
+  /**
+   * What a selector of {@code sample} requiring {@code setLabels} to be set reads when that is a
+   * router's copies of an engine-named family, else null: production-stack's per-backend {@code
+   * vllm:num_requests_running{server!=""}} is the router's gauge (routers.yaml's {@code shadows}
+   * and {@code shadow_label}), which an engine's series never match. Known as the router's and, as
+   * every router name, not judged against the endpoints.
+   */
+  public MetricInfo routerCopy(String sample, Set<String> setLabels) {
+    for (dev.infermon.llm.catalog.Router r : catalog.nonEngine().routers()) {
+      if (r.shadows().contains(sample) && setLabels.contains(r.shadowLabel())) {
+        NonEngineMetric m = catalog.nonEngine().lookup(sample).orElse(null);
+        if (m != null) {
+          return new MetricInfo(
+              sample, null, false, false, m.type(), null, List.of(), List.of(), m, false, null);
+        }
+      }
+    }
+    return null;
+  }
+
   /** The catalog entry and spelling behind a sample name, or null when no engine has it. */
   public CatalogHit catalogHit(String sample) {
     for (EngineCatalog e : catalog.engines()) {

@@ -56,7 +56,8 @@ final class CapacityEstimator {
     String sub = duration(Math.max(15_000, stepMs / 10 / 1000 * 1000));
     Filters f = model.map(m -> Filters.of(Map.of("model_name", m))).orElse(Filters.NONE);
     PromqlCompiler.Options o =
-        new PromqlCompiler.Options(f, Map.of(), 0.5, step, Presence.ofTargets(inv));
+        new PromqlCompiler.Options(
+            f, Map.of(), 0.5, step, Presence.ofTargets(inv, inventories.catalog()));
     PromqlCompiler c = new PromqlCompiler(inventories.catalog());
     Grid g = new Grid(start, stepMs, size);
     Map<String, Map<String, double[]>> bySignal = new LinkedHashMap<>();

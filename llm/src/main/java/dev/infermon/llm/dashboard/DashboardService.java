@@ -112,7 +112,7 @@ public final class DashboardService {
             Map.of(),
             r.quantile(),
             r.window(),
-            Presence.of(inventory(endMs)),
+            Presence.of(inventory(endMs), catalog),
             PromqlCompiler.duration(r.stepMs()));
     Set<String> seen = new HashSet<>();
     List<LoraAdapter> out = new ArrayList<>();
@@ -149,7 +149,7 @@ public final class DashboardService {
         panels.add(Dashboards.panel(id));
       }
     }
-    Presence presence = Presence.of(inv);
+    Presence presence = Presence.of(inv, catalog);
     LlmConfig.Cost prices = cost.get();
     // compile everything first, then ask each distinct query once, all of them at once
     List<List<Optional<String>>> compiled = new ArrayList<>();
@@ -328,7 +328,7 @@ public final class DashboardService {
             p.match(),
             r.quantile(),
             r.window(),
-            Presence.of(inv),
+            Presence.of(inv, catalog),
             PromqlCompiler.duration(r.stepMs()));
     for (Query q : p.queries()) {
       Optional<String> all = compiler.compile(q.measure(), p.level(), o);

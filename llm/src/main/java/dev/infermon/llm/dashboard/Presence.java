@@ -48,10 +48,11 @@ public interface Presence {
 
   /**
    * The families and the label names of an inventory's targets ({@link #of(Set)} and {@link
-   * #mayHaveLabel} from the labels its families' series carry).
+   * #mayHaveLabel} from the labels its families' series carry), names two engines share told apart
+   * as {@code catalog} says ({@link #ofTargets}).
    */
-  static Presence of(Inventory inventory) {
-    Presence families = ofTargets(inventory);
+  static Presence of(Inventory inventory, Catalog catalog) {
+    Presence families = ofTargets(inventory, catalog);
     Set<String> labels = inventory.labelNames();
     return new Presence() {
       @Override
@@ -80,18 +81,12 @@ public interface Presence {
    * The families of an inventory's targets ({@link #of(Set)}), where a name two engines' spellings
    * share, told apart by a label (TensorRT-LLM 1.0's unprefixed {@code time_to_first_token_seconds}
    * with {@code engine_type}, NVIDIA NIM's without), counted for a spelling only when a target
-   * detected as that engine in that spelling has it: each engine's query then reads its own series
-   * ({@link Catalog#matchersTellingApart}), and an engine absent from the fleet adds no branch.
+   * detected as that engine in that spelling has it ({@link Inventory#exposes}): each engine's
+   * query then reads its own series ({@link Catalog#matchersTellingApart}), and an engine absent
+   * from the fleet adds no branch. {@code catalog} says which labels tell a shared name apart.
    */
-  static Presence ofTargets(Inventory inventory) {
+  static Presence ofTargets(Inventory inventory, Catalog catalog) {
     Presence names = of(inventory.families());
-    Set<String> spelled = new java.util.HashSet<>();
-    for (var t : inventory.targets()) {
-      for (String f : t.families().keySet()) {
-        spelled.add(t.engine() + "/" + t.detection().prefix() + " " + f);
-      }
-    }
-    Catalog catalog = Catalog.builtIn();
     return new Presence() {
       @Override
       public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
@@ -101,7 +96,7 @@ public interface Presence {
           return names.has(engine, variant, entry);
         }
         return engine.serves(variant, entry.name())
-            && spelled.contains(engine.engine() + "/" + variant.prefix() + " " + family);
+            && inventory.exposes(engine.engine(), variant.prefix(), family);
       }
 
       @Override

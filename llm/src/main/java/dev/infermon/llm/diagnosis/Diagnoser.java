@@ -63,7 +63,7 @@ final class Diagnoser {
     PromqlCompiler compiler = new PromqlCompiler(inventories.catalog());
     // rate windows of at least four 15 s scrapes, and never shorter than the step
     String rate = duration(Math.max(120_000L, stepMs));
-    Presence presence = Presence.ofTargets(inv);
+    Presence presence = Presence.ofTargets(inv, inventories.catalog());
     double q = thresholds.alerts().ttftQuantile();
     PromqlCompiler.Options o =
         new PromqlCompiler.Options(Filters.NONE, Map.of(), q, rate, presence);

@@ -157,7 +157,7 @@ public final class EfficiencyService {
             Map.of(),
             0.5,
             stepText,
-            Presence.ofTargets(inventories.inventory(end, end - start)),
+            Presence.ofTargets(inventories.inventory(end, end - start), inventories.catalog()),
             stepText);
     Map<String, PodUsage> pods = new TreeMap<>();
     long first = start + step;

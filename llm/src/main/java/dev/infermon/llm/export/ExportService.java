@@ -61,7 +61,17 @@ public final class ExportService {
    * every spelling of those engines; see {@link #spellings}).
    */
   public String grafana(Collection<String> engines, Collection<String> spellings) {
-    return GrafanaDashboard.jsonFor(catalog, spellings(engines, spellings));
+    return grafana(engines, spellings, LlmConfig.Cost.NONE);
+  }
+
+  /**
+   * The dashboard as Grafana JSON for {@code engines} in {@code spellings}, the cost panel's price
+   * variable defaulting to {@code cost}'s default price ({@link CostTarget}). The router level has
+   * one query per router the catalog knows ({@link RouterTargets}).
+   */
+  public String grafana(
+      Collection<String> engines, Collection<String> spellings, LlmConfig.Cost cost) {
+    return GrafanaDashboard.jsonFor(catalog, spellings(engines, spellings), cost);
   }
 
   /** The default alert pack as a Prometheus rule file, with the thresholds of {@code alerts}. */
@@ -109,8 +119,20 @@ public final class ExportService {
    * @throws BadParameterException naming {@code endpoints} when no target is of a known engine
    */
   public String grafana(Inventory inventory) {
-    return GrafanaDashboard.jsonFor(
-        catalog, spellings(inventory), new TargetPresence(inventory), true);
+    return grafana(inventory, LlmConfig.Cost.NONE);
+  }
+
+  /**
+   * The dashboard as Grafana JSON for the fleet of {@code inventory}, the router level for the
+   * routers among its targets, the cost panel's price variable defaulting to {@code cost}'s.
+   *
+   * @throws BadParameterException naming {@code endpoints} when no target is of a known engine
+   */
+  public String grafana(Inventory inventory, LlmConfig.Cost cost) {
+    GrafanaDashboard.Scope fleet =
+        new GrafanaDashboard.Scope(
+            new TargetPresence(inventory), true, RouterTargets.of(catalog, inventory), cost);
+    return GrafanaDashboard.jsonFor(catalog, spellings(inventory), fleet);
   }
 
   /** The default alert pack for the fleet of {@code inventory}, as a Prometheus rule file. */

@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Dashboards;
 import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
@@ -26,9 +29,11 @@ import java.util.Set;
 
 /**
  * The whole dashboard as Grafana dashboard JSON: a Prometheus data-source variable, template
- * variables for the filters (namespace, workload, model, backend, role) and the quantile, one row
- * per section, every panel compiled for the chosen spellings (all their releases' names, but series
- * only a removed release had and nothing replaces). Stateless.
+ * variables for the filters (namespace, workload, model, backend, role), the quantile and the
+ * GPU-hour price ({@link CostTarget}), one row per section, every panel compiled for the chosen
+ * spellings (all their releases' names, but series only a removed release had and nothing
+ * replaces), the router level once per router ({@link RouterTargets}). A panel none of whose
+ * queries can be written is left out and named in the dashboard's description. Stateless.
  */
 public final class GrafanaDashboard {
   /** The dashboard's uid. */
@@ -47,22 +52,37 @@ public final class GrafanaDashboard {
     for (String e : engines) {
       all.addAll(catalog.engine(e).spellings());
     }
-    return jsonFor(catalog, all);
-  }
-
-  /** The dashboard JSON reading the families of {@code spellings} only. */
-  public static String jsonFor(Catalog catalog, List<Spelling> spellings) {
-    return jsonFor(catalog, spellings, current(new LinkedHashSet<>(spellings)), false);
+    return jsonFor(catalog, all, LlmConfig.Cost.NONE);
   }
 
   /**
-   * The dashboard JSON reading the families of {@code spellings} that {@code presence} has: every
-   * current one ({@link #current}), or a known fleet's ({@link TargetPresence}). For a fleet
-   * ({@code fleet}), a panel none of whose queries reads a family the fleet has is left out, and a
-   * row left with no panel too: on that fleet they would stay empty.
+   * The dashboard JSON reading the families of {@code spellings} only, the router level for every
+   * router the catalog knows, and the cost at {@code cost}'s prices ({@link CostTarget}).
    */
-  static String jsonFor(
-      Catalog catalog, List<Spelling> spellings, Presence presence, boolean fleet) {
+  public static String jsonFor(Catalog catalog, List<Spelling> spellings, LlmConfig.Cost cost) {
+    return jsonFor(
+        catalog,
+        spellings,
+        new Scope(
+            current(new LinkedHashSet<>(spellings)), false, RouterTargets.known(catalog), cost));
+  }
+
+  /**
+   * What an export is written for.
+   *
+   * @param presence the families it reads: every current one ({@link #current}), or a known fleet's
+   *     ({@link TargetPresence})
+   * @param fleet whether they are a known fleet's (the dashboard's description then says the panels
+   *     left out read nothing the targets expose; else, nothing the engines exported have)
+   * @param routers the routers the router level is written for, one query each
+   * @param cost the prices the cost panel's variable defaults to
+   */
+  record Scope(Presence presence, boolean fleet, RouterTargets routers, LlmConfig.Cost cost) {}
+
+  /** The dashboard JSON reading the families of {@code spellings} that {@code scope} has. */
+  static String jsonFor(Catalog catalog, List<Spelling> spellings, Scope scope) {
+    Presence presence = scope.presence();
+    boolean fleet = scope.fleet();
     Set<Spelling> chosen = new LinkedHashSet<>(spellings);
     Presence spelt = Presence.spellings(chosen);
     Presence reads = (e, v, m) -> spelt.has(e, v, m) && presence.has(e, v, m);
@@ -76,8 +96,35 @@ public final class GrafanaDashboard {
     root.putArray("tags").add("llm").add("vllm").add("sglang").add("infermon");
     root.putObject("time").put("from", "now-1h").put("to", "now");
     root.put("refresh", "30s");
-    templating(root.putObject("templating").putArray("list"), ModelVariable.query(catalog, chosen));
-    ArrayNode panels = root.putArray("panels");
+    ArrayNode variables = root.putObject("templating").putArray("list");
+    templating(variables, ModelVariable.query(catalog, chosen));
+    CostTarget.variable(variables, scope.cost());
+    // a panel none of whose queries can be written for the scope is left out, never exported
+    // empty, and the dashboard's description names it
+    List<String> leftOut = panels(root.putArray("panels"), compiler, reads, scope);
+    if (!leftOut.isEmpty()) {
+      root.put(
+          "description",
+          "Left out, as no query of theirs reads a family "
+              + (fleet ? "the targets expose" : "of the engines exported")
+              + ": "
+              + String.join("; ", leftOut)
+              + ".");
+    }
+    try {
+      return JSON.writeValueAsString(root);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * One row per section and its panels, laid out three to a row, into {@code panels}; returns the
+   * panels left out (section / title), which no query could be written for.
+   */
+  private static List<String> panels(
+      ArrayNode panels, PromqlCompiler compiler, Presence reads, Scope scope) {
+    List<String> leftOut = new ArrayList<>();
     int id = 1;
     int y = 0;
     for (Section s : Dashboards.layout().sections()) {
@@ -94,8 +141,9 @@ public final class GrafanaDashboard {
         if (!p.section().equals(section)) {
           continue;
         }
-        ArrayNode targets = targets(compiler, p, reads);
-        if (fleet && targets.isEmpty()) {
+        ArrayNode targets = targets(compiler, p, reads, scope);
+        if (targets.isEmpty()) {
+          leftOut.add(section + " / " + p.title());
           continue;
         }
         ObjectNode n = panels.addObject();
@@ -113,8 +161,8 @@ public final class GrafanaDashboard {
         }
         n.set("targets", targets);
       }
-      if (fleet && panels.size() == before) {
-        // a row of nothing the fleet has (no prefill/decode pods): left out with its panels
+      if (panels.size() == before) {
+        // a row of nothing the scope has (no prefill/decode pods, no GPU exporter): left out
         panels.remove(before - 1);
         id--;
         y--;
@@ -123,41 +171,55 @@ public final class GrafanaDashboard {
         y += 8;
       }
     }
-    try {
-      return JSON.writeValueAsString(root);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return leftOut;
   }
 
-  /** The panel's queries compiled for the families {@code reads} has, one target each. */
-  private static ArrayNode targets(PromqlCompiler compiler, Panel p, Presence reads) {
+  /**
+   * The panel's queries compiled for the families {@code reads} has, one target each; a router
+   * measure once per router of the scope, each named in its legend ({@link RouterTargets}).
+   */
+  private static ArrayNode targets(PromqlCompiler compiler, Panel p, Presence reads, Scope scope) {
     ArrayNode targets = JSON.createArrayNode();
-    char ref = 'A';
-    PromqlCompiler.Options o =
-        new PromqlCompiler.Options(
-            Filters.grafanaVariables(),
-            p.match(),
-            PLACEHOLDER_QUANTILE,
-            "$__rate_interval",
-            reads,
-            // Grafana's step: a heatmap column counts the observations of one interval
-            "$__interval");
     for (Query q : p.queries()) {
-      Optional<String> expr = compiler.compile(q.measure(), p.level(), o);
-      if (expr.isEmpty()) {
+      if (q.measure() instanceof Measure.Router) {
+        for (Router r : scope.routers().routers()) {
+          Presence withRouter = scope.routers().presence(reads, r);
+          compiler
+              .compile(q.measure(), p.level(), options(p, withRouter))
+              .ifPresent(e -> target(targets, p, e, RouterTargets.legend(q.legend(), r)));
+        }
         continue;
       }
-      ObjectNode t = targets.addObject();
-      t.put("refId", String.valueOf(ref++));
-      datasource(t);
-      t.put("expr", expr.get().replace(Double.toString(PLACEHOLDER_QUANTILE), "$quantile"));
-      t.put("legendFormat", q.legend().replace(" q", " p$quantile"));
-      if (p.kind() == Panel.Kind.HEATMAP) {
-        t.put("format", "heatmap");
-      }
+      Optional<String> expr =
+          q.measure() instanceof Measure.CostPerMillionTokens
+              ? CostTarget.expr(compiler, p.level().groupBy(), options(p, reads), scope.cost())
+              : compiler.compile(q.measure(), p.level(), options(p, reads));
+      expr.ifPresent(e -> target(targets, p, e, q.legend()));
     }
     return targets;
+  }
+
+  private static PromqlCompiler.Options options(Panel p, Presence reads) {
+    return new PromqlCompiler.Options(
+        Filters.grafanaVariables(),
+        p.match(),
+        PLACEHOLDER_QUANTILE,
+        "$__rate_interval",
+        reads,
+        // Grafana's step: a heatmap column counts the observations of one interval
+        "$__interval");
+  }
+
+  /** One target more, its refId the next letter. */
+  private static void target(ArrayNode targets, Panel p, String expr, String legend) {
+    ObjectNode t = targets.addObject();
+    t.put("refId", String.valueOf((char) ('A' + targets.size() - 1)));
+    datasource(t);
+    t.put("expr", expr.replace(Double.toString(PLACEHOLDER_QUANTILE), "$quantile"));
+    t.put("legendFormat", legend.replace(" q", " p$quantile"));
+    if (p.kind() == Panel.Kind.HEATMAP) {
+      t.put("format", "heatmap");
+    }
   }
 
   /**
@@ -224,7 +286,7 @@ public final class GrafanaDashboard {
     }
   }
 
-  private static void datasource(ObjectNode n) {
+  static void datasource(ObjectNode n) {
     n.putObject("datasource").put("type", "prometheus").put("uid", "${datasource}");
   }
 

@@ -33,12 +33,11 @@ final class TargetPresence implements Presence {
     if (!engine.serves(variant, entry.name())) {
       return false;
     }
-    String family = entry.familyName(variant);
-    for (TargetInventory t : inventory.targets()) {
-      if (!t.engine().equals(engine.engine()) || !t.detection().prefix().equals(variant.prefix())) {
-        continue;
-      }
-      if (t.families().containsKey(family) || comes(engine, variant, entry, t)) {
+    if (inventory.exposes(engine.engine(), variant.prefix(), entry.familyName(variant))) {
+      return true;
+    }
+    for (TargetInventory t : inventory.inSpelling(engine.engine(), variant.prefix())) {
+      if (comes(engine, variant, entry, t)) {
         return true;
       }
     }

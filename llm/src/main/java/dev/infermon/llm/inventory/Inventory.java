@@ -53,6 +53,27 @@ public record Inventory(List<TargetInventory> targets) {
     return out;
   }
 
+  /**
+   * The targets detected as {@code engine} whose names are in the spelling of {@code prefix} (the
+   * detection's name variant: {@code vllm:}, {@code ""} for NVIDIA NIM's or TensorRT-LLM 1.0's
+   * unprefixed names), in target order.
+   */
+  public List<TargetInventory> inSpelling(String engine, String prefix) {
+    return targets.stream()
+        .filter(t -> t.engine().equals(engine) && t.detection().prefix().equals(prefix))
+        .toList();
+  }
+
+  /**
+   * Whether a target detected as {@code engine}, in the spelling of {@code prefix}, has the family
+   * {@code family}: a name two engines' spellings share (TensorRT-LLM 1.0's unprefixed {@code
+   * time_to_first_token_seconds}, NVIDIA NIM's) is that engine's only where its own targets have
+   * it.
+   */
+  public boolean exposes(String engine, String prefix, String family) {
+    return inSpelling(engine, prefix).stream().anyMatch(t -> t.families().containsKey(family));
+  }
+
   /** The targets that pass {@code filter}. */
   public Inventory filter(Predicate<TargetInventory> filter) {
     return new Inventory(targets.stream().filter(filter).toList());

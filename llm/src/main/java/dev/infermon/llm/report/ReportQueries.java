@@ -227,7 +227,7 @@ final class ReportQueries {
         Map.of(),
         0.5,
         PromqlCompiler.duration(windowMs),
-        Presence.ofTargets(inventories.inventory(end, end - start)),
+        Presence.ofTargets(inventories.inventory(end, end - start), inventories.catalog()),
         PromqlCompiler.duration(stepMs));
   }
 

@@ -106,17 +106,21 @@ class MigSharesTest {
     assertThat(weighted.samples()).isEqualTo(weightedFull.samples());
   }
 
+  private static final dev.infermon.llm.catalog.Catalog CATALOG =
+      dev.infermon.llm.catalog.Catalog.builtIn();
+
   @Test
   void onlyAFleetWhoseSeriesCarryAProfileMayBePartitioned() {
     Inventory whole = dcgm(Set.of("gpu", "modelName", "pod", "namespace"));
-    assertThat(MigShares.mayPartition(Presence.of(whole))).isFalse();
-    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "GPU_I_PROFILE"))))).isTrue();
-    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "dra_mig_profile")))))
+    assertThat(MigShares.mayPartition(Presence.of(whole, CATALOG))).isFalse();
+    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "GPU_I_PROFILE")), CATALOG)))
+        .isTrue();
+    assertThat(MigShares.mayPartition(Presence.of(dcgm(Set.of("gpu", "dra_mig_profile")), CATALOG)))
         .isTrue();
     // an AMD exporter's series name their compute partition mode (spx included)
     assertThat(
             MigShares.mayPartition(
-                Presence.of(dcgm(Set.of("gpu_id", "gpu_compute_partition_type")))))
+                Presence.of(dcgm(Set.of("gpu_id", "gpu_compute_partition_type")), CATALOG)))
         .isTrue();
     // families alone say nothing of labels: the full weighting stays
     assertThat(MigShares.mayPartition(Presence.of(whole.families()))).isTrue();

@@ -90,6 +90,33 @@ final class SyntheticPods {
     return p;
   }
 
+  /**
+   * An NVIDIA NIM pod: vLLM's names without a prefix and no {@code engine_type}, as on the NIM
+   * capture (../shared/fixtures/nim/nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt), serving {@code
+   * model}; discovery's backend {@code nim}.
+   */
+  Pod nim(String pod, String model) {
+    Pod p = add(pod, "nim");
+    p.engine.put("model_name", model);
+    p.target.put("backend", "nim");
+    return p;
+  }
+
+  /**
+   * A trtllm-serve 1.0 pod: its five unprefixed families (trtllm.yaml, collector @ 89fd9b74), every
+   * series labelled {@code model_name} and {@code engine_type} "undefined" as the server hard-coded
+   * them until #12545, so its model is the target's {@code workload_name}, {@code model};
+   * discovery's backend {@code trtllm}.
+   */
+  Pod trtllm10(String pod, String model) {
+    Pod p = add(pod, "trtllm");
+    p.engine.put("model_name", "undefined");
+    p.engine.put("engine_type", "undefined");
+    p.target.put("workload_name", model);
+    p.target.put("backend", "trtllm");
+    return p;
+  }
+
   private Pod add(String pod, String job, String... engineLabels) {
     Pod p = new Pod(pod, job, engineLabels);
     pods.add(p);

@@ -1,5 +1,7 @@
 package dev.infermon.server.cli;
 
+import dev.infermon.config.ConfigException;
+import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.export.ExportService;
 import dev.infermon.llm.inventory.Inventory;
@@ -20,14 +22,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code infermon export grafana|rules|prometheusrule [--engines vllm,sglang,dcgm] [--spellings
- * sglang:,sglang_,...] [--endpoint URL ...] [-o FILE]}: writes the LLM dashboard as Grafana JSON,
- * or the default alert pack (generated from the engine catalog for the given engines) as a
- * Prometheus rule file or a PrometheusRule resource, through the LLM layer's {@link ExportService}.
- * With {@code --endpoint}, each {@code /metrics} page is scraped once and the export is generated
- * for those targets: their engines and spellings, and only the families their releases and features
- * expose. Exit status 0, or 2 on a usage error (unknown engine, unwritable file, an endpoint that
- * cannot be scraped: nothing is written then, since an export without a target's engine would
- * silently leave it out).
+ * sglang:,sglang_,...] [--endpoint URL ...] [--config FILE] [-o FILE]}: writes the LLM dashboard as
+ * Grafana JSON, or the default alert pack (generated from the engine catalog for the given engines)
+ * as a Prometheus rule file or a PrometheusRule resource, through the LLM layer's {@link
+ * ExportService}. With {@code --endpoint}, each {@code /metrics} page is scraped once and the
+ * export is generated for those targets: their engines and spellings, and only the families their
+ * releases and features expose. With {@code --config}, its {@code llm} section's alert thresholds
+ * and GPU-hour price are used. Exit status 0, or 2 on a usage error (unknown engine, unwritable
+ * file, an endpoint that cannot be scraped: nothing is written then, since an export without a
+ * target's engine would silently leave it out).
  */
 @Command(
     name = "export",
@@ -86,6 +89,14 @@ public final class ExportCommand implements Callable<Integer> {
   @Option(names = "--namespace", description = "metadata.namespace of the PrometheusRule.")
   String namespace;
 
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "An infermon configuration whose llm section to use: llm.alerts for the alert pack,"
+              + " llm.cost for the dashboard's GPU-hour price variable.")
+  Path config;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -96,12 +107,22 @@ public final class ExportCommand implements Callable<Integer> {
               + " spellings");
     }
     ExportService exports = new LlmLayer().exports();
+    LlmConfig llm = LlmConfig.DEFAULT;
+    if (config != null) {
+      try {
+        llm = ConfigLoader.create().load(config).llm();
+      } catch (ConfigException e) {
+        err.println(
+            "infermon export: cannot read the configuration " + config + ": " + e.getMessage());
+        return 2;
+      }
+    }
     String text;
     try {
       if (!endpoints.isEmpty()) {
-        text = forTargets(exports, exports.targets(endpoints));
+        text = forTargets(exports, exports.targets(endpoints), llm);
       } else {
-        text = forEngines(exports);
+        text = forEngines(exports, llm);
       }
     } catch (IllegalArgumentException e) {
       // an export without one of the endpoints' engines would leave it out: nothing is written
@@ -116,26 +137,25 @@ public final class ExportCommand implements Callable<Integer> {
     return write(text, err);
   }
 
-  private String forEngines(ExportService exports) {
+  private String forEngines(ExportService exports, LlmConfig llm) {
     switch (what) {
       case grafana:
-        return exports.grafana(engines, spellings);
+        return exports.grafana(engines, spellings, llm.cost());
       case rules:
-        return exports.rules(engines, spellings, LlmConfig.Alerts.DEFAULT);
+        return exports.rules(engines, spellings, llm.alerts());
       default:
-        return exports.prometheusRule(
-            name, namespace, engines, spellings, LlmConfig.Alerts.DEFAULT);
+        return exports.prometheusRule(name, namespace, engines, spellings, llm.alerts());
     }
   }
 
-  private String forTargets(ExportService exports, Inventory inventory) {
+  private String forTargets(ExportService exports, Inventory inventory, LlmConfig llm) {
     switch (what) {
       case grafana:
-        return exports.grafana(inventory);
+        return exports.grafana(inventory, llm.cost());
       case rules:
-        return exports.rules(inventory, LlmConfig.Alerts.DEFAULT);
+        return exports.rules(inventory, llm.alerts());
       default:
-        return exports.prometheusRule(name, namespace, inventory, LlmConfig.Alerts.DEFAULT);
+        return exports.prometheusRule(name, namespace, inventory, llm.alerts());
     }
   }
 

@@ -2,6 +2,8 @@ package dev.infermon.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -59,6 +61,36 @@ class ExportCommandTest {
             2,
             "infermon export: not a Kubernetes object name: \"Not_A_Name\"",
             "<none>"));
+  }
+
+  /**
+   * {@code --config}: the dashboard's GPU-hour price variable defaults to {@code llm.cost}'s
+   * default price, the rules take {@code llm.alerts}' thresholds; a configuration that cannot be
+   * read is named, nothing written.
+   */
+  @org.junit.jupiter.api.Test
+  void configSetsThePriceVariableAndTheThresholds(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path config = dir.resolve("infermon.yml");
+    Files.writeString(
+        config,
+        "llm:\n  cost:\n    currency: EUR\n    default_gpu_hour_price: 3.25\n"
+            + "  alerts:\n    ttft_threshold: 1500ms\n");
+    LintCommandTest.Run g = LintCommandTest.run("export", "grafana", "--config", config.toString());
+    assertThat(g.code()).as(g.err()).isZero();
+    assertThat(g.out())
+        .contains("\"name\" : \"gpu_hour_price\"")
+        .contains("\"label\" : \"GPU-hour price (EUR)\"")
+        .contains("\"query\" : \"3.25\"")
+        .contains("* $gpu_hour_price");
+    LintCommandTest.Run r = LintCommandTest.run("export", "rules", "--config", config.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("> 1.5");
+    LintCommandTest.Run bad =
+        LintCommandTest.run("export", "grafana", "--config", dir.resolve("none.yml").toString());
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).startsWith("infermon export: cannot read the configuration ");
+    assertThat(bad.out()).isEmpty();
   }
 
   @ParameterizedTest(name = "{0} → {1}: {2}")

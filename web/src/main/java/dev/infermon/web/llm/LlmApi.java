@@ -154,7 +154,8 @@ public final class LlmApi {
   }
 
   private void grafana(Exchange ex) throws IOException, BodyTooLargeException {
-    String json = exports().grafana(engines(ex), list(ex, "spellings"));
+    // the cost panel's price variable defaults to llm.cost's default price
+    String json = exports().grafana(engines(ex), list(ex, "spellings"), config.get().cost());
     ex.respond(200, Envelope.JSON, json.getBytes(StandardCharsets.UTF_8));
   }
 

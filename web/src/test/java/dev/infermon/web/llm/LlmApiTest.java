@@ -454,8 +454,22 @@ class LlmApiTest {
                 0.1,
                 Duration.ofMinutes(20),
                 7),
-            LlmConfig.DEFAULT_QUANTILES));
+            LlmConfig.DEFAULT_QUANTILES,
+            List.of(),
+            new LlmConfig.Cost("EUR", java.util.Optional.of(4.5), java.util.Map.of())));
     try {
+      // the cost panel's price variable defaults to llm.cost's default price
+      JsonNode priced =
+          JSON.readTree(server.get("/api/v1/llm/export/grafana?engines=vllm,dcgm").body());
+      JsonNode price = null;
+      for (JsonNode v : priced.path("templating").path("list")) {
+        if (v.path("name").asText().equals("gpu_hour_price")) {
+          price = v;
+        }
+      }
+      assertThat(price).isNotNull();
+      assertThat(price.path("current").path("value").asText()).isEqualTo("4.5");
+      assertThat(price.path("label").asText()).isEqualTo("GPU-hour price (EUR)");
       HttpResponse<String> rules = server.get("/api/v1/llm/export/rules?engines=vllm,sglang");
       assertThat(rules.statusCode()).isEqualTo(200);
       JsonNode group =

@@ -1,0 +1,289 @@
+package dev.infermon.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infermon.config.app.LlmConfig;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardRequest;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.llm.dashboard.Dashboards;
+import dev.infermon.llm.dashboard.Filters;
+import dev.infermon.llm.dashboard.Panel;
+import dev.infermon.llm.dashboard.PanelResult;
+import dev.infermon.llm.export.ExportService;
+import dev.infermon.llm.inventory.Inventory;
+import dev.infermon.llm.inventory.InventoryService;
+import dev.infermon.llm.inventory.LiveScrape;
+import dev.infermon.llm.inventory.TargetInventory;
+import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.promql.value.Sample;
+import dev.infermon.promql.value.Vector;
+import dev.infermon.simulator.FleetConfig;
+import dev.infermon.simulator.PodInfo;
+import dev.infermon.simulator.RouterKind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The exported Grafana dashboard has no empty panel: every panel carries PromQL, with no fleet at
+ * hand (the router level once per router the catalog knows, the cost with a price variable) and for
+ * a fleet ({@code --endpoint}: its routers only). The exported router and cost queries are the
+ * dashboard's own: evaluated by infermon's PromQL engine over a simulated fleet with each router,
+ * they return what infermon's own panels return.
+ */
+class GrafanaExportPanelsTest {
+  private static final Catalog CATALOG = Catalog.builtIn();
+  private static final ExportService EXPORTS = new ExportService(CATALOG);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration RUN = Duration.ofMinutes(10);
+  private static final double PRICE = 2.5;
+  private static final LlmConfig.Cost COST =
+      new LlmConfig.Cost("USD", Optional.of(PRICE), Map.of());
+
+  /** The number of panels (not rows) of an exported dashboard. */
+  private static int panels(JsonNode dashboard) {
+    int n = 0;
+    for (JsonNode p : dashboard.path("panels")) {
+      n += p.path("type").asText().equals("row") ? 0 : 1;
+    }
+    return n;
+  }
+
+  /** The panels (not rows) of an exported dashboard whose targets hold no expression. */
+  private static List<String> withoutExpr(String json) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (JsonNode p : JSON.readTree(json).path("panels")) {
+      if (p.path("type").asText().equals("row")) {
+        continue;
+      }
+      boolean expr = false;
+      for (JsonNode t : p.path("targets")) {
+        expr |= !t.path("expr").asText().isBlank();
+      }
+      if (!expr) {
+        out.add(p.path("id").asInt() + " " + p.path("title").asText());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void everyPanelOfTheDefaultExportHasAQuery() throws IOException {
+    assertThat(withoutExpr(EXPORTS.grafana(List.of()))).isEmpty();
+    assertThat(withoutExpr(EXPORTS.grafana(List.of(), List.of(), COST))).isEmpty();
+    JsonNode d = JSON.readTree(EXPORTS.grafana(List.of()));
+    // every engine: nothing left out
+    assertThat(panels(d)).isEqualTo(Dashboards.standard().size());
+    assertThat(d.has("description")).isFalse();
+    assertThat(panel(d, "router.routed").path("targets"))
+        .extracting(t -> t.path("legendFormat").asText())
+        .containsExactly("{{pod}} production-stack", "{{pod}} llm-d");
+    assertThat(panel(d, "router.latency").path("targets"))
+        .extracting(t -> t.path("legendFormat").asText())
+        .containsExactly(
+            "{{model_name}} p$quantile production-stack",
+            "{{model_name}} p$quantile llm-d",
+            "{{model_name}} p$quantile smg");
+    // llm-d's current names with their deprecated twins, never the generation no EPP emits
+    String llmd = panel(d, "router.latency").path("targets").get(1).path("expr").asText();
+    assertThat(llmd)
+        .contains("llm_d_epp_request_duration_seconds_bucket")
+        .contains("inference_objective_request_duration_seconds_bucket")
+        .doesNotContain("inference_model_");
+  }
+
+  /**
+   * An export for some engines ({@code --engines}) leaves out the panels none of whose queries the
+   * engines can be read for (the GPU panels without a GPU exporter, a signal the engine lacks),
+   * never exports them empty, and its description names each.
+   */
+  @Test
+  void anExportForSomeEnginesLeavesOutWhatTheyCannotFillAndSaysSo() throws IOException {
+    int all = Dashboards.standard().size();
+    for (var e : CATALOG.engines()) {
+      String json = EXPORTS.grafana(List.of(e.engine()));
+      assertThat(withoutExpr(json)).as(e.engine()).isEmpty();
+      JsonNode d = JSON.readTree(json);
+      String description = d.path("description").asText();
+      int leftOut = description.isEmpty() ? 0 : description.split("; ").length;
+      assertThat(panels(d) + leftOut).as(e.engine() + ": " + description).isEqualTo(all);
+    }
+    String vllm = JSON.readTree(EXPORTS.grafana(List.of("vllm"))).path("description").asText();
+    assertThat(vllm)
+        .startsWith("Left out, as no query of theirs reads a family of the engines exported: ")
+        .contains("GPU per pod / ");
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = RouterKind.class,
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
+  void everyPanelOfAFleetsExportHasAQueryAndOnlyItsRouters(RouterKind kind) throws IOException {
+    SimulatedFleet f = new SimulatedFleet(config(kind), false).run(Duration.ofMinutes(2));
+    String json = EXPORTS.grafana(live(f), COST);
+    assertThat(withoutExpr(json)).isEmpty();
+    assertThat(panels(JSON.readTree(json))).isPositive();
+    JsonNode d = JSON.readTree(json);
+    for (Panel p : Dashboards.standard()) {
+      if (p.id().startsWith("router.") && !panel(d, p.id()).isMissingNode()) {
+        for (JsonNode t : panel(d, p.id()).path("targets")) {
+          assertThat(t.path("legendFormat").asText()).as(p.id()).endsWith(" " + kind.label());
+        }
+      }
+    }
+    assertThat(panel(d, "router.latency").path("targets")).as("latency").hasSize(1);
+    // what the fleet cannot fill is named, as the prefill/decode view without pairs
+    assertThat(d.path("description").asText())
+        .startsWith("Left out, as no query of theirs reads a family the targets expose: ");
+  }
+
+  /**
+   * Each exported router query (and the cost, at the variable's value) returns, series for series,
+   * what the dashboard's panel returns on a fleet with that router, in the default export and in
+   * the export for the fleet's own pages.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = RouterKind.class,
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
+  void exportedRouterQueriesReturnTheDashboardsValues(RouterKind kind) throws IOException {
+    SimulatedFleet f = new SimulatedFleet(config(kind), false).run(RUN);
+    long now = f.now();
+    DashboardService service =
+        new DashboardService(
+            QueryStack.of(f.backend), new InventoryService(CATALOG, f.backend), () -> COST);
+    List<PanelResult> rendered =
+        service.render(
+            new DashboardRequest(Filters.NONE, 0.95, now - 60_000, now, 15_000, "5m", List.of()));
+    JsonNode all = JSON.readTree(EXPORTS.grafana(List.of(), List.of(), COST));
+    JsonNode fleet = JSON.readTree(EXPORTS.grafana(live(f), COST));
+    java.util.Set<String> compared = new java.util.TreeSet<>();
+    for (PanelResult r : rendered) {
+      String id = r.panel().id();
+      if (!(id.startsWith("router.") || id.equals("pd.ttft_router") || id.equals(COST_PANEL))) {
+        continue;
+      }
+      String promql = r.queries().get(0).promql();
+      if (promql == null) {
+        // the fleet lacks the router's family (smg's TTFT is its gRPC router's): the default
+        // export reads it all the same, the fleet's leaves the panel out
+        assertThat(panel(fleet, id).isMissingNode()).as(id + " in the fleet's export").isTrue();
+        continue;
+      }
+      Map<String, Double> expected = values(f, promql, now);
+      assertThat(expected).as(id + " has data").isNotEmpty();
+      for (JsonNode d : List.of(all, fleet)) {
+        List<String> exprs = exprFor(d, id, kind);
+        assertThat(exprs).as(id).hasSize(1);
+        Map<String, Double> got = values(f, grafana(exprs.get(0)), now);
+        assertThat(got.keySet()).as(id).isEqualTo(expected.keySet());
+        expected.forEach(
+            (k, v) -> assertThat(got.get(k)).as(id + " " + k).isCloseTo(v, within(1e-9)));
+        compared.add(id);
+      }
+    }
+    // what each simulated router writes (smg's HTTP router: no decisions, no TTFT)
+    assertThat(compared).as("panels compared").containsAll(MEASURED.get(kind));
+  }
+
+  private static final String COST_PANEL = "efficiency.cost_per_million_tokens";
+
+  private static final Map<RouterKind, List<String>> MEASURED =
+      Map.of(
+          RouterKind.PRODUCTION_STACK,
+          List.of("router.routed", "router.in_flight", "router.latency", COST_PANEL),
+          RouterKind.LLM_D,
+          List.of(
+              "router.routed",
+              "router.queue",
+              "router.decisions",
+              "router.latency",
+              "router.ttft",
+              "pd.ttft_router",
+              COST_PANEL),
+          RouterKind.SMG,
+          List.of("router.in_flight", "router.latency", COST_PANEL));
+
+  private static FleetConfig config(RouterKind router) {
+    return FleetConfig.builder()
+        .vllmPods(3)
+        .legacyVllmPods(0)
+        .sglangPods(2)
+        .sglangGatewayPods(0)
+        .prefillDecode(router == RouterKind.LLM_D)
+        .router(router)
+        .build();
+  }
+
+  /** The fleet's pages as {@code export --endpoint} inventories them, each scraped once. */
+  private static Inventory live(SimulatedFleet f) throws IOException {
+    LiveScrape scrape = new LiveScrape(CATALOG, Duration.ofSeconds(1));
+    List<TargetInventory> targets = new ArrayList<>();
+    for (PodInfo p : f.fleet.inventory()) {
+      Optional<String> page = f.fleet.render(p.name());
+      if (page.isPresent()) {
+        byte[] bytes = page.get().getBytes(StandardCharsets.UTF_8);
+        targets.add(scrape.fromPage(p.name(), bytes, "text/plain; version=0.0.4"));
+      }
+    }
+    return new Inventory(targets);
+  }
+
+  /** The exported panel of dashboard panel {@code id}, found by its title; missing if none. */
+  private static JsonNode panel(JsonNode dashboard, String id) {
+    String title = Dashboards.panel(id).title();
+    for (JsonNode p : dashboard.path("panels")) {
+      if (p.path("title").asText().equals(title) && !p.path("type").asText().equals("row")) {
+        return p;
+      }
+    }
+    return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+  }
+
+  /** The expressions of {@code id}'s exported targets for {@code kind} (any, for the cost). */
+  private static List<String> exprFor(JsonNode dashboard, String id, RouterKind kind) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode t : panel(dashboard, id).path("targets")) {
+      if (id.equals(COST_PANEL) || t.path("legendFormat").asText().endsWith(" " + kind.label())) {
+        out.add(t.path("expr").asText());
+      }
+    }
+    return out;
+  }
+
+  /** An exported expression with Grafana's variables at the dashboard's defaults. */
+  private static String grafana(String expr) {
+    String e =
+        expr.replace("$__rate_interval", "5m")
+            .replace("$__interval", "15s")
+            .replace("$quantile", "0.95")
+            .replace("$gpu_hour_price", Double.toString(PRICE));
+    for (String v : List.of("namespace", "workload", "model", "backend", "role")) {
+      e = e.replace("$" + v, ".*");
+    }
+    assertThat(e).as(expr).doesNotContainPattern("\\$[A-Za-z_{]");
+    return e;
+  }
+
+  /** The query's series at {@code at}, by their labels. */
+  private static Map<String, Double> values(SimulatedFleet f, String q, long at) {
+    Vector v = (Vector) f.backend.instantQuery(q, at).value();
+    Map<String, Double> out = new TreeMap<>();
+    for (Sample s : v.samples()) {
+      out.put(s.labels().toString(), s.value());
+    }
+    return out;
+  }
+}
