@@ -39,8 +39,8 @@ import java.util.function.LongSupplier;
  */
 public final class EmbeddedQueryBackend implements QueryBackend {
   /**
-   * Samples one scope keeps at most (16 bytes each): a 6 h dashboard of 100 pods at 30 s selects
-   * about ... distinct samples before the appendable window.
+   * Samples one scope keeps at most (16 bytes each, 128 MB): a 6 h dashboard of 100 pods at 30 s
+   * held at most 7.1 M at once (docs/benchmarks.md); a larger fleet's load shares what fits.
    */
   static final long SCOPE_SAMPLES = 8_000_000;
 
