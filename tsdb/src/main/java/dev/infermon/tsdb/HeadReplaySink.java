@@ -1,7 +1,6 @@
 package dev.infermon.tsdb;
 
 import dev.infermon.model.labels.Labels;
-import dev.infermon.model.util.LongSet;
 import dev.infermon.tsdb.head.Head;
 import dev.infermon.tsdb.wal.ReplaySink;
 import java.time.Duration;
@@ -9,15 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds a replay into the head; remembers which references the log has named. Drops samples beyond
- * the future window, which a process without the window (or with a wider one) accepted: in the head
- * they would move its time range ahead and make every present sample out of bounds.
+ * Feeds a replay into the head, which knows the references the log has named (its series and replay
+ * aliases: one lookup per sample finds the series and tells an unknown reference). Drops samples
+ * beyond the future window, which a process without the window (or with a wider one) accepted: in
+ * the head they would move its time range ahead and make every present sample out of bounds.
  */
 final class HeadReplaySink implements ReplaySink {
   private static final Logger log = LoggerFactory.getLogger(Tsdb.class);
 
   private final Head head;
-  private final LongSet known = new LongSet();
   private final long maxValid;
   private long future;
   private long firstFutureRef;
@@ -33,7 +32,6 @@ final class HeadReplaySink implements ReplaySink {
   public void series(long ref, Labels labels) {
     try {
       head.replaySeries(ref, labels);
-      known.add(ref);
     } catch (IllegalArgumentException e) {
       log.warn("write-ahead log series record skipped: {}", e.getMessage());
     }
@@ -41,10 +39,10 @@ final class HeadReplaySink implements ReplaySink {
 
   @Override
   public boolean sample(long ref, long t, double v) {
-    if (!known.contains(ref)) {
-      return false;
-    }
     if (t > maxValid) {
+      if (!head.replayKnows(ref)) {
+        return false;
+      }
       if (future++ == 0) {
         firstFutureRef = ref;
         firstFutureT = t;
@@ -52,8 +50,7 @@ final class HeadReplaySink implements ReplaySink {
       latestFutureT = Math.max(latestFutureT, t);
       return true;
     }
-    head.replaySample(ref, t, v);
-    return true;
+    return head.replaySample(ref, t, v) != Head.Replayed.NO_SERIES;
   }
 
   long future() {

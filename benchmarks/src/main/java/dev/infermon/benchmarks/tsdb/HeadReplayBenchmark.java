@@ -2,7 +2,6 @@ package dev.infermon.benchmarks.tsdb;
 
 import dev.infermon.benchmarks.data.LlmSeriesGenerator;
 import dev.infermon.model.labels.Labels;
-import dev.infermon.model.util.LongSet;
 import dev.infermon.storage.Appender;
 import dev.infermon.tsdb.Tsdb;
 import dev.infermon.tsdb.TsdbOptions;
@@ -142,7 +141,6 @@ public class HeadReplayBenchmark {
   /** What {@code Tsdb.open}'s replay sink does, without its future window. */
   private static final class Sink implements ReplaySink {
     private final Head head;
-    private final LongSet known = new LongSet();
 
     Sink(Head head) {
       this.head = head;
@@ -151,16 +149,11 @@ public class HeadReplayBenchmark {
     @Override
     public void series(long ref, Labels labels) {
       head.replaySeries(ref, labels);
-      known.add(ref);
     }
 
     @Override
     public boolean sample(long ref, long t, double v) {
-      if (!known.contains(ref)) {
-        return false;
-      }
-      head.replaySample(ref, t, v);
-      return true;
+      return head.replaySample(ref, t, v) != Head.Replayed.NO_SERIES;
     }
   }
 }

@@ -273,19 +273,26 @@ public final class Head implements Storage {
     return existing.id;
   }
 
+  /** What {@link #replaySample} did with a sample. */
+  public enum Replayed {
+    /** Appended. */
+    APPENDED,
+    /** Dropped as out of order or a duplicate (and counted as such). */
+    DROPPED,
+    /** Not taken: no series record has named the reference yet. */
+    NO_SERIES
+  }
+
   /**
    * Replay: appends one sample without logging. Out-of-order and duplicate samples are dropped and
-   * counted as in a commit; out-of-bounds is not checked (the log decides what to replay).
-   *
-   * @return false when the sample was dropped or names an unknown reference
+   * counted as in a commit; out-of-bounds is not checked (the log decides what to replay). One
+   * lookup of the reference says both whether it is known and where the sample goes, so a replay
+   * needs no set of its own of the references it has seen.
    */
-  public boolean replaySample(long ref, long t, double v) {
-    MemSeries s = series.get(ref);
+  public Replayed replaySample(long ref, long t, double v) {
+    MemSeries s = replayed(ref);
     if (s == null) {
-      s = replayAliases.get(ref);
-      if (s == null) {
-        return false;
-      }
+      return Replayed.NO_SERIES;
     }
     int verdict;
     synchronized (s) {
@@ -300,11 +307,21 @@ public final class Head implements Storage {
       counters.duplicate.increment();
     }
     if (verdict != MemSeries.OK) {
-      return false;
+      return Replayed.DROPPED;
     }
     counters.samplesAppended.increment();
     widenTimeRange(t, t);
-    return true;
+    return Replayed.APPENDED;
+  }
+
+  /** Replay: whether a series record has named {@code ref} (an alias too). */
+  public boolean replayKnows(long ref) {
+    return replayed(ref) != null;
+  }
+
+  private MemSeries replayed(long ref) {
+    MemSeries s = series.get(ref);
+    return s != null ? s : replayAliases.get(ref);
   }
 
   /**

@@ -326,10 +326,14 @@ class HeadTest {
 
     assertThat(h.replaySeries(7, A)).isEqualTo(7);
     assertThat(h.replaySeries(9, A)).as("same labels again: an alias").isEqualTo(7);
-    assertThat(h.replaySample(7, 1000, 1)).isTrue();
-    assertThat(h.replaySample(9, 2000, 2)).isTrue();
-    assertThat(h.replaySample(9, 1500, 9)).as("out of order").isFalse();
-    assertThat(h.replaySample(8, 1000, 1)).as("unknown reference").isFalse();
+    assertThat(h.replaySample(7, 1000, 1)).isEqualTo(Head.Replayed.APPENDED);
+    assertThat(h.replaySample(9, 2000, 2)).isEqualTo(Head.Replayed.APPENDED);
+    assertThat(h.replaySample(9, 1500, 9)).as("out of order").isEqualTo(Head.Replayed.DROPPED);
+    assertThat(h.replaySample(8, 1000, 1))
+        .as("unknown reference")
+        .isEqualTo(Head.Replayed.NO_SERIES);
+    assertThat(h.replayKnows(9)).as("an alias").isTrue();
+    assertThat(h.replayKnows(8)).isFalse();
     h.endReplay();
     assertThatThrownBy(() -> h.replaySeries(7, B)).isInstanceOf(IllegalArgumentException.class);
 
