@@ -39,8 +39,9 @@ import java.util.function.LongSupplier;
  */
 public final class EmbeddedQueryBackend implements QueryBackend {
   /**
-   * Samples one scope keeps at most (16 bytes each, 128 MB): a 6 h dashboard of 100 pods at 30 s
-   * held at most 7.1 M at once (docs/benchmarks.md); a larger fleet's load shares what fits.
+   * Samples the scopes of one backend keep at most between them (16 bytes each, 128 MB): a 6 h
+   * dashboard of 100 pods at 30 s held at most 7.1 M at once (docs/benchmarks.md); a larger fleet's
+   * load, or loads that run at once, share what fits.
    */
   static final long SCOPE_SAMPLES = 8_000_000;
 
@@ -48,6 +49,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
   private final Queryable reads; // what evaluations read: the storage, or a scope's shared selects
   private final Engine engine;
   private final LongSupplier immutableBefore; // null: cannot tell
+  private final SharedSelects.Budget scopeBudget; // every scope's, shared
 
   /** Over a storage that cannot tell which samples are final: {@link #immutableBefore()} empty. */
   public EmbeddedQueryBackend(Storage storage, Engine engine) {
@@ -67,6 +69,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
     this.reads = storage;
     this.engine = engine;
     this.immutableBefore = immutableBefore;
+    this.scopeBudget = SharedSelects.Budget.of(SCOPE_SAMPLES);
   }
 
   private EmbeddedQueryBackend(EmbeddedQueryBackend of, Queryable reads) {
@@ -74,6 +77,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
     this.reads = reads;
     this.engine = of.engine;
     this.immutableBefore = of.immutableBefore;
+    this.scopeBudget = of.scopeBudget;
   }
 
   /**
@@ -92,7 +96,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
         SharedSelects.over(
             storage,
             bound.getAsLong() - QueryStack.APPENDER_MARGIN_MS - 1,
-            SCOPE_SAMPLES,
+            scopeBudget,
             selectors(queries));
     return QueryScope.of(new EmbeddedQueryBackend(this, shared), shared::close);
   }

@@ -24,13 +24,14 @@ import java.util.concurrent.atomic.LongAdder;
  * less the margin an appender opened earlier may still write in). Retention that deletes a block
  * while the scope is open is not seen by the scope's later selects.
  *
- * <p>Memory: at most {@code maxSamples} samples (16 bytes each) are kept; past that, series are
- * read from the storage as without sharing. When the caller says how many selects each matcher set
- * will have ({@code uses}: the selectors of the queries it will ask), a set's samples are kept only
- * until its last expected select has begun (that select still reads them), and a set not expected
- * is not kept at all; a count that is off costs sharing or memory until close, never a wrong
- * answer. Everything is dropped at {@link #close()}, after which selects pass straight through;
- * iterators handed out before stay valid.
+ * <p>Memory: at most the budget's samples (16 bytes each; {@code maxSamples}, or a {@link Budget}
+ * other scopes draw on too) are kept; past that, series are read from the storage as without
+ * sharing. When the caller says how many selects each matcher set will have ({@code uses}: the
+ * selectors of the queries it will ask), a set's samples are kept only until its last expected
+ * select has begun (that select still reads them), and a set not expected is not kept at all; a
+ * count that is off costs sharing or memory until close, never a wrong answer. Everything is
+ * dropped at {@link #close()}, after which selects pass straight through; iterators handed out
+ * before stay valid.
  *
  * <p>Threading: thread-safe; each {@link #querier()} is one query's, not thread-safe, as every
  * querier. Two queries that read the same series at once may both decode it (one copy is kept).
@@ -38,19 +39,20 @@ import java.util.concurrent.atomic.LongAdder;
 public final class SharedSelects implements Queryable, AutoCloseable {
   private final Queryable storage;
   private final long finalUpTo;
-  private final long maxSamples;
+  private final Budget budget;
   private final boolean expected; // whether only the sets in uses are kept
   private final Map<List<Matcher>, Family> families = new ConcurrentHashMap<>();
-  private final AtomicLong held = new AtomicLong();
+  private final AtomicLong held; // the budget's: every scope drawing on it
   private final AtomicLong peak = new AtomicLong();
   private final LongAdder reused = new LongAdder();
   private volatile boolean closed;
 
   private SharedSelects(
-      Queryable storage, long finalUpTo, long maxSamples, Map<List<Matcher>, Integer> uses) {
+      Queryable storage, long finalUpTo, Budget budget, Map<List<Matcher>, Integer> uses) {
     this.storage = storage;
     this.finalUpTo = finalUpTo;
-    this.maxSamples = maxSamples;
+    this.budget = budget;
+    this.held = budget.held;
     this.expected = uses != null;
     if (uses != null) {
       uses.forEach((m, n) -> families.put(List.copyOf(m), new Family(n)));
@@ -79,12 +81,22 @@ public final class SharedSelects implements Queryable, AutoCloseable {
    */
   public static SharedSelects over(
       Queryable storage, long finalUpTo, long maxSamples, Map<List<Matcher>, Integer> uses) {
-    if (storage == null || maxSamples < 0) {
+    return over(storage, finalUpTo, Budget.of(maxSamples), uses);
+  }
+
+  /**
+   * As {@link #over(Queryable, long, long, Map)}, keeping samples only while {@code budget}, which
+   * other open scopes may draw on too, has room for them: concurrent dashboard loads together hold
+   * at most the budget.
+   *
+   * @throws IllegalArgumentException when {@code storage} or {@code budget} is null or a count
+   *     below 1
+   */
+  public static SharedSelects over(
+      Queryable storage, long finalUpTo, Budget budget, Map<List<Matcher>, Integer> uses) {
+    if (storage == null || budget == null) {
       throw new IllegalArgumentException(
-          "shared selects need a storage and a sample budget of at least 0, got "
-              + storage
-              + " and "
-              + maxSamples);
+          "shared selects need a storage and a sample budget, got " + storage + " and " + budget);
     }
     if (uses != null) {
       uses.forEach(
@@ -94,7 +106,46 @@ public final class SharedSelects implements Queryable, AutoCloseable {
             }
           });
     }
-    return new SharedSelects(storage, finalUpTo, maxSamples, uses);
+    return new SharedSelects(storage, finalUpTo, budget, uses);
+  }
+
+  /**
+   * Samples that scopes drawing on it keep between them, at most {@link #max()}. Thread-safe;
+   * shared by the scopes a backend opens, so that memory stays bounded however many loads run at
+   * once.
+   */
+  public static final class Budget {
+    private final long max;
+    private final AtomicLong held = new AtomicLong();
+
+    private Budget(long max) {
+      this.max = max;
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code max} is negative
+     */
+    public static Budget of(long max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("a sample budget of at least 0, got " + max);
+      }
+      return new Budget(max);
+    }
+
+    /** Samples kept at most, by every scope together. */
+    public long max() {
+      return max;
+    }
+
+    /** Samples the scopes drawing on this keep now. */
+    public long held() {
+      return held.get();
+    }
+
+    @Override
+    public String toString() {
+      return "Budget[" + held.get() + " of " + max + "]";
+    }
   }
 
   /** The latest time whose samples are shared. */
@@ -102,7 +153,7 @@ public final class SharedSelects implements Queryable, AutoCloseable {
     return finalUpTo;
   }
 
-  /** Samples held now. */
+  /** Samples held now, by this and every other scope drawing on its budget. */
   public long heldSamples() {
     return held.get();
   }
@@ -175,7 +226,6 @@ public final class SharedSelects implements Queryable, AutoCloseable {
   /** Drops what is held; later selects read the storage only. Idempotent. */
   @Override
   public void close() {
-    System.err.println(+peak.get() + " reused " + reused.sum() + " held " + held.get());
     closed = true;
     for (Family f : families.values()) {
       f.release();
@@ -198,7 +248,7 @@ public final class SharedSelects implements Queryable, AutoCloseable {
 
     /** Keeps {@code p} for {@code labels} unless released, kept already or over the budget. */
     synchronized void keep(Map<Labels, Prefix> entry, Labels labels, Prefix p) {
-      if (released || closed || held.get() + p.n > maxSamples) {
+      if (released || closed || held.get() + p.n > budget.max) {
         return;
       }
       if (entry.putIfAbsent(labels, p) == null) {

@@ -102,6 +102,24 @@ class SharedSelectsTest {
   }
 
   @Test
+  void scopesDrawingOnOneBudgetHoldAtMostItTogether() {
+    SharedSelects.Budget budget = SharedSelects.Budget.of(70);
+    SharedSelects one = SharedSelects.over(counting, FINAL, budget, null);
+    SharedSelects two = SharedSelects.over(counting, FINAL, budget, null);
+    Map<Labels, List<Sample>> first = read(one, 0, 200_000);
+    assertThat(budget.held()).as("one series of 60 fits").isEqualTo(60);
+    assertThat(read(two, 0, 200_000)).as("the other scope reads the storage").isEqualTo(first);
+    assertThat(budget.held()).as("no room for the other scope's series").isEqualTo(60);
+    assertThat(two.reusedSamples()).isZero();
+    one.close();
+    assertThat(budget.held()).isZero();
+    read(two, 0, 200_000);
+    assertThat(budget.held()).as("room again once the first scope closed").isEqualTo(60);
+    two.close();
+    assertThat(budget.held()).isZero();
+  }
+
+  @Test
   void badArgumentsAreNamed() {
     assertThatThrownBy(() -> SharedSelects.over(null, FINAL, 1))
         .isInstanceOf(IllegalArgumentException.class)
