@@ -60,7 +60,9 @@ public final class PromqlCompiler {
       if (step == null || step.isBlank()) {
         throw new IllegalArgumentException("step must be a duration, got \"" + step + "\"");
       }
-      panelMatch = Map.copyOf(panelMatch);
+      // in name order: Map.copyOf's order changes from one JVM to the next, and with it the
+      // query's text (the results cache's key, the exports, the goldens)
+      panelMatch = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(panelMatch));
     }
 
     /** Options whose step is the rate window (for queries that draw no heatmap: rules, probes). */
