@@ -28,8 +28,7 @@ final class ReasonFinder {
   }
 
   /** The inference targets the filters and the panel's own matchers select. */
-  static Inventory scope(Inventory all, Filters filters, Map<String, String> panelMatch) {
-    Catalog catalog = Catalog.builtIn();
+  Inventory scope(Inventory all, Filters filters, Map<String, String> panelMatch) {
     return all.filter(
         t -> {
           if (catalog.isGpuExporter(t.engine())) {
@@ -121,7 +120,7 @@ final class ReasonFinder {
    * Why no inference target is in scope: none is scraped, the filters leave none, or the panel's
    * own matchers ask for a deployment the fleet does not have (prefill/decode backends).
    */
-  private static EmptyReason noTargets(Panel panel, Inventory all, Filters filters) {
+  private EmptyReason noTargets(Panel panel, Inventory all, Filters filters) {
     boolean filtered = !filters.values().isEmpty();
     String message;
     if (scope(all, Filters.NONE, Map.of()).targets().isEmpty()) {

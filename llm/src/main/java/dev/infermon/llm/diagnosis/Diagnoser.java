@@ -1,6 +1,5 @@
 package dev.infermon.llm.diagnosis;
 
-import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
@@ -102,11 +101,11 @@ final class Diagnoser {
    * page without the families it reads (cut, an engine the catalog does not know), so nothing of
    * them was judged.
    */
-  private static List<String> unexamined(Inventory inv, Set<String> examined) {
+  private List<String> unexamined(Inventory inv, Set<String> examined) {
     List<String> out = new ArrayList<>();
     for (TargetInventory t : inv.targets()) {
       String pod = t.label("namespace") + "/" + t.label("pod");
-      if (Catalog.builtIn().isGpuExporter(t.engine())
+      if (inventories.catalog().isGpuExporter(t.engine())
           || !t.up()
           || t.label("pod").isEmpty()
           || examined.contains(pod)) {
