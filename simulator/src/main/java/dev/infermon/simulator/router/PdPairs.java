@@ -29,7 +29,10 @@ final class PdPairs {
   private record Key(long id, double arrival) {}
 
   /** One side's finish: its seconds from arrival to first token and to the end, and its fate. */
-  private record Side(double first, double end, FinishReason reason, double at) {}
+  record Side(double first, double end, FinishReason reason, double at) {}
+
+  /** Both sides' finishes of one request. */
+  record Joined(Side prefill, Side decode) {}
 
   /** What the user saw of one request, seconds from its arrival at the EPP. */
   record Timed(double ttft, double duration) {}
@@ -42,6 +45,15 @@ final class PdPairs {
    * the user saw of it once both sides have finished it, else null.
    */
   Timed finished(boolean prefill, Request r, FinishReason reason, double now) {
+    Joined j = join(prefill, r, reason, now);
+    return j == null ? null : compose(j.prefill(), j.decode());
+  }
+
+  /**
+   * Request {@code r} left the {@code prefill} (else the decode) side at {@code now}; returns both
+   * sides' finishes once both have finished it, else null.
+   */
+  Joined join(boolean prefill, Request r, FinishReason reason, double now) {
     Key key = new Key(r.id(), r.arrival());
     double end = now - r.arrival();
     double first = Double.isNaN(r.firstTokenAt()) ? end : r.firstTokenAt() - r.arrival();
@@ -55,7 +67,7 @@ final class PdPairs {
       mine.put(key, side);
       return null;
     }
-    return compose(prefill ? side : peer, prefill ? peer : side);
+    return new Joined(prefill ? side : peer, prefill ? peer : side);
   }
 
   private static Timed compose(Side p, Side d) {
