@@ -1,6 +1,5 @@
 package dev.infermon.simulator;
 
-import dev.infermon.simulator.model.FinishReason;
 import dev.infermon.simulator.router.LlmdEpp;
 import dev.infermon.simulator.router.ProductionStackRouter;
 import dev.infermon.simulator.router.SmgRouter;
@@ -39,13 +38,7 @@ final class RouterTarget extends SimTarget {
         p.onFinish((r, reason, now) -> smg.pdFinished(pair, m, prefill, r, reason, now));
       } else if (kind == RouterKind.SMG) {
         String m = p.info().model();
-        p.onFinish(
-            (r, reason, now) ->
-                smg.finished(
-                    m,
-                    now - r.arrival(),
-                    reason != FinishReason.ABORT && reason != FinishReason.ERROR,
-                    now));
+        p.onFinish((r, reason, now) -> smg.finished(m, r, reason, now));
       } else if (kind == RouterKind.LLM_D && !p.info().role().isEmpty()) {
         String m = p.info().model();
         String pair = p.info().workloadName();

@@ -28,8 +28,11 @@ final class PdPairs {
   /** A request's identity on both sides of a pair. */
   private record Key(long id, double arrival) {}
 
-  /** One side's finish: its seconds from arrival to first token and to the end, and its fate. */
-  record Side(double first, double end, FinishReason reason, double at) {}
+  /**
+   * One side's finish: its seconds from arrival to first token (its end when it had none, {@code
+   * started} false) and to the end, and its fate.
+   */
+  record Side(double first, double end, boolean started, FinishReason reason, double at) {}
 
   /** Both sides' finishes of one request. */
   record Joined(Side prefill, Side decode) {}
@@ -57,7 +60,7 @@ final class PdPairs {
     Key key = new Key(r.id(), r.arrival());
     double end = now - r.arrival();
     double first = Double.isNaN(r.firstTokenAt()) ? end : r.firstTokenAt() - r.arrival();
-    Side side = new Side(first, end, reason, now);
+    Side side = new Side(first, end, !Double.isNaN(r.firstTokenAt()), reason, now);
     Map<Key, Side> mine = prefill ? prefills : decodes;
     Map<Key, Side> other = prefill ? decodes : prefills;
     forget(mine, now);

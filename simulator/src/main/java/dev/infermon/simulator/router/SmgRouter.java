@@ -32,8 +32,9 @@ import java.util.function.Function;
  * {@code smg_router_ttft_seconds} and {@code smg_router_tpot_seconds}; the priority scheduler's
  * {@code smg_scheduler_*} exist only when it is enabled. The worker's in-flight gauge is the
  * router's load count (worker.rs update_running_requests_metrics): every request sent and not yet
- * answered, the engine's queue included. A request's duration is recorded when it succeeds
- * (router.rs), from arrival to its last byte. Counters outlive a worker's restart.
+ * answered, the engine's queue included. A streaming request's duration is recorded at the worker's
+ * response head (router.rs line 393), which SGLang sends with the first token: from arrival to the
+ * first token, not to the stream's end ({@link #finished}). Counters outlive a worker's restart.
  *
  * <p>In front of SGLang prefill/decode pairs the gateway is its PD router
  * (routers/http/pd_router.rs @ 73da68ca), with {@code backend_type="pd"}: per request one {@code
@@ -89,36 +90,38 @@ public final class SmgRouter {
   }
 
   /**
-   * A request for {@code model} the gateway forwarded left its worker {@code seconds} after it
-   * arrived, at {@code now}; only a successful one is timed (router.rs records the duration on
-   * success).
+   * Request {@code r} for {@code model}, which the gateway forwarded to a regular worker, left it
+   * at {@code now}. router.rs records the duration when route_typed_request_once returns (line
+   * 393), which for a streaming request is at the worker's response head (send_typed_request hands
+   * the body to a relay task, line 1065-1107), and SGLang sends that head with the stream's first
+   * chunk, the first token (serving_chat.py, #21900): so a request is timed from its arrival to its
+   * first token, if it had one and did not fail. The observation is made here, at its end.
    */
-  public void finished(String model, double seconds, boolean succeeded, double now) {
-    if (succeeded) {
-      durations.observe(model, seconds, now);
+  public void finished(String model, Request r, FinishReason reason, double now) {
+    if (reason != FinishReason.ERROR && !Double.isNaN(r.firstTokenAt())) {
+      durations.observe(model, r.firstTokenAt() - r.arrival(), now);
     }
   }
 
   /**
    * Request {@code r} for {@code model} left the {@code prefill} (else the decode) side of pair
    * {@code pair} at {@code now}. Once both sides have, the PD router's timings are recorded as
-   * pd_router.rs does: nothing when either side was aborted or the decode side failed (its head is
-   * an error, line 702-711); the TTFT alone when only the prefill failed (recorded before the
-   * prefill's answer is read, line 718-733); else the TTFT, the prefill leg and the duration.
+   * pd_router.rs does: the TTFT when the decode head came and was a success (line 702-723), which a
+   * decode side that failed or was aborted before its first token never sent; the prefill leg and
+   * the duration only when, beyond that, the prefill's answer was drained (line 725-742, 477-487),
+   * which a prefill side that failed or was aborted never gave.
    */
   public void pdFinished(
       String pair, String model, boolean prefill, Request r, FinishReason reason, double now) {
     PdPairs.Joined j =
         pairs.computeIfAbsent(pair, k -> new PdPairs()).join(prefill, r, reason, now);
-    if (j == null
-        || j.prefill().reason() == FinishReason.ABORT
-        || j.decode().reason() == FinishReason.ABORT
-        || j.decode().reason() == FinishReason.ERROR) {
+    if (j == null || j.decode().reason() == FinishReason.ERROR || !j.decode().started()) {
       return;
     }
     double ttft = j.prefill().end() + j.decode().first();
     pdTtfts.observe(model, ttft, now);
-    if (j.prefill().reason() == FinishReason.ERROR) {
+    FinishReason p = j.prefill().reason();
+    if (p == FinishReason.ERROR || p == FinishReason.ABORT) {
       return;
     }
     pdPrefills.observe(model, j.prefill().end(), now);
