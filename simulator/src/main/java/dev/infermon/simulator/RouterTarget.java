@@ -73,8 +73,8 @@ final class RouterTarget extends SimTarget {
             "router "
                 + k.label()
                 + " would front no pod of this fleet: a pod has one router in front,"
-                + " production-stack for the vLLM pods and smg for the SGLang pods when listed,"
-                + " else llm-d (routers: "
+                + " production-stack for the vLLM pods and smg for the SGLang pods and pair when"
+                + " listed, else llm-d (routers: "
                 + labels(config.routers())
                 + ")");
       }
