@@ -69,15 +69,22 @@ class SmgPrefillDecodeTest {
     }
     assertThat(selections)
         .isEqualTo(Map.of("prefill", (double) LlmdEpp.sent(prefill), "decode", sent));
+    // both legs' load guards live until the decode stream ends (pd_router.rs line 625-628, 765):
+    // each worker counts the decode side's requests in flight, not its own engine's
+    int inFlight =
+        decode.engines().stream()
+            .mapToInt(e -> e.state().running() + e.state().waiting() + e.state().transferring())
+            .sum();
+    int prefilling =
+        prefill.engines().stream()
+            .mapToInt(e -> e.state().running() + e.state().waiting() + e.state().transferring())
+            .sum();
+    assertThat(inFlight).isGreaterThan(prefilling);
     for (InferencePod p : List.of(prefill, decode)) {
       assertThat(page.value("smg_worker_pool_size", "worker_type", p.info().role(), "model", model))
           .isEqualTo(1.0);
-      int load =
-          p.engines().stream()
-              .mapToInt(e -> e.state().running() + e.state().waiting() + e.state().transferring())
-              .sum();
       assertThat(page.value("smg_worker_requests_active", "worker", SmgRouter.workerUrl(p)))
-          .isEqualTo((double) load);
+          .isEqualTo((double) inFlight);
     }
     // the regular SGLang pod is still the HTTP router's, which records no selection
     double regular =

@@ -150,6 +150,7 @@ public final class SmgRouter {
     Map<String, String> health = new TreeMap<>();
     Map<String, String> active = new TreeMap<>();
     Map<List<String>, Integer> poolSize = new TreeMap<>(SmgRouter::byElements);
+    Map<String, Integer> pairLoad = pairLoads(pods, now);
     for (InferencePod pod : pods) {
       String url = urls.apply(pod);
       String model = pod.info().model();
@@ -161,11 +162,7 @@ public final class SmgRouter {
         active.put(url, "0"); // the failed requests were answered with errors: load back to 0
         continue;
       }
-      int load = 0;
-      for (EngineModel e : pod.engines()) {
-        EngineState s = e.state();
-        load += s.running() + s.waiting() + s.transferring();
-      }
+      int load = role.isEmpty() ? load(pod) : pairLoad.getOrDefault(pod.info().workloadName(), 0);
       active.put(url, RustFloat.format(load));
       long sent = LlmdEpp.sent(pod);
       String incarnation = pod.info().name() + "#" + pod.restarts();
@@ -188,6 +185,33 @@ public final class SmgRouter {
     gauges(out, health, active, poolSize);
     histograms(out);
     return out.toString();
+  }
+
+  /** Requests sent and not yet answered: the engine's running, queued and transferring. */
+  private static int load(InferencePod pod) {
+    int load = 0;
+    for (EngineModel e : pod.engines()) {
+      EngineState s = e.state();
+      load += s.running() + s.waiting() + s.transferring();
+    }
+    return load;
+  }
+
+  /**
+   * Per pair (workload), the PD requests the gateway has in flight: both legs' load guards are
+   * taken at dispatch and attached to the response body (pd_router.rs line 625-628, 765), so each
+   * worker counts a request until its decode stream ends, the prefill worker too. That is the
+   * decode side's load, which holds every request from dispatch (its KV wait included) to its end;
+   * 0 while the decode pod is down, whose requests were answered with errors.
+   */
+  private static Map<String, Integer> pairLoads(List<InferencePod> pods, double now) {
+    Map<String, Integer> out = new HashMap<>();
+    for (InferencePod pod : pods) {
+      if (pod.info().role().equals("decode") && pod.up(now)) {
+        out.merge(pod.info().workloadName(), load(pod), Integer::sum);
+      }
+    }
+    return out;
   }
 
   private void counters(StringBuilder out) {
