@@ -80,6 +80,16 @@ class ExportsLintTest {
               .build(),
           "with SM profiling fields",
           FleetConfig.builder().smProfilingFields(true).build(),
+          "llm-d's EPP in front of the vLLM pair, smg's PD router in front of the SGLang pair",
+          FleetConfig.builder()
+              .vllmPods(0)
+              .legacyVllmPods(0)
+              .dataParallelPods(0)
+              .sglangPods(1)
+              .sglangGatewayPods(0)
+              .prefillDecode(true)
+              .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+              .build(),
           "SGLang 0.5.11 direct, behind the gateway and PD",
           FleetConfig.builder()
               .vllmPods(0)

@@ -17,9 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * SGLang's model gateway in front of simulated SGLang pods ({@code --router smg}): its current
- * {@code smg_*} names are a router's, not unknown engine metrics; the first generation's {@code
- * sgl_router_*} is named as gone since sglang #15160.
+ * SGLang's model gateway in front of simulated SGLang pods and, with its PD router, the SGLang
+ * prefill/decode pair ({@code --router smg}): its current {@code smg_*} names, the PD ones too, are
+ * a router's, not unknown engine metrics; the first generation's {@code sgl_router_*} is named as
+ * gone since sglang #15160.
  */
 class SmgLintTest {
   static Reference ref;
@@ -32,7 +33,7 @@ class SmgLintTest {
             .legacyVllmPods(0)
             .sglangPods(1)
             .sglangGatewayPods(0)
-            .prefillDecode(false)
+            .prefillDecode(true)
             .router(RouterKind.SMG)
             .build();
     ref =
@@ -52,6 +53,9 @@ class SmgLintTest {
           sum by (worker) (smg_worker_requests_active)                                   | -
           histogram_quantile(0.95, sum by (le, model) (rate(smg_router_request_duration_seconds_bucket[5m]))) | -
           sum(rate(smg_router_requests_total[5m]))                                       | -
+          histogram_quantile(0.95, sum by (le, model) (rate(smg_pd_ttft_seconds_bucket{backend_type="pd"}[5m]))) | -
+          histogram_quantile(0.95, sum by (le, model) (rate(smg_pd_prefill_duration_seconds_bucket[5m]))) | -
+          sum by (worker_type, policy) (rate(smg_worker_selection_total[5m]))            | -
           sum(rate(sgl_router_requests_total[5m]))                                       | removed-metric WARNING: sgl_router_requests_total is not an engine metric: it is the SGLang Model Gateway (smg, formerly sgl-router)'s, from 2025-05-24 (sglang #6537) until 2025-12-15 (sglang #15160
           """)
   void theGatewaysNamesAreARoutersAndItsFirstGenerationIsGone(String query, String expected) {

@@ -343,13 +343,55 @@ class RouterDashboardTest {
     }
   }
 
-  /** smg and production-stack front no prefill/decode pair: the view's router TTFT says so. */
+  /**
+   * SGLang's model gateway in front of the SGLang pair (its PD router): the prefill/decode view's
+   * router TTFT is the smg_pd_ttft_seconds it recorded, dispatch to the decode head, which SGLang
+   * sends with the first token; the vLLM pair has no router in front. Its worker selections, one
+   * per leg, are the routing decisions, by policy under the gateway's pod.
+   */
   @Test
-  void prefillDecodeTtftWithoutTheEppInFrontOfThePairsSaysNoRouter() {
+  void prefillDecodeTtftAtTheGatewayIsWhatItTimedForTheSglangPair() {
+    SimulatedFleet f = new SimulatedFleet(pairs(RouterKind.SMG), false);
+    Map<Long, Map<String, Long>> sent = sentAt(f);
+    long now = f.now();
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "pd.ttft_router", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, SglangPod.class);
+    assertThat(models).hasSize(1);
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.gatewayPdTimes(model, now - 300_000, now, true),
+          SMG_BUCKETS,
+          model + " pd ttft");
+      inTheBucketOfTheTruth(
+          PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE).get(model),
+          f.fleet.gatewayDurations(model, now - 300_000, now),
+          SMG_BUCKETS,
+          model + " latency");
+    }
+    double selected = 0;
+    for (InferencePod p : f.fleet.pods()) {
+      if (p instanceof SglangPod) {
+        String pod = p.info().name();
+        selected += (sent.get(now).get(pod) - sent.get(now - 300_000).get(pod)) / 300.0;
+      }
+    }
+    Map<String, Double> decisions =
+        PanelValues.panel(f.backend, now, "router.decisions", 0, Filters.NONE);
+    assertThat(decisions).containsOnlyKeys("smg-router-0"); // one decision value: cache_aware
+    assertThat(selected).isGreaterThan(0.1);
+    // rate() extrapolates over the window's first scrape interval: at most 15 s of 300
+    assertThat(decisions.get("smg-router-0")).isCloseTo(selected, within(0.06 * selected));
+  }
+
+  /** production-stack fronts no prefill/decode pair: the view's router TTFT says so. */
+  @Test
+  void prefillDecodeTtftWithoutARouterInFrontOfThePairsSaysNoRouter() {
     FleetConfig c =
         config(RouterKind.NONE).toBuilder()
             .prefillDecode(true)
-            .routers(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG))
+            .routers(List.of(RouterKind.PRODUCTION_STACK))
             .build();
     SimulatedFleet f = new SimulatedFleet(c, false).run(RUN);
     DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());

@@ -121,6 +121,22 @@ public final class Fleet {
     return List.of();
   }
 
+  /**
+   * The ground truth of SGLang's model gateway in front of the SGLang prefill/decode pair: its
+   * {@code smg_pd_ttft_seconds} ({@code ttft}), else its {@code
+   * smg_router_request_duration_seconds{backend_type="pd"}} for {@code model}'s requests recorded
+   * in {@code (fromMillis, toMillis]}, at most 15 minutes back; empty without that router.
+   */
+  public synchronized List<Double> gatewayPdTimes(
+      String model, long fromMillis, long toMillis, boolean ttft) {
+    for (SimTarget t : targets.values()) {
+      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == RouterKind.SMG) {
+        return ((RouterTarget) t).pdTimed(model, fromMillis / 1000.0, toMillis / 1000.0, ttft);
+      }
+    }
+    return List.of();
+  }
+
   /** The fleet's simulated time, epoch milliseconds. */
   public synchronized long nowMillis() {
     return Math.round(clock * 1000);

@@ -58,8 +58,9 @@ import java.util.List;
  *     default
  * @param routers the routers served in front of the pods ({@code simulate --router}), each listed
  *     once, none by default. A pod has one router in front: the engine's own router when it is
- *     listed (production-stack for the vLLM pods, smg for the SGLang pods), else llm-d's EPP when
- *     it is; with several listed, each must front a pod
+ *     listed (production-stack for the vLLM pods, smg for the SGLang pods and, with its PD router,
+ *     the SGLang prefill/decode pair), else llm-d's EPP when it is; with several listed, each must
+ *     front a pod
  * @param nixl whether the vLLM prefill/decode pair moves KV over the NIXL connector (the default):
  *     its pages then have the {@code vllm:nixl_*} families
  * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by

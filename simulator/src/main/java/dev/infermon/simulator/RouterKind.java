@@ -16,11 +16,12 @@ public enum RouterKind {
   PRODUCTION_STACK("production-stack"),
   /**
    * llm-d's endpoint picker (EPP), in front of the vLLM and SGLang pods that no router of their own
-   * fronts, and of the prefill/decode pairs.
+   * fronts, and of the prefill/decode pairs no gateway fronts.
    */
   LLM_D("llm-d"),
   /**
-   * SGLang's model gateway (smg, formerly sgl-router), its HTTP router in front of the SGLang pods.
+   * SGLang's model gateway (smg, formerly sgl-router), its HTTP router in front of the SGLang pods
+   * and its PD router in front of the SGLang prefill/decode pair.
    */
   SMG("smg");
 

@@ -1,6 +1,5 @@
 package dev.infermon.simulator;
 
-import dev.infermon.simulator.model.FinishReason;
 import dev.infermon.simulator.router.LlmdEpp;
 import dev.infermon.simulator.router.ProductionStackRouter;
 import dev.infermon.simulator.router.SmgRouter;
@@ -13,9 +12,10 @@ import java.util.List;
  * it times the requests those pods finish. A pod has one router in front ({@link #frontOf}): in a
  * real deployment a pool of engine pods sits behind one router or gateway, which owns its request
  * path. production-stack's router fronts vLLM pods, SGLang's model gateway SGLang pods (its HTTP
- * router), llm-d's EPP either when their own router is not listed, and the prefill/decode pairs
- * whenever it is listed (a P/D request is timed once, through the decode pod: {@link
- * LlmdEpp#pdFinished}); none fronts the pods behind SGLang's per-pod {@code /engine_metrics}
+ * router, and its PD router in front of the SGLang prefill/decode pair: {@link
+ * SmgRouter#pdFinished}), llm-d's EPP either when their own router is not listed, and the
+ * prefill/decode pairs no gateway fronts (a P/D request is timed once, through the decode pod:
+ * {@link LlmdEpp#pdFinished}); none fronts the pods behind SGLang's per-pod {@code /engine_metrics}
  * gateway here. Not thread-safe.
  */
 final class RouterTarget extends SimTarget {
@@ -31,15 +31,14 @@ final class RouterTarget extends SimTarget {
     this.behind = List.copyOf(behind);
     this.productionStack = new ProductionStackRouter(start);
     for (InferencePod p : this.behind) {
-      if (kind == RouterKind.SMG) {
+      if (kind == RouterKind.SMG && !p.info().role().isEmpty()) {
         String m = p.info().model();
-        p.onFinish(
-            (r, reason, now) ->
-                smg.finished(
-                    m,
-                    now - r.arrival(),
-                    reason != FinishReason.ABORT && reason != FinishReason.ERROR,
-                    now));
+        String pair = p.info().workloadName();
+        boolean prefill = p.info().role().equals("prefill");
+        p.onFinish((r, reason, now) -> smg.pdFinished(pair, m, prefill, r, reason, now));
+      } else if (kind == RouterKind.SMG) {
+        String m = p.info().model();
+        p.onFinish((r, reason, now) -> smg.finished(m, r, reason, now));
       } else if (kind == RouterKind.LLM_D && !p.info().role().isEmpty()) {
         String m = p.info().model();
         String pair = p.info().workloadName();
@@ -74,8 +73,8 @@ final class RouterTarget extends SimTarget {
             "router "
                 + k.label()
                 + " would front no pod of this fleet: a pod has one router in front,"
-                + " production-stack for the vLLM pods and smg for the SGLang pods when listed,"
-                + " else llm-d (routers: "
+                + " production-stack for the vLLM pods and smg for the SGLang pods and pair when"
+                + " listed, else llm-d (routers: "
                 + labels(config.routers())
                 + ")");
       }
@@ -93,12 +92,17 @@ final class RouterTarget extends SimTarget {
   /**
    * The router of {@code routers} in front of pod {@code p}, {@link RouterKind#NONE} for none: the
    * engine's own router when listed, else llm-d's EPP when listed (it fronts vLLM and SGLang); a
-   * prefill/decode pod has llm-d's EPP in front when listed, else none.
+   * prefill/decode pod of SGLang has the gateway (its PD router) in front when listed, else, as the
+   * vLLM pair's, llm-d's EPP when listed, else none.
    */
   static RouterKind frontOf(List<RouterKind> routers, InferencePod p) {
     if (!p.info().role().isEmpty()) {
-      // of the simulated routers only llm-d's EPP schedules a prefill/decode pair (its P/D
-      // profile handler)
+      // SGLang's pair has its own gateway's PD router in front when listed (the bootstrap
+      // injection of pd_router.rs is SGLang's PD protocol); else, as the vLLM pair, llm-d's EPP
+      // (its P/D profile handler) when listed
+      if (p instanceof SglangPod && routers.contains(RouterKind.SMG)) {
+        return RouterKind.SMG;
+      }
       return routers.contains(RouterKind.LLM_D) ? RouterKind.LLM_D : RouterKind.NONE;
     }
     RouterKind own;
@@ -152,13 +156,16 @@ final class RouterTarget extends SimTarget {
 
   /**
    * The durations this router timed for {@code model}'s requests that finished in {@code (from,
-   * to]} (epoch seconds, at most 15 minutes back): smg's successful requests, production-stack's
-   * latencies, the EPP's request durations.
+   * to]} (epoch seconds, at most 15 minutes back): smg's successful requests (its regular and PD
+   * routers'), production-stack's latencies, the EPP's request durations.
    */
   List<Double> durations(String model, double from, double to) {
     switch (kind) {
       case SMG:
-        return smg.durations(model, from, to);
+        // one histogram family, regular and pd series
+        List<Double> all = new ArrayList<>(smg.durations(model, from, to));
+        all.addAll(smg.pdTimed(model, from, to, false));
+        return all;
       case PRODUCTION_STACK:
         return productionStack.latencies(model, from, to);
       default:
@@ -169,6 +176,15 @@ final class RouterTarget extends SimTarget {
   /** The TTFTs the EPP timed, as {@link #durations}; empty for the other routers. */
   List<Double> ttfts(String model, double from, double to) {
     return kind == RouterKind.LLM_D ? epp.timed(model, from, to, true) : List.of();
+  }
+
+  /**
+   * What the gateway's PD router timed for {@code model}, as {@link #durations}: its {@code
+   * smg_pd_ttft_seconds} ({@code ttft}), else its durations with {@code backend_type="pd"}; empty
+   * for the other routers.
+   */
+  List<Double> pdTimed(String model, double from, double to, boolean ttft) {
+    return kind == RouterKind.SMG ? smg.pdTimed(model, from, to, ttft) : List.of();
   }
 
   @Override

@@ -109,10 +109,14 @@ class LlmdEppPrefillDecodeTest {
     assertThat(fleet.routerDurations(RouterKind.PRODUCTION_STACK, "any", T0, fleet.nowMillis()))
         .isEmpty();
     for (InferencePod p : fleet.pods()) {
+      // SGLang's pair has its gateway's PD router in front when listed (SmgPrefillDecodeTest)
+      RouterKind gateway = p instanceof SglangPod ? RouterKind.SMG : RouterKind.NONE;
       assertThat(RouterTarget.frontOf(List.of(RouterKind.PRODUCTION_STACK, RouterKind.SMG), p))
-          .isEqualTo(RouterKind.NONE);
+          .isEqualTo(gateway);
       assertThat(RouterTarget.frontOf(List.of(RouterKind.SMG, RouterKind.LLM_D), p))
-          .isEqualTo(RouterKind.LLM_D);
+          .isEqualTo(gateway == RouterKind.SMG ? RouterKind.SMG : RouterKind.LLM_D);
+      assertThat(RouterTarget.frontOf(List.of(RouterKind.PRODUCTION_STACK), p))
+          .isEqualTo(RouterKind.NONE);
     }
   }
 

@@ -145,8 +145,8 @@ class RouterTargetTest {
         .isThrownBy(() -> Fleet.create(c, T0))
         .withMessage(
             "router llm-d would front no pod of this fleet: a pod has one router in front,"
-                + " production-stack for the vLLM pods and smg for the SGLang pods when listed,"
-                + " else llm-d (routers: production-stack, llm-d)");
+                + " production-stack for the vLLM pods and smg for the SGLang pods and pair when"
+                + " listed, else llm-d (routers: production-stack, llm-d)");
   }
 
   @Test

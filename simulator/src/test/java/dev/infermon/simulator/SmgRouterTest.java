@@ -92,6 +92,30 @@ class SmgRouterTest {
         .hasSize(30);
   }
 
+  /**
+   * router.rs records a streaming request's duration at the worker's response head (line 393),
+   * which SGLang sends with the first token (serving_chat.py, #21900): the histogram's sum is the
+   * SGLang pods' own TTFT sum, not their end-to-end one.
+   */
+  @Test
+  void aStreamingRequestIsTimedToItsFirstTokenNotItsLastByte() {
+    Fleet fleet = fleet();
+    fleet.advance(Duration.ofMinutes(5));
+    Page page = PageChecker.strict(fleet.render(router(fleet).name()).orElseThrow());
+    double ttft = 0;
+    double e2e = 0;
+    for (InferencePod p : fleet.pods()) {
+      if (p instanceof SglangPod) {
+        Page pod = PageChecker.strict(fleet.render(p.info().name()).orElseThrow());
+        ttft += pod.sum("sglang:time_to_first_token_seconds_sum");
+        e2e += pod.sum("sglang:e2e_request_latency_seconds_sum");
+      }
+    }
+    double timed = page.sum("smg_router_request_duration_seconds_sum");
+    assertThat(e2e).isGreaterThan(3 * ttft);
+    assertThat(timed).isCloseTo(ttft, org.assertj.core.api.Assertions.within(0.05 * ttft));
+  }
+
   @Test
   void theTextIsTheRustExportersCountersGaugesHistogramsEachFamilyFollowedByAnEmptyLine() {
     Fleet fleet = fleet();

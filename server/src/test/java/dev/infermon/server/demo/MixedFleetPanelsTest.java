@@ -50,16 +50,17 @@ import org.junit.jupiter.api.io.TempDir;
  * The mixed fleet of {@code infermon demo --engines all} (every simulated engine, TensorRT-LLM on
  * its current release, on 1.3, whose page names no model and lacks the later families, and on 1.0,
  * the five request families unprefixed (no KV-cache gauges, no speculative decoding), llm-d's
- * endpoint picker in front of the vLLM pods and SGLang's model gateway in front of the SGLang pods,
- * dcgm-exporter per node), half an hour backfilled through the scrape pipeline into a TSDB and
- * rendered on the embedded engine, one engine at a time (the dashboard's backend filter). The table
- * is the spec: per panel and engine, {@code data}, the reason the engine's view is empty ({@code
- * KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming
- * none), or {@code data+KIND} when it has data from some pods and the reason for the rest. Each
- * cell is checked against the catalog too: data only where the engine maps every signal of some
- * query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every query's, no
- * NOT_EXPOSED but for another release, a family created on first use that a page which served
- * requests lacks, or a family the engine never writes on a role's servers.
+ * endpoint picker in front of the vLLM pods and the vLLM prefill/decode pair, SGLang's model
+ * gateway in front of the SGLang pods and, with its PD router, the SGLang pair, dcgm-exporter per
+ * node), half an hour backfilled through the scrape pipeline into a TSDB and rendered on the
+ * embedded engine, one engine at a time (the dashboard's backend filter). The table is the spec:
+ * per panel and engine, {@code data}, the reason the engine's view is empty ({@code KIND}, naming
+ * the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming none), or {@code
+ * data+KIND} when it has data from some pods and the reason for the rest. Each cell is checked
+ * against the catalog too: data only where the engine maps every signal of some query of the panel,
+ * NOT_EXPOSED where it maps no query's, and where it maps every query's, no NOT_EXPOSED but for
+ * another release, a family created on first use that a page which served requests lacks, or a
+ * family the engine never writes on a role's servers.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
@@ -149,12 +150,12 @@ class MixedFleetPanelsTest {
       efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
       efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NOT_EXPOSED:llm-d | NOT_EXPOSED:llm-d
-      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.decisions                     | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | NOT_EXPOSED:smg
+      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NOT_EXPOSED:llm-d | data
+      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | NOT_EXPOSED:smg
+      router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
       router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.ttft                          | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
       """;
 
   private static final long T0 = 1_790_078_400_000L;

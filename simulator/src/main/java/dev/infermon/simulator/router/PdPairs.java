@@ -28,8 +28,14 @@ final class PdPairs {
   /** A request's identity on both sides of a pair. */
   private record Key(long id, double arrival) {}
 
-  /** One side's finish: its seconds from arrival to first token and to the end, and its fate. */
-  private record Side(double first, double end, FinishReason reason, double at) {}
+  /**
+   * One side's finish: its seconds from arrival to first token (its end when it had none, {@code
+   * started} false) and to the end, and its fate.
+   */
+  record Side(double first, double end, boolean started, FinishReason reason, double at) {}
+
+  /** Both sides' finishes of one request. */
+  record Joined(Side prefill, Side decode) {}
 
   /** What the user saw of one request, seconds from its arrival at the EPP. */
   record Timed(double ttft, double duration) {}
@@ -42,10 +48,19 @@ final class PdPairs {
    * the user saw of it once both sides have finished it, else null.
    */
   Timed finished(boolean prefill, Request r, FinishReason reason, double now) {
+    Joined j = join(prefill, r, reason, now);
+    return j == null ? null : compose(j.prefill(), j.decode());
+  }
+
+  /**
+   * Request {@code r} left the {@code prefill} (else the decode) side at {@code now}; returns both
+   * sides' finishes once both have finished it, else null.
+   */
+  Joined join(boolean prefill, Request r, FinishReason reason, double now) {
     Key key = new Key(r.id(), r.arrival());
     double end = now - r.arrival();
     double first = Double.isNaN(r.firstTokenAt()) ? end : r.firstTokenAt() - r.arrival();
-    Side side = new Side(first, end, reason, now);
+    Side side = new Side(first, end, !Double.isNaN(r.firstTokenAt()), reason, now);
     Map<Key, Side> mine = prefill ? prefills : decodes;
     Map<Key, Side> other = prefill ? decodes : prefills;
     forget(mine, now);
@@ -55,7 +70,7 @@ final class PdPairs {
       mine.put(key, side);
       return null;
     }
-    return compose(prefill ? side : peer, prefill ? peer : side);
+    return new Joined(prefill ? side : peer, prefill ? peer : side);
   }
 
   private static Timed compose(Side p, Side d) {
