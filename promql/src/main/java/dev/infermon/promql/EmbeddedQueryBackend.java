@@ -3,24 +3,16 @@ package dev.infermon.promql;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
-import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
-import dev.infermon.promql.parser.Children;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ParseException;
 import dev.infermon.promql.parser.PromqlParser;
-import dev.infermon.promql.parser.VectorSelector;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.storage.Querier;
-import dev.infermon.storage.Queryable;
 import dev.infermon.storage.SeriesSet;
-import dev.infermon.storage.SharedSelects;
 import dev.infermon.storage.Storage;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -31,25 +23,11 @@ import java.util.function.LongSupplier;
 /**
  * The {@link QueryBackend} over this process's own storage and engine. Thread-safe (the engine and
  * storage are); each call opens and closes its own querier.
- *
- * <p>A {@link #scope()}'s evaluations share their selects' samples before the appendable window
- * less {@link QueryStack#APPENDER_MARGIN_MS} ({@link SharedSelects}, at most {@link
- * #SCOPE_SAMPLES}), read when the scope opens; over a storage that cannot tell which samples are
- * final a scope shares nothing.
  */
 public final class EmbeddedQueryBackend implements QueryBackend {
-  /**
-   * Samples the scopes of one backend keep at most between them (16 bytes each, 128 MB): a 6 h
-   * dashboard of 100 pods at 30 s held at most 7.1 M at once (docs/benchmarks.md); a larger fleet's
-   * load, or loads that run at once, share what fits.
-   */
-  static final long SCOPE_SAMPLES = 8_000_000;
-
   private final Storage storage;
-  private final Queryable reads; // what evaluations read: the storage, or a scope's shared selects
   private final Engine engine;
   private final LongSupplier immutableBefore; // null: cannot tell
-  private final SharedSelects.Budget scopeBudget; // every scope's, shared
 
   /** Over a storage that cannot tell which samples are final: {@link #immutableBefore()} empty. */
   public EmbeddedQueryBackend(Storage storage, Engine engine) {
@@ -66,63 +44,8 @@ public final class EmbeddedQueryBackend implements QueryBackend {
       throw new IllegalArgumentException("storage and engine are required");
     }
     this.storage = storage;
-    this.reads = storage;
     this.engine = engine;
     this.immutableBefore = immutableBefore;
-    this.scopeBudget = SharedSelects.Budget.of(SCOPE_SAMPLES);
-  }
-
-  private EmbeddedQueryBackend(EmbeddedQueryBackend of, Queryable reads) {
-    this.storage = of.storage;
-    this.reads = reads;
-    this.engine = of.engine;
-    this.immutableBefore = of.immutableBefore;
-    this.scopeBudget = of.scopeBudget;
-  }
-
-  /**
-   * A scope whose evaluations share what they read before the appendable window (less the margin an
-   * appender opened earlier may still write in), as that stands now, each selector's samples kept
-   * until the last of {@code queries}' selectors with its matchers has been selected; nothing when
-   * this backend cannot tell which samples are final.
-   */
-  @Override
-  public QueryScope scope(Collection<String> queries) {
-    OptionalLong bound = immutableBefore();
-    if (bound.isEmpty() || bound.getAsLong() <= Long.MIN_VALUE + QueryStack.APPENDER_MARGIN_MS) {
-      return QueryScope.none(this);
-    }
-    SharedSelects shared =
-        SharedSelects.over(
-            storage,
-            bound.getAsLong() - QueryStack.APPENDER_MARGIN_MS - 1,
-            scopeBudget,
-            selectors(queries));
-    return QueryScope.of(new EmbeddedQueryBackend(this, shared), shared::close);
-  }
-
-  /**
-   * How many selectors of each matcher set {@code queries} hold: the selects their evaluations make
-   * (one per selector; a query that does not parse makes none).
-   */
-  static Map<List<Matcher>, Integer> selectors(Collection<String> queries) {
-    Map<List<Matcher>, Integer> out = new HashMap<>();
-    ArrayDeque<Expr> todo = new ArrayDeque<>();
-    for (String q : queries) {
-      try {
-        todo.push(PromqlParser.parse(q));
-      } catch (ParseException e) {
-        continue; // its evaluation fails before it selects anything
-      }
-      while (!todo.isEmpty()) {
-        Expr e = todo.pop();
-        if (e instanceof VectorSelector) {
-          out.merge(((VectorSelector) e).matchers(), 1, Integer::sum);
-        }
-        Children.of(e).forEach(todo::push);
-      }
-    }
-    return out;
   }
 
   @Override
@@ -148,7 +71,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
   public QueryResult instantQuery(String query, long timeMs, Duration timeout) {
     Expr e = parse(query);
     try {
-      return engine.instantQuery(reads, e, timeMs, new AtomicBoolean(), timeout);
+      return engine.instantQuery(storage, e, timeMs, new AtomicBoolean(), timeout);
     } catch (IllegalArgumentException iae) {
       throw new BadQueryException(iae.getMessage());
     }
@@ -159,7 +82,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
       String query, long startMs, long endMs, long stepMs, Duration timeout) {
     Expr e = parse(query);
     try {
-      return engine.rangeQuery(reads, e, startMs, endMs, stepMs, new AtomicBoolean(), timeout);
+      return engine.rangeQuery(storage, e, startMs, endMs, stepMs, new AtomicBoolean(), timeout);
     } catch (IllegalArgumentException iae) {
       throw new BadQueryException(iae.getMessage());
     }

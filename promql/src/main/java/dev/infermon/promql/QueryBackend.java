@@ -4,7 +4,6 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.value.QueryResult;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -74,19 +73,6 @@ public interface QueryBackend {
    */
   default OptionalLong immutableBefore() {
     return OptionalLong.empty();
-  }
-
-  /**
-   * A scope for queries asked together (a dashboard's load): they go through the scope's backend,
-   * which may let them share reads of data that cannot change meanwhile, and the caller closes the
-   * scope when they are answered. {@code queries} are the texts the caller will ask in it, each
-   * once, so that what they share is kept only while one of them still needs it (a query not listed
-   * may be asked too). The default shares nothing (a remote store). A decorator returns itself over
-   * its delegate's scope ({@link QueryScope#above}), so that the sharing reaches the evaluator: one
-   * that keeps the default shares nothing below it.
-   */
-  default QueryScope scope(Collection<String> queries) {
-    return QueryScope.none(this);
   }
 
   /**

@@ -3,12 +3,10 @@ package dev.infermon.benchmarks.dashboard;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
-import dev.infermon.promql.QueryScope;
 import dev.infermon.promql.value.QueryResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -32,34 +30,13 @@ final class CountingBackend implements QueryBackend {
   }
 
   private final QueryBackend delegate;
-  final LongAdder instant;
-  final LongAdder range;
-  final LongAdder seriesCalls;
-  final Map<String, Cost> byQuery;
+  final LongAdder instant = new LongAdder();
+  final LongAdder range = new LongAdder();
+  final LongAdder seriesCalls = new LongAdder();
+  final Map<String, Cost> byQuery = new ConcurrentHashMap<>();
 
   CountingBackend(QueryBackend delegate) {
     this.delegate = delegate;
-    this.instant = new LongAdder();
-    this.range = new LongAdder();
-    this.seriesCalls = new LongAdder();
-    this.byQuery = new ConcurrentHashMap<>();
-  }
-
-  /** A scope's view: counts into {@code of}'s counters. */
-  private CountingBackend(QueryBackend delegate, CountingBackend of) {
-    this.delegate = delegate;
-    this.instant = of.instant;
-    this.range = of.range;
-    this.seriesCalls = of.seriesCalls;
-    this.byQuery = of.byQuery;
-  }
-
-  @Override
-  public QueryScope scope(Collection<String> queries) {
-    QueryScope below = delegate.scope(queries);
-    return below.backend() == delegate
-        ? QueryScope.none(this)
-        : below.above(new CountingBackend(below.backend(), this));
   }
 
   void reset() {

@@ -38,8 +38,7 @@ import java.util.concurrent.CompletableFuture;
  * instant, series lookups), selects, series selected and samples read from the TSDB, bytes
  * answered. {@code -Ddashload.top=N} prints the N costliest query texts of each kind of load and
  * how many of its selects (and samples read) repeat a selection of the same load; {@code
- * -Ddashload.requests=true} each request of every load; {@code -Ddashload.dump=FILE} writes the
- * first load's panels answer to FILE.
+ * -Ddashload.requests=true} each request of every load.
  *
  * <p>Usage: {@code DashboardLoadMain [pods=100] [hours=6] [scrape seconds=30] [loads=5]}; the first
  * run for a directory builds the history and exits (measure in a fresh process).
@@ -169,12 +168,7 @@ public final class DashboardLoadMain {
               return n;
             });
     for (DashboardLoad.Request r : rs.subList(rs.size() - 2, rs.size())) {
-      byte[] body = timed(ui, r, ev, st, lines);
-      bytes += body.length;
-      String dump = System.getProperty("dashload.dump");
-      if (first && dump != null && r.name().equals("panels")) {
-        Files.write(Path.of(dump), body); // to compare two builds' answers for the same data
-      }
+      bytes += timed(ui, r, ev, st, lines).length;
     }
     bytes += beside.get();
     long[] after = snapshot(ev, st);

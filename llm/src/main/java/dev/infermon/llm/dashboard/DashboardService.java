@@ -7,7 +7,6 @@ import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.QueryException;
-import dev.infermon.promql.QueryScope;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
@@ -16,7 +15,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,11 +31,10 @@ import java.util.function.Supplier;
  * time and shared for {@link InventoryService#MAX_AGE_MS} (the process's one {@link
  * InventoryService}, over {@link #INVENTORY_WINDOW_MS}); the distinct queries of one request are
  * asked once each (panels often share one, e.g. the same rate), all at once through {@link
- * QueryBackend#rangeQueryAsync}, in one {@link QueryBackend#scope} listing them (the embedded
- * engine then decodes the final samples a selector's panels share once for all). Where they run,
- * whether an identical query of another request is joined and whether final steps come from a
- * results cache is the backend's stack ({@link dev.infermon.promql.backend.QueryStack}, built once
- * by the server); over a bare backend they run one after another on the caller's thread.
+ * QueryBackend#rangeQueryAsync}. Where they run, whether an identical query of another request is
+ * joined and whether final steps come from a results cache is the backend's stack ({@link
+ * dev.infermon.promql.backend.QueryStack}, built once by the server); over a bare backend they run
+ * one after another on the caller's thread.
  *
  * <p>Threading: thread-safe when the backend is; holds no threads and needs no closing.
  */
@@ -155,37 +152,8 @@ public final class DashboardService {
     Presence presence = Presence.of(inv, catalog);
     LlmConfig.Cost prices = cost.get();
     // compile everything first, then ask each distinct query once, all of them at once
-    List<List<Optional<String>>> compiled = compile(panels, r, presence, prices);
-    Set<String> texts = new LinkedHashSet<>();
-    compiled.forEach(qs -> qs.forEach(q -> q.ifPresent(texts::add)));
-    // one scope for them: panels select the same series over the same range again and again, and
-    // the scope decodes their final samples once
-    try (QueryScope scope = backend.scope(texts)) {
-      QueryBackend queries = scope.backend();
-      Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
-      for (String t : texts) {
-        runs.put(t, queries.rangeQueryAsync(t, r.startMs(), r.endMs(), r.stepMs()));
-      }
-      // per distinct panel match (the prefill/decode view's pairs), the routers in front of none
-      Map<Map<String, String>, Set<String>> elsewhere = new HashMap<>();
-      List<PanelResult> out = new ArrayList<>();
-      for (int i = 0; i < panels.size(); i++) {
-        Panel p = panels.get(i);
-        Set<String> notFronting =
-            routerOnly(p)
-                ? elsewhere.computeIfAbsent(
-                    p.match(), m -> RouterScope.notFronting(compiler, queries, r, m, presence))
-                : Set.of();
-        out.add(render(p, compiled.get(i), runs, r, inv, prices, notFronting, queries));
-      }
-      return out;
-    }
-  }
-
-  /** Each panel's queries, compiled for the families present (empty where none can answer). */
-  private List<List<Optional<String>>> compile(
-      List<Panel> panels, DashboardRequest r, Presence presence, LlmConfig.Cost prices) {
     List<List<Optional<String>>> compiled = new ArrayList<>();
+    Map<String, CompletableFuture<QueryResult>> runs = new LinkedHashMap<>();
     for (Panel p : panels) {
       PromqlCompiler.Options o =
           new PromqlCompiler.Options(
@@ -197,14 +165,31 @@ public final class DashboardService {
               PromqlCompiler.duration(r.stepMs()));
       List<Optional<String>> qs = new ArrayList<>();
       for (Query q : p.queries()) {
-        qs.add(
+        Optional<String> promql =
             q.measure() instanceof Measure.CostPerMillionTokens
                 ? compiler.compileCostPerMillionTokens(p.level().groupBy(), o, prices)
-                : compiler.compile(q.measure(), p.level(), o));
+                : compiler.compile(q.measure(), p.level(), o);
+        promql.ifPresent(
+            text ->
+                runs.computeIfAbsent(
+                    text, t -> backend.rangeQueryAsync(t, r.startMs(), r.endMs(), r.stepMs())));
+        qs.add(promql);
       }
       compiled.add(qs);
     }
-    return compiled;
+    // per distinct panel match (the prefill/decode view's pairs), the routers in front of none
+    Map<Map<String, String>, Set<String>> elsewhere = new HashMap<>();
+    List<PanelResult> out = new ArrayList<>();
+    for (int i = 0; i < panels.size(); i++) {
+      Panel p = panels.get(i);
+      Set<String> notFronting =
+          routerOnly(p)
+              ? elsewhere.computeIfAbsent(
+                  p.match(), m -> RouterScope.notFronting(compiler, backend, r, m, presence))
+              : Set.of();
+      out.add(render(p, compiled.get(i), runs, r, inv, prices, notFronting));
+    }
+    return out;
   }
 
   /** The answer of a query asked asynchronously; its exception as the backend threw it. */
@@ -232,8 +217,7 @@ public final class DashboardService {
       DashboardRequest r,
       Inventory inv,
       LlmConfig.Cost prices,
-      Set<String> routersElsewhere,
-      QueryBackend evaluator) {
+      Set<String> routersElsewhere) {
     List<PanelResult.QueryData> queries = new ArrayList<>();
     List<EmptyReason> errors = new ArrayList<>();
     if (!prices.priced()
@@ -301,7 +285,7 @@ public final class DashboardService {
         !any
             ? PanelResult.Status.EMPTY
             : why.isEmpty() ? PanelResult.Status.OK : PanelResult.Status.PARTIAL;
-    if (!any && why.isEmpty() && (elsewhere || routesOtherPods(p, r, inv, evaluator))) {
+    if (!any && why.isEmpty() && (elsewhere || routesOtherPods(p, r, inv))) {
       why.add(
           new EmptyReason(
               EmptyReason.Kind.NO_ROUTER,
@@ -333,8 +317,7 @@ public final class DashboardService {
    * route to other pods (llm-d's pool of vLLM pods, with the filters on TGI's), so none is in front
    * of the pods in scope, which is not a lack of traffic.
    */
-  private boolean routesOtherPods(
-      Panel p, DashboardRequest r, Inventory inv, QueryBackend queries) {
+  private boolean routesOtherPods(Panel p, DashboardRequest r, Inventory inv) {
     if (r.filters().values().isEmpty()
         || p.queries().stream().anyMatch(q -> !(q.measure() instanceof Measure.Router))) {
       return false;
@@ -354,7 +337,7 @@ public final class DashboardService {
       }
       try {
         QueryResult res =
-            await(queries.rangeQueryAsync(all.get(), r.startMs(), r.endMs(), r.stepMs()));
+            await(backend.rangeQueryAsync(all.get(), r.startMs(), r.endMs(), r.stepMs()));
         if (res.value() instanceof Matrix
             && ((Matrix) res.value()).series().stream().anyMatch(ts -> series(ts).hasValues())) {
           return true;

@@ -50,7 +50,10 @@ public final class CachingBackend extends ForwardingBackend {
   private final long maxAgeMs;
   private final int maxEntries;
   private final long maxPoints;
-  private final Store store;
+  private final Map<Key, Entry> entries; // guarded by itself
+  private long points; // guarded by entries
+  private long hits; // guarded by entries
+  private long misses; // guarded by entries
 
   /**
    * @param delegate where queries run, and what tells which steps are final
@@ -86,31 +89,7 @@ public final class CachingBackend extends ForwardingBackend {
     this.maxAgeMs = maxAgeMs;
     this.maxEntries = maxEntries;
     this.maxPoints = maxPoints;
-    this.store = new Store();
-  }
-
-  private CachingBackend(QueryBackend delegate, CachingBackend of) {
-    super(delegate);
-    this.marginMs = of.marginMs;
-    this.clockMs = of.clockMs;
-    this.maxAgeMs = of.maxAgeMs;
-    this.maxEntries = of.maxEntries;
-    this.maxPoints = of.maxPoints;
-    this.store = of.store;
-  }
-
-  /** Over the same entries as this one: a scope's queries take and keep final steps as any. */
-  @Override
-  QueryBackend over(QueryBackend delegate) {
-    return new CachingBackend(delegate, this);
-  }
-
-  /** The entries and their counts, shared by a backend and its scopes' views. */
-  private static final class Store {
-    final Map<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true); // guarded by itself
-    long points; // guarded by entries
-    long hits; // guarded by entries
-    long misses; // guarded by entries
+    this.entries = new LinkedHashMap<>(16, 0.75f, true);
   }
 
   /** Whether a query may be cached: nothing in it can read samples after the evaluation time. */
@@ -130,15 +109,15 @@ public final class CachingBackend extends ForwardingBackend {
     Key key = new Key(query, stepMs, Math.floorMod(startMs, stepMs));
     long now = clockMs.getAsLong();
     Entry e;
-    synchronized (store.entries) {
-      e = store.entries.get(key);
+    synchronized (entries) {
+      e = entries.get(key);
       if (e != null && (now - e.createdMs > maxAgeMs || startMs < e.fromMs || startMs > e.toMs)) {
         e = null;
       }
       if (e == null) {
-        store.misses++;
+        misses++;
       } else {
-        store.hits++;
+        hits++;
       }
     }
     long cut = lastStepBefore(startMs, stepMs, horizon);
@@ -171,19 +150,19 @@ public final class CachingBackend extends ForwardingBackend {
 
   /** Hits and misses so far, for tests and the benchmark's notes. */
   long[] stats() {
-    synchronized (store.entries) {
-      return new long[] {store.hits, store.misses};
+    synchronized (entries) {
+      return new long[] {hits, misses};
     }
   }
 
   private void put(Key key, Entry e) {
-    synchronized (store.entries) {
-      Entry old = store.entries.put(key, e);
-      store.points += e.points() - (old == null ? 0 : old.points());
-      var it = store.entries.entrySet().iterator();
-      while (it.hasNext() && (store.entries.size() > maxEntries || store.points > maxPoints)) {
+    synchronized (entries) {
+      Entry old = entries.put(key, e);
+      points += e.points() - (old == null ? 0 : old.points());
+      var it = entries.entrySet().iterator();
+      while (it.hasNext() && (entries.size() > maxEntries || points > maxPoints)) {
         Entry lru = it.next().getValue();
-        store.points -= lru.points();
+        points -= lru.points();
         it.remove();
       }
     }

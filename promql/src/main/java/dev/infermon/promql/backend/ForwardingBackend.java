@@ -3,10 +3,8 @@ package dev.infermon.promql.backend;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
-import dev.infermon.promql.QueryScope;
 import dev.infermon.promql.value.QueryResult;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -25,19 +23,6 @@ abstract class ForwardingBackend implements QueryBackend {
       throw new IllegalArgumentException("delegate backend is required");
     }
     this.delegate = delegate;
-  }
-
-  /**
-   * This decorator over {@code delegate}, sharing this one's state (pool, cache, queries in
-   * flight): what a scope's queries go through.
-   */
-  abstract QueryBackend over(QueryBackend delegate);
-
-  /** This decorator over the delegate's scope, when the delegate's shares something. */
-  @Override
-  public QueryScope scope(Collection<String> queries) {
-    QueryScope below = delegate.scope(queries);
-    return below.backend() == delegate ? QueryScope.none(this) : below.above(over(below.backend()));
   }
 
   @Override

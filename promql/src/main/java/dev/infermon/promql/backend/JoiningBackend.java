@@ -23,28 +23,14 @@ import java.util.function.Supplier;
  * end.
  */
 public final class JoiningBackend extends ForwardingBackend {
-  private final ConcurrentHashMap<Key, CompletableFuture<QueryResult>> inflight;
+  private final ConcurrentHashMap<Key, CompletableFuture<QueryResult>> inflight =
+      new ConcurrentHashMap<>();
 
   /**
    * @param delegate where the one evaluation of each set of identical queries runs
    */
   public JoiningBackend(QueryBackend delegate) {
-    this(delegate, new ConcurrentHashMap<>());
-  }
-
-  private JoiningBackend(
-      QueryBackend delegate, ConcurrentHashMap<Key, CompletableFuture<QueryResult>> inflight) {
     super(delegate);
-    this.inflight = inflight;
-  }
-
-  /**
-   * Joins the same queries in flight as this one: a scope's query may join one asked outside it,
-   * and the other way round (the answers are the same).
-   */
-  @Override
-  QueryBackend over(QueryBackend delegate) {
-    return new JoiningBackend(delegate, inflight);
   }
 
   @Override

@@ -34,22 +34,7 @@ public final class ParallelBackend extends ForwardingBackend {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1: " + threads);
     }
-    this.pool = newPool(threads);
-  }
-
-  private ParallelBackend(QueryBackend delegate, ThreadPoolExecutor pool) {
-    super(delegate);
-    this.pool = pool;
-  }
-
-  /** On the same pool as this one: a scope's queries wait in the same queue as every other. */
-  @Override
-  QueryBackend over(QueryBackend delegate) {
-    return new ParallelBackend(delegate, pool);
-  }
-
-  private static ThreadPoolExecutor newPool(int threads) {
-    ThreadPoolExecutor pool =
+    this.pool =
         new ThreadPoolExecutor(
             threads,
             threads,
@@ -62,7 +47,6 @@ public final class ParallelBackend extends ForwardingBackend {
               return t;
             });
     pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 
   /** The range query evaluated on the pool; the future fails as the delegate threw. */

@@ -26,12 +26,6 @@ final class CountingBackend extends ForwardingBackend {
     this.bound = bound;
   }
 
-  /** Not needed: these tests open no scope over a bound. */
-  @Override
-  QueryBackend over(QueryBackend delegate) {
-    throw new UnsupportedOperationException("the recorder has no scope view");
-  }
-
   /** Holds every evaluation until {@link #open()}. */
   void close() {
     gate = new CountDownLatch(1);

@@ -4,7 +4,6 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.QueryException;
-import dev.infermon.promql.QueryScope;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
@@ -14,7 +13,6 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -120,15 +118,6 @@ final class InstrumentedQueryBackend implements QueryBackend {
       return n;
     }
     return 1;
-  }
-
-  /** Counts a scope's evaluations as every other. */
-  @Override
-  public QueryScope scope(Collection<String> queries) {
-    QueryScope below = delegate.scope(queries);
-    return below.backend() == delegate
-        ? QueryScope.none(this)
-        : below.above(new InstrumentedQueryBackend(below.backend(), m));
   }
 
   @Override
