@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.model.LoraAdapters;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,13 +77,47 @@ class UiLoraFilterTest {
         .toList();
   }
 
+  /**
+   * Polls the adapters API over the dashboard's window until it lists every one of {@code names}.
+   */
+  private static void awaitAdapters(List<String> names) throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+    String body = "";
+    while (System.nanoTime() < deadline) {
+      long now = System.currentTimeMillis() / 1000;
+      URI uri =
+          URI.create(
+              harness.baseUrl()
+                  + "/api/v1/llm/dashboard/adapters?start="
+                  + (now - 300)
+                  + "&end="
+                  + now);
+      body =
+          http.send(
+                  HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      String listed = body;
+      if (names.stream().allMatch(n -> listed.contains("\"adapter\":\"" + n + "\""))) {
+        return;
+      }
+      Thread.sleep(1000);
+    }
+    throw new AssertionError("adapters " + names + " not listed within 150 s: " + body);
+  }
+
   @Test
-  void theModelFilterOffersTheAdaptersUnderTheirModelAndChoosingOneScopesTheAdapterPanel() {
-    // the adapters appear once the fleet's pages listed them and the filter reloaded its choices
+  void theModelFilterOffersTheAdaptersUnderTheirModelAndChoosingOneScopesTheAdapterPanel()
+      throws Exception {
+    // the adapters appear once the fleet's pages listed both in the window (the simulator's
+    // traffic decides when): wait for the server to list them, then for the page to offer them
+    awaitAdapters(List.of("sql", "chat"));
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     List<String> values = List.of();
     while (System.nanoTime() < deadline) {
-      browser.driver.get(harness.baseUrl() + "/dashboard?level=model&range=5m");
+      // every card loads at once (lazy=0): what is under test is the filter, not the lazy loading
+      browser.driver.get(harness.baseUrl() + "/dashboard?level=model&range=5m&lazy=0");
       try {
         wait.withTimeout(Duration.ofSeconds(10))
             .until(
@@ -103,11 +141,19 @@ class UiLoraFilterTest {
         .until(d -> String.valueOf(browser.js("return location.search")).contains("adapter=sql"));
     String search = String.valueOf(browser.js("return location.search"));
     assertThat(search).contains("model=meta-llama");
-    wait.until(d -> Boolean.TRUE.equals(browser.js("return window.__dashboardDone === true")));
-    WebElement panel =
-        browser.driver.findElement(By.cssSelector("[data-panel='model.lora_adapters']"));
-    browser.js("arguments[0].scrollIntoView({block: 'center'})", panel);
-    wait.until(d -> "drawn".equals(panel.getAttribute("data-state")));
+    // the panel as drawn for the new choice: found afresh at each poll (a reload may rebuild the
+    // cards), and any final state ends the wait so that a failure says which state and why
+    By lora = By.cssSelector("[data-panel='model.lora_adapters']");
+    wait.until(
+        d -> {
+          WebElement p = browser.driver.findElement(lora);
+          return List.of("drawn", "empty", "error").contains(p.getAttribute("data-state"))
+              && Boolean.TRUE.equals(browser.js("return window.__dashboardDone === true"));
+        });
+    WebElement panel = browser.driver.findElement(lora);
+    assertThat(panel.getAttribute("data-state"))
+        .as("adapter panel after choosing sql (%s): %s", search, panel.getText())
+        .isEqualTo("drawn");
     List<String> legend =
         panel.findElements(By.cssSelector(".legend button")).stream()
             .map(WebElement::getText)

@@ -68,7 +68,10 @@ class ExportTest {
           String value = v.equals("quantile") ? "0.95" : v.equals("gpu_hour_price") ? "2" : ".*";
           expr = expr.replace("$" + v, value);
         }
-        expr = expr.replace("$__rate_interval", "5m").replace("$__interval", "1m");
+        expr =
+            expr.replace("$__rate_interval", "5m")
+                .replace("$__interval_ms", "60000")
+                .replace("$__interval", "1m");
         assertThat(expr).doesNotContainPattern("\\$[A-Za-z_{]");
         String e = expr;
         assertThatCode(() -> PromqlParser.parse(e))

@@ -99,7 +99,13 @@ class LoraTest {
     Panel p = Dashboards.panel(panelId);
     PromqlCompiler.Options o =
         new PromqlCompiler.Options(
-            Filters.NONE, Map.of(), 0.95, "5m", Presence.of(service.inventory(t).families()));
+            Filters.NONE,
+            Map.of(),
+            0.95,
+            "5m",
+            Presence.of(service.inventory(t).families()),
+            // a step of 1 ms: the lists current at t itself, what the truth records
+            "1ms");
     String q =
         new PromqlCompiler(CATALOG)
             .compile(p.queries().get(query).measure(), p.level(), o)

@@ -102,7 +102,7 @@ public final class DashboardService {
   /**
    * The LoRA adapters any vLLM in scope listed (running or waiting) in {@code [startMs, endMs]}, by
    * model and name: what the model filter offers beside the models. An adapter that went idle in
-   * the window is among them (its past is stored).
+   * the window is among them (its past is stored), and so is one that ran only between two steps.
    */
   public List<LoraAdapter> adapters(Filters filters, long startMs, long endMs) {
     DashboardRequest r = DashboardRequest.of(filters.without(Filters.ADAPTER), startMs, endMs);
@@ -116,18 +116,17 @@ public final class DashboardService {
             PromqlCompiler.duration(r.stepMs()));
     Set<String> seen = new HashSet<>();
     List<LoraAdapter> out = new ArrayList<>();
-    for (Measure.Lora.View v : List.of(Measure.Lora.View.RUNNING, Measure.Lora.View.WAITING)) {
-      Optional<String> q = compiler.compile(new Measure.Lora(v), Level.MODEL, o);
-      if (q.isEmpty()) {
-        return List.of(); // no lora_requests_info in scope
-      }
-      QueryResult res = await(backend.rangeQueryAsync(q.get(), startMs, endMs, r.stepMs()));
-      for (TimeSeries ts : ((Matrix) res.value()).series()) {
-        String model = ts.labels().get("model_name");
-        String adapter = ts.labels().get(Filters.ADAPTER);
-        if (!adapter.isEmpty() && seen.add(model + "\u0000" + adapter)) {
-          out.add(new LoraAdapter(model, adapter));
-        }
+    Optional<String> q =
+        compiler.compile(new Measure.Lora(Measure.Lora.View.LISTED), Level.MODEL, o);
+    if (q.isEmpty()) {
+      return List.of(); // no lora_requests_info in scope
+    }
+    QueryResult res = await(backend.rangeQueryAsync(q.get(), startMs, endMs, r.stepMs()));
+    for (TimeSeries ts : ((Matrix) res.value()).series()) {
+      String model = ts.labels().get("model_name");
+      String adapter = ts.labels().get(Filters.ADAPTER);
+      if (!adapter.isEmpty() && seen.add(model + "\u0000" + adapter)) {
+        out.add(new LoraAdapter(model, adapter));
       }
     }
     out.sort(Comparator.comparing(LoraAdapter::model).thenComparing(LoraAdapter::adapter));

@@ -124,6 +124,6 @@ final class DerivedQueries {
     if (pods == null || families.isEmpty()) {
       return null;
     }
-    return LoraQueries.compile(view, families, pods, g, o.filters().adapter());
+    return LoraQueries.compile(view, families, pods, g, o.filters().adapter(), o.step());
   }
 }

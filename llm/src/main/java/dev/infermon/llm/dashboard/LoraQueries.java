@@ -13,11 +13,14 @@ import java.util.regex.Pattern;
  * sets the combination of the moment to the current time; every combination seen stays on the page
  * (catalog note). So, per target, the series with the largest value is the state, and each list is
  * split with one {@code label_replace} per position into series labelled {@code lora_adapter}
- * (value 1). An adapter that went idle is in no list any more, but its past samples are stored:
- * over a window its series keeps the steps at which it was listed. The split stops at {@link
- * #POSITIONS} adapters per list; {@code max_lora} is read from its digits, 1 to 99 (PromQL cannot
- * turn a label into a number). Why at query time and not at ingestion: docs/rationale.md, "LoRA
- * adapters split at query time". Stateless.
+ * (value 1). The per-adapter views count a list that was current at any moment of the step (its
+ * value, the time it was set, falls within the step), not only at the step's end: an engine scraped
+ * every second may run an adapter's requests between two steps, and the model filter must not offer
+ * an adapter that its panel then shows as idle. An adapter that went idle is in no list any more,
+ * but its past samples are stored: over a window its series keeps the steps at which it was listed.
+ * The split stops at {@link #POSITIONS} adapters per list; {@code max_lora} is read from its
+ * digits, 1 to 99 (PromQL cannot turn a label into a number). Why at query time and not at
+ * ingestion: docs/rationale.md, "LoRA adapters split at query time". Stateless.
  */
 final class LoraQueries {
   /** Adapters split out of one list (its first ones, in vLLM's order). */
@@ -38,19 +41,39 @@ final class LoraQueries {
    *     role} (the model filter applies there)
    * @param adapter the adapter filter (literal), empty for all: it scopes the per-adapter views
    *     (slots are a pod's, whichever adapter takes them)
+   * @param step the query's step ({@code 15s}, {@code 1500ms}): how far back {@code LISTED} looks
    */
   static String compile(
-      Measure.Lora.View view, List<String> selectors, String pods, List<String> g, String adapter) {
+      Measure.Lora.View view,
+      List<String> selectors,
+      String pods,
+      List<String> g,
+      String adapter,
+      String step) {
     String raw = "(" + String.join(" or ", selectors) + ")";
     String by = String.join(", ", g);
     switch (view) {
+      case LISTED:
+        String seen = recent(raw, step);
+        return "sum by ("
+            + by
+            + ", "
+            + ADAPTER
+            + ") (("
+            + splitOf(seen, "running", adapter)
+            + " or "
+            + splitOf(seen, "waiting", adapter)
+            + ")"
+            + JOIN
+            + pods
+            + ")";
       case RUNNING:
         return "sum by ("
             + by
             + ", "
             + ADAPTER
             + ") ("
-            + split(raw, "running", adapter)
+            + splitOf(recent(raw, step), "running", adapter)
             + JOIN
             + pods
             + ")";
@@ -60,7 +83,7 @@ final class LoraQueries {
             + ", "
             + ADAPTER
             + ") ("
-            + split(raw, "waiting", adapter)
+            + splitOf(recent(raw, step), "waiting", adapter)
             + JOIN
             + pods
             + ")";
@@ -86,12 +109,54 @@ final class LoraQueries {
   }
 
   /**
+   * Each target's series that were current at some moment of the step ending now: a series' value
+   * is the time the engine last set it (epoch seconds), so those set within the step, plus the
+   * newest (an idle engine sets nothing: its last state still holds; a replayed capture keeps its
+   * captured values).
+   */
+  static String recent(String raw, String step) {
+    return "((" + raw + " > time() - " + seconds(step) + ") or " + latest(raw) + ")";
+  }
+
+  /**
+   * A step in seconds, as PromQL: {@code 15s}, {@code 1500ms}, {@code 5m}, or Grafana's {@code
+   * $__interval}.
+   */
+  private static String seconds(String step) {
+    if (step.equals("$__interval")) {
+      return "$__interval_ms / 1000"; // Grafana's step, in ms
+    }
+    Matcher m = STEP.matcher(step);
+    if (!m.matches()) {
+      throw new IllegalArgumentException(
+          "step must be like 15s, 1500ms or 5m, got \"" + step + "\"");
+    }
+    long n = Long.parseLong(m.group(1));
+    switch (m.group(2)) {
+      case "ms":
+        return Double.toString(n / 1000.0);
+      case "m":
+        return Long.toString(n * 60);
+      case "h":
+        return Long.toString(n * 3600);
+      default:
+        return Long.toString(n);
+    }
+  }
+
+  private static final Pattern STEP = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  /**
    * One series per adapter the newest series lists in {@code <list>_lora_adapters}, value 1: the
    * list's adapter at each position, the positions joined with {@code or}; a position past the
    * list's end leaves the series without {@code lora_adapter}, which {@code unless} drops.
    */
   static String split(String raw, String list, String adapter) {
-    String latest = latest(raw);
+    return splitOf(latest(raw), list, adapter);
+  }
+
+  /** {@link #split} over {@code latest}, the series whose lists count. */
+  private static String splitOf(String latest, String list, String adapter) {
     // one adapter: the position must hold exactly that name, the rest of the list after a comma
     String name = adapter.isEmpty() ? "([^,]+).*" : "(" + escape(adapter) + ")(?:,.*)?";
     List<String> positions = new ArrayList<>();

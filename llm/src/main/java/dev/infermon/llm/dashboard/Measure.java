@@ -119,6 +119,12 @@ public sealed interface Measure {
       RUNNING,
       /** Per adapter: the pods whose waiting list names it. */
       WAITING,
+      /**
+       * Per adapter: the pods whose running or waiting list named it at any moment of the step, not
+       * only at its end: the model filter's choices, so that an adapter that ran only between two
+       * steps is offered too.
+       */
+      LISTED,
       /** The adapters the running lists name (slots in use), summed over the group's pods. */
       SLOTS_USED,
       /** {@code max_lora} (the slots), summed over the group's pods. */

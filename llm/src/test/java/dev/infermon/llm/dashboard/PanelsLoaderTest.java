@@ -196,7 +196,7 @@ class PanelsLoaderTest {
             "{legend: '{{model_name}}', rate: requests_finished}",
             "{legend: '{{model_name}}', lora: slots}",
             "panels.yaml: panel \"model.qps\": queries[0].lora: unknown LoRA view \"slots\" (one"
-                + " of running, waiting, slots_used, slots_max)"),
+                + " of running, waiting, listed, slots_used, slots_max)"),
         row(
             "a ratio's plus that is not a number",
             "{rate: prefix_cache_hits}, denominator",
