@@ -198,6 +198,91 @@ class GrafanaExportPanelsTest {
     assertThat(compared).as("panels compared").containsAll(MEASURED.get(kind));
   }
 
+  /**
+   * With vLLM production-stack's router scraped beside the vLLM pods, an exported engine query that
+   * reads a gauge the router copies per backend ({@code vllm:num_requests_running{server=...}})
+   * leaves the copies out, as the dashboard does: every selector of such a gauge in the default
+   * export and in the fleet's own reads either the engines' series ({@code server=""}) or, on the
+   * router level, the router's ({@code server!=""}), and the scheduler and queue panels return what
+   * the dashboard's return, none of their series the router's.
+   */
+  @Test
+  void exportedEngineQueriesLeaveTheRoutersPerBackendCopiesOut() throws IOException {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false).run(RUN);
+    long now = f.now();
+    String router = routerPod(f);
+    DashboardService service =
+        new DashboardService(
+            QueryStack.of(f.backend), new InventoryService(CATALOG, f.backend), () -> COST);
+    List<PanelResult> rendered =
+        service.render(
+            new DashboardRequest(Filters.NONE, 0.95, now - 60_000, now, 15_000, "5m", List.of()));
+    String allJson = EXPORTS.grafana(List.of(), List.of(), COST);
+    String fleetJson = EXPORTS.grafana(live(f), COST);
+    for (String json : List.of(allJson, fleetJson)) {
+      for (String copied : productionStack().shadows()) {
+        java.util.regex.Matcher m =
+            java.util.regex.Pattern.compile(
+                    "(?<![A-Za-z0-9_:])" + java.util.regex.Pattern.quote(copied) + "\\{[^}]*\\}")
+                .matcher(JSON.readTree(json).toString());
+        while (m.find()) {
+          // an engine's series (server="") or, on the router level, the router's (server!="")
+          assertThat(m.group()).containsPattern("server!?=\\\\\"\\\\\"");
+        }
+      }
+    }
+    java.util.Set<String> compared = new java.util.TreeSet<>();
+    for (PanelResult r : rendered) {
+      String id = r.panel().id();
+      if (!List.of("pod.scheduler", "causal_model.queue").contains(id)) {
+        continue;
+      }
+      Map<String, String> promql = new TreeMap<>();
+      r.queries().stream()
+          .filter(q -> q.promql() != null)
+          .forEach(q -> promql.put(q.legend(), q.promql()));
+      for (JsonNode d : List.of(JSON.readTree(allJson), JSON.readTree(fleetJson))) {
+        JsonNode targets = panel(d, id).path("targets");
+        assertThat(targets).as(id).isNotEmpty();
+        for (JsonNode t : targets) {
+          String legend = t.path("legendFormat").asText();
+          assertThat(promql).as(id + " " + legend).containsKey(legend);
+          Map<String, Double> expected = values(f, promql.get(legend), now);
+          Map<String, Double> got = values(f, grafana(t.path("expr").asText()), now);
+          assertThat(expected).as(id + " " + legend).isNotEmpty();
+          assertThat(got.keySet()).as(id + " " + legend).isEqualTo(expected.keySet());
+          assertThat(got.keySet()).as(id + " " + legend).noneMatch(k -> k.contains(router));
+          expected.forEach(
+              (k, v) ->
+                  assertThat(got.get(k))
+                      .as(id + " " + legend + " " + k)
+                      .isCloseTo(v, within(1e-9)));
+        }
+        compared.add(id);
+      }
+    }
+    assertThat(compared)
+        .as("panels compared")
+        .containsExactly("causal_model.queue", "pod.scheduler");
+  }
+
+  private static dev.infermon.llm.catalog.Router productionStack() {
+    return CATALOG.nonEngine().routers().stream()
+        .filter(r -> r.backend().equals("production-stack"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** The name of the fleet's production-stack router pod. */
+  private static String routerPod(SimulatedFleet f) {
+    for (PodInfo p : f.fleet.inventory()) {
+      if (f.fleet.render(p.name()).orElse("").contains("vllm:healthy_pods_total")) {
+        return p.name();
+      }
+    }
+    throw new AssertionError("no production-stack router in the fleet");
+  }
+
   private static final String COST_PANEL = "efficiency.cost_per_million_tokens";
 
   private static final Map<RouterKind, List<String>> MEASURED =
@@ -267,6 +352,7 @@ class GrafanaExportPanelsTest {
   private static String grafana(String expr) {
     String e =
         expr.replace("$__rate_interval", "5m")
+            .replace("$__interval_ms", "15000")
             .replace("$__interval", "15s")
             .replace("$quantile", "0.95")
             .replace("$gpu_hour_price", Double.toString(PRICE));

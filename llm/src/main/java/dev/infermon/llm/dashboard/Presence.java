@@ -7,7 +7,10 @@ import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.inventory.Inventory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which families a compiled query may reference: those an inventory found (so a query never names a
@@ -44,6 +47,37 @@ public interface Presence {
    */
   default boolean mayHaveLabel(String name) {
     return true;
+  }
+
+  /**
+   * The families both this and {@code other} have, a sample or label where both say so, and a
+   * router's copies left out where either leaves them out: an export's spellings limited to what a
+   * fleet or the current releases have keep the spellings' router matchers.
+   */
+  default Presence and(Presence other) {
+    Presence self = this;
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
+        return self.has(engine, variant, entry) && other.has(engine, variant, entry);
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        String s = self.shadowLabel(sample);
+        return s.isEmpty() ? other.shadowLabel(sample) : s;
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return self.hasSample(sample) && other.hasSample(sample);
+      }
+
+      @Override
+      public boolean mayHaveLabel(String name) {
+        return self.mayHaveLabel(name) && other.mayHaveLabel(name);
+      }
+    };
   }
 
   /**
@@ -119,12 +153,7 @@ public interface Presence {
    * engine's pod has them ({@link #ofTargets} does).
    */
   static Presence of(Set<String> families) {
-    java.util.Map<String, String> shadows = new java.util.HashMap<>();
-    for (Router r : Catalog.builtIn().nonEngine().routers()) {
-      if (r.signedBy(families)) {
-        r.shadows().forEach(f -> shadows.put(f, r.shadowLabel()));
-      }
-    }
+    Map<String, String> shadows = routerCopies(r -> r.signedBy(families));
     return new Presence() {
       @Override
       public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
@@ -148,10 +177,35 @@ public interface Presence {
    * a product or of some releases only the families it serves: NVIDIA NIM never exposes an
    * unprefixed {@code num_preemptions_total}, TensorRT-LLM's unprefixed names are 1.0's five, so an
    * export that named others would read names no endpoint has. A spelling told apart by its labels
-   * is read with them ({@link Catalog#matchersTellingApart}).
+   * is read with them ({@link Catalog#matchersTellingApart}). Written for any fleet, its queries
+   * leave out the copies of every router of the built-in catalog ({@link #shadowLabel}: vLLM
+   * production-stack's {@code server}): an engine's series never carry that label, so the matcher
+   * keeps them all, and a router scraped beside the engines is not counted as one more engine.
    */
   static Presence spellings(Set<Spelling> spellings) {
     Set<Spelling> copy = Set.copyOf(spellings);
-    return (e, v, m) -> copy.contains(new Spelling(e.engine(), v)) && e.serves(v, m.name());
+    Map<String, String> shadows = routerCopies(r -> true);
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog e, NameVariant v, MetricEntry m) {
+        return copy.contains(new Spelling(e.engine(), v)) && e.serves(v, m.name());
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return shadows.getOrDefault(sample, "");
+      }
+    };
+  }
+
+  /** Per engine-named family a router of the built-in catalog {@code in} copies, its label. */
+  private static Map<String, String> routerCopies(Predicate<Router> in) {
+    Map<String, String> shadows = new HashMap<>();
+    for (Router r : Catalog.builtIn().nonEngine().routers()) {
+      if (in.test(r)) {
+        r.shadows().forEach(f -> shadows.put(f, r.shadowLabel()));
+      }
+    }
+    return Map.copyOf(shadows);
   }
 }

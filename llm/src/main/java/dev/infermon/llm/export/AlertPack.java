@@ -252,7 +252,7 @@ public final class AlertPack {
         Map.of(),
         alerts.ttftQuantile(),
         LlmConfig.Alerts.RATE_WINDOW_SECONDS / 60 + "m",
-        (e, v, m) -> chosen.has(e, v, m) && fleet.has(e, v, m));
+        chosen.and(fleet));
   }
 
   /**

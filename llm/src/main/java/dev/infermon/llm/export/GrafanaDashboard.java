@@ -85,7 +85,7 @@ public final class GrafanaDashboard {
     boolean fleet = scope.fleet();
     Set<Spelling> chosen = new LinkedHashSet<>(spellings);
     Presence spelt = Presence.spellings(chosen);
-    Presence reads = (e, v, m) -> spelt.has(e, v, m) && presence.has(e, v, m);
+    Presence reads = spelt.and(presence);
     PromqlCompiler compiler = new PromqlCompiler(catalog);
     ObjectNode root = JSON.createObjectNode();
     root.put("uid", UID);
@@ -230,7 +230,7 @@ public final class GrafanaDashboard {
    */
   static Presence current(Set<Spelling> spellings) {
     Presence all = Presence.spellings(spellings);
-    return (e, v, m) -> all.has(e, v, m) && (m.exposedIn(e.newest()) || replaced(e, m));
+    return all.and((e, v, m) -> m.exposedIn(e.newest()) || replaced(e, m));
   }
 
   /** Whether another family of the engine is a source of a signal {@code m} is a source of. */
