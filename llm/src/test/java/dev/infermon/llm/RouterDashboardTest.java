@@ -161,6 +161,45 @@ class RouterDashboardTest {
     }
   }
 
+  /**
+   * production-stack's router still writes V0's {@code vllm:num_requests_swapped} per backend; a V1
+   * fleet's engines do not, so the scheduler panel writes no swapped query with the router in
+   * front, as without it.
+   */
+  @Test
+  void aGaugeOnlyTheRouterCopiesIsNotQueriedFromTheEngines() {
+    SimulatedFleet with = new SimulatedFleet(config(RouterKind.PRODUCTION_STACK), false).run(RUN);
+    SimulatedFleet without = new SimulatedFleet(config(RouterKind.NONE), false).run(RUN);
+    assertThat(with.fleet.render(routerName(with)).orElseThrow())
+        .contains("vllm:num_requests_swapped{");
+    for (SimulatedFleet f : List.of(with, without)) {
+      DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+      long now = f.now();
+      PanelResult scheduler =
+          service
+              .render(
+                  new DashboardRequest(
+                      Filters.NONE, 0.95, now - 60_000, now, 15_000, "5m", List.of()))
+              .stream()
+              .filter(r -> r.panel().id().equals("pod.scheduler"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(scheduler.queries())
+          .as("the scheduler's queries written")
+          .extracting(q -> q.legend() + (q.promql() == null ? " not written" : " written"))
+          .containsExactly(
+              "{{pod}} running written", "{{pod}} waiting written", "{{pod}} swapped not written");
+    }
+  }
+
+  private static String routerName(SimulatedFleet f) {
+    return f.fleet.inventory().stream()
+        .filter(p -> f.fleet.render(p.name()).orElse("").contains("vllm:healthy_pods_total"))
+        .findFirst()
+        .orElseThrow()
+        .name();
+  }
+
   @Test
   void smgInFlightIsEachSglangWorkersRequestsSentAndNotAnswered() {
     SimulatedFleet f = new SimulatedFleet(config(RouterKind.SMG), false);

@@ -117,7 +117,9 @@ public interface Presence {
    * with {@code engine_type}, NVIDIA NIM's without), counted for a spelling only when a target
    * detected as that engine in that spelling has it ({@link Inventory#exposes}): each engine's
    * query then reads its own series ({@link Catalog#matchersTellingApart}), and an engine absent
-   * from the fleet adds no branch. {@code catalog} says which labels tell a shared name apart.
+   * from the fleet adds no branch. {@code catalog} says which labels tell a shared name apart. A
+   * family a router present copies per backend is counted the same way, so a router's copy of a
+   * gauge the engines no longer write (V0's swapped requests) adds no empty query.
    */
   static Presence ofTargets(Inventory inventory, Catalog catalog) {
     Presence names = of(inventory.families());
@@ -125,8 +127,11 @@ public interface Presence {
       @Override
       public boolean has(EngineCatalog engine, NameVariant variant, MetricEntry entry) {
         String family = entry.familyName(variant);
+        // a family a router copies (production-stack's vllm:num_requests_swapped) is the
+        // engine's only where an engine's own page has it
         if (variant.requiredLabels().isEmpty()
-            && catalog.labelsTellingApart(engine, family).isEmpty()) {
+            && catalog.labelsTellingApart(engine, family).isEmpty()
+            && names.shadowLabel(family).isEmpty()) {
           return names.has(engine, variant, entry);
         }
         return engine.serves(variant, entry.name())
