@@ -392,6 +392,33 @@ class CatalogTest {
     assertThat(d.engine()).as("%s", d).isNotEqualTo("vllm");
   }
 
+  /**
+   * The simulator's Dynamo frontend page ({@code --router dynamo}), parsed as a scrape would: every
+   * family, label and bucket bound is engine dynamo's of the 0014908a line, and the page is the
+   * router in front (routers.yaml's signature), not an engine.
+   */
+  @Test
+  void theSimulatedDynamoFrontendPageIsCataloguedAndIsTheRouter() throws Exception {
+    Fleet fleet =
+        Fleet.create(
+            FleetConfig.builder().router(dev.infermon.simulator.RouterKind.DYNAMO).build(),
+            SimulatedFleet.START);
+    fleet.advance(Duration.ofMinutes(3));
+    String page = fleet.render("dynamo-frontend-0").orElseThrow();
+    Map<String, FamilyInfo> families =
+        PageFamilies.parse(page.getBytes(StandardCharsets.UTF_8), null);
+    assertThat(families)
+        .containsKeys(
+            "dynamo_frontend_requests_total",
+            "dynamo_frontend_active_requests",
+            "dynamo_frontend_time_to_first_token_seconds",
+            "dynamo_frontend_request_duration_seconds");
+    assertThat(CatalogCheck.problems(CATALOG, "dynamo", "0014908a", families)).isEmpty();
+    assertThat(new EngineDetector(CATALOG).detect(families).engine()).isEqualTo(Detection.UNKNOWN);
+    assertThat(CATALOG.nonEngine().router(families.keySet()))
+        .hasValueSatisfying(r -> assertThat(r.backend()).isEqualTo("dynamo"));
+  }
+
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     // a scheduler-owned name no release had, and the name that measures it

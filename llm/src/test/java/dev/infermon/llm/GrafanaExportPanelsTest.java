@@ -95,7 +95,8 @@ class GrafanaExportPanelsTest {
         .containsExactly(
             "{{model_name}} p$quantile production-stack",
             "{{model_name}} p$quantile llm-d",
-            "{{model_name}} p$quantile smg");
+            "{{model_name}} p$quantile smg",
+            "{{model_name}} p$quantile dynamo");
     // llm-d's current names with their deprecated twins, never the generation no EPP emits
     String llmd = panel(d, "router.latency").path("targets").get(1).path("expr").asText();
     assertThat(llmd)
@@ -129,7 +130,7 @@ class GrafanaExportPanelsTest {
   @ParameterizedTest
   @EnumSource(
       value = RouterKind.class,
-      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG", "DYNAMO"})
   void everyPanelOfAFleetsExportHasAQueryAndOnlyItsRouters(RouterKind kind) throws IOException {
     SimulatedFleet f = new SimulatedFleet(config(kind), false).run(Duration.ofMinutes(2));
     String json = EXPORTS.grafana(live(f), COST);
@@ -157,7 +158,7 @@ class GrafanaExportPanelsTest {
   @ParameterizedTest
   @EnumSource(
       value = RouterKind.class,
-      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG", "DYNAMO"})
   void exportedRouterQueriesReturnTheDashboardsValues(RouterKind kind) throws IOException {
     SimulatedFleet f = new SimulatedFleet(config(kind), false).run(RUN);
     long now = f.now();
@@ -299,7 +300,15 @@ class GrafanaExportPanelsTest {
               "pd.ttft_router",
               COST_PANEL),
           RouterKind.SMG,
-          List.of("router.in_flight", "router.latency", COST_PANEL));
+          List.of("router.in_flight", "router.latency", COST_PANEL),
+          RouterKind.DYNAMO,
+          List.of(
+              "router.in_flight",
+              "router.queue",
+              "router.latency",
+              "router.ttft",
+              "pd.ttft_router",
+              COST_PANEL));
 
   private static FleetConfig config(RouterKind router) {
     return FleetConfig.builder()
@@ -307,7 +316,7 @@ class GrafanaExportPanelsTest {
         .legacyVllmPods(0)
         .sglangPods(2)
         .sglangGatewayPods(0)
-        .prefillDecode(router == RouterKind.LLM_D)
+        .prefillDecode(router == RouterKind.LLM_D || router == RouterKind.DYNAMO)
         .router(router)
         .build();
   }

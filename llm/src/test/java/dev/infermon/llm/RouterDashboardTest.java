@@ -31,9 +31,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The router level against the simulator's truth: a router in front of the simulated pods ({@code
- * --router production-stack|llm-d|smg}) counts per pod what the pods were sent and times what they
- * served, and the engine panels read the same with or without it (production-stack's per-backend
- * {@code vllm:} gauges are not summed into them). Without a router, every router panel says so.
+ * --router production-stack|llm-d|smg|dynamo}) counts per pod what the pods were sent and times
+ * what they served, and the engine panels read the same with or without it (production-stack's
+ * per-backend {@code vllm:} gauges are not summed into them). Without a router, every router panel
+ * says so.
  */
 class RouterDashboardTest {
   private static final Duration RUN = Duration.ofMinutes(10);
@@ -146,7 +147,7 @@ class RouterDashboardTest {
   @ParameterizedTest
   @EnumSource(
       value = RouterKind.class,
-      names = {"PRODUCTION_STACK", "LLM_D", "SMG"})
+      names = {"PRODUCTION_STACK", "LLM_D", "SMG", "DYNAMO"})
   void enginePanelsAreTheSameWithARouterInFront(RouterKind kind) {
     SimulatedFleet with = new SimulatedFleet(config(kind), false).run(RUN);
     SimulatedFleet without = new SimulatedFleet(config(RouterKind.NONE), false).run(RUN);
@@ -628,5 +629,132 @@ class RouterDashboardTest {
                 "production-stack",
                 "vLLM production-stack router does not expose time to first token in any"
                     + " release"));
+  }
+
+  /**
+   * NVIDIA Dynamo's frontend defaults (metrics.rs @ 0014908a): generate_log_buckets(1, 512, 10) of
+   * the request duration, (0.001, 480, 18) of the TTFT.
+   */
+  private static final double[] DYNAMO_DURATION_BUCKETS = {0, 2, 4, 8, 16, 32, 64, 130, 260, 510};
+
+  private static final double[] DYNAMO_TTFT_BUCKETS = {
+    0, 0.0022, 0.0047, 0.01, 0.022, 0.047, 0.1, 0.22, 0.47, 1, 2.2, 4.7, 10, 22, 48, 100, 220, 480
+  };
+
+  /**
+   * Dynamo's frontend in front of the vLLM and SGLang pods: its request duration and TTFT per model
+   * are what it timed for the requests of the pods behind.
+   */
+  @Test
+  void dynamoLatencyAndTtftAreWhatTheFrontendTimed() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.DYNAMO), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> latency =
+        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "router.ttft", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, InferencePod.class);
+    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          latency.get(model),
+          f.fleet.routerDurations(RouterKind.DYNAMO, model, now - 300_000, now),
+          DYNAMO_DURATION_BUCKETS,
+          model + " latency");
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.routerTtfts(RouterKind.DYNAMO, model, now - 300_000, now),
+          DYNAMO_TTFT_BUCKETS,
+          model + " ttft");
+    }
+  }
+
+  /**
+   * Dynamo's frontend counts a request in flight from its arrival to its end, under the frontend's
+   * pod (its gauge is per model, no worker): every request the pods behind hold, queued ones too.
+   * Its queue is those without a first token yet, here the engines' waiting and transferring.
+   */
+  @Test
+  void dynamoInFlightIsEveryRequestThePodsBehindHold() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.DYNAMO), false);
+    f.run(RUN);
+    double inFlight = 0;
+    double queued = 0;
+    for (InferencePod p : f.fleet.pods()) {
+      for (EngineModel e : p.engines()) {
+        inFlight += e.state().running() + e.state().waiting() + e.state().transferring();
+        queued += e.state().waiting() + e.state().transferring();
+      }
+    }
+    assertThat(inFlight).isPositive();
+    assertThat(PanelValues.panel(f.backend, f.now(), "router.in_flight", 0, Filters.NONE))
+        .isEqualTo(Map.of("dynamo-frontend-0", inFlight));
+    assertThat(PanelValues.panel(f.backend, f.now(), "router.queue", 0, Filters.NONE))
+        .isEqualTo(Map.of("dynamo-frontend-0", queued));
+  }
+
+  /**
+   * Dynamo's frontend in front of both prefill/decode pairs (its disaggregated serving): the
+   * prefill/decode view's router TTFT is the TTFT it timed, the prefill leg then the decode side's
+   * first token, as the user saw it; its series are per model only, so it fronts the pairs through
+   * the models they serve.
+   */
+  @Test
+  void prefillDecodeTtftAtTheDynamoFrontendIsWhatItTimedForThePairs() {
+    SimulatedFleet f = new SimulatedFleet(pairs(RouterKind.DYNAMO), false);
+    f.run(RUN);
+    long now = f.now();
+    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "pd.ttft_router", 0, Filters.NONE);
+    Map<String, Integer> models = models(f, InferencePod.class);
+    assertThat(models).hasSize(1);
+    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
+    for (String model : models.keySet()) {
+      inTheBucketOfTheTruth(
+          ttft.get(model),
+          f.fleet.routerTtfts(RouterKind.DYNAMO, model, now - 300_000, now),
+          DYNAMO_TTFT_BUCKETS,
+          model + " pd ttft");
+    }
+  }
+
+  /** What Dynamo's frontend does not measure is named with its name, as other routers' lacks. */
+  @Test
+  void dynamoNamesTheSignalsItsFrontendDoesNotWrite() {
+    SimulatedFleet f = new SimulatedFleet(config(RouterKind.DYNAMO), false).run(RUN);
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    Map<String, String> reasons = new TreeMap<>();
+    for (PanelResult p :
+        service.render(
+            new DashboardRequest(
+                Filters.NONE,
+                0.95,
+                f.now() - 60_000,
+                f.now(),
+                15_000,
+                "5m",
+                List.of(
+                    "router.routed",
+                    "router.decisions",
+                    "router.ttft",
+                    "router.queue",
+                    "router.in_flight",
+                    "router.latency")))) {
+      if (p.status() == PanelResult.Status.EMPTY) {
+        assertThat(p.reasons()).as(p.panel().id()).hasSize(1);
+        EmptyReason r = p.reasons().get(0);
+        assertThat(r.kind()).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
+        assertThat(r.engine()).isEqualTo("dynamo");
+        reasons.put(p.panel().id(), r.message());
+      }
+    }
+    assertThat(reasons)
+        .containsExactly(
+            Map.entry(
+                "router.decisions",
+                "NVIDIA Dynamo frontend does not expose routing decisions in any release"),
+            Map.entry(
+                "router.routed",
+                "NVIDIA Dynamo frontend does not expose requests routed per pod in any release"));
   }
 }

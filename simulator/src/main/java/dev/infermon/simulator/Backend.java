@@ -23,7 +23,9 @@ public enum Backend {
   /** llm-d's endpoint picker (simulate --router llm-d). */
   LLM_D("llm-d", false),
   /** SGLang's model gateway (simulate --router smg). */
-  SMG("smg", false);
+  SMG("smg", false),
+  /** NVIDIA Dynamo's frontend (simulate --router dynamo). */
+  DYNAMO("dynamo", false);
 
   private final String label;
   private final boolean engine;

@@ -113,8 +113,17 @@ public final class Fleet {
    * empty without llm-d.
    */
   public synchronized List<Double> routerTtfts(String model, long fromMillis, long toMillis) {
+    return routerTtfts(RouterKind.LLM_D, model, fromMillis, toMillis);
+  }
+
+  /**
+   * The ground truth of router {@code kind}'s TTFT histogram, as {@link #routerTtfts(String, long,
+   * long)}: llm-d's EPP's or Dynamo's frontend's; empty without that router or for the others.
+   */
+  public synchronized List<Double> routerTtfts(
+      RouterKind kind, String model, long fromMillis, long toMillis) {
     for (SimTarget t : targets.values()) {
-      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == RouterKind.LLM_D) {
+      if (t instanceof RouterTarget && ((RouterTarget) t).kind() == kind) {
         return ((RouterTarget) t).ttfts(model, fromMillis / 1000.0, toMillis / 1000.0);
       }
     }

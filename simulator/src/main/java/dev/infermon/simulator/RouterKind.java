@@ -23,7 +23,13 @@ public enum RouterKind {
    * SGLang's model gateway (smg, formerly sgl-router), its HTTP router in front of the SGLang pods
    * and its PD router in front of the SGLang prefill/decode pair.
    */
-  SMG("smg");
+  SMG("smg"),
+  /**
+   * NVIDIA Dynamo's frontend (its OpenAI HTTP service), in front of the vLLM and SGLang pods that
+   * no router of their own fronts and of the prefill/decode pairs no gateway fronts, ahead of
+   * llm-d's EPP: Dynamo's workers are vLLM and SGLang engines.
+   */
+  DYNAMO("dynamo");
 
   private final String label;
 
@@ -37,8 +43,8 @@ public enum RouterKind {
   }
 
   /**
-   * The router named {@code s} ({@code none}, {@code production-stack}, {@code llm-d}, {@code
-   * smg}).
+   * The router named {@code s} ({@code none}, {@code production-stack}, {@code llm-d}, {@code smg},
+   * {@code dynamo}).
    *
    * @throws IllegalArgumentException naming the value and the known ones
    */
@@ -52,7 +58,7 @@ public enum RouterKind {
       }
     }
     throw new IllegalArgumentException(
-        "unknown router \"" + s + "\" (one of none, production-stack, llm-d, smg)");
+        "unknown router \"" + s + "\" (one of none, production-stack, llm-d, smg, dynamo)");
   }
 
   /**

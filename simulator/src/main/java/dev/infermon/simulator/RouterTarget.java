@@ -1,5 +1,6 @@
 package dev.infermon.simulator;
 
+import dev.infermon.simulator.router.DynamoFrontend;
 import dev.infermon.simulator.router.LlmdEpp;
 import dev.infermon.simulator.router.ProductionStackRouter;
 import dev.infermon.simulator.router.SmgRouter;
@@ -15,8 +16,9 @@ import java.util.List;
  * router, and its PD router in front of the SGLang prefill/decode pair: {@link
  * SmgRouter#pdFinished}), llm-d's EPP either when their own router is not listed, and the
  * prefill/decode pairs no gateway fronts (a P/D request is timed once, through the decode pod:
- * {@link LlmdEpp#pdFinished}); none fronts the pods behind SGLang's per-pod {@code /engine_metrics}
- * gateway here. Not thread-safe.
+ * {@link LlmdEpp#pdFinished}); NVIDIA Dynamo's frontend, when listed, fronts the vLLM and SGLang
+ * pods and pairs no router of their own fronts, ahead of llm-d's EPP ({@link DynamoFrontend}); none
+ * fronts the pods behind SGLang's per-pod {@code /engine_metrics} gateway here. Not thread-safe.
  */
 final class RouterTarget extends SimTarget {
   private final RouterKind kind;
@@ -24,6 +26,7 @@ final class RouterTarget extends SimTarget {
   private final ProductionStackRouter productionStack;
   private final LlmdEpp epp = new LlmdEpp();
   private final SmgRouter smg = new SmgRouter();
+  private final DynamoFrontend dynamo = new DynamoFrontend();
 
   RouterTarget(RouterKind kind, String namespace, List<InferencePod> behind, double start) {
     super(info(kind, namespace));
@@ -39,6 +42,14 @@ final class RouterTarget extends SimTarget {
       } else if (kind == RouterKind.SMG) {
         String m = p.info().model();
         p.onFinish((r, reason, now) -> smg.finished(m, r, reason, now));
+      } else if (kind == RouterKind.DYNAMO && !p.info().role().isEmpty()) {
+        String m = p.info().model();
+        String pair = p.info().workloadName();
+        boolean prefill = p.info().role().equals("prefill");
+        p.onFinish((r, reason, now) -> dynamo.pdFinished(pair, m, prefill, r, reason, now));
+      } else if (kind == RouterKind.DYNAMO) {
+        String m = p.info().model();
+        p.onFinish((r, reason, now) -> dynamo.finished(m, r, reason, now));
       } else if (kind == RouterKind.LLM_D && !p.info().role().isEmpty()) {
         String m = p.info().model();
         String pair = p.info().workloadName();
@@ -74,7 +85,7 @@ final class RouterTarget extends SimTarget {
                 + k.label()
                 + " would front no pod of this fleet: a pod has one router in front,"
                 + " production-stack for the vLLM pods and smg for the SGLang pods and pair when"
-                + " listed, else llm-d (routers: "
+                + " listed, else dynamo when listed, else llm-d (routers: "
                 + labels(config.routers())
                 + ")");
       }
@@ -103,7 +114,7 @@ final class RouterTarget extends SimTarget {
       if (p instanceof SglangPod && routers.contains(RouterKind.SMG)) {
         return RouterKind.SMG;
       }
-      return routers.contains(RouterKind.LLM_D) ? RouterKind.LLM_D : RouterKind.NONE;
+      return routers.contains(RouterKind.DYNAMO) ? RouterKind.DYNAMO : eppOrNone(routers);
     }
     RouterKind own;
     if (p instanceof VllmPod) {
@@ -116,6 +127,10 @@ final class RouterTarget extends SimTarget {
     if (routers.contains(own)) {
       return own;
     }
+    return routers.contains(RouterKind.DYNAMO) ? RouterKind.DYNAMO : eppOrNone(routers);
+  }
+
+  private static RouterKind eppOrNone(List<RouterKind> routers) {
     return routers.contains(RouterKind.LLM_D) ? RouterKind.LLM_D : RouterKind.NONE;
   }
 
@@ -128,10 +143,14 @@ final class RouterTarget extends SimTarget {
       case SMG:
         backend = Backend.SMG;
         break;
+      case DYNAMO:
+        backend = Backend.DYNAMO;
+        break;
       default:
         backend = Backend.PRODUCTION_STACK;
     }
-    String name = kind.label() + "-router-0";
+    // the operator names a graph's frontend pod after its component (frontend)
+    String name = kind == RouterKind.DYNAMO ? "dynamo-frontend-0" : kind.label() + "-router-0";
     return new PodInfo(name, namespace, name, backend, "", kind.label(), "", "", "", 0, 0, 0);
   }
 
@@ -168,13 +187,21 @@ final class RouterTarget extends SimTarget {
         return all;
       case PRODUCTION_STACK:
         return productionStack.latencies(model, from, to);
+      case DYNAMO:
+        return dynamo.timed(model, from, to, false);
       default:
         return epp.timed(model, from, to, false);
     }
   }
 
-  /** The TTFTs the EPP timed, as {@link #durations}; empty for the other routers. */
+  /**
+   * The TTFTs the EPP or Dynamo's frontend timed, as {@link #durations}; empty for the other
+   * routers.
+   */
   List<Double> ttfts(String model, double from, double to) {
+    if (kind == RouterKind.DYNAMO) {
+      return dynamo.timed(model, from, to, true);
+    }
     return kind == RouterKind.LLM_D ? epp.timed(model, from, to, true) : List.of();
   }
 
@@ -199,6 +226,9 @@ final class RouterTarget extends SimTarget {
     }
     if (kind == RouterKind.SMG) {
       return smg.render(behind, epochSeconds);
+    }
+    if (kind == RouterKind.DYNAMO) {
+      return dynamo.render(behind, epochSeconds);
     }
     List<VllmPod> vllm = new ArrayList<>();
     behind.forEach(p -> vllm.add((VllmPod) p));

@@ -75,7 +75,8 @@ class RouterTargetTest {
   void anUnknownRouterIsRefusedNamingTheKnownOnes() {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> RouterKind.parse("envoy"))
-        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+        .withMessage(
+            "unknown router \"envoy\" (one of none, production-stack, llm-d, smg, dynamo)");
     assertThat(RouterKind.parse("llm-d")).isEqualTo(RouterKind.LLM_D);
     assertThat(fleet(RouterKind.NONE).inventory())
         .extracting(PodInfo::name)
@@ -146,7 +147,7 @@ class RouterTargetTest {
         .withMessage(
             "router llm-d would front no pod of this fleet: a pod has one router in front,"
                 + " production-stack for the vLLM pods and smg for the SGLang pods and pair when"
-                + " listed, else llm-d (routers: production-stack, llm-d)");
+                + " listed, else dynamo when listed, else llm-d (routers: production-stack, llm-d)");
   }
 
   @Test
@@ -156,7 +157,8 @@ class RouterTargetTest {
     assertThat(RouterKind.parseList("none")).isEmpty();
     assertThatIllegalArgumentException()
         .isThrownBy(() -> RouterKind.parseList("llm-d,envoy"))
-        .withMessage("unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+        .withMessage(
+            "unknown router \"envoy\" (one of none, production-stack, llm-d, smg, dynamo)");
     assertThatIllegalArgumentException()
         .isThrownBy(() -> RouterKind.parseList("smg,smg"))
         .withMessage("router \"smg\" is listed twice: smg,smg");

@@ -77,7 +77,9 @@ final class RouterQueries {
       boolean several) {
     boolean histogram = src.type() == MetricType.HISTOGRAM;
     String sample = src.family() + (histogram ? "_bucket" : "");
-    if (!o.presence().hasSample(sample)) {
+    // an inventory names a histogram an engine catalog also knows by its family (NVIDIA Dynamo's
+    // frontend's, engine dynamo's in dynamo.yaml), a router's own by its samples
+    if (!o.presence().hasSample(sample) && !(histogram && o.presence().hasSample(src.family()))) {
       return null;
     }
     List<String> matchers = new ArrayList<>();
@@ -121,14 +123,15 @@ final class RouterQueries {
       if (o.filters().values().containsKey("backend") || o.panelMatch().containsKey("backend")) {
         // a router-wide series says nothing of a backend: only a router whose per-pod series name
         // pods of the backends in scope (the filters', a panel's: the prefill/decode pairs) is in
-        // front of them
+        // front of them. A router with no per-pod family on its page (NVIDIA Dynamo's frontend,
+        // whose series are per model only) is taken to front them, as RouterScope takes it: the
+        // model join below still keeps only the models the pods in scope serve
         String fronted = fronted(r, o);
-        if (fronted == null) {
-          return null;
+        if (fronted != null) {
+          // parenthesised: "*" binds tighter than "and", and the model join below must not apply
+          // to the fronting series, which carries no model
+          grouped = "(" + grouped + " and on () " + fronted + ")";
         }
-        // parenthesised: "*" binds tighter than "and", and the model join below must not apply
-        // to the fronting series, which carries no model
-        grouped = "(" + grouped + " and on () " + fronted + ")";
       }
       if (!g.contains("model_name")) {
         return grouped;

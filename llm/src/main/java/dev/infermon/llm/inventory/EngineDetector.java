@@ -71,8 +71,16 @@ public final class EngineDetector {
         spelling = v.getKey();
       }
     }
+    // a router's page is the router's, even where the engine catalog knows its names too (NVIDIA
+    // Dynamo's frontend: catalogued as engine dynamo's for lint and dating, a router in front of
+    // the
+    // workers to the dashboard, routers.yaml's signature)
     EngineCatalog engine =
-        spelling == null || routersOwn(families, spelling.prefix()) ? null : engines.get(spelling);
+        spelling == null
+                || routersOwn(families, spelling.prefix())
+                || catalog.nonEngine().router(families).isPresent()
+            ? null
+            : engines.get(spelling);
     if (engine == null) {
       return new Detection(
           Detection.UNKNOWN, "", null, List.of(), List.of(), null, lookalike(families));

@@ -15,10 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * NVIDIA Dynamo's pages as the inventory tells them: the frontend's page is Dynamo (its families
- * dated by the two lines of the tree the catalog read), a worker's page, which re-exports its
- * engine's families beside dynamo_component_*, stays its engine's, and the catalog's bucket bounds
- * are what Dynamo's generate_log_buckets makes from its defaults.
+ * NVIDIA Dynamo's pages as the inventory tells them: the frontend's page is the router in front
+ * (its families catalogued as Dynamo's, in the two lines of the tree the catalog read), a worker's
+ * page, which re-exports its engine's families beside dynamo_component_*, stays its engine's, and
+ * the catalog's bucket bounds are what Dynamo's generate_log_buckets makes from its defaults.
  */
 class DynamoDetectionTest {
   static final Catalog CATALOG = Catalog.builtIn();
@@ -32,32 +32,36 @@ class DynamoDetectionTest {
           + " dynamo_frontend_time_to_first_token_seconds"
           + " dynamo_frontend_inter_token_latency_seconds";
 
+  /**
+   * The frontend's page is a router's (routers.yaml's dynamo-frontend signature): its engine is
+   * unknown, so no engine panel or reason counts it, while every name on it is engine dynamo's in
+   * the catalog (lint and the catalog's lines know them).
+   */
   @Test
-  void theFrontendsPageIsDynamo() {
+  void theFrontendsPageIsTheRouterInFrontNotAnEngine() {
+    Set<String> families = SpellingDetectionTest.families(FRONTEND);
     Detection d = DETECTOR.detect(SpellingDetectionTest.families(FRONTEND));
-    assertThat(d.engine()).isEqualTo("dynamo");
-    assertThat(d.spelling().key()).isEqualTo("dynamo/dynamo_");
-    assertThat(d.unknownFamilies()).isEmpty();
-    // nothing on this page exists only in the newer line
-    assertThat(d.versions().first().name()).isEqualTo("04070c75");
+    assertThat(d.engine()).isEqualTo(Detection.UNKNOWN);
+    assertThat(CATALOG.nonEngine().router(families))
+        .hasValueSatisfying(r -> assertThat(r.title()).isEqualTo("NVIDIA Dynamo frontend"));
+    for (String f : families) {
+      assertThat(CATALOG.identifyFamily(f)).as(f).isPresent();
+    }
   }
 
   @Test
-  void activeRequestsDatesTheFrontendToTheNewerLine() {
-    Detection d =
-        DETECTOR.detect(
-            SpellingDetectionTest.families(FRONTEND + " dynamo_frontend_active_requests"));
-    assertThat(d.engine()).isEqualTo("dynamo");
-    assertThat(d.versions().first().name()).isEqualTo("0014908a");
-    assertThat(d.versions().last().name()).isEqualTo("0014908a");
+  void activeRequestsExistsInTheNewerLineOnly() {
+    EngineCatalog dynamo = CATALOG.engine("dynamo");
+    ReleaseLine older = dynamo.version("04070c75").orElseThrow();
+    ReleaseLine newer = dynamo.version("0014908a").orElseThrow();
+    assertThat(dynamo.entry("frontend_active_requests", newer)).isPresent();
+    assertThat(dynamo.entry("frontend_active_requests", older)).isEmpty();
+    assertThat(dynamo.entry("frontend_inflight_requests", older)).isPresent();
   }
 
   @Test
-  void aNameDynamoNeverHadIsReportedUnderItsPrefix() {
-    Detection d =
-        DETECTOR.detect(SpellingDetectionTest.families(FRONTEND + " dynamo_frontend_ttft_seconds"));
-    assertThat(d.engine()).isEqualTo("dynamo");
-    assertThat(d.unknownFamilies()).containsExactly("dynamo_frontend_ttft_seconds");
+  void aNameDynamoNeverHadIsNotCatalogued() {
+    assertThat(CATALOG.identifyFamily("dynamo_frontend_ttft_seconds")).isEmpty();
   }
 
   @ParameterizedTest(name = "{1}")
@@ -121,9 +125,12 @@ class DynamoDetectionTest {
   }
 
   @Test
-  void theFrontendFeedsNoSignalYet() {
-    // its families describe the workers' requests again: mapped, they would be counted twice
+  void theFrontendFeedsTheRouterLevelAndNoEngineSignal() {
+    // its families describe the workers' requests again: as engine signals they would be counted
+    // twice; the router level reads them (routers.yaml)
     assertThat(CATALOG.engine("dynamo").signals()).isEmpty();
     assertThat(Set.copyOf(Catalog.ENGINES)).contains("dynamo");
+    assertThat(CATALOG.nonEngine().routers())
+        .anySatisfy(r -> assertThat(r.backend()).isEqualTo("dynamo"));
   }
 }

@@ -56,8 +56,10 @@ final class FleetOptions {
       description =
           "Serve routers' pages in front of the pods, a comma-separated list of production-stack"
               + " (vLLM production-stack's router, in front of the vLLM pods), smg (SGLang's model"
-              + " gateway, in front of the SGLang pods) and llm-d (llm-d's EPP, in front of the"
-              + " vLLM and SGLang pods the others do not front), or none; a pod has one router in"
+              + " gateway, in front of the SGLang pods), dynamo (NVIDIA Dynamo's frontend, in"
+              + " front of the vLLM and SGLang pods and pairs those two do not front) and llm-d"
+              + " (llm-d's EPP, in front of the vLLM and SGLang pods the others do not front), or"
+              + " none; a pod has one router in"
               + " front (default: none; with --engines, llm-d for vllm and smg for sglang).")
   String router;
 

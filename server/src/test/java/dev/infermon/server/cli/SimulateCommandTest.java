@@ -219,7 +219,8 @@ class SimulateCommandTest {
     String[] bad = run("--router", "envoy", "--print-file-sd");
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[2])
-        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+        .contains(
+            "--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg, dynamo)");
   }
 
   @Test
@@ -232,7 +233,8 @@ class SimulateCommandTest {
     String[] bad = run("--router", "smg,envoy", "--print-file-sd");
     assertThat(bad[0]).isEqualTo("2");
     assertThat(bad[2])
-        .contains("--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg)");
+        .contains(
+            "--router: unknown router \"envoy\" (one of none, production-stack, llm-d, smg, dynamo)");
     String[] idle =
         run(
             "--engines",
