@@ -65,6 +65,9 @@ import java.util.List;
  *     its pages then have the {@code vllm:nixl_*} families
  * @param kvCacheMetrics whether the current vLLM pods run with {@code --kv-cache-metrics} (off by
  *     default): their pages then have the KV block residency histograms
+ * @param lmcachePods how many of the current single-engine vLLM pods (the first ones) run LMCache
+ *     (LMCacheConnectorV1, PROMETHEUS_MULTIPROC_DIR set): their pages then carry LMCache's {@code
+ *     lmcache:*} families; 0 (the default) for none
  * @param amdNodes how many of the GPU nodes (the first ones, which pods fill first) hold AMD
  *     Instinct MI300X GPUs watched by AMD's device-metrics-exporter instead of H100s watched by
  *     dcgm-exporter; 0 (the default) for none. Refused with MIG or DRA attribution, which are
@@ -109,6 +112,7 @@ public record FleetConfig(
     List<RouterKind> routers,
     boolean nixl,
     boolean kvCacheMetrics,
+    int lmcachePods,
     int amdNodes,
     dev.infermon.simulator.amdgpu.AmdPartition amdPartition,
     VllmSleep vllmSleep,
@@ -123,6 +127,14 @@ public record FleetConfig(
     nonNegative("vllmPods", vllmPods);
     nonNegative("legacyVllmPods", legacyVllmPods);
     nonNegative("dataParallelPods", dataParallelPods);
+    nonNegative("lmcachePods", lmcachePods);
+    if (lmcachePods > vllmPods - dataParallelPods) {
+      throw new IllegalArgumentException(
+          "lmcachePods must be at most the single-engine vLLM pods ("
+              + (vllmPods - dataParallelPods)
+              + "), got "
+              + lmcachePods);
+    }
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
     nonNegative("tgiPods", tgiPods);

@@ -46,6 +46,7 @@ public final class FleetConfigBuilder {
   private List<RouterKind> routers = List.of();
   private boolean nixl = true;
   private boolean kvCacheMetrics;
+  private int lmcachePods;
   private VllmSleep vllmSleep = VllmSleep.NONE;
   private SglangRelease sglangRelease = SglangRelease.V0_5_9;
 
@@ -261,6 +262,14 @@ public final class FleetConfigBuilder {
   }
 
   /**
+   * @see FleetConfig#lmcachePods()
+   */
+  public FleetConfigBuilder lmcachePods(int v) {
+    lmcachePods = v;
+    return this;
+  }
+
+  /**
    * @see FleetConfig#kvCacheMetrics()
    */
   public FleetConfigBuilder kvCacheMetrics(boolean v) {
@@ -360,6 +369,12 @@ public final class FleetConfigBuilder {
     trtllmRelease13 = Math.min(trtllmRelease13, trtllmPods);
     trtllmRelease10 = Math.min(trtllmRelease10, trtllmPods - trtllmRelease13);
     tritonPods = engines.contains(Backend.TRITON) ? Math.max(1, tritonPods) : 0;
+    // the mixed fleet of every engine shows LMCache beside one vLLM pod; a list keeps what was set
+    int single = vllmPods - dataParallelPods;
+    lmcachePods =
+        Math.min(
+            engines.containsAll(Backend.engines()) ? Math.max(1, lmcachePods) : lmcachePods,
+            single);
     return this;
   }
 
@@ -416,6 +431,7 @@ public final class FleetConfigBuilder {
         routers,
         nixl,
         kvCacheMetrics,
+        lmcachePods,
         amdNodes,
         amdPartition,
         vllmSleep,
@@ -456,6 +472,7 @@ public final class FleetConfigBuilder {
     b.routers = c.routers();
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();
+    b.lmcachePods = c.lmcachePods();
     b.amdNodes = c.amdNodes();
     b.amdPartition = c.amdPartition();
     b.vllmSleep = c.vllmSleep();

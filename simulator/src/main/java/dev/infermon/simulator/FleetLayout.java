@@ -85,7 +85,7 @@ final class FleetLayout {
               config.speculativeTokens(),
               dp > 1 ? LoraAdapters.NONE : config.lora(),
               config.mfu(),
-              new VllmPod.Features(false, config.kvCacheMetrics()),
+              new VllmPod.Features(false, config.kvCacheMetrics(), i < config.lmcachePods()),
               config.vllmSleep().stretch(i, start)));
     }
     for (int i = 0; i < config.legacyVllmPods(); i++) {

@@ -7,6 +7,7 @@ import dev.infermon.simulator.model.LoraAdapters;
 import dev.infermon.simulator.model.ScenarioEffects;
 import dev.infermon.simulator.model.Workload;
 import dev.infermon.simulator.vllm.VllmKvResidency;
+import dev.infermon.simulator.vllm.VllmLmcache;
 import dev.infermon.simulator.vllm.VllmLora;
 import dev.infermon.simulator.vllm.VllmMetrics;
 import dev.infermon.simulator.vllm.VllmMfu;
@@ -49,7 +50,12 @@ public final class VllmPod extends InferencePod {
     }
     if (features.any() && release != VllmRelease.V1_CURRENT) {
       throw new IllegalArgumentException(
-          "NIXL and --kv-cache-metrics need the current release, got " + release.cliName());
+          "NIXL, LMCache and --kv-cache-metrics need the current release, got "
+              + release.cliName());
+    }
+    if (features.lmcache() && info.dataParallel() > 1) {
+      throw new IllegalArgumentException(
+          "the simulated LMCache needs a single engine, got " + info.dataParallel());
     }
     this.features = features;
     if (lora.enabled() && info.dataParallel() > 1) {
@@ -79,13 +85,21 @@ public final class VllmPod extends InferencePod {
    * @param nixl whether its {@code --kv-transfer-config} names {@code NixlConnector}
    *     (prefill/decode pods only)
    * @param kvCacheMetrics whether it runs with {@code --kv-cache-metrics}
+   * @param lmcache whether its {@code --kv-transfer-config} names {@code LMCacheConnectorV1}, with
+   *     {@code PROMETHEUS_MULTIPROC_DIR} set so that its page carries LMCache's families
+   *     (single-engine pods only)
    */
-  public record Features(boolean nixl, boolean kvCacheMetrics) {
-    /** Neither. */
-    public static final Features NONE = new Features(false, false);
+  public record Features(boolean nixl, boolean kvCacheMetrics, boolean lmcache) {
+    /** None. */
+    public static final Features NONE = new Features(false, false, false);
+
+    /** Without LMCache. */
+    public Features(boolean nixl, boolean kvCacheMetrics) {
+      this(nixl, kvCacheMetrics, false);
+    }
 
     boolean any() {
-      return nixl || kvCacheMetrics;
+      return nixl || kvCacheMetrics || lmcache;
     }
   }
 
@@ -137,6 +151,9 @@ public final class VllmPod extends InferencePod {
     }
     if (features.kvCacheMetrics()) {
       m.enableKvResidency(new VllmKvResidency());
+    }
+    if (features.lmcache()) {
+      m.enableLmcache(new VllmLmcache(info().tensorParallel()));
     }
     metrics.add(m);
     return m;

@@ -95,6 +95,14 @@ public final class Catalog {
   }
 
   /**
+   * The components that run inside {@code host}'s process and put their families on its page
+   * ({@link EngineCatalog#runsIn()}: LMCache in vLLM), in display order.
+   */
+  public List<EngineCatalog> runningIn(String host) {
+    return engines.values().stream().filter(e -> e.runsIn().equals(host)).toList();
+  }
+
+  /**
    * The engine named {@code name}.
    *
    * @throws IllegalArgumentException naming the engine when the catalog has none by that name

@@ -42,7 +42,8 @@ public final class CatalogLoader {
           "gpu_exporter",
           "disaggregated",
           "concurrency_flags",
-          "not_exposed");
+          "not_exposed",
+          "runs_in");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final MetricReader metricReader;
@@ -132,7 +133,8 @@ public final class CatalogLoader {
         gpuLabel(root, "index_label"),
         disaggregated(root),
         CatalogNodes.strings(root.path("concurrency_flags")),
-        signalReader.notExposed(root, signals));
+        signalReader.notExposed(root, signals),
+        root.path("runs_in").asText(""));
   }
 
   /** {@code versions}: the release lines, oldest first. */

@@ -16,6 +16,7 @@ import java.util.Set;
  */
 public final class EngineCatalog {
   private final String engine;
+  private final String runsIn;
   private final String title;
   private final List<ReleaseLine> versions;
   private final List<NameVariant> variants;
@@ -55,8 +56,10 @@ public final class EngineCatalog {
       String gpuIndexLabel,
       boolean disaggregated,
       List<String> concurrencyFlags,
-      Map<Signal, String> notExposed) {
+      Map<Signal, String> notExposed,
+      String runsIn) {
     this.engine = engine;
+    this.runsIn = runsIn;
     this.title = title;
     this.versions = List.copyOf(versions);
     this.variants = List.copyOf(variants);
@@ -84,6 +87,16 @@ public final class EngineCatalog {
     for (MetricEntry m : metrics) {
       byName.computeIfAbsent(m.name(), k -> new ArrayList<>()).add(m);
     }
+  }
+
+  /**
+   * The engine whose process this one runs inside and whose page carries its families (LMCache in
+   * vLLM: {@code vllm}); empty for an engine with targets of its own. Such a component never names
+   * a target's engine: its signals are read on the host's pods, and a host pod without them is told
+   * so in the component's words (ReasonFinder).
+   */
+  public String runsIn() {
+    return runsIn;
   }
 
   /**

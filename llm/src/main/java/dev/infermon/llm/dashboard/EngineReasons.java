@@ -103,6 +103,40 @@ final class EngineReasons {
     return absent(in, family, release, range, t);
   }
 
+  /**
+   * Why host {@code host}'s target shows nothing for {@code s}, a signal of this component (LMCache
+   * inside vLLM): its families on the page say traffic; none of them says the component does not
+   * run there, with what turns it on. Its release lines are its own, not the host's, so no release
+   * is named.
+   */
+  EmptyReason explainHosted(
+      Signal s, List<SignalSource> sources, TargetInventory t, EngineCatalog host) {
+    Optional<FamilyInfo> shown = present(sources, t, null);
+    if (shown.isPresent()) {
+      return traffic(s, shown.get(), sources);
+    }
+    MetricEntry first = e.entries(sources.get(0).metrics().get(0)).get(0);
+    return reason(
+        EmptyReason.Kind.BEHIND_FLAG,
+        "no "
+            + e.title()
+            + " on these "
+            + host.title()
+            + " pods: "
+            + e.title()
+            + " puts "
+            + s.displayName()
+            + " on "
+            + host.title()
+            + "'s page only with "
+            + first.condition().flag()
+            + " ("
+            + first.familyName(spelling)
+            + ")",
+        null,
+        first.condition().flag());
+  }
+
   /** A source family is on the target: what its samples did says whether traffic is the reason. */
   private EmptyReason traffic(Signal s, FamilyInfo f, List<SignalSource> sources) {
     switch (f.activity()) {

@@ -347,6 +347,18 @@ final class ReasonFinder {
     }
     List<SignalSource> sources = e.sources(s);
     if (sources.isEmpty()) {
+      for (EngineCatalog c : catalog.runningIn(e.engine())) {
+        if (!c.sources(s).isEmpty()) {
+          // a component inside the engine's process (LMCache in vLLM) has the signal: its families
+          // are on these very pages, or the component is not there
+          for (TargetInventory t : targets.targets()) {
+            if (t.up()) {
+              out.add(new EngineReasons(c, t).explainHosted(s, c.sources(s), t, e));
+            }
+          }
+          return;
+        }
+      }
       out.add(
           new EmptyReason(
               EmptyReason.Kind.NOT_EXPOSED,

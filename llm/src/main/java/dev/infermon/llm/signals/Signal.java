@@ -108,6 +108,19 @@ public enum Signal {
   /** Time between consecutive accesses of a sampled KV block (its reuse). */
   KV_BLOCK_REUSE_GAP(Kind.HISTOGRAM, "seconds", "KV-block reuse gap"),
   /**
+   * Prompt tokens a KV-offload layer was asked for at lookup (LMCache {@code num_lookup_tokens}):
+   * the denominator of its hit rate.
+   */
+  KV_OFFLOAD_LOOKUP_TOKENS(Kind.COUNTER, "tokens", "KV-offload lookup tokens"),
+  /** Of those, the tokens the offload layer held (LMCache {@code num_lookup_hits}). */
+  KV_OFFLOAD_LOOKUP_HITS(Kind.COUNTER, "tokens", "KV-offload lookup hits"),
+  /** Tokens the engine asked the offload layer to load back (LMCache retrieve requests). */
+  KV_OFFLOAD_REQUESTED_TOKENS(Kind.COUNTER, "tokens", "KV-offload tokens requested"),
+  /** Tokens the offload layer loaded back into the engine (LMCache {@code num_hit_tokens}). */
+  KV_OFFLOAD_RETRIEVED_TOKENS(Kind.COUNTER, "tokens", "KV-offload tokens retrieved"),
+  /** Tokens the engine stored into the offload layer (LMCache {@code num_stored_tokens}). */
+  KV_OFFLOAD_STORED_TOKENS(Kind.COUNTER, "tokens", "KV-offload tokens stored"),
+  /**
    * NVLink traffic of the GPUs, read through {@code rate} of dcgm-exporter's all-lane bandwidth
    * counter (bytes, as the exporter's help of its per-lane field says).
    */

@@ -245,7 +245,7 @@ class PanelsLoaderTest {
 
   @Test
   void theBuiltInLayoutLoads() {
-    assertThat(PanelsLoader.loadResource().panels()).hasSize(87);
+    assertThat(PanelsLoader.loadResource().panels()).hasSize(90);
     assertThat(List.of(Dashboards.layout().levels().get(0).id())).containsExactly("model");
   }
 }

@@ -152,6 +152,14 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean kvCacheMetrics;
 
   @Option(
+      names = "--lmcache-pods",
+      description =
+          "Run LMCache (LMCacheConnectorV1, PROMETHEUS_MULTIPROC_DIR set) in this many of the"
+              + " current single-engine vLLM pods: their pages get LMCache's lmcache:* families"
+              + " (default: 0; 1 with --engines all).")
+  Integer lmcachePods;
+
+  @Option(
       names = "--no-nixl",
       description =
           "The vLLM prefill/decode pair moves KV without the NIXL connector: its pages have no"
@@ -215,6 +223,7 @@ public final class SimulateCommand implements Callable<Integer> {
           "--max-lora",
           "--mfu",
           "--kv-cache-metrics",
+          "--lmcache-pods",
           "--no-nixl",
           "--dcgm-mig",
           "--dcgm-dra");
@@ -391,6 +400,9 @@ public final class SimulateCommand implements Callable<Integer> {
             .dcgmAttribution(new DcgmAttribution(dcgmMig, dcgmDra));
     if (dataParallelPods != null) {
       b.dataParallelPods(dataParallelPods);
+    }
+    if (lmcachePods != null) {
+      b.lmcachePods(lmcachePods);
     }
     if (lora != null) {
       b.lora(new LoraAdapters(lora, maxLora));

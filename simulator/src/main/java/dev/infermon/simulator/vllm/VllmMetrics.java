@@ -37,6 +37,7 @@ public final class VllmMetrics implements EngineListener {
   private VllmMfu mfu; // null without --enable-mfu-metrics
   private VllmNixl nixl; // null without the NIXL connector
   private VllmKvResidency kvResidency; // null without --kv-cache-metrics
+  private VllmLmcache lmcache; // null without LMCache
   double flops;
   double readBytes;
   double writeBytes;
@@ -198,6 +199,22 @@ public final class VllmMetrics implements EngineListener {
     this.nixl = n;
   }
 
+  /**
+   * Counts LMCache's lookups, retrieves and stores from now on ({@code --kv-transfer-config} with
+   * {@code LMCacheConnectorV1}). Called once, before the engine runs.
+   */
+  public void enableLmcache(VllmLmcache l) {
+    if (v0) {
+      throw new IllegalArgumentException("LMCache's connector needs vLLM V1");
+    }
+    this.lmcache = l;
+  }
+
+  /** The engine's LMCache, or null without it. */
+  public VllmLmcache lmcache() {
+    return lmcache;
+  }
+
   /** The engine's NIXL connector stats, or null without the connector. */
   public VllmNixl nixl() {
     return nixl;
@@ -288,6 +305,9 @@ public final class VllmMetrics implements EngineListener {
   public void onScheduled(Request r, double now, int queried, int hit) {
     prefixQueries += queried;
     prefixHits += hit;
+    if (lmcache != null) {
+      lmcache.scheduled(r.id(), queried, hit, now);
+    }
     if (lora != null) {
       lora.scheduled(r);
     }
@@ -312,6 +332,9 @@ public final class VllmMetrics implements EngineListener {
       double now, double duration, int steps, int prefillTokens, int decodeTokens, int batch) {
     int tokens = prefillTokens + decodeTokens;
     iterationTokens.observe(tokens, steps, (double) tokens * steps);
+    if (lmcache != null) {
+      lmcache.flush(now);
+    }
     if (mfu != null && tokens > 0) {
       // PerfMetricsProm.observe: every step that scheduled tokens adds its estimate
       flops += mfu.flopsPerToken() * tokens * steps;

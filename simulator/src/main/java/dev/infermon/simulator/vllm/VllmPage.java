@@ -103,6 +103,12 @@ public final class VllmPage {
       VllmV0Page.render(v, f);
     } else {
       renderV1(v, f, out, created);
+      VllmLmcache lmc = v.engines().get(0).metrics().lmcache();
+      if (lmc != null) {
+        // LMCache's processes write prometheus_client's multiprocess files, which vLLM's API
+        // server reads with PROMETHEUS_MULTIPROC_DIR set; its model_name is vLLM's model path
+        lmc.render(out, "/mnt/models/" + v.modelName(), v.modelName());
+      }
     }
     return out.toString();
   }
