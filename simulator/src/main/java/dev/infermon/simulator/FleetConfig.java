@@ -128,13 +128,6 @@ public record FleetConfig(
     nonNegative("legacyVllmPods", legacyVllmPods);
     nonNegative("dataParallelPods", dataParallelPods);
     nonNegative("lmcachePods", lmcachePods);
-    if (lmcachePods > vllmPods - dataParallelPods) {
-      throw new IllegalArgumentException(
-          "lmcachePods must be at most the single-engine vLLM pods ("
-              + (vllmPods - dataParallelPods)
-              + "), got "
-              + lmcachePods);
-    }
     nonNegative("sglangPods", sglangPods);
     nonNegative("sglangGatewayPods", sglangGatewayPods);
     nonNegative("tgiPods", tgiPods);
@@ -182,6 +175,14 @@ public record FleetConfig(
     if (dataParallelPods > vllmPods) {
       throw new IllegalArgumentException(
           "dataParallelPods (" + dataParallelPods + ") exceeds vllmPods (" + vllmPods + ")");
+    }
+    // after the data-parallel check, so the single-engine pods counted are never negative
+    if (lmcachePods > vllmPods - dataParallelPods) {
+      throw new IllegalArgumentException(
+          "lmcachePods must be at most the single-engine vLLM pods ("
+              + (vllmPods - dataParallelPods)
+              + "), got "
+              + lmcachePods);
     }
     if (sglangTensorParallel < 1 || sglangTensorParallel > 8) {
       throw new IllegalArgumentException(

@@ -23,6 +23,10 @@ class FleetConfigTest {
             (UnaryOperator<FleetConfigBuilder>) b -> b.vllmPods(1).dataParallelPods(2),
             "dataParallelPods (2) exceeds vllmPods (1)"),
         Arguments.of(
+            (UnaryOperator<FleetConfigBuilder>)
+                b -> b.vllmPods(2).dataParallelPods(1).lmcachePods(2),
+            "lmcachePods must be at most the single-engine vLLM pods (1), got 2"),
+        Arguments.of(
             (UnaryOperator<FleetConfigBuilder>) b -> b.sglangTensorParallel(0),
             "sglangTensorParallel must be in [1, 8], got 0"),
         Arguments.of(
