@@ -59,6 +59,7 @@ class DashboardTest {
             .speculativeTokens(4) // the current pods draft: every panel has data
             .lora(new LoraAdapters(List.of("sql", "chat"), 2)) // and serve LoRA adapters
             .kvCacheMetrics(true) // and sample KV blocks
+            .lmcachePods(1) // and one offloads KV to LMCache
             .build();
     fleet = new SimulatedFleet(config, true);
     fleet.run(
