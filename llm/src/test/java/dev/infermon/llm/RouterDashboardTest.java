@@ -425,6 +425,71 @@ class RouterDashboardTest {
     assertThat(decisions.get("smg-router-0")).isCloseTo(selected, within(0.06 * selected));
   }
 
+  /**
+   * SGLang's model gateway in front of regular SGLang pods and an SGLang pair that serve one model:
+   * its only TTFT is the PD router's smg_pd_ttft_seconds, per model with no pod label, about the
+   * requests it sent to the pair. The regular pods' view (backend sglang) has no TTFT at the router
+   * (the HTTP router times none: smg_router_ttft_seconds is the gRPC router's), and says so, rather
+   * than the pair's TTFT under their model; the pair's view and the unfiltered one show it.
+   */
+  @Test
+  void thePairsTtftAtTheGatewayIsNotTheRegularPodsTtft() {
+    FleetConfig c =
+        config(RouterKind.SMG).toBuilder()
+            .vllmPods(0)
+            .dataParallelPods(0)
+            .prefillDecode(true)
+            .build();
+    SimulatedFleet f = new SimulatedFleet(c, false).run(RUN);
+    Map<String, Integer> regular = new TreeMap<>();
+    Map<String, Integer> pair = new TreeMap<>();
+    for (InferencePod p : f.fleet.pods()) {
+      if (p instanceof SglangPod) {
+        (p.info().role().isEmpty() ? regular : pair).merge(p.info().model(), 1, Integer::sum);
+      }
+    }
+    assertThat(regular.keySet())
+        .as("the regular pods serve the pair's model")
+        .containsAll(pair.keySet());
+    assertThat(pair).isNotEmpty();
+    long now = f.now();
+    assertThat(PanelValues.panel(f.backend, now, "router.ttft", 0, Filters.NONE))
+        .containsOnlyKeys(pair.keySet());
+    assertThat(
+            PanelValues.panel(
+                f.backend, now, "router.ttft", 0, Filters.of(Map.of("backend", "sglang-pd"))))
+        .containsOnlyKeys(pair.keySet());
+    assertThat(
+            PanelValues.panel(
+                f.backend, now, "router.ttft", 0, Filters.of(Map.of("backend", "sglang"))))
+        .as("the regular SGLang pods' view")
+        .isEmpty();
+    DashboardService service = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.of(Map.of("backend", "sglang")),
+                    0.95,
+                    now - 60_000,
+                    now,
+                    15_000,
+                    "5m",
+                    List.of("router.ttft")))
+            .get(0);
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.reasons()).hasSize(1);
+    EmptyReason r = p.reasons().get(0);
+    assertThat(r.kind()).isEqualTo(EmptyReason.Kind.NOT_EXPOSED);
+    assertThat(r.engine()).isEqualTo("smg");
+    assertThat(r.message())
+        .isEqualTo(
+            "SGLang Model Gateway (smg, formerly sgl-router) exposes time to first token as"
+                + " smg_router_ttft_seconds, which its targets do not have, and for prefill/decode"
+                + " pairs as smg_pd_ttft_seconds, which is no pod's in this view: it is per model,"
+                + " about the requests the router sent to the pairs");
+  }
+
   /** production-stack fronts no prefill/decode pair: the view's router TTFT says so. */
   @Test
   void prefillDecodeTtftWithoutARouterInFrontOfThePairsSaysNoRouter() {

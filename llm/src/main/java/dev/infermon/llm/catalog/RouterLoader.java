@@ -21,7 +21,17 @@ final class RouterLoader {
       Set.of(
           "component", "backend", "signature", "shadows", "shadow_label", "model_label", "sources");
   private static final Set<String> SOURCE_KEYS =
-      Set.of("signal", "gauge", "counter", "histogram", "endpoint", "match", "by", "since", "note");
+      Set.of(
+          "signal",
+          "gauge",
+          "counter",
+          "histogram",
+          "endpoint",
+          "match",
+          "by",
+          "since",
+          "pairs",
+          "note");
   private static final Set<String> ENDPOINT_KEYS = Set.of("pod", "instance", "regex");
 
   private RouterLoader() {}
@@ -107,6 +117,7 @@ final class RouterLoader {
           match,
           s.path("by").asText(""),
           s.path("since").asText(""),
+          s.path("pairs").asBoolean(false),
           s.path("note").asText(""));
     } catch (IllegalArgumentException e) {
       throw new CatalogException(file + ": " + at + ": " + e.getMessage(), e);

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param match label values a series must have ({@code status: success})
  * @param by the label that splits the signal (a decision's {@code status}), else empty
  * @param since when the family appeared, else empty
+ * @param pairs whether every series of a router-wide family is about requests the router sent to
+ *     prefill/decode pairs ({@code smg_pd_ttft_seconds}): a view of no pair's pods has none of it
  * @param note what the source says of it
  */
 public record RouterSource(
@@ -26,6 +28,7 @@ public record RouterSource(
     Map<String, String> match,
     String by,
     String since,
+    boolean pairs,
     String note) {
   /** Validates. */
   public RouterSource {
@@ -37,6 +40,10 @@ public record RouterSource(
     }
     if (type == MetricType.COUNTER && !family.endsWith("_total")) {
       throw new IllegalArgumentException("counter " + family + " must end in _total");
+    }
+    if (pairs && endpoint.named()) {
+      throw new IllegalArgumentException(
+          "pairs is for a router-wide family; " + family + " names its pod by " + endpoint.label());
     }
     match = Map.copyOf(match);
     by = by == null ? "" : by;

@@ -67,7 +67,10 @@ final class ReasonFinder {
     Set<EmptyReason> out = new LinkedHashSet<>();
     for (Query q : panel.queries()) {
       if (q.measure() instanceof Measure.Router) {
-        out.addAll(RouterReasons.explain((Measure.Router) q.measure(), catalog, all));
+        boolean pairs =
+            scoped.targets().stream()
+                .anyMatch(t -> t.label("role").matches(RouterQueries.PAIR_ROLES));
+        out.addAll(RouterReasons.explain((Measure.Router) q.measure(), catalog, all, pairs));
         continue;
       }
       List<Signal> signals = q.measure().signals();

@@ -120,7 +120,17 @@ final class RouterQueries {
       }
       List<String> labels = Selectors.union(g, extra);
       String grouped = op + " " + Selectors.by(labels) + " (" + named + ")";
-      if (o.filters().values().containsKey("backend") || o.panelMatch().containsKey("backend")) {
+      if (src.pairs() && (!o.filters().values().isEmpty() || !o.panelMatch().isEmpty())) {
+        // about the requests sent to prefill/decode pairs (the gateway's smg_pd_ttft_seconds, per
+        // model): in a narrower view, only while the router names a pair's pod in scope, so the
+        // regular pods of the pair's model do not show the pair's TTFT as theirs
+        String fronted = fronted(r, pairsOnly(o));
+        if (fronted == null) {
+          return null;
+        }
+        grouped = "(" + grouped + " and on () " + fronted + ")";
+      } else if (o.filters().values().containsKey("backend")
+          || o.panelMatch().containsKey("backend")) {
         // a router-wide series says nothing of a backend: only a router whose per-pod series name
         // pods of the backends in scope (the filters', a panel's: the prefill/decode pairs) is in
         // front of them. A router with no per-pod family on its page (NVIDIA Dynamo's frontend,
@@ -142,6 +152,17 @@ final class RouterQueries {
     }
     return perEndpoint(src, value, op, g, extra, o);
   }
+
+  /** The pods of prefill/decode pairs among those {@code o} keeps: the ones with a P/D role. */
+  static PromqlCompiler.Options pairsOnly(PromqlCompiler.Options o) {
+    java.util.Map<String, String> match = new java.util.TreeMap<>(o.panelMatch());
+    match.putIfAbsent("role", PAIR_ROLES);
+    return new PromqlCompiler.Options(
+        o.filters(), match, o.quantile(), o.window(), o.presence(), o.step());
+  }
+
+  /** The {@code role} of a prefill/decode pair's pods. */
+  static final String PAIR_ROLES = "prefill|decode";
 
   /**
    * One series while router {@code r} names pods in scope in any per-pod family it exposes (the

@@ -20,7 +20,13 @@ import java.util.Set;
 final class RouterReasons {
   private RouterReasons() {}
 
-  static List<EmptyReason> explain(Measure.Router m, Catalog catalog, Inventory all) {
+  /**
+   * The reasons for router measure {@code m}; {@code pairs} whether the view holds a pod of a
+   * prefill/decode pair, without which a router's families about the pairs' requests ({@link
+   * RouterSource#pairs}) say nothing of it.
+   */
+  static List<EmptyReason> explain(
+      Measure.Router m, Catalog catalog, Inventory all, boolean pairs) {
     List<EmptyReason> out = new ArrayList<>();
     boolean any = false;
     for (Router r : catalog.nonEngine().routers()) {
@@ -49,6 +55,26 @@ final class RouterReasons {
                 EmptyReason.Kind.NOT_EXPOSED,
                 r.backend(),
                 r.title() + " does not expose " + what(m.signal()) + " in any release",
+                null,
+                null));
+      } else if (!pairs
+          && !present(sources.stream().filter(s -> !s.pairs()).toList(), targets)
+          && present(sources.stream().filter(RouterSource::pairs).toList(), targets)) {
+        List<RouterSource> own = sources.stream().filter(s -> !s.pairs()).toList();
+        out.add(
+            new EmptyReason(
+                EmptyReason.Kind.NOT_EXPOSED,
+                r.backend(),
+                r.title()
+                    + " exposes "
+                    + what(m.signal())
+                    + (own.isEmpty()
+                        ? ""
+                        : " as " + names(own) + ", which its targets do not have,")
+                    + " and for prefill/decode pairs as "
+                    + names(sources.stream().filter(RouterSource::pairs).toList())
+                    + ", which is no pod's in this view: it is per model, about the requests the"
+                    + " router sent to the pairs",
                 null,
                 null));
       } else if (!present(sources, targets)) {

@@ -155,7 +155,7 @@ class MixedFleetPanelsTest {
       router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | NOT_EXPOSED:smg
       router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
       router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.ttft                          | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
       """;
 
   private static final long T0 = 1_790_078_400_000L;
