@@ -31,7 +31,8 @@ class DynamoLmcacheLintTest {
           sum by (status) (rate(dynamo_frontend_requests_total[5m]))                               | -
           sum(dynamo_component_inflight_requests)                                                  | -
           dynamo_frontend_ttft_seconds                                                             | unknown-metric ERROR
-          sum(rate(lmcache:num_hit_tokens_total[5m])) / sum(rate(lmcache:num_requested_tokens_total[5m])) | -
+          sum(max without (worker_id, role) (rate(lmcache:num_hit_tokens_total[5m]))) / sum(max without (worker_id, role) (rate(lmcache:num_requested_tokens_total[5m]))) | -
+          sum(rate(lmcache:num_hit_tokens_total[5m])) / sum(rate(lmcache:num_requested_tokens_total[5m])) | sum-over-duplicates WARNING
           lmcache:hit_tokens_total                                                                 | unknown-metric ERROR
           avg(lmcache:retrieve_hit_rate)                                                           | misleading-gauge WARNING
           """)

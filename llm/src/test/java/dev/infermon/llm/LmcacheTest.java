@@ -138,6 +138,13 @@ class LmcacheTest {
       assertThat(panels.get(id).status())
           .as(id + " " + panels.get(id).reasons())
           .isNotEqualTo(PanelResult.Status.EMPTY);
+      // the third pod has no LMCache, and that is the only reason: the two pods' data is not
+      // read as LMCache's traffic left out by a filter (LMCache has no targets of its own)
+      assertThat(panels.get(id).reasons())
+          .as(id)
+          .extracting(EmptyReason::kind)
+          .isNotEmpty()
+          .containsOnly(EmptyReason.Kind.BEHIND_FLAG);
     }
   }
 

@@ -2,6 +2,7 @@ package dev.infermon.llm.dashboard;
 
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.InventoryService;
 import dev.infermon.model.labels.Labels;
@@ -275,7 +276,7 @@ public final class DashboardService {
           e.kind() == EmptyReason.Kind.REMOVED
               || e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
               || ((e.kind() == EmptyReason.Kind.NO_TRAFFIC || e.kind() == EmptyReason.Kind.NO_MATCH)
-                  && shows(e.engine(), queries, inv));
+                  && shows(host(e.engine()), queries, inv));
       if (!any || !noise) {
         why.add(e);
       }
@@ -354,6 +355,19 @@ public final class DashboardService {
    * engines serving that model could have written it). A series with neither (a fleet total) counts
    * for every engine.
    */
+  /**
+   * The engine whose targets serve {@code engine}'s series: its host for one that runs inside
+   * another (LMCache's families are on the vLLM pod's page), else itself.
+   */
+  private String host(String engine) {
+    for (EngineCatalog e : catalog.engines()) {
+      if (e.engine().equals(engine) && !e.runsIn().isEmpty()) {
+        return e.runsIn();
+      }
+    }
+    return engine;
+  }
+
   private static boolean shows(String engine, List<PanelResult.QueryData> queries, Inventory inv) {
     Inventory mine = inv.filter(t -> t.engine().equals(engine));
     for (PanelResult.QueryData q : queries) {

@@ -83,6 +83,7 @@ class MixedFleetPanelsTest {
       model.tpot                           | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
       model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
+      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
       model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data
       model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
@@ -103,6 +104,8 @@ class MixedFleetPanelsTest {
       pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
       pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
       pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
+      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
+      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
       pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
       pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
@@ -334,7 +337,10 @@ class MixedFleetPanelsTest {
       boolean all = true;
       for (Signal s : q.measure().signals()) {
         String from = s.kind() == Signal.Kind.GPU ? "dcgm" : engine;
-        all &= !catalog.engine(from).sources(s).isEmpty();
+        // or a component inside the engine's process whose families are on its page (LMCache)
+        all &=
+            !catalog.engine(from).sources(s).isEmpty()
+                || catalog.runningIn(from).stream().anyMatch(c -> !c.sources(s).isEmpty());
       }
       some |= all;
       every &= all;
