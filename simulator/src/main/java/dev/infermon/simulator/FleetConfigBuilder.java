@@ -18,6 +18,7 @@ public final class FleetConfigBuilder {
   private int sglangTensorParallel = 2;
   private int sglangGatewayPods = 1;
   private int tgiPods;
+  private int nimPods;
   private int llamacppPods;
   private int llamacppWithoutMetrics;
   private int trtllmPods;
@@ -121,6 +122,14 @@ public final class FleetConfigBuilder {
    */
   public FleetConfigBuilder tgiPods(int v) {
     tgiPods = v;
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#nimPods()
+   */
+  public FleetConfigBuilder nimPods(int v) {
+    nimPods = v;
     return this;
   }
 
@@ -360,6 +369,7 @@ public final class FleetConfigBuilder {
     trtllmRelease13 = Math.min(trtllmRelease13, trtllmPods);
     trtllmRelease10 = Math.min(trtllmRelease10, trtllmPods - trtllmRelease13);
     tritonPods = engines.contains(Backend.TRITON) ? Math.max(1, tritonPods) : 0;
+    nimPods = engines.contains(Backend.NIM) ? Math.max(1, nimPods) : 0;
     return this;
   }
 
@@ -413,6 +423,7 @@ public final class FleetConfigBuilder {
         trtllmRelease13,
         trtllmRelease10,
         tritonPods,
+        nimPods,
         routers,
         nixl,
         kvCacheMetrics,
@@ -453,6 +464,7 @@ public final class FleetConfigBuilder {
     b.trtllmRelease13 = c.trtllmRelease13();
     b.trtllmRelease10 = c.trtllmRelease10();
     b.tritonPods = c.tritonPods();
+    b.nimPods = c.nimPods();
     b.routers = c.routers();
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();

@@ -282,6 +282,7 @@ class DemoCommandTest {
     assertThat(all.trtllmRelease13()).as("the older TensorRT-LLM page too").isPositive();
     assertThat(all.trtllmRelease10()).as("and the first, unprefixed one").isPositive();
     assertThat(all.tritonPods()).isPositive();
+    assertThat(all.nimPods()).isPositive();
     assertThat(all.prefillDecode()).isTrue();
   }
 
