@@ -15,6 +15,8 @@ public enum Backend {
   TRTLLM("trtllm", true),
   /** Triton Inference Server with the tensorrtllm backend (simulate --triton-pods). */
   TRITON("triton", true),
+  /** NVIDIA NIM for LLMs: vLLM's V0 names without prefix at /v1/metrics (simulate --nim-pods). */
+  NIM("nim", true),
   DCGM("dcgm", false),
   /** AMD's device-metrics-exporter (simulate --amd-nodes). */
   AMDGPU("amdgpu", false),

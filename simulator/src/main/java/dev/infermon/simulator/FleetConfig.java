@@ -56,6 +56,9 @@ import java.util.List;
  * @param tritonPods Triton Inference Server pods serving TensorRT-LLM through the tensorrtllm
  *     backend ({@code nv_trt_llm_*} and {@code nv_inference_*} at {@code :8002/metrics}); none by
  *     default
+ * @param nimPods NVIDIA NIM for LLMs pods (vLLM's V0 names without prefix, NIM's subset and its own
+ *     {@code request_failure_total} and {@code num_request_max}, at {@code /v1/metrics}); none by
+ *     default
  * @param routers the routers served in front of the pods ({@code simulate --router}), each listed
  *     once, none by default. A pod has one router in front: the engine's own router when it is
  *     listed (production-stack for the vLLM pods, smg for the SGLang pods and, with its PD router,
@@ -109,6 +112,7 @@ public record FleetConfig(
     int trtllmRelease13,
     int trtllmRelease10,
     int tritonPods,
+    int nimPods,
     List<RouterKind> routers,
     boolean nixl,
     boolean kvCacheMetrics,
@@ -137,6 +141,7 @@ public record FleetConfig(
     nonNegative("trtllmRelease13", trtllmRelease13);
     nonNegative("trtllmRelease10", trtllmRelease10);
     nonNegative("tritonPods", tritonPods);
+    nonNegative("nimPods", nimPods);
     if (trtllmRelease13 + trtllmRelease10 > trtllmPods) {
       throw new IllegalArgumentException(
           "trtllmRelease13 + trtllmRelease10 ("
@@ -239,6 +244,7 @@ public record FleetConfig(
             + llamacppPods
             + trtllmPods
             + tritonPods
+            + nimPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");

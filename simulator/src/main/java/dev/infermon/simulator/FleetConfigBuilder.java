@@ -18,6 +18,7 @@ public final class FleetConfigBuilder {
   private int sglangTensorParallel = 2;
   private int sglangGatewayPods = 1;
   private int tgiPods;
+  private int nimPods;
   private int llamacppPods;
   private int llamacppWithoutMetrics;
   private int trtllmPods;
@@ -122,6 +123,14 @@ public final class FleetConfigBuilder {
    */
   public FleetConfigBuilder tgiPods(int v) {
     tgiPods = v;
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#nimPods()
+   */
+  public FleetConfigBuilder nimPods(int v) {
+    nimPods = v;
     return this;
   }
 
@@ -375,6 +384,7 @@ public final class FleetConfigBuilder {
         Math.min(
             engines.containsAll(Backend.engines()) ? Math.max(1, lmcachePods) : lmcachePods,
             single);
+    nimPods = engines.contains(Backend.NIM) ? Math.max(1, nimPods) : 0;
     return this;
   }
 
@@ -428,6 +438,7 @@ public final class FleetConfigBuilder {
         trtllmRelease13,
         trtllmRelease10,
         tritonPods,
+        nimPods,
         routers,
         nixl,
         kvCacheMetrics,
@@ -469,6 +480,7 @@ public final class FleetConfigBuilder {
     b.trtllmRelease13 = c.trtllmRelease13();
     b.trtllmRelease10 = c.trtllmRelease10();
     b.tritonPods = c.tritonPods();
+    b.nimPods = c.nimPods();
     b.routers = c.routers();
     b.nixl = c.nixl();
     b.kvCacheMetrics = c.kvCacheMetrics();

@@ -171,6 +171,15 @@ final class FleetLayout {
           info(name, workload, Backend.TRITON, "", "triton", "0d5352f5", p, 1, p.tensorParallel());
       pods.add(new TritonPod(info, p, config.seed(), shape(p), name, s, start));
     }
+    for (int i = 0; i < config.nimPods(); i++) {
+      ModelProfile p = nextModel();
+      String workload = "nim-" + p.slug();
+      String name = workload + "-" + ordinal(workload);
+      // the release is the capture's: NIM for LLMs as DataDog's fixture recorded it in 2024-10
+      PodInfo info =
+          info(name, workload, Backend.NIM, "", "nim", NimPod.VERSION, p, 1, p.tensorParallel());
+      pods.add(new NimPod(info, p, config.seed(), shape(p), name, s, start));
+    }
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();

@@ -34,7 +34,8 @@ final class FleetOptions {
           "--llamacpp-pods", Backend.LLAMACPP,
           "--llamacpp-without-metrics", Backend.LLAMACPP,
           "--trtllm-pods", Backend.TRTLLM,
-          "--triton-pods", Backend.TRITON);
+          "--triton-pods", Backend.TRITON,
+          "--nim-pods", Backend.NIM);
 
   @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
   CommandSpec mixee;
@@ -46,9 +47,9 @@ final class FleetOptions {
       description =
           "Run only these engines, each with at least one pod, and the routers in front of them"
               + " (llm-d's endpoint picker in front of vllm, SGLang's model gateway in front of"
-              + " sglang): all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton. The"
-              + " prefill/decode"
-              + " pairs stay when both vllm and sglang are listed (default: the flags' counts).")
+              + " sglang): all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton, nim."
+              + " The prefill/decode pairs stay when both vllm and sglang are listed (default: the"
+              + " flags' counts).")
   List<String> engines;
 
   @Option(
@@ -98,6 +99,14 @@ final class FleetOptions {
               + " page the metrics port's nv_trt_llm_* and nv_inference_* (default:"
               + " ${DEFAULT-VALUE}).")
   int tritonPods;
+
+  @Option(
+      names = "--nim-pods",
+      description =
+          "NVIDIA NIM for LLMs pods: vLLM's V0 names without prefix, NIM's subset and its own"
+              + " request_failure_total and num_request_max, their page at /v1/metrics (default:"
+              + " ${DEFAULT-VALUE}).")
+  int nimPods;
 
   @Option(
       names = "--pd",
@@ -187,6 +196,7 @@ final class FleetOptions {
             .llamacppWithoutMetrics(llamacppWithoutMetrics)
             .trtllmPods(trtllmPods)
             .tritonPods(tritonPods)
+            .nimPods(nimPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .amdNodes(amdNodes)

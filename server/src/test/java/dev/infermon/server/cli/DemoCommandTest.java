@@ -282,6 +282,7 @@ class DemoCommandTest {
     assertThat(all.trtllmRelease13()).as("the older TensorRT-LLM page too").isPositive();
     assertThat(all.trtllmRelease10()).as("and the first, unprefixed one").isPositive();
     assertThat(all.tritonPods()).isPositive();
+    assertThat(all.nimPods()).isPositive();
     assertThat(all.prefillDecode()).isTrue();
   }
 
@@ -318,7 +319,12 @@ class DemoCommandTest {
     List<String> known = Backend.engines().stream().map(Backend::label).toList();
     assertThat(run.err())
         .contains("--engines: unknown engine \"ollama\" (one of " + String.join(", ", known));
-    assertThat(dev.infermon.llm.catalog.Catalog.ENGINES).containsAll(known);
+    // every simulated engine is one of the catalog's, but NVIDIA NIM: read as vLLM (its unprefixed
+    // spelling, vllm.yaml's NVIDIA NIM variant)
+    assertThat(dev.infermon.llm.catalog.Catalog.ENGINES)
+        .containsAll(known.stream().filter(e -> !e.equals("nim")).toList())
+        .doesNotContain("nim")
+        .contains("vllm");
     assertThat(run.demo()).isNull();
   }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.infermon.config.ConfigLoader;
 import dev.infermon.config.scrape.ScrapeConfig;
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.dashboard.DashboardRequest;
 import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.llm.dashboard.Dashboards;
@@ -49,116 +51,118 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The mixed fleet of {@code infermon demo --engines all} (every simulated engine, TensorRT-LLM on
  * its current release, on 1.3, whose page names no model and lacks the later families, and on 1.0,
- * the five request families unprefixed (no KV-cache gauges, no speculative decoding), llm-d's
- * endpoint picker in front of the vLLM pods and the vLLM prefill/decode pair, SGLang's model
- * gateway in front of the SGLang pods and, with its PD router, the SGLang pair, dcgm-exporter per
- * node), half an hour backfilled through the scrape pipeline into a TSDB and rendered on the
- * embedded engine, one engine at a time (the dashboard's backend filter). The table is the spec:
- * per panel and engine, {@code data}, the reason the engine's view is empty ({@code KIND}, naming
- * the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming none), or {@code
- * data+KIND} when it has data from some pods and the reason for the rest. Each cell is checked
- * against the catalog too: data only where the engine maps every signal of some query of the panel,
- * NOT_EXPOSED where it maps no query's, and where it maps every query's, no NOT_EXPOSED but for
- * another release, a family created on first use that a page which served requests lacks, or a
- * family the engine never writes on a role's servers.
+ * the five request families unprefixed (no KV-cache gauges, no speculative decoding), NVIDIA NIM
+ * read as vLLM in its unprefixed spelling (its column's reasons name vLLM; NIM's fixed subset
+ * decides which signals it maps), llm-d's endpoint picker in front of the vLLM pods and the vLLM
+ * prefill/decode pair, SGLang's model gateway in front of the SGLang pods and, with its PD router,
+ * the SGLang pair, dcgm-exporter per node), half an hour backfilled through the scrape pipeline
+ * into a TSDB and rendered on the embedded engine, one engine at a time (the dashboard's backend
+ * filter). The table is the spec: per panel and engine, {@code data}, the reason the engine's view
+ * is empty ({@code KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code
+ * KIND:} naming none), or {@code data+KIND} when it has data from some pods and the reason for the
+ * rest. Each cell is checked against the catalog too: data only where the engine maps every signal
+ * of some query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every
+ * query's, no NOT_EXPOSED but for another release, a family created on first use that a page which
+ * served requests lacks, or a family the engine never writes on a role's servers.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
-      List.of("vllm", "sglang", "tgi", "llamacpp", "trtllm", "triton", "vllm-pd", "sglang-pd");
+      List.of(
+          "vllm", "sglang", "tgi", "llamacpp", "trtllm", "triton", "nim", "vllm-pd", "sglang-pd");
 
   private static final String TABLE =
       """
-      panel                                | vllm                    | sglang                 | tgi                    | llamacpp          | trtllm                      | triton                      | vllm-pd           | sglang-pd
-      model.qps                            | data                    | data                   | data                   | NOT_EXPOSED       | data                        | data                        | data              | data
-      model.success_rate                   | data                    | data                   | data                   | NOT_EXPOSED       | data+NOT_EXPOSED            | data                        | data              | data
-      model.e2e                            | data                    | data                   | data                   | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data
-      model.tokens                         | data+NOT_EXPOSED        | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      model.tokens_per_gpu                 | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      model.energy_per_token               | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      model.prompt_length                  | data                    | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | data
-      model.generation_length              | data                    | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | data
-      model.prompt_length_heatmap          | data                    | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | data
-      model.generation_length_heatmap      | data                    | data                   | data                   | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | data
-      model.ttft                           | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      model.tpot                           | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
-      model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data
-      model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      model.lora_adapters                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      model.lora_slots                     | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | BEHIND_FLAG
-      pod.e2e                              | data                    | data                   | data                   | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data
-      pod.tokens                           | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      pod.ttft                             | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      pod.tpot                             | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      pod.decode_per_token                 | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pod.kv_usage                         | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
-      pod.kv_capacity                      | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data
-      pod.scheduler                        | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED  | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data              | data+NOT_EXPOSED
-      pod.waiting_by_reason                | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pod.admission_rejections             | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED       | NOT_EXPOSED
-      pod.finish_reasons                   | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pod.queue_time                       | data                    | data                   | data                   | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data
-      pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
-      pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
-      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache| NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache| NOT_EXPOSED
-      pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pod.lora_adapters                    | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      pod.lora_slots                       | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | BEHIND_FLAG
-      pod.energy_per_token                 | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      pod.kv_block_residency               | BEHIND_FLAG+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      pod.spec_acceptance_by_position      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG       | NOT_EXPOSED
-      gpu.tensor_active                    | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.utilization                      | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.sm_active                        | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.copy_utilization                 | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.memory_used                      | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.dram_active                      | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      gpu.nvlink_traffic                   | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_model.kv_usage                | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
-      causal_model.preemptions             | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
-      causal_model.queue                   | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
-      causal_model.admission_rejections    | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED       | NOT_EXPOSED
-      causal_model.ttft_p95                | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      causal_model.gpu_sm                  | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_model.gpu_memory              | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_pod.kv_usage                  | data                    | data                   | NOT_EXPOSED            | REMOVED           | data+NOT_EXPOSED            | data                        | data              | data
-      causal_pod.preemptions               | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NO_TRAFFIC
-      causal_pod.queue                     | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
-      causal_pod.admission_rejections      | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED       | NOT_EXPOSED
-      causal_pod.ttft_p95                  | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED       | data                        | NOT_EXPOSED                 | data              | data+NOT_EXPOSED
-      causal_pod.gpu_sm                    | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_pod.gpu_memory                | data                    | data                   | data                   | data              | data                        | data                        | data              | data
-      causal_pod.sleep                     | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | NOT_EXPOSED
-      pd.ttft_user                         | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data
-      pd.ttft_prefill                      | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data+NOT_EXPOSED
-      pd.running_by_role                   | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data
-      pd.tokens_by_role                    | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data
-      pd.kv_transfer_bytes                 | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
-      pd.kv_transfer_time                  | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
-      pd.kv_transfer_failures              | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | NOT_EXPOSED
-      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:       | NO_TARGETS:                 | NO_TARGETS:                 | data              | data
-      efficiency.tokens_per_gpu_second     | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      efficiency.idle_gpus                 | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
-      efficiency.mfu                       | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      efficiency.cost_per_million_tokens   | NOT_CONFIGURED:         | NOT_CONFIGURED:        | NOT_CONFIGURED:        | NOT_CONFIGURED:   | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:   | NOT_CONFIGURED:
-      efficiency_pod.tokens_per_gpu_second | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | NOT_EXPOSED                 | data              | data
-      efficiency_pod.idle_gpus             | data                    | data                   | data                   | data              | data+NOT_EXPOSED            | data                        | data              | data
-      efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED       | NOT_EXPOSED                 | NOT_EXPOSED                 | data              | BEHIND_FLAG
-      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | NOT_EXPOSED:smg
-      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | NOT_EXPOSED:llm-d | data
-      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | NOT_EXPOSED:smg
-      router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
-      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:        | NO_ROUTER:                  | NO_ROUTER:                  | data              | data
+      panel                                | vllm                    | sglang                 | tgi                    | llamacpp         | trtllm                      | triton                      | nim              | vllm-pd           | sglang-pd
+      model.qps                            | data                    | data                   | data                   | NOT_EXPOSED      | data                        | data                        | data             | data              | data
+      model.success_rate                   | data                    | data                   | data                   | NOT_EXPOSED      | data+NOT_EXPOSED            | data                        | data             | data              | data
+      model.e2e                            | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data
+      model.tokens                         | data+NOT_EXPOSED        | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
+      model.tokens_per_gpu                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      model.energy_per_token               | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      model.prompt_length                  | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
+      model.generation_length              | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
+      model.prompt_length_heatmap          | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
+      model.generation_length_heatmap      | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
+      model.ttft                           | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
+      model.tpot                           | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
+      model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
+      model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
+      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data              | data
+      model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      model.lora_adapters                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      model.lora_slots                     | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | BEHIND_FLAG
+      pod.e2e                              | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data
+      pod.tokens                           | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      pod.ttft                             | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
+      pod.tpot                             | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
+      pod.decode_per_token                 | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
+      pod.kv_usage                         | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
+      pod.kv_capacity                      | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data              | data
+      pod.scheduler                        | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
+      pod.waiting_by_reason                | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
+      pod.admission_rejections             | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
+      pod.finish_reasons                   | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | NOT_EXPOSED
+      pod.queue_time                       | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
+      pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data+NOT_EXPOSED
+      pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
+      pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
+      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
+      pod.lora_adapters                    | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      pod.lora_slots                       | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | BEHIND_FLAG
+      pod.energy_per_token                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      pod.kv_block_residency               | BEHIND_FLAG+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      pod.spec_acceptance_by_position      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
+      gpu.tensor_active                    | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.utilization                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.sm_active                        | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.copy_utilization                 | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.memory_used                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.dram_active                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      gpu.nvlink_traffic                   | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      causal_model.kv_usage                | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
+      causal_model.preemptions             | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
+      causal_model.queue                   | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
+      causal_model.admission_rejections    | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
+      causal_model.ttft_p95                | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
+      causal_model.gpu_sm                  | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      causal_model.gpu_memory              | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      causal_pod.kv_usage                  | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
+      causal_pod.preemptions               | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
+      causal_pod.queue                     | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
+      causal_pod.admission_rejections      | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
+      causal_pod.ttft_p95                  | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
+      causal_pod.gpu_sm                    | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      causal_pod.gpu_memory                | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
+      causal_pod.sleep                     | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
+      pd.ttft_user                         | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
+      pd.ttft_prefill                      | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data+NOT_EXPOSED
+      pd.running_by_role                   | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
+      pd.tokens_by_role                    | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
+      pd.kv_transfer_bytes                 | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
+      pd.kv_transfer_time                  | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
+      pd.kv_transfer_failures              | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
+      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
+      efficiency.tokens_per_gpu_second     | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      efficiency.idle_gpus                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
+      efficiency.mfu                       | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
+      efficiency.cost_per_million_tokens   | NOT_CONFIGURED:         | NOT_CONFIGURED:        | NOT_CONFIGURED:        | NOT_CONFIGURED:  | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:  | NOT_CONFIGURED:   | NOT_CONFIGURED:
+      efficiency_pod.tokens_per_gpu_second | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
+      efficiency_pod.idle_gpus             | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
+      efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
+      efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
+      efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
+      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | NOT_EXPOSED:smg
+      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | NOT_EXPOSED:llm-d | data
+      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | NOT_EXPOSED:smg
+      router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
+      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
+      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
       """;
 
   private static final long T0 = 1_790_078_400_000L;
@@ -280,9 +284,32 @@ class MixedFleetPanelsTest {
     return out;
   }
 
-  /** The catalog engine of a column: the prefill/decode pairs are vLLM and SGLang pods. */
+  /**
+   * The catalog engine of a column: the prefill/decode pairs are vLLM and SGLang pods, NVIDIA NIM
+   * is read as vLLM (its unprefixed spelling).
+   */
   private static String engineOf(String column) {
-    return column.replace("-pd", "");
+    return column.equals("nim") ? "vllm" : column.replace("-pd", "");
+  }
+
+  /**
+   * Whether the column's engine maps signal {@code s}: for NIM, through a source whose families
+   * NIM's subset serves.
+   */
+  private static boolean maps(Catalog catalog, String column, Signal s) {
+    String from = s.kind() == Signal.Kind.GPU ? "dcgm" : engineOf(column);
+    EngineCatalog e = catalog.engine(from);
+    if (!column.equals("nim") || s.kind() == Signal.Kind.GPU) {
+      // or a component inside the engine's process whose families are on its page (LMCache)
+      return !e.sources(s).isEmpty()
+          || catalog.runningIn(from).stream().anyMatch(c -> !c.sources(s).isEmpty());
+    }
+    NameVariant nim =
+        e.variants().stream().filter(v -> v.prefix().isEmpty()).findFirst().orElseThrow();
+    // a component inside vLLM's process (LMCache) is read in its own spelling on NIM's pods too
+    return e.sources(s).stream()
+            .anyMatch(src -> src.metrics().stream().allMatch(m -> e.serves(nim, m)))
+        || catalog.runningIn(from).stream().anyMatch(c -> !c.sources(s).isEmpty());
   }
 
   private static void check(String id, String column, String cell) {
@@ -336,11 +363,7 @@ class MixedFleetPanelsTest {
       }
       boolean all = true;
       for (Signal s : q.measure().signals()) {
-        String from = s.kind() == Signal.Kind.GPU ? "dcgm" : engine;
-        // or a component inside the engine's process whose families are on its page (LMCache)
-        all &=
-            !catalog.engine(from).sources(s).isEmpty()
-                || catalog.runningIn(from).stream().anyMatch(c -> !c.sources(s).isEmpty());
+        all &= maps(catalog, column, s);
       }
       some |= all;
       every &= all;

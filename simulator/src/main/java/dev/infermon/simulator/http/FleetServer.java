@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.infermon.simulator.Backend;
 import dev.infermon.simulator.Fleet;
+import dev.infermon.simulator.NimPod;
 import dev.infermon.simulator.PodInfo;
 import dev.infermon.simulator.Refusal;
 import dev.infermon.simulator.Scenario;
@@ -80,7 +81,7 @@ public final class FleetServer implements AutoCloseable {
           int port = options.port() == 0 ? 0 : options.port() + 1 + i;
           HttpServer s = listeners.bind(port);
           s.createContext(pagePath(target), ex -> page(ex, name));
-          if (!pagePath(target).equals("/metrics")) {
+          if (target.backend() == Backend.TRTLLM) {
             // trtllm-serve's /metrics is its JSON iteration stats ("[]" without any)
             s.createContext("/metrics", ex -> send(ex, 200, "application/json", "[]"));
           }
@@ -149,9 +150,19 @@ public final class FleetServer implements AutoCloseable {
     return portPerTarget ? pagePath(target) : "/pods/" + target.name() + pagePath(target);
   }
 
-  /** Where the engine serves its page: trtllm-serve at {@code /prometheus/metrics}. */
+  /**
+   * Where the engine serves its page: trtllm-serve at {@code /prometheus/metrics}, NVIDIA NIM at
+   * {@code /v1/metrics}, the others at {@code /metrics}.
+   */
   public static String pagePath(PodInfo target) {
-    return target.backend() == Backend.TRTLLM ? TrtllmPod.METRICS_PATH : "/metrics";
+    switch (target.backend()) {
+      case TRTLLM:
+        return TrtllmPod.METRICS_PATH;
+      case NIM:
+        return NimPod.METRICS_PATH;
+      default:
+        return "/metrics";
+    }
   }
 
   /** The full URL of a target's page. */

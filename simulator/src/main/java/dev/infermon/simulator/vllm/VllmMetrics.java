@@ -296,6 +296,21 @@ public final class VllmMetrics implements EngineListener {
     return itl;
   }
 
+  /** V0's time-per-output-token histogram: one observation per decoded token. */
+  public Histogram timePerOutputToken() {
+    return v0Tpot;
+  }
+
+  /** The end-to-end request latency histogram (V0's buckets on a V0 engine). */
+  public Histogram e2eLatency() {
+    return e2e;
+  }
+
+  /** The per-request prompt-length histogram. */
+  public Histogram requestPromptTokens() {
+    return requestPromptTokens;
+  }
+
   /** The per-request generation-length histogram. */
   public Histogram requestGenerationTokens() {
     return requestGenerationTokens;
