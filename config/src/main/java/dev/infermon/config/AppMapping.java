@@ -120,8 +120,9 @@ final class AppMapping {
             ? v.stringMap("backend_by_label")
             : InferenceConfig.DEFAULT_BACKEND_BY_LABEL;
     for (String k : backendByLabel.keySet()) {
-      if (!Checks.isKubernetesLabelKey(k)) {
-        v.error("backend_by_label", Checks.quote(k) + " is not a valid Kubernetes label key");
+      String problem = Checks.labelMatcherProblem(k);
+      if (problem != null) {
+        v.error("backend_by_label", problem);
       }
     }
     List<String> roleLabels = labelKeys(v, "role_labels", InferenceConfig.DEFAULT_ROLE_LABELS);
@@ -144,6 +145,7 @@ final class AppMapping {
               });
     }
     Map<String, InferenceConfig.MetricsPort> metricsPorts = metricsPorts(v);
+    Map<String, InferenceConfig.MetricsPort> metricsPortsByLabel = metricsPortsByLabel(v);
     Reader r = v.reader();
     Set<String> seen = new HashSet<>();
     List<InferenceConfig.WorkloadOverride> workloads =
@@ -187,6 +189,7 @@ final class AppMapping {
             roleLabels,
             metricsPaths,
             metricsPorts,
+            metricsPortsByLabel,
             workloads,
             dcgm,
             amdgpu);
@@ -230,6 +233,35 @@ final class AppMapping {
               } catch (IllegalArgumentException e) {
                 v.error(
                     "metrics_ports", "backend " + Checks.quote(backend) + ": " + e.getMessage());
+              }
+            });
+    return out;
+  }
+
+  /**
+   * {@code metrics_ports_by_label}: a pod label matcher ({@code key} or {@code key=value}) to a
+   * port name or number, in the order given; given, it replaces the defaults (Dynamo's frontend on
+   * {@code http}, its other components on {@code system}).
+   */
+  private static Map<String, InferenceConfig.MetricsPort> metricsPortsByLabel(MapView v) {
+    if (!v.has("metrics_ports_by_label")) {
+      return InferenceConfig.DEFAULT_METRICS_PORTS_BY_LABEL;
+    }
+    Map<String, InferenceConfig.MetricsPort> out = new LinkedHashMap<>();
+    v.stringMap("metrics_ports_by_label")
+        .forEach(
+            (matcher, p) -> {
+              String problem = Checks.labelMatcherProblem(matcher);
+              if (problem != null) {
+                v.error("metrics_ports_by_label", problem);
+                return;
+              }
+              try {
+                out.put(matcher, InferenceConfig.MetricsPort.parse(p));
+              } catch (IllegalArgumentException e) {
+                v.error(
+                    "metrics_ports_by_label",
+                    "pods with " + Checks.quote(matcher) + ": " + e.getMessage());
               }
             });
     return out;

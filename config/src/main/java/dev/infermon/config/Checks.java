@@ -31,6 +31,25 @@ final class Checks {
     return K8S_LABEL_KEY.matcher(key).matches();
   }
 
+  /**
+   * What is wrong with a pod label matcher of the {@code inference} section ({@code key}: the pod
+   * carries the label; {@code key=value}: its value is that), or null when nothing is.
+   */
+  static String labelMatcherProblem(String matcher) {
+    int eq = matcher.indexOf('=');
+    String key = eq < 0 ? matcher : matcher.substring(0, eq);
+    if (!isKubernetesLabelKey(key)) {
+      return quote(matcher) + " is not a valid Kubernetes label key (or key=value)";
+    }
+    if (eq >= 0 && !K8S_LABEL_VALUE.matcher(matcher.substring(eq + 1)).matches()) {
+      return quote(matcher)
+          + ": "
+          + quote(matcher.substring(eq + 1))
+          + " is not a valid label value";
+    }
+    return null;
+  }
+
   /** Go's %q for the strings that appear in messages. */
   static String quote(String s) {
     return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + '"';

@@ -347,6 +347,7 @@ final class ConfigSchema {
               "role_labels",
               "metrics_paths",
               "metrics_ports",
+              "metrics_ports_by_label",
               "workloads",
               "dcgm",
               "amdgpu"));

@@ -556,7 +556,31 @@ class BadConfigsTest {
               backend_by_label: {"not a key": dynamo}
             """,
             "infermon.yml:2:21: inference.backend_by_label: \"not a key\" is not a valid"
-                + " Kubernetes label key"),
+                + " Kubernetes label key (or key=value)"),
+        bad(
+            "a marker whose value is no label value",
+            """
+            inference:
+              backend_by_label: {"nvidia.com/dynamo-component-type=a b": dynamo}
+            """,
+            "infermon.yml:2:21: inference.backend_by_label:"
+                + " \"nvidia.com/dynamo-component-type=a b\": \"a b\" is not a valid label value"),
+        bad(
+            "a port by label whose matcher is no label key",
+            """
+            inference:
+              metrics_ports_by_label: {"not a key": system}
+            """,
+            "infermon.yml:2:27: inference.metrics_ports_by_label: \"not a key\" is not a valid"
+                + " Kubernetes label key (or key=value)"),
+        bad(
+            "a port by label that is no port",
+            """
+            inference:
+              metrics_ports_by_label: {nvidia.com/dynamo-component-type: 0}
+            """,
+            "infermon.yml:2:27: inference.metrics_ports_by_label: pods with"
+                + " \"nvidia.com/dynamo-component-type\": port \"0\" is not in 1-65535"),
         bad(
             "TTFT quantile out of range",
             """

@@ -10,10 +10,12 @@ import java.util.Map;
  * The {@code inference} section: discovery of LLM inference pods in Kubernetes (and, under {@code
  * dcgm} and {@code amdgpu}, of the GPU exporters beside them). Pods match {@code label_selector};
  * their port named {@code port_name} is scraped at {@code metrics_path}, or at the port {@code
- * metrics_ports} and the path {@code metrics_paths} name for the pod's backend. Workload, backend
- * and role come from pod labels, trying each listed label in order; a pod with no backend label
- * takes the backend {@code backend_by_label} gives the first of its keys the pod carries. Intervals
- * are resolved against {@code global}.
+ * metrics_ports_by_label} names for the first of its matchers the pod matches, else the port {@code
+ * metrics_ports} names for the pod's backend, and at the path {@code metrics_paths} names for it.
+ * Workload, backend and role come from pod labels, trying each listed label in order; a pod with no
+ * backend label takes the backend {@code backend_by_label} gives the first of its matchers the pod
+ * matches. A matcher is a label key (the pod carries the label) or {@code key=value} (the label has
+ * that value). Intervals are resolved against {@code global}.
  *
  * <p>The default label lists name the operators' own keys, so that pods of KServe, llm-d and NVIDIA
  * Dynamo are labelled right once {@code label_selector} selects them (the default selector stays
@@ -36,6 +38,7 @@ public record InferenceConfig(
     List<String> roleLabels,
     Map<String, String> metricsPaths,
     Map<String, MetricsPort> metricsPorts,
+    Map<String, MetricsPort> metricsPortsByLabel,
     List<WorkloadOverride> workloads,
     GpuExporterConfig dcgm,
     GpuExporterConfig amdgpu) {
@@ -71,16 +74,31 @@ public record InferenceConfig(
           "nvidia.com/dynamo-sub-component-type",
           "nvidia.com/dynamo-component-type");
 
-  /** Every pod the Dynamo operator renders carries its component type. */
+  /** The Dynamo operator's component type label ({@code KubeLabelDynamoComponentType}). */
+  public static final String DYNAMO_COMPONENT_TYPE = "nvidia.com/dynamo-component-type";
+
+  /**
+   * Dynamo's frontend ({@code ComponentTypeFrontend}) is the catalog engine {@code dynamo}; its
+   * workers are not: a worker re-exports its engine's families (vLLM, SGLang, TensorRT-LLM) and is
+   * detected from its page. The operator stamps no label naming a worker's engine (the backend
+   * framework is the DynamoComponentDeployment's {@code spec.backendFramework}, not a pod label:
+   * ai-dynamo/dynamo deploy/operator/internal/consts/consts.go @ 0367e404), so a worker's backend
+   * comes from a backend label of the user's own, else none.
+   */
   public static final Map<String, String> DEFAULT_BACKEND_BY_LABEL =
-      Map.of("nvidia.com/dynamo-component-type", "dynamo");
+      Map.of(DYNAMO_COMPONENT_TYPE + "=frontend", "dynamo");
 
   /**
    * trtllm-serve serves its metrics at {@code /prometheus/metrics} (TensorRT-LLM#12545, #12636;
-   * {@code tensorrt_llm/metrics/collector.py}).
+   * {@code tensorrt_llm/metrics/collector.py}). NVIDIA NIM for LLMs serves them at {@code
+   * /v1/metrics} on its HTTP port 8000 ("By default, these metrics are available at
+   * http://localhost:8000/v1/metrics": docs.nvidia.com/nim/large-language-models/latest/
+   * observability.html); its 24.05 release served {@code /metrics}
+   * (docs.nvidia.com/nim/large-language-models/24.05.rc15/observability.html), which a user of it
+   * sets in {@code metrics_paths}.
    */
   public static final Map<String, String> DEFAULT_METRICS_PATHS =
-      Map.of("trtllm", "/prometheus/metrics");
+      Map.of("trtllm", "/prometheus/metrics", "nim", "/v1/metrics");
 
   /**
    * Triton Inference Server serves {@code /metrics} on port 8002, its HTTP port 8000 serving
@@ -89,7 +107,32 @@ public record InferenceConfig(
    * docs/user_guide/metrics.md, r24.04).
    */
   public static final Map<String, MetricsPort> DEFAULT_METRICS_PORTS =
-      Map.of("triton", MetricsPort.number(8002));
+      Map.of("triton", MetricsPort.number(8002), "nim", MetricsPort.number(8000));
+
+  /**
+   * The Dynamo operator's ports (ai-dynamo/dynamo deploy/operator/internal/consts/consts.go @
+   * 0367e404): the frontend's container port {@code http} ({@code DynamoContainerPortName}, 8000),
+   * serving its {@code /metrics} ({@code component_frontend.go}); every worker's {@code system}
+   * ({@code DynamoSystemPortName}, {@code DynamoSystemPort} 9090), the system server the operator
+   * turns on with {@code DYN_SYSTEM_ENABLED=true} and {@code DYN_SYSTEM_PORT=9090} and whose {@code
+   * /metrics} carries the worker's engine families ({@code component_worker.go}, for component
+   * types worker, prefill and decode: {@code component_common.go}). The frontend first: the first
+   * matcher a pod matches wins.
+   */
+  public static final Map<String, MetricsPort> DEFAULT_METRICS_PORTS_BY_LABEL =
+      orderedPorts(
+          DYNAMO_COMPONENT_TYPE + "=frontend",
+          MetricsPort.named("http"),
+          DYNAMO_COMPONENT_TYPE,
+          MetricsPort.named("system"));
+
+  private static Map<String, MetricsPort> orderedPorts(
+      String k1, MetricsPort v1, String k2, MetricsPort v2) {
+    Map<String, MetricsPort> m = new LinkedHashMap<>();
+    m.put(k1, v1);
+    m.put(k2, v2);
+    return Collections.unmodifiableMap(m);
+  }
 
   public InferenceConfig {
     workloadLabels = List.copyOf(workloadLabels);
@@ -99,6 +142,20 @@ public record InferenceConfig(
     roleLabels = List.copyOf(roleLabels);
     metricsPaths = Map.copyOf(metricsPaths);
     metricsPorts = Map.copyOf(metricsPorts);
+    // in the order given: the first matcher a pod matches wins
+    metricsPortsByLabel = Collections.unmodifiableMap(new LinkedHashMap<>(metricsPortsByLabel));
+  }
+
+  /**
+   * Whether pod labels {@code podLabels} match {@code matcher}: a label key the pod carries, or
+   * {@code key=value} with the pod's label of that value.
+   */
+  public static boolean matches(Map<String, String> podLabels, String matcher) {
+    int eq = matcher.indexOf('=');
+    if (eq < 0) {
+      return podLabels.containsKey(matcher);
+    }
+    return matcher.substring(eq + 1).equals(podLabels.get(matcher.substring(0, eq)));
   }
 
   /** The metrics path of a pod whose backend is {@code backend} (empty when unknown). */
@@ -111,6 +168,20 @@ public record InferenceConfig(
    */
   public MetricsPort metricsPortFor(String backend) {
     return metricsPorts.getOrDefault(backend, MetricsPort.named(portName));
+  }
+
+  /**
+   * The metrics port of a pod with labels {@code podLabels} and backend {@code backend}: the port
+   * of the first {@code metrics_ports_by_label} matcher it matches (how its operator laid it out),
+   * else {@link #metricsPortFor(String) its backend's}.
+   */
+  public MetricsPort metricsPortFor(Map<String, String> podLabels, String backend) {
+    for (Map.Entry<String, MetricsPort> e : metricsPortsByLabel.entrySet()) {
+      if (matches(podLabels, e.getKey())) {
+        return e.getValue();
+      }
+    }
+    return metricsPortFor(backend);
   }
 
   /**

@@ -24,8 +24,8 @@ import java.util.Map;
  *       alibabacloud.com/inference-workload}, KServe's, Dynamo's, ... by default);
  *   <li>{@code backend}: the first of the backend labels the pod carries ({@code
  *       alibabacloud.com/inference-backend}, then {@code inference_backend}), else the backend
- *       {@code backend_by_label} names for a key it carries ({@code dynamo}); {@code dcgm} for GPU
- *       exporters;
+ *       {@code backend_by_label} names for a matcher it matches ({@code dynamo} for Dynamo's
+ *       frontend); {@code dcgm} for GPU exporters;
  *   <li>{@code role}: the first of the role labels the pod carries (prefill / decode);
  *   <li>{@code job}: {@value #INFERENCE_JOB} for inference pods, {@value #DCGM_JOB} and {@value
  *       #AMDGPU_JOB} for GPU exporters, fixed so that {@code up{job="inference"}} finds every
@@ -34,11 +34,12 @@ import java.util.Map;
  * </ul>
  *
  * <p>Only pods in phase {@code Running} with an IP are targets; an inference pod also needs a
- * container port with the configured name ({@code port_name}, or the backend's {@code
- * metrics_ports} name), unless its backend's metrics port is a number, scraped declared or not
- * (Triton's 8002). Per-workload scrape intervals and timeouts travel as {@code __scrape_interval__}
- * / {@code __scrape_timeout__}, the metrics path (the backend's, when {@code metrics_paths} names
- * one) as {@code __metrics_path__}. Stateless and thread-safe.
+ * container port with the configured name ({@code port_name}, the name {@code
+ * metrics_ports_by_label} gives a matcher it matches, as Dynamo's {@code system} for its workers,
+ * or the backend's {@code metrics_ports} name), unless its metrics port is a number, scraped
+ * declared or not (Triton's 8002, NIM's 8000). Per-workload scrape intervals and timeouts travel as
+ * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path (the backend's, when
+ * {@code metrics_paths} names one) as {@code __metrics_path__}. Stateless and thread-safe.
  */
 public final class InferenceTargets {
   /** The job of inference pods. */
@@ -86,7 +87,7 @@ public final class InferenceTargets {
     common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(backend));
     common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
     common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
-    InferenceConfig.MetricsPort port = cfg.metricsPortFor(backend);
+    InferenceConfig.MetricsPort port = cfg.metricsPortFor(podLabels, backend);
     List<Labels> targets = new ArrayList<>();
     String firstContainer = "";
     for (Container c : containers(pod)) {
@@ -106,6 +107,37 @@ public final class InferenceTargets {
       targets.add(target(ip, port.number(), firstContainer));
     }
     return new TargetGroup(none.source(), targets, common.build());
+  }
+
+  /** The start of a scrape's error when the server answered 404 (Prometheus's wording). */
+  static final String NOT_FOUND = "server returned HTTP status 404 Not Found";
+
+  /**
+   * A scrape error of an inference target as shown: a 404 says the metrics are not at the path
+   * scraped (an engine's default path wrong for that pod, say a NIM release that serves {@code
+   * /metrics} where the default is {@code /v1/metrics}), so the error names the path and the
+   * setting that changes it; any other error is returned as is.
+   *
+   * @param error the scrape's error ({@code lastError})
+   * @param scrapeUrl the URL scraped
+   * @param backend the target's {@code backend} label, empty when it has none
+   */
+  public static String explainError(String error, String scrapeUrl, String backend) {
+    if (error == null || !error.startsWith(NOT_FOUND)) {
+      return error;
+    }
+    String path;
+    try {
+      java.net.URI u = java.net.URI.create(scrapeUrl);
+      path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+    } catch (IllegalArgumentException e) {
+      path = scrapeUrl;
+    }
+    String setting =
+        backend == null || backend.isEmpty()
+            ? "inference.metrics_path (or inference.metrics_paths, by the pod's backend label)"
+            : "inference.metrics_paths for backend \"" + backend + "\"";
+    return error + ": no metrics at " + path + " on this port; set the path in " + setting;
   }
 
   /** The dcgm-exporter target group of a pod ({@link #gpuExporter}). */
@@ -184,8 +216,9 @@ public final class InferenceTargets {
   }
 
   /**
-   * The first backend label's value; else the backend named for the first marker key the pod
-   * carries (operators such as Dynamo's label a pod by what it is, not by a backend value).
+   * The first backend label's value; else the backend named for the first matcher the pod matches
+   * (operators such as Dynamo's label a pod by what it is, not by a backend value: its frontend is
+   * {@code dynamo}, its workers' engine is not in their labels).
    */
   private static String backend(Map<String, String> podLabels, InferenceConfig cfg) {
     String b = first(podLabels, cfg.backendLabels());
@@ -193,7 +226,7 @@ public final class InferenceTargets {
       return b;
     }
     for (Map.Entry<String, String> e : cfg.backendByLabel().entrySet()) {
-      if (podLabels.containsKey(e.getKey())) {
+      if (InferenceConfig.matches(podLabels, e.getKey())) {
         return e.getValue();
       }
     }

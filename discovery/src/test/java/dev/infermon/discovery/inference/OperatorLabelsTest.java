@@ -9,6 +9,8 @@ import dev.infermon.discovery.RecordingSink;
 import dev.infermon.discovery.TargetGroup;
 import dev.infermon.discovery.kubernetes.Pods;
 import dev.infermon.model.labels.Labels;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -62,7 +64,8 @@ class OperatorLabelsTest {
               "",
               "prefill",
               "/metrics"),
-          // Dynamo v1beta1: the role is the component type.
+          // Dynamo v1beta1: the role is the component type. A worker is no "dynamo" engine: the
+          // operator's labels do not name its engine (vLLM here), found on its page.
           new Row(
               "dynamo-decode",
               Map.of(
@@ -70,7 +73,7 @@ class OperatorLabelsTest {
                   "nvidia.com/dynamo-component-type", "decode",
                   "nvidia.com/dynamo-component", "VllmDecodeWorker"),
               "dsr1",
-              "dynamo",
+              "",
               "decode",
               "/metrics"),
           // Dynamo v1alpha1-era worker: component type "worker", the role in the sub-type.
@@ -81,8 +84,19 @@ class OperatorLabelsTest {
                   "nvidia.com/dynamo-component-type", "worker",
                   "nvidia.com/dynamo-sub-component-type", "prefill"),
               "dsr1",
-              "dynamo",
+              "",
               "prefill",
+              "/metrics"),
+          // A Dynamo worker with a backend label of the user's own takes it.
+          new Row(
+              "dynamo-sglang-worker",
+              Map.of(
+                  "nvidia.com/dynamo-graph-deployment-name", "dsr1",
+                  "nvidia.com/dynamo-component-type", "worker",
+                  "inference_backend", "sglang"),
+              "dsr1",
+              "sglang",
+              "worker",
               "/metrics"),
           // Dynamo's frontend: the router in front of the workers.
           new Row(
@@ -104,7 +118,17 @@ class OperatorLabelsTest {
               "mistral",
               "trtllm",
               "",
-              "/prometheus/metrics"));
+              "/prometheus/metrics"),
+          // NVIDIA NIM for LLMs serves /v1/metrics (NIM docs, observability.html).
+          new Row(
+              "ack-nim",
+              Map.of(
+                  "alibabacloud.com/inference-workload", "llama",
+                  "alibabacloud.com/inference-backend", "nim"),
+              "llama",
+              "nim",
+              "",
+              "/v1/metrics"));
 
   private final KubernetesCrudDispatcher dispatcher = new KubernetesCrudDispatcher();
   private KubernetesMockServer server;
@@ -150,11 +174,20 @@ class OperatorLabelsTest {
     Map<String, String> l = new LinkedHashMap<>(labels);
     l.put(SELECTED, "true");
     int ip = client.pods().inNamespace("serving").list().getItems().size() + 1;
-    client
-        .pods()
-        .inNamespace("serving")
-        .resource(Pods.running("serving", name, "10.0.1." + ip, "http", 8000, l))
-        .create();
+    // every pod also declares Dynamo's system port, where Dynamo's workers are scraped
+    Pod pod =
+        new PodBuilder(Pods.running("serving", name, "10.0.1." + ip, "http", 8000, l))
+            .editSpec()
+            .editFirstContainer()
+            .addNewPort()
+            .withName("system")
+            .withContainerPort(9090)
+            .withProtocol("TCP")
+            .endPort()
+            .endContainer()
+            .endSpec()
+            .build();
+    client.pods().inNamespace("serving").resource(pod).create();
   }
 
   @Test

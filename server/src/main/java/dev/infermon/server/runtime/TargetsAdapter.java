@@ -1,5 +1,7 @@
 package dev.infermon.server.runtime;
 
+import dev.infermon.discovery.inference.InferenceDiscovery;
+import dev.infermon.discovery.inference.InferenceTargets;
 import dev.infermon.scrape.TargetRetriever;
 import dev.infermon.scrape.TargetStatus;
 import dev.infermon.web.retrieval.ActiveTarget;
@@ -40,7 +42,7 @@ final class TargetsAdapter implements dev.infermon.web.retrieval.TargetRetriever
                 t.scrapePool(),
                 t.scrapeUrl(),
                 t.globalUrl(),
-                t.lastError(),
+                lastError(t),
                 t.lastWarning(),
                 Optional.ofNullable(t.lastScrape()),
                 t.lastScrapeDuration(),
@@ -51,6 +53,17 @@ final class TargetsAdapter implements dev.infermon.web.retrieval.TargetRetriever
       out.put(e.getKey(), list);
     }
     return out;
+  }
+
+  /**
+   * The error shown for a target: an inference target's 404 names the path scraped and the setting
+   * that changes it ({@link InferenceTargets#explainError}); others are Prometheus's, as scraped.
+   */
+  static String lastError(TargetStatus t) {
+    if (!InferenceDiscovery.INFERENCE_POOL.equals(t.scrapePool())) {
+      return t.lastError();
+    }
+    return InferenceTargets.explainError(t.lastError(), t.scrapeUrl(), t.labels().get("backend"));
   }
 
   @Override
