@@ -108,22 +108,12 @@ class NimDashboardTest {
   }
 
   private static double instant(Measure m, Level level, String key) {
-    Double v = PanelValues.at(fleet.backend, fleet.now(), m, level, Filters.NONE).get(key);
-    if (v == null) {
-      throw new AssertionError("no series for " + key + " from " + m + " at " + level);
-    }
-    return v;
+    return PanelValues.required(fleet.backend, fleet.now(), m, level, key);
   }
 
-  /** What the engines counted in the window PromQL's rate sees: (now-5m, now], first at -285 s. */
+  /** What the engines counted in the window PromQL's rate sees. */
   private static double[] delta(String pod) {
-    double[] end = truth.get(fleet.now()).get(pod);
-    double[] start = truth.get(fleet.now() - 285_000).get(pod);
-    double[] d = new double[end.length];
-    for (int i = 0; i < d.length; i++) {
-      d[i] = end[i] - start[i];
-    }
-    return d;
+    return PanelValues.delta(truth, fleet.now(), pod);
   }
 
   @Test

@@ -50,4 +50,29 @@ final class PanelValues {
     Panel p = Dashboards.panel(id);
     return at(backend, at, p.queries().get(query).measure(), p.level(), filters);
   }
+
+  /**
+   * The series {@code key} of {@code m} at {@code level} at {@code now}; fails when it has none.
+   */
+  static double required(QueryBackend backend, long now, Measure m, Level level, String key) {
+    Double v = at(backend, now, m, level, Filters.NONE).get(key);
+    if (v == null) {
+      throw new AssertionError("no series for " + key + " from " + m + " at " + level);
+    }
+    return v;
+  }
+
+  /**
+   * What {@code pod}'s counters in {@code truth} (per scrape time, per pod) grew by in the window a
+   * 5 m rate at {@code now} sees: (now-5m, now], its first scrape at -285 s.
+   */
+  static double[] delta(Map<Long, Map<String, double[]>> truth, long now, String pod) {
+    double[] end = truth.get(now).get(pod);
+    double[] start = truth.get(now - 285_000).get(pod);
+    double[] d = new double[end.length];
+    for (int i = 0; i < d.length; i++) {
+      d[i] = end[i] - start[i];
+    }
+    return d;
+  }
 }
