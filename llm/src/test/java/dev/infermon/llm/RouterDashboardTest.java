@@ -327,7 +327,16 @@ class RouterDashboardTest {
 
   @Test
   void llmdLatencyAndTtftAreWhatTheEppTimedForTheRequestsItRouted() {
-    SimulatedFleet f = new SimulatedFleet(config(RouterKind.LLM_D), false);
+    latencyAndTtftAreWhatTheRouterTimed(RouterKind.LLM_D, LLMD_LATENCY_BUCKETS, LLMD_TTFT_BUCKETS);
+  }
+
+  /**
+   * Per model, the router level's latency and TTFT quantiles with {@code kind} in front fall in the
+   * bucket of the durations and first-token times the router timed for the pods behind.
+   */
+  private static void latencyAndTtftAreWhatTheRouterTimed(
+      RouterKind kind, double[] latencyBuckets, double[] ttftBuckets) {
+    SimulatedFleet f = new SimulatedFleet(config(kind), false);
     f.run(RUN);
     long now = f.now();
     Map<String, Double> latency =
@@ -339,13 +348,13 @@ class RouterDashboardTest {
     for (String model : models.keySet()) {
       inTheBucketOfTheTruth(
           latency.get(model),
-          f.fleet.routerDurations(RouterKind.LLM_D, model, now - 300_000, now),
-          LLMD_LATENCY_BUCKETS,
+          f.fleet.routerDurations(kind, model, now - 300_000, now),
+          latencyBuckets,
           model + " latency");
       inTheBucketOfTheTruth(
           ttft.get(model),
-          f.fleet.routerTtfts(model, now - 300_000, now),
-          LLMD_TTFT_BUCKETS,
+          f.fleet.routerTtfts(kind, model, now - 300_000, now),
+          ttftBuckets,
           model + " ttft");
     }
   }
@@ -686,27 +695,8 @@ class RouterDashboardTest {
    */
   @Test
   void dynamoLatencyAndTtftAreWhatTheFrontendTimed() {
-    SimulatedFleet f = new SimulatedFleet(config(RouterKind.DYNAMO), false);
-    f.run(RUN);
-    long now = f.now();
-    Map<String, Double> latency =
-        PanelValues.panel(f.backend, now, "router.latency", 0, Filters.NONE);
-    Map<String, Double> ttft = PanelValues.panel(f.backend, now, "router.ttft", 0, Filters.NONE);
-    Map<String, Integer> models = models(f, InferencePod.class);
-    assertThat(latency.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
-    assertThat(ttft.keySet()).containsExactlyInAnyOrderElementsOf(models.keySet());
-    for (String model : models.keySet()) {
-      inTheBucketOfTheTruth(
-          latency.get(model),
-          f.fleet.routerDurations(RouterKind.DYNAMO, model, now - 300_000, now),
-          DYNAMO_DURATION_BUCKETS,
-          model + " latency");
-      inTheBucketOfTheTruth(
-          ttft.get(model),
-          f.fleet.routerTtfts(RouterKind.DYNAMO, model, now - 300_000, now),
-          DYNAMO_TTFT_BUCKETS,
-          model + " ttft");
-    }
+    latencyAndTtftAreWhatTheRouterTimed(
+        RouterKind.DYNAMO, DYNAMO_DURATION_BUCKETS, DYNAMO_TTFT_BUCKETS);
   }
 
   /**
