@@ -65,11 +65,10 @@ final class ReasonFinder {
       return List.of(noTargets(panel, all, filters));
     }
     Set<EmptyReason> out = new LinkedHashSet<>();
+    boolean pairs =
+        scoped.targets().stream().anyMatch(t -> t.label("role").matches(RouterQueries.PAIR_ROLES));
     for (Query q : panel.queries()) {
       if (q.measure() instanceof Measure.Router) {
-        boolean pairs =
-            scoped.targets().stream()
-                .anyMatch(t -> t.label("role").matches(RouterQueries.PAIR_ROLES));
         out.addAll(RouterReasons.explain((Measure.Router) q.measure(), catalog, all, pairs));
         continue;
       }

@@ -41,6 +41,8 @@ final class RouterReasons {
       }
       any = true;
       List<RouterSource> sources = r.sources(m.signal());
+      List<RouterSource> own = sources.stream().filter(s -> !s.pairs()).toList();
+      List<RouterSource> forPairs = sources.stream().filter(RouterSource::pairs).toList();
       if (targets.stream().noneMatch(TargetInventory::up)) {
         out.add(
             new EmptyReason(
@@ -57,10 +59,7 @@ final class RouterReasons {
                 r.title() + " does not expose " + what(m.signal()) + " in any release",
                 null,
                 null));
-      } else if (!pairs
-          && !present(sources.stream().filter(s -> !s.pairs()).toList(), targets)
-          && present(sources.stream().filter(RouterSource::pairs).toList(), targets)) {
-        List<RouterSource> own = sources.stream().filter(s -> !s.pairs()).toList();
+      } else if (!pairs && !present(own, targets) && present(forPairs, targets)) {
         out.add(
             new EmptyReason(
                 EmptyReason.Kind.NOT_EXPOSED,
@@ -72,7 +71,7 @@ final class RouterReasons {
                         ? ""
                         : " as " + names(own) + ", which its targets do not have,")
                     + " and for prefill/decode pairs as "
-                    + names(sources.stream().filter(RouterSource::pairs).toList())
+                    + names(forPairs)
                     + ", which is no pod's in this view: it is per model, about the requests the"
                     + " router sent to the pairs",
                 null,

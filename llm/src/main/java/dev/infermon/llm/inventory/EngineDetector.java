@@ -72,9 +72,8 @@ public final class EngineDetector {
       }
     }
     // a router's page is the router's, even where the engine catalog knows its names too (NVIDIA
-    // Dynamo's frontend: catalogued as engine dynamo's for lint and dating, a router in front of
-    // the
-    // workers to the dashboard, routers.yaml's signature)
+    // Dynamo's frontend: catalogued as engine dynamo's for lint and dating, to the dashboard a
+    // router in front of the workers, by routers.yaml's signature)
     EngineCatalog engine =
         spelling == null
                 || routersOwn(families, spelling.prefix())
