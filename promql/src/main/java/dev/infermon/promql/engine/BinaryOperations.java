@@ -114,7 +114,7 @@ final class BinaryOperations {
   }
 
   /** Whether a comparison holds; for arithmetic operators always true. */
-  private static boolean keep(BinaryOp op, double l, double r) {
+  static boolean keep(BinaryOp op, double l, double r) {
     switch (op) {
       case EQL:
         return l == r;
@@ -195,6 +195,22 @@ final class BinaryOperations {
   private static List<EvalSeries> vectorVector(
       Evaluator ev, BinaryExpr e, VectorMatching matching, List<EvalSeries> lhs, int before) {
     List<EvalSeries> rhs = ev.eval(e.rhs());
+    return vectorVector(ev, e.op(), matching, e.returnBool(), lhs, rhs, before, true);
+  }
+
+  /**
+   * Both operands evaluated; {@code bySeries} lets {@link SeriesWiseBinary} answer where it gives
+   * the per-step loop's result (tests compare the two).
+   */
+  static List<EvalSeries> vectorVector(
+      Evaluator ev,
+      BinaryOp op,
+      VectorMatching matching,
+      boolean returnBool,
+      List<EvalSeries> lhs,
+      List<EvalSeries> rhs,
+      int before,
+      boolean bySeries) {
     // Signature ordinals, shared by both sides.
     Set<String> names = new HashSet<>(matching.matchingLabels());
     if (!matching.on()) {
@@ -204,8 +220,15 @@ final class BinaryOperations {
     int[] lsig = signatures(lhs, names, matching.on(), sigs);
     int[] rsig = signatures(rhs, names, matching.on(), sigs);
     int numSigs = sigs.size();
-    BinaryOp op = e.op();
-    Matcher m = new Matcher(ev, op, matching, e.returnBool(), numSigs, lhs, rhs);
+    if (bySeries && !ev.isInstant()) {
+      List<EvalSeries> out =
+          SeriesWiseBinary.eval(
+              ev, op, matching, returnBool, lhs, rhs, lsig, rsig, numSigs, before);
+      if (out != null) {
+        return out;
+      }
+    }
+    Matcher m = new Matcher(ev, op, matching, returnBool, numSigs, lhs, rhs);
     List<List<EvalSeries>> inputs = List.of(lhs, rhs);
     return ev.rangeEvalInputs(
         (in, ts, out) -> {
@@ -424,37 +447,43 @@ final class BinaryOperations {
       if (cached != null) {
         return cached;
       }
-      Labels l = many.labels[i];
-      Labels r = one.labels[j];
-      Labels.Builder b = l.toBuilder();
-      if (changesMetricSchema(op)) {
-        b.del(Labels.METRIC_NAME).del("__type__").del("__unit__");
-      }
-      if (matching.card() == Cardinality.ONE_TO_ONE) {
-        if (matching.on()) {
-          Set<String> keepSet = new HashSet<>(matching.matchingLabels());
-          for (String name : l.names()) {
-            if (!keepSet.contains(name)) {
-              b.del(name);
-            }
-          }
-        } else {
-          for (String name : matching.matchingLabels()) {
-            b.del(name);
-          }
-        }
-      }
-      for (String name : matching.include()) {
-        String v = r.get(name);
-        if (!v.isEmpty()) {
-          b.set(name, v);
-        } else {
-          b.del(name);
-        }
-      }
-      Labels res = b.build();
+      Labels res = resultLabels(op, matching, many.labels[i], one.labels[j]);
       resultCache.put(key, res);
       return res;
     }
+  }
+
+  /**
+   * A match's result labels: from the "many" side {@code l}, reduced by the matching, plus the
+   * {@code group_x} labels of the "one" side {@code r}.
+   */
+  static Labels resultLabels(BinaryOp op, VectorMatching matching, Labels l, Labels r) {
+    Labels.Builder b = l.toBuilder();
+    if (changesMetricSchema(op)) {
+      b.del(Labels.METRIC_NAME).del("__type__").del("__unit__");
+    }
+    if (matching.card() == Cardinality.ONE_TO_ONE) {
+      if (matching.on()) {
+        Set<String> keepSet = new HashSet<>(matching.matchingLabels());
+        for (String name : l.names()) {
+          if (!keepSet.contains(name)) {
+            b.del(name);
+          }
+        }
+      } else {
+        for (String name : matching.matchingLabels()) {
+          b.del(name);
+        }
+      }
+    }
+    for (String name : matching.include()) {
+      String v = r.get(name);
+      if (!v.isEmpty()) {
+        b.set(name, v);
+      } else {
+        b.del(name);
+      }
+    }
+    return b.build();
   }
 }

@@ -73,6 +73,13 @@ final class QueryContext {
     }
   }
 
+  /** Throws as {@link #addSamples} would if {@code samples} were held at once. */
+  void checkHeld(long samples) {
+    if (samples > options.maxSamples()) {
+      throw new TooManySamplesException("query execution");
+    }
+  }
+
   void warn(String text) {
     annotations.add(Annotation.warning(text));
   }
