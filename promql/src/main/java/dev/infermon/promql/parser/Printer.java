@@ -64,7 +64,11 @@ public final class Printer {
     } else if (e instanceof UnaryExpr) {
       UnaryExpr u = (UnaryExpr) e;
       sb.append(u.op().symbol());
-      operand(sb, u.expr(), needsParensUnderUnary(u.expr()));
+      if (isPlusInf(u.expr())) {
+        sb.append("Inf"); // "-+Inf" is two operators
+      } else {
+        operand(sb, u.expr(), needsParensUnderUnary(u.expr()));
+      }
     } else if (e instanceof VectorSelector) {
       VectorSelector vs = (VectorSelector) e;
       selectorBody(sb, vs);
@@ -103,7 +107,11 @@ public final class Printer {
       b = (BinaryExpr) b.lhs();
       spine.push(b);
     }
-    operand(sb, b.lhs(), needsParensLeft(b.op(), b.lhs()));
+    if (b.op() == BinaryOp.POW && isPlusInf(b.lhs())) {
+      sb.append("Inf"); // "+Inf ^ x" reads as "+(Inf ^ x)"
+    } else {
+      operand(sb, b.lhs(), needsParensLeft(b.op(), b.lhs()));
+    }
     while (!spine.isEmpty()) {
       operatorAndRight(sb, spine.pop());
     }
@@ -180,6 +188,10 @@ public final class Printer {
   private static boolean needsParensUnderUnary(Expr operand) {
     return (operand instanceof BinaryExpr && ((BinaryExpr) operand).op() != BinaryOp.POW)
         || negative(operand);
+  }
+
+  private static boolean isPlusInf(Expr e) {
+    return e instanceof NumberLiteral && ((NumberLiteral) e).value() == Double.POSITIVE_INFINITY;
   }
 
   private static boolean negative(Expr e) {

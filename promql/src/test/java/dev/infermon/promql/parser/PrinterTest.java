@@ -78,6 +78,8 @@ class PrinterTest {
         row("0x10", "16"),
         row("-0", "-0"),
         row("Inf", "+Inf"),
+        row("Inf ^ 2", "Inf ^ 2"), // not "+Inf ^ 2", which reads as "+(Inf ^ 2)"
+        row("-Inf ^ 2", "-Inf ^ 2"),
         row("-inf", "-Inf"),
         row("nan", "NaN"),
         row("1h", "3600"),

@@ -9,7 +9,7 @@ import net.jqwik.api.constraints.IntRange;
 /** parse(print(tree)) is the tree, for random type-correct trees of the parser's shapes. */
 class RoundTripProperties {
 
-  @Property(tries = 500)
+  @Property(tries = 2000)
   void printThenParseGivesTheSameTree(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 5) int depth) {
     Expr tree = new AstGenerator(seed).expr(depth);
