@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * it (DynamoPortsTest): the workers carry no {@code *-pd} backend, the operator stamping none that
  * names their engine (a worker's {@code backend} is the user's {@code inference_backend} label, or
  * none), and their role is the operator's component type ({@code prefill}, {@code decode}); the
- * frontend is backend {@code dynamo}, role {@code frontend}. The view selects the pairs by role,
- * so it shows them, and its router TTFT is the frontend's.
+ * frontend is backend {@code dynamo}, role {@code frontend}. The view selects the pairs by role, so
+ * it shows them, and its router TTFT is the frontend's.
  */
 class DynamoDeploymentPdViewTest {
   private static final Duration RUN = Duration.ofMinutes(10);
@@ -93,7 +93,7 @@ class DynamoDeploymentPdViewTest {
                 PAIRS_BEHIND_THE_FRONTEND, false, DynamoDeploymentPdViewTest::asDiscovered)
             .run(RUN);
     PanelResult p = render(f, "pd.ttft_router");
-    assertThat(p.status()).as(p.reasons().toString()).isEqualTo(PanelResult.Status.DATA);
+    assertThat(p.status()).as(p.reasons().toString()).isEqualTo(PanelResult.Status.OK);
     Map<String, Double> ttft = last(p, "model_name");
     TreeSet<String> models = new TreeSet<>();
     for (InferencePod pod : f.fleet.pods()) {
@@ -119,9 +119,9 @@ class DynamoDeploymentPdViewTest {
                 PAIRS_BEHIND_THE_FRONTEND, false, DynamoDeploymentPdViewTest::asDiscovered)
             .run(RUN);
     PanelResult user = render(f, "pd.ttft_user");
-    assertThat(user.status()).as(user.reasons().toString()).isEqualTo(PanelResult.Status.DATA);
+    assertThat(user.status()).as(user.reasons().toString()).isEqualTo(PanelResult.Status.OK);
     PanelResult running = render(f, "pd.running_by_role");
-    assertThat(running.status()).isEqualTo(PanelResult.Status.DATA);
+    assertThat(running.status()).isEqualTo(PanelResult.Status.OK);
     TreeSet<String> roles = new TreeSet<>();
     running.queries().get(0).series().forEach(s -> roles.add(s.labels().get("role")));
     assertThat(roles).as("the frontend is no side of a pair").containsExactly("decode", "prefill");
