@@ -202,6 +202,7 @@ class DynamoPortsTest {
     // an older NIM that serves /metrics
     assertThat(targets(g, "old-nim")).containsExactly("8000 nim  /metrics");
   }
+
   /**
    * A Dynamo worker labelled with its engine ({@code inference_backend: trtllm}) is still served by
    * Dynamo's system server, whose {@code /metrics} carries the engine's families (re-exported as
