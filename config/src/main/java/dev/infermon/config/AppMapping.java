@@ -146,6 +146,7 @@ final class AppMapping {
     }
     Map<String, InferenceConfig.MetricsPort> metricsPorts = metricsPorts(v);
     Map<String, InferenceConfig.MetricsPort> metricsPortsByLabel = metricsPortsByLabel(v);
+    Map<String, String> metricsPathsByLabel = metricsPathsByLabel(v);
     Reader r = v.reader();
     Set<String> seen = new HashSet<>();
     List<InferenceConfig.WorkloadOverride> workloads =
@@ -190,6 +191,7 @@ final class AppMapping {
             metricsPaths,
             metricsPorts,
             metricsPortsByLabel,
+            metricsPathsByLabel,
             workloads,
             dcgm,
             amdgpu);
@@ -262,6 +264,36 @@ final class AppMapping {
                 v.error(
                     "metrics_ports_by_label",
                     "pods with " + Checks.quote(matcher) + ": " + e.getMessage());
+              }
+            });
+    return out;
+  }
+
+  /**
+   * {@code metrics_paths_by_label}: a pod label matcher to a path, in the order given; given, it
+   * replaces the default (Dynamo's components at {@code /metrics}).
+   */
+  private static Map<String, String> metricsPathsByLabel(MapView v) {
+    if (!v.has("metrics_paths_by_label")) {
+      return InferenceConfig.DEFAULT_METRICS_PATHS_BY_LABEL;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    v.stringMap("metrics_paths_by_label")
+        .forEach(
+            (matcher, p) -> {
+              String problem = Checks.labelMatcherProblem(matcher);
+              if (problem != null) {
+                v.error("metrics_paths_by_label", problem);
+              } else if (!p.startsWith("/")) {
+                v.error(
+                    "metrics_paths_by_label",
+                    "path "
+                        + Checks.quote(p)
+                        + " of pods with "
+                        + Checks.quote(matcher)
+                        + " must start with /");
+              } else {
+                out.put(matcher, p);
               }
             });
     return out;

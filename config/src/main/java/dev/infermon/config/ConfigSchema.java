@@ -348,6 +348,7 @@ final class ConfigSchema {
               "metrics_paths",
               "metrics_ports",
               "metrics_ports_by_label",
+              "metrics_paths_by_label",
               "workloads",
               "dcgm",
               "amdgpu"));

@@ -212,7 +212,7 @@ class ReasonsAreTrueTest {
       textBlock =
           """
           # page             | panel               | filter      | status  | first reason | engine | says
-          vllm_v1            | pd.ttft_user        |             | EMPTY   | NO_TARGETS   |        | no prefill/decode deployment: this panel shows only targets whose backend is vllm-pd or sglang-pd, and none is scraped
+          vllm_v1            | pd.ttft_user        |             | EMPTY   | NO_TARGETS   |        | no prefill/decode deployment: this panel shows only targets whose role is prefill or decode, and none is scraped
           vllm_v1            | pd.ttft_user        | namespace=n | EMPTY   | NO_TARGETS   |        | and none is scraped among those the filters select
           vllm_v1            | pod.ttft            | namespace=x | EMPTY   | NO_TARGETS   |        | no inference target matches the filters
           vllm_cut           | model.ttft          |             | EMPTY   | NOT_EXPOSED  | vllm   | vllm:time_to_first_token_seconds is missing from this endpoint although vllm:kv_cache_usage_perc is present and vLLM's Prometheus stat logger writes them together from start-up

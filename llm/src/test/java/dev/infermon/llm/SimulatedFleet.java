@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A simulated fleet scraped into a {@link MemoryStorage} by the simulator's {@link FleetScrape}
@@ -30,10 +31,23 @@ final class SimulatedFleet {
   final QueryBackend backend =
       new EmbeddedQueryBackend(storage, new Engine(EngineOptions.DEFAULTS));
   private final boolean exportedDcgmLabels;
+  private final Function<PodInfo, Map<String, String>> relabel;
 
   SimulatedFleet(FleetConfig config, boolean exportedDcgmLabels) {
+    this(config, exportedDcgmLabels, FleetScrape::targetLabels);
+  }
+
+  /**
+   * With each pod's target labels from {@code relabel} instead of the inventory's: a fleet labelled
+   * as a real deployment's discovery labels it (NVIDIA Dynamo's operator labels, say).
+   */
+  SimulatedFleet(
+      FleetConfig config,
+      boolean exportedDcgmLabels,
+      Function<PodInfo, Map<String, String>> relabel) {
     this.fleet = Fleet.create(config, START);
     this.exportedDcgmLabels = exportedDcgmLabels;
+    this.relabel = relabel;
   }
 
   /**
@@ -54,7 +68,7 @@ final class SimulatedFleet {
   }
 
   Map<String, String> targetLabels(PodInfo info) {
-    Map<String, String> t = FleetScrape.targetLabels(info);
+    Map<String, String> t = relabel.apply(info);
     if (info.backend().gpuExporter() && exportedDcgmLabels) {
       t.put("namespace", info.namespace());
       t.put("pod", info.name());

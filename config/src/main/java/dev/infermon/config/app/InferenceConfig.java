@@ -39,6 +39,7 @@ public record InferenceConfig(
     Map<String, String> metricsPaths,
     Map<String, MetricsPort> metricsPorts,
     Map<String, MetricsPort> metricsPortsByLabel,
+    Map<String, String> metricsPathsByLabel,
     List<WorkloadOverride> workloads,
     GpuExporterConfig dcgm,
     GpuExporterConfig amdgpu) {
@@ -126,6 +127,15 @@ public record InferenceConfig(
           DYNAMO_COMPONENT_TYPE,
           MetricsPort.named("system"));
 
+  /**
+   * Every Dynamo component but the frontend serves {@code /metrics} from its system server (the
+   * runtime's {@code system_status_server.rs} routes {@code /metrics}), its engine's families
+   * re-exported there whatever the engine: a worker labelled {@code trtllm} is not trtllm-serve,
+   * which serves {@code /prometheus/metrics}. The frontend serves {@code /metrics} too.
+   */
+  public static final Map<String, String> DEFAULT_METRICS_PATHS_BY_LABEL =
+      Map.of(DYNAMO_COMPONENT_TYPE, "/metrics");
+
   private static Map<String, MetricsPort> orderedPorts(
       String k1, MetricsPort v1, String k2, MetricsPort v2) {
     Map<String, MetricsPort> m = new LinkedHashMap<>();
@@ -144,6 +154,7 @@ public record InferenceConfig(
     metricsPorts = Map.copyOf(metricsPorts);
     // in the order given: the first matcher a pod matches wins
     metricsPortsByLabel = Collections.unmodifiableMap(new LinkedHashMap<>(metricsPortsByLabel));
+    metricsPathsByLabel = Collections.unmodifiableMap(new LinkedHashMap<>(metricsPathsByLabel));
   }
 
   /**
@@ -161,6 +172,20 @@ public record InferenceConfig(
   /** The metrics path of a pod whose backend is {@code backend} (empty when unknown). */
   public String metricsPathFor(String backend) {
     return metricsPaths.getOrDefault(backend, metricsPath);
+  }
+
+  /**
+   * The metrics path of a pod with labels {@code podLabels} and backend {@code backend}: the path
+   * of the first {@code metrics_paths_by_label} matcher it matches (the server its operator runs,
+   * whatever the engine), else {@link #metricsPathFor(String) its backend's}.
+   */
+  public String metricsPathFor(Map<String, String> podLabels, String backend) {
+    for (Map.Entry<String, String> e : metricsPathsByLabel.entrySet()) {
+      if (matches(podLabels, e.getKey())) {
+        return e.getValue();
+      }
+    }
+    return metricsPathFor(backend);
   }
 
   /**

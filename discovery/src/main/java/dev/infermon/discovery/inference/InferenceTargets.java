@@ -38,8 +38,10 @@ import java.util.Map;
  * metrics_ports_by_label} gives a matcher it matches, as Dynamo's {@code system} for its workers,
  * or the backend's {@code metrics_ports} name), unless its metrics port is a number, scraped
  * declared or not (Triton's 8002, NIM's 8000). Per-workload scrape intervals and timeouts travel as
- * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path (the backend's, when
- * {@code metrics_paths} names one) as {@code __metrics_path__}. Stateless and thread-safe.
+ * {@code __scrape_interval__} / {@code __scrape_timeout__}, the metrics path (that of the first
+ * {@code metrics_paths_by_label} matcher the pod matches, as Dynamo's system server's {@code
+ * /metrics} for a worker labelled trtllm, else the backend's, when {@code metrics_paths} names one)
+ * as {@code __metrics_path__}. Stateless and thread-safe.
  */
 public final class InferenceTargets {
   /** The job of inference pods. */
@@ -84,7 +86,7 @@ public final class InferenceTargets {
     common.set("backend", backend);
     common.set("role", first(podLabels, cfg.roleLabels()));
     common.set(DiscoveryLabels.JOB, INFERENCE_JOB);
-    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(backend));
+    common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(podLabels, backend));
     common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
     common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
     InferenceConfig.MetricsPort port = cfg.metricsPortFor(podLabels, backend);

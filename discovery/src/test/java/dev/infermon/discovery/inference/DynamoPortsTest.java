@@ -202,4 +202,34 @@ class DynamoPortsTest {
     // an older NIM that serves /metrics
     assertThat(targets(g, "old-nim")).containsExactly("8000 nim  /metrics");
   }
+
+  /**
+   * A Dynamo worker labelled with its engine ({@code inference_backend: trtllm}) is still served by
+   * Dynamo's system server, whose {@code /metrics} carries the engine's families (re-exported as
+   * {@code trtllm_*}): the operator's component label wins over the engine's own path
+   * (trtllm-serve's {@code /prometheus/metrics}), as it wins for the port. A trtllm-serve pod
+   * without it keeps its path.
+   */
+  @Test
+  void aDynamoWorkerLabelledWithItsEngineIsScrapedAtTheSystemServersPath() throws Exception {
+    RecordingSink sink = run("");
+    create("trtllm-decode", Map.of(TYPE, "decode", "inference_backend", "trtllm"), WORKER_PORTS);
+    create("vllm-worker", Map.of(TYPE, "worker", "inference_backend", "vllm"), WORKER_PORTS);
+    create("trtllm-serve", Map.of("inference_backend", "trtllm"), Map.of("http", 8000));
+    Map<String, TargetGroup> g = sink.await("three pods", m -> m.size() == 3);
+    assertThat(targets(g, "trtllm-decode")).containsExactly("9090 trtllm decode /metrics");
+    assertThat(targets(g, "vllm-worker")).containsExactly("9090 vllm worker /metrics");
+    assertThat(targets(g, "trtllm-serve")).containsExactly("8000 trtllm  /prometheus/metrics");
+  }
+
+  @Test
+  void thePathsByLabelAreConfigurable() throws Exception {
+    RecordingSink sink = run("  metrics_paths_by_label: {" + TYPE + "=decode: /custom}\n");
+    create("decode", Map.of(TYPE, "decode", "inference_backend", "trtllm"), WORKER_PORTS);
+    // the map replaces the default: a worker no matcher names takes its backend's path
+    create("prefill", Map.of(TYPE, "prefill", "inference_backend", "trtllm"), WORKER_PORTS);
+    Map<String, TargetGroup> g = sink.await("two pods", m -> m.size() == 2);
+    assertThat(targets(g, "decode")).containsExactly("9090 trtllm decode /custom");
+    assertThat(targets(g, "prefill")).containsExactly("9090 trtllm prefill /prometheus/metrics");
+  }
 }

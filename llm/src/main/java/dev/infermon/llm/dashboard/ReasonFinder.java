@@ -120,7 +120,7 @@ final class ReasonFinder {
 
   /**
    * Why no inference target is in scope: none is scraped, the filters leave none, or the panel's
-   * own matchers ask for a deployment the fleet does not have (prefill/decode backends).
+   * own matchers ask for a deployment the fleet does not have (prefill/decode roles).
    */
   private EmptyReason noTargets(Panel panel, Inventory all, Filters filters) {
     boolean filtered = !filters.values().isEmpty();
@@ -131,17 +131,26 @@ final class ReasonFinder {
       message = "no inference target matches the filters";
     } else {
       message =
-          (PD_BACKENDS.equals(panel.match().get("backend"))
-                  ? "no prefill/decode deployment: this panel shows only targets whose backend is"
-                      + " vllm-pd or sglang-pd, and none is scraped"
+          (pairsOnly(panel.match())
+                  ? "no prefill/decode deployment: this panel shows only targets whose role is"
+                      + " prefill or decode, and none is scraped"
                   : "no target has " + panel.match() + ", which this panel shows")
               + (filtered ? " among those the filters select" : "");
     }
     return new EmptyReason(EmptyReason.Kind.NO_TARGETS, "", message, null, null);
   }
 
-  /** The panel matcher of the prefill/decode section (Dashboards). */
-  private static final String PD_BACKENDS = ".*-pd";
+  /**
+   * Whether a panel's matchers are the prefill/decode section's: a role of a pair's pods, whatever
+   * their backend (the simulator's {@code vllm-pd}, a Dynamo worker's engine or none).
+   */
+  private static boolean pairsOnly(Map<String, String> match) {
+    String role = match.get("role");
+    return match.size() == 1
+        && role != null
+        && (role.equals(RouterQueries.PAIR_ROLES)
+            || List.of(RouterQueries.PAIR_ROLES.split("\\|")).contains(role));
+  }
 
   /**
    * Why the GPUs of signal {@code s} are missing; {@code peaks} when the measure divides by the GPU

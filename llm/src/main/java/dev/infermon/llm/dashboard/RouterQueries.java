@@ -129,11 +129,11 @@ final class RouterQueries {
           return null;
         }
         grouped = "(" + grouped + " and on () " + fronted + ")";
-      } else if (o.filters().values().containsKey("backend")
-          || o.panelMatch().containsKey("backend")) {
-        // a router-wide series says nothing of a backend: only a router whose per-pod series name
-        // pods of the backends in scope (the filters', a panel's: the prefill/decode pairs) is in
-        // front of them. A router with no per-pod family on its page (NVIDIA Dynamo's frontend,
+      } else if (o.filters().values().containsKey("backend") || !o.panelMatch().isEmpty()) {
+        // a router-wide series says nothing of a backend or a role: only a router whose per-pod
+        // series name pods in scope (the backend filter's, a panel's matchers': the prefill/decode
+        // pairs by role) is in front of them. A router with no per-pod family on its page (NVIDIA
+        // Dynamo's frontend,
         // whose series are per model only) is taken to front them, as RouterScope takes it: the
         // model join below still keeps only the models the pods in scope serve
         String fronted = fronted(r, o);

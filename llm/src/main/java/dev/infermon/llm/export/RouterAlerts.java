@@ -12,7 +12,8 @@ import java.util.Optional;
 
 /**
  * The alert pack's router rule, from the routers' own queues in {@code routers.yaml} (a {@code
- * queue} source that names no engine pod: the SGLang Model Gateway's admission queue): more than
+ * queue} source that names no engine pod: the SGLang Model Gateway's admission queue, NVIDIA
+ * Dynamo's frontend's requests without a first token, per model summed per frontend): more than
  * {@code llm.alerts.waiting_threshold} requests wait in a router's queue and the queue grew over
  * the last ten minutes, for {@code waiting_for}. A queue in front of the engines that keeps growing
  * is users waiting before any engine sees their request, which no engine alert can show. Per router
@@ -64,7 +65,8 @@ final class RouterAlerts {
                     + " requests wait in the router's own queue, and it grows",
                 "description",
                 "{{ $value }} requests wait in the queue of router {{ $labels.pod }} in {{"
-                    + " $labels.namespace }} before any engine gets them: the engines behind it"
-                    + " are saturated or too few.")));
+                    + " $labels.namespace }}, before any engine gets them (a gateway's admission"
+                    + " queue) or before their first token (NVIDIA Dynamo's frontend, prefill"
+                    + " included): the engines behind it are saturated or too few.")));
   }
 }

@@ -133,4 +133,30 @@ class DynamoDetectionTest {
     assertThat(CATALOG.nonEngine().routers())
         .anySatisfy(r -> assertThat(r.backend()).isEqualTo("dynamo"));
   }
+
+  /**
+   * Before ai-dynamo/dynamo#2176 (reviewed 2025-07-30) the frontend's families were
+   * nv_llm_http_service_*: such a page is the same router, an older generation, whose in-flight,
+   * latency and TTFT the router level reads where the newer names are absent.
+   */
+  @Test
+  void theOlderFrontendsPageIsTheSameRouterAndItsNamesAreRead() {
+    Set<String> families =
+        SpellingDetectionTest.families(
+            "nv_llm_http_service_requests_total nv_llm_http_service_inflight_requests"
+                + " nv_llm_http_service_request_duration_seconds"
+                + " nv_llm_http_service_time_to_first_token_seconds");
+    assertThat(DETECTOR.detect(families).engine()).isEqualTo(Detection.UNKNOWN);
+    var router = CATALOG.nonEngine().router(families).orElseThrow();
+    assertThat(router.backend()).isEqualTo("dynamo");
+    List<String> read = new ArrayList<>();
+    for (var s : dev.infermon.llm.signals.RouterSignal.values()) {
+      router.sources(s).forEach(src -> read.add(s + " " + src.family()));
+    }
+    assertThat(read)
+        .contains(
+            "IN_FLIGHT nv_llm_http_service_inflight_requests",
+            "LATENCY nv_llm_http_service_request_duration_seconds",
+            "TTFT nv_llm_http_service_time_to_first_token_seconds");
+  }
 }
