@@ -11,7 +11,7 @@ import java.util.List;
  * (the order {@code MultiProcessCollector} builds). Families without children print only in
  * single-process mode (as HELP/TYPE lines with no samples).
  */
-public final class PythonFamilies {
+public final class PythonFamilies implements Families {
   private final PromText out;
   private final boolean multiprocess;
   private final boolean createdSeries;
@@ -45,6 +45,7 @@ public final class PythonFamilies {
   public record HistogramChild(String[] labels, Histogram histogram, double created) {}
 
   /** A gauge family. */
+  @Override
   public void gauge(String name, String help, List<Child> children) {
     if (multiprocess && children.isEmpty()) {
       return;
@@ -56,6 +57,7 @@ public final class PythonFamilies {
   }
 
   /** A counter family; {@code base} has no {@code _total}. */
+  @Override
   public void counter(String base, String help, List<Child> children) {
     if (multiprocess && children.isEmpty()) {
       return;
@@ -71,6 +73,7 @@ public final class PythonFamilies {
   /**
    * A summary family without quantiles (the instrumentator's sizes): {@code _count}, {@code _sum}.
    */
+  @Override
   public void summary(String base, String help, List<Child> counts, List<Child> sums) {
     out.family(base, help, "summary");
     for (int i = 0; i < counts.size(); i++) {
@@ -81,6 +84,7 @@ public final class PythonFamilies {
   }
 
   /** A histogram family. */
+  @Override
   public void histogram(String base, String help, List<HistogramChild> children) {
     if (multiprocess && children.isEmpty()) {
       return;

@@ -1,8 +1,8 @@
 package dev.infermon.simulator.vllm;
 
 import dev.infermon.simulator.model.Request;
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
-import dev.infermon.simulator.text.PythonFamilies;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +80,7 @@ public final class VllmKvResidency {
    */
   static void render(
       List<VllmPage.Engine> engines,
-      PythonFamilies f,
+      Families f,
       CreatedClock created,
       Function<VllmPage.Engine, String[]> labels) {
     histogram(
@@ -112,7 +112,7 @@ public final class VllmKvResidency {
   }
 
   private static void histogram(
-      PythonFamilies f,
+      Families f,
       List<VllmPage.Engine> engines,
       CreatedClock created,
       Function<VllmPage.Engine, String[]> labels,

@@ -1,12 +1,15 @@
 package dev.infermon.simulator.vllm;
 
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
-import dev.infermon.simulator.text.PromText;
-import dev.infermon.simulator.text.PythonFamilies;
+import dev.infermon.simulator.text.MultiprocDir;
 import dev.infermon.simulator.text.PythonFamilies.Child;
 import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * LMCache inside one vLLM engine ({@code --kv-transfer-config} naming {@code LMCacheConnectorV1},
@@ -49,6 +52,9 @@ public final class VllmLmcache {
     1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536
   };
 
+  /** request_cache_hit_rate buckets. */
+  static final double[] HIT_RATE = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+
   /** time_to_lookup buckets: 0.00001 * 2**i for i in range(20). */
   static final double[] LOOKUP_TIME = lookupBuckets();
 
@@ -68,6 +74,11 @@ public final class VllmLmcache {
   private final Histogram timeToLookup = new Histogram(LOOKUP_TIME);
   private final Histogram retrieveSpeed = new Histogram(SPEED);
   private final Histogram storeSpeed = new Histogram(SPEED);
+  private final Histogram requestCacheHitRate = new Histogram(HIT_RATE);
+
+  /** The histograms with an observation, in the order of their first one. */
+  private final Set<Hist> observed = new LinkedHashSet<>();
+
   private final List<double[]> pendingObservations = new ArrayList<>();
   private double lastLog = Double.NaN;
   private double retrieveHitRate = 1; // get_stats_and_clear: 1 with no finished retrieve
@@ -75,7 +86,25 @@ public final class VllmLmcache {
   private long lookups;
   private long retrieves;
 
-  /** The counters LMCache writes, in {@code PrometheusLogger.__init__}'s order. */
+  /** The histograms modelled, in {@code log_prometheus}'s order, with their documentation. */
+  enum Hist {
+    TIME_TO_RETRIEVE("time_to_retrieve", "Time to retrieve from lmcache (seconds)"),
+    TIME_TO_STORE("time_to_store", "Time to store to lmcache (seconds)"),
+    TIME_TO_LOOKUP("time_to_lookup", "Time to lookup in lmcache (seconds)"),
+    RETRIEVE_SPEED("retrieve_speed", "Retrieve speed of lmcache (tokens per second)"),
+    STORE_SPEED("store_speed", "Store speed of lmcache (tokens per second)"),
+    REQUEST_CACHE_HIT_RATE("request_cache_hit_rate", "Request cache hit rate");
+
+    final String name;
+    final String help;
+
+    Hist(String name, String help) {
+      this.name = name;
+      this.help = help;
+    }
+  }
+
+  /** The counters LMCache counts (the monitor's interval_* fields). */
   enum Count {
     RETRIEVE_REQUESTS,
     STORE_REQUESTS,
@@ -133,7 +162,7 @@ public final class VllmLmcache {
     if (held == 0) {
       add(Count.LOOKUP_0_HIT_REQUESTS, 1);
     }
-    pendingObservations.add(new double[] {0, LOOKUP_SECONDS, 0});
+    pendingObservations.add(new double[] {0, LOOKUP_SECONDS, (double) held / queried});
     int load = held - vllmHit;
     if (load > 0) {
       retrieves++;
@@ -172,17 +201,28 @@ public final class VllmLmcache {
       counts[0][i] += iv[i];
       iv[i] = 0;
     }
+    EnumSet<Hist> fresh = EnumSet.noneOf(Hist.class);
     for (double[] o : pendingObservations) {
       if (o[0] == 0) {
         timeToLookup.observe(o[1]);
+        fresh.add(Hist.TIME_TO_LOOKUP);
+        if (o[2] > 0) { // filter_out_zeros: a lookup without a hit is not observed
+          requestCacheHitRate.observe(o[2]);
+          fresh.add(Hist.REQUEST_CACHE_HIT_RATE);
+        }
       } else if (o[0] == 1) {
         timeToRetrieve.observe(o[1]);
         retrieveSpeed.observe(o[2]);
+        fresh.add(Hist.TIME_TO_RETRIEVE);
+        fresh.add(Hist.RETRIEVE_SPEED);
       } else {
         timeToStore.observe(o[1]);
         storeSpeed.observe(o[2]);
+        fresh.add(Hist.TIME_TO_STORE);
+        fresh.add(Hist.STORE_SPEED);
       }
     }
+    observed.addAll(fresh); // EnumSet iterates in log_prometheus's order
     pendingObservations.clear();
   }
 
@@ -222,174 +262,181 @@ public final class VllmLmcache {
   }
 
   /**
-   * Appends LMCache's families to {@code out} as vLLM's MultiProcessCollector serves them: no
-   * {@code _created}, labels sorted, histograms' {@code _sum} first; one child per TP worker.
+   * Writes LMCache's files into {@code dir}: one process per TP worker ({@code firstPid} + rank),
+   * each with the children its {@code PrometheusLogger} has created. At start-up the dynamic gauges
+   * ({@link LmcacheDynamicGauges}); at the stats thread's first log (it logs as it starts) every
+   * counter and gauge of {@code log_prometheus}, in its order (so num_prompt_tokens before
+   * num_vllm_hit_tokens, the ping families last but the memory-object gauges); a histogram from its
+   * first observation on ({@code _log_histogram} calls {@code labels()} per value), in the order
+   * they were first observed. The profiling histograms (retrieve_process_tokens_time and the like)
+   * are not modelled and so not written.
    */
-  void render(PromText out, String modelPath, String servedName) {
-    PythonFamilies f = new PythonFamilies(out, true, false);
-    List<String[]> labels = new ArrayList<>();
+  void render(MultiprocDir dir, int firstPid, String modelPath, String servedName) {
     for (int w = 0; w < workers; w++) {
-      labels.add(
-          new String[] {
-            "model_name",
-            modelPath,
-            "worker_id",
-            Integer.toString(w),
-            "role",
-            "worker",
-            "served_model_name",
-            servedName
-          });
+      String[] l = {
+        "model_name",
+        modelPath,
+        "worker_id",
+        Integer.toString(w),
+        "role",
+        "worker",
+        "served_model_name",
+        servedName
+      };
+      Families live = dir.process(firstPid + w, "livemostrecent");
+      Families sum = dir.process(firstPid + w, "sum");
+      LmcacheDynamicGauges.bind(live, sum, l);
+      if (Double.isNaN(lastLog)) {
+        continue; // the stats thread has not logged yet
+      }
+      counters(live, l);
+      gauge(
+          live,
+          l,
+          "retrieve_hit_rate",
+          "Hit rate of lmcache retrieve requests since last log",
+          retrieveHitRate);
+      gauge(
+          live,
+          l,
+          "lookup_hit_rate",
+          "Hit rate of lmcache lookup requests since last log",
+          lookupHitRate);
+      gauge(sum, l, "local_cache_usage", "Local cache usage (bytes) of lmcache", 0);
+      gauge(sum, l, "remote_cache_usage", "Remote cache usage (bytes) of lmcache", 0);
+      gauge(sum, l, "local_storage_usage", "Local storage usage (bytes) of lmcache", 0);
+      for (Hist h : observed) {
+        live.histogram(
+            "lmcache:" + h.name, h.help, List.of(new HistogramChild(l, histogram(h), 0)));
+      }
+      gauge(live, l, "remote_ping_latency", "Latest ping latency to remote backends (ms)", 0);
+      counter(live, l, "remote_ping_errors", "Number of ping errors to remote backends", 0);
+      counter(live, l, "remote_ping_successes", "Number of ping successes to remote backends", 0);
+      gauge(live, l, "remote_ping_error_code", "Latest ping error code to remote backends", 0);
+      gauge(sum, l, "active_memory_objs_count", "The number of active memory objects", 0);
+      gauge(sum, l, "pinned_memory_objs_count", "The number of pinned memory objects", 0);
     }
+  }
+
+  private void counters(Families f, String[] l) {
     counter(
         f,
-        labels,
+        l,
         "num_retrieve_requests",
         "Total number of retrieve requests sent to lmcache",
-        Count.RETRIEVE_REQUESTS);
+        shown(Count.RETRIEVE_REQUESTS));
     counter(
         f,
-        labels,
+        l,
         "num_store_requests",
         "Total number of store requests sent to lmcache",
-        Count.STORE_REQUESTS);
+        shown(Count.STORE_REQUESTS));
     counter(
         f,
-        labels,
+        l,
         "num_lookup_requests",
         "Total number of lookup requests sent to lmcache",
-        Count.LOOKUP_REQUESTS);
+        shown(Count.LOOKUP_REQUESTS));
     counter(
         f,
-        labels,
+        l,
         "num_requested_tokens",
         "Total number of tokens requested from lmcache",
-        Count.REQUESTED_TOKENS);
-    counter(f, labels, "num_hit_tokens", "Total number of tokens hit in lmcache", Count.HIT_TOKENS);
+        shown(Count.REQUESTED_TOKENS));
+    counter(
+        f, l, "num_hit_tokens", "Total number of tokens hit in lmcache", shown(Count.HIT_TOKENS));
     counter(
         f,
-        labels,
+        l,
         "num_stored_tokens",
         "Total number of tokens stored in lmcache including evicted ones",
-        Count.STORED_TOKENS);
+        shown(Count.STORED_TOKENS));
     counter(
         f,
-        labels,
+        l,
         "num_lookup_tokens",
         "Total number of tokens requested in lookup from lmcache",
-        Count.LOOKUP_TOKENS);
+        shown(Count.LOOKUP_TOKENS));
     counter(
         f,
-        labels,
+        l,
         "num_lookup_hits",
         "Total number of tokens hit in lookup from lmcache",
-        Count.LOOKUP_HITS);
+        shown(Count.LOOKUP_HITS));
     counter(
-        f, labels, "num_vllm_hit_tokens", "Number of hit tokens in vllm", Count.VLLM_HIT_TOKENS);
-    counter(
-        f, labels, "num_prompt_tokens", "Number of prompt tokens in lmcache", Count.PROMPT_TOKENS);
-    zero(
         f,
-        labels,
+        l,
+        "num_prompt_tokens",
+        "Number of prompt tokens in lmcache",
+        shown(Count.PROMPT_TOKENS));
+    counter(
+        f, l, "num_vllm_hit_tokens", "Number of hit tokens in vllm", shown(Count.VLLM_HIT_TOKENS));
+    counter(
+        f,
+        l,
         "num_remote_read_requests",
-        "Total number of requests read from remote backends in lmcache");
-    zero(
+        "Total number of requests read from remote backends in lmcache",
+        0);
+    counter(
         f,
-        labels,
+        l,
         "num_remote_read_bytes",
-        "Total number of bytes read from remote backends in lmcache");
-    zero(
+        "Total number of bytes read from remote backends in lmcache",
+        0);
+    counter(
         f,
-        labels,
+        l,
         "num_remote_write_requests",
-        "Total number of requests write to remote backends in lmcache");
-    zero(
+        "Total number of requests write to remote backends in lmcache",
+        0);
+    counter(
         f,
-        labels,
+        l,
         "num_remote_write_bytes",
-        "Total number of bytes write to remote backends in lmcache");
-    zero(f, labels, "local_cpu_evict_count", "Total number of evict in local cpu backend");
-    zero(
-        f, labels, "local_cpu_evict_keys_count", "Total number of evict keys in local cpu backend");
-    zero(
+        "Total number of bytes write to remote backends in lmcache",
+        0);
+    counter(f, l, "local_cpu_evict_count", "Total number of evict in local cpu backend", 0);
+    counter(
+        f, l, "local_cpu_evict_keys_count", "Total number of evict keys in local cpu backend", 0);
+    counter(
         f,
-        labels,
+        l,
         "local_cpu_evict_failed_count",
-        "Total number of failed eviction in local cpu backend");
-    zero(f, labels, "forced_unpin_count", "Total number of forced unpin due to timeout");
-    counter(f, labels, "lookup_0_hit_requests", "Total number of 0 hit lookup requests", null);
-    zero(
+        "Total number of failed eviction in local cpu backend",
+        0);
+    counter(f, l, "forced_unpin_count", "Total number of forced unpin due to timeout", 0);
+    counter(
         f,
-        labels,
-        "num_slow_retrieval_by_time",
-        "Total number of slow retrievals by time threshold");
-    zero(
+        l,
+        "lookup_0_hit_requests",
+        "Total number of 0 hit lookup requests",
+        shown(Count.LOOKUP_0_HIT_REQUESTS));
+    counter(
+        f, l, "num_slow_retrieval_by_time", "Total number of slow retrievals by time threshold", 0);
+    counter(
         f,
-        labels,
+        l,
         "num_slow_retrieval_by_speed",
-        "Total number of slow retrievals by speed threshold");
-    gauge(
-        f,
-        labels,
-        "retrieve_hit_rate",
-        "Hit rate of lmcache retrieve requests since last log",
-        retrieveHitRate);
-    gauge(
-        f,
-        labels,
-        "lookup_hit_rate",
-        "Hit rate of lmcache lookup requests since last log",
-        lookupHitRate);
-    gauge(f, labels, "local_cache_usage", "Local cache usage (bytes) of lmcache", 0);
-    gauge(f, labels, "remote_cache_usage", "Remote cache usage (bytes) of lmcache", 0);
-    gauge(f, labels, "local_storage_usage", "Local storage usage (bytes) of lmcache", 0);
-    histogram(
-        f, labels, "time_to_retrieve", "Time to retrieve from lmcache (seconds)", timeToRetrieve);
-    histogram(f, labels, "time_to_store", "Time to store to lmcache (seconds)", timeToStore);
-    histogram(f, labels, "time_to_lookup", "Time to lookup in lmcache (seconds)", timeToLookup);
-    histogram(
-        f,
-        labels,
-        "retrieve_speed",
-        "Retrieve speed of lmcache (tokens per second)",
-        retrieveSpeed);
-    histogram(f, labels, "store_speed", "Store speed of lmcache (tokens per second)", storeSpeed);
-    gauge(f, labels, "active_memory_objs_count", "The number of active memory objects", 0);
-    gauge(f, labels, "pinned_memory_objs_count", "The number of pinned memory objects", 0);
+        "Total number of slow retrievals by speed threshold",
+        0);
   }
 
-  private void counter(PythonFamilies f, List<String[]> labels, String name, String help, Count c) {
-    Count which = c == null ? Count.LOOKUP_0_HIT_REQUESTS : c;
-    List<Child> children = new ArrayList<>();
-    for (String[] l : labels) {
-      children.add(new Child(l, shown(which), 0));
-    }
-    f.counter("lmcache:" + name, help, children);
+  private static void counter(Families f, String[] l, String name, String help, double v) {
+    f.counter("lmcache:" + name, help, List.of(new Child(l, v, 0)));
   }
 
-  private static void zero(PythonFamilies f, List<String[]> labels, String name, String help) {
-    List<Child> children = new ArrayList<>();
-    for (String[] l : labels) {
-      children.add(new Child(l, 0, 0));
-    }
-    f.counter("lmcache:" + name, help, children);
+  private static void gauge(Families f, String[] l, String name, String help, double v) {
+    f.gauge("lmcache:" + name, help, List.of(new Child(l, v, 0)));
   }
 
-  private static void gauge(
-      PythonFamilies f, List<String[]> labels, String name, String help, double v) {
-    List<Child> children = new ArrayList<>();
-    for (String[] l : labels) {
-      children.add(new Child(l, v, 0));
-    }
-    f.gauge("lmcache:" + name, help, children);
-  }
-
-  private static void histogram(
-      PythonFamilies f, List<String[]> labels, String name, String help, Histogram h) {
-    List<HistogramChild> children = new ArrayList<>();
-    for (String[] l : labels) {
-      children.add(new HistogramChild(l, h, 0));
-    }
-    f.histogram("lmcache:" + name, help, children);
+  private Histogram histogram(Hist h) {
+    return switch (h) {
+      case TIME_TO_RETRIEVE -> timeToRetrieve;
+      case TIME_TO_STORE -> timeToStore;
+      case TIME_TO_LOOKUP -> timeToLookup;
+      case RETRIEVE_SPEED -> retrieveSpeed;
+      case STORE_SPEED -> storeSpeed;
+      case REQUEST_CACHE_HIT_RATE -> requestCacheHitRate;
+    };
   }
 }

@@ -1,7 +1,7 @@
 package dev.infermon.simulator.vllm;
 
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
-import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,7 +127,7 @@ public final class VllmNixl {
    */
   static void render(
       List<VllmPage.Engine> engines,
-      PythonFamilies f,
+      Families f,
       CreatedClock created,
       Function<VllmPage.Engine, String[]> labels) {
     histogram(
@@ -190,7 +190,7 @@ public final class VllmNixl {
   }
 
   private static void histogram(
-      PythonFamilies f,
+      Families f,
       List<VllmPage.Engine> engines,
       CreatedClock created,
       Function<VllmPage.Engine, String[]> labels,
@@ -201,7 +201,7 @@ public final class VllmNixl {
   }
 
   private static void counter(
-      PythonFamilies f,
+      Families f,
       List<VllmPage.Engine> engines,
       CreatedClock created,
       Function<VllmPage.Engine, String[]> labels,

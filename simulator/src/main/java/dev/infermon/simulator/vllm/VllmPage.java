@@ -2,7 +2,9 @@ package dev.infermon.simulator.vllm;
 
 import dev.infermon.simulator.model.EngineParams;
 import dev.infermon.simulator.model.EngineState;
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
+import dev.infermon.simulator.text.MultiprocDir;
 import dev.infermon.simulator.text.PromText;
 import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
@@ -89,7 +91,12 @@ public final class VllmPage {
   public static String render(View v) {
     PromText out = new PromText(48 * 1024 + 64 * 1024 * v.engines().size());
     boolean v0 = v.release().isV0();
-    PythonFamilies f = new PythonFamilies(out, false, !v0);
+    VllmLmcache lmc = v0 ? null : v.engines().get(0).metrics().lmcache();
+    if (lmc != null) {
+      renderMultiprocess(v, lmc, out);
+      return out.toString();
+    }
+    Families f = new PythonFamilies(out, false, !v0);
     new PythonProcess(
             pythonVersion(v.release()),
             v.startEpoch(),
@@ -102,16 +109,42 @@ public final class VllmPage {
     if (v0) {
       VllmV0Page.render(v, f);
     } else {
-      renderV1(v, f, out, created);
-      VllmLmcache lmc = v.engines().get(0).metrics().lmcache();
-      if (lmc != null) {
-        // LMCache's processes write prometheus_client's multiprocess files, which vLLM's API
-        // server reads with PROMETHEUS_MULTIPROC_DIR set; its model_name is vLLM's model path
-        lmc.render(out, "/mnt/models/" + v.modelName(), v.modelName());
-      }
+      renderV1(v, f, created);
     }
     return out.toString();
   }
+
+  /**
+   * The page of a pod whose {@code vllm serve} has {@code PROMETHEUS_MULTIPROC_DIR} set, as it must
+   * for LMCache's families to be served (lmcache.yaml's header). get_prometheus_registry then
+   * returns a fresh CollectorRegistry holding only a MultiProcessCollector (vllm-project/vllm
+   * vllm/v1/metrics/prometheus.py @ 9ef2b8ff), so the page is the directory's files ({@link
+   * MultiprocDir}): no python_/process_ families (the default registry's collectors are not in that
+   * registry) and no _created. vLLM's own families are the API server's (PrometheusStatLogger runs
+   * in AsyncLLM), their gauges multiprocess_mode mostrecent (vllm/v1/metrics/loggers.py); LMCache's
+   * are its TP workers' ({@link VllmLmcache#render}). attach_router
+   * (vllm/entrypoints/serve/instrumentator/metrics.py @ 02a69ad2) gives that same registry to the
+   * Instrumentator, whose default metrics register their collectors in it
+   * (trallnag/prometheus-fastapi-instrumentator middleware.py, metrics.py @ c1c1fb64): so the
+   * http_* families print twice, from the files and then from the API server's memory, the second
+   * time in single-process layout with _created (trallnag/prometheus-fastapi-instrumentator#227
+   * shows the doubled families).
+   */
+  private static void renderMultiprocess(View v, VllmLmcache lmc, PromText out) {
+    MultiprocDir dir = new MultiprocDir();
+    CreatedClock created = new CreatedClock(v.startEpoch());
+    renderV1(v, dir.process(API_SERVER_PID, "mostrecent"), created);
+    // its model_name is vLLM's model path, served_model_name the served name
+    lmc.render(dir, FIRST_WORKER_PID, "/mnt/models/" + v.modelName(), v.modelName());
+    dir.write(out);
+    VllmServerFamilies.http(new PythonFamilies(out, false, true), v, created);
+  }
+
+  /** The API server's process id in the multiprocess files' names ({@code vllm serve} as PID 1). */
+  static final int API_SERVER_PID = 1;
+
+  /** The first TP worker's process id; worker {@code i} is this plus {@code i}. */
+  static final int FIRST_WORKER_PID = 215;
 
   /**
    * {@code SpecDecodingProm} of {@code vllm/v1/spec_decode/metrics.py} (vllm-project/vllm @
@@ -119,7 +152,7 @@ public final class VllmPage {
    * on the real spec-decode page (jvr0x/lmswitch tests/fixtures/vllm_metrics.txt @ f5803ce).
    */
   private static void renderSpecDecode(
-      List<Engine> engines, String model, PythonFamilies f, CreatedClock created) {
+      List<Engine> engines, String model, Families f, CreatedClock created) {
     f.counter(
         "vllm:spec_decode_num_drafts",
         "Number of spec decoding drafts.",
@@ -160,7 +193,7 @@ public final class VllmPage {
   // ---------------------------------------------------------------------------------------------
   // V1 (0.11 and current)
 
-  private static void renderV1(View v, PythonFamilies f, PromText out, CreatedClock created) {
+  private static void renderV1(View v, Families f, CreatedClock created) {
     boolean current = v.release() == VllmRelease.V1_CURRENT;
     String model = v.modelName();
     List<Engine> engines = v.engines();
@@ -452,7 +485,7 @@ public final class VllmPage {
   // helpers
 
   private static void histogram(
-      PythonFamilies f,
+      Families f,
       View v,
       CreatedClock created,
       String base,
@@ -465,7 +498,7 @@ public final class VllmPage {
    * One child per engine of {@code engines}, labelled by {@code labels}, picked from its metrics.
    */
   static void histogram(
-      PythonFamilies f,
+      Families f,
       List<Engine> engines,
       CreatedClock created,
       Function<Engine, String[]> labels,

@@ -1,9 +1,9 @@
 package dev.infermon.simulator.vllm;
 
 import dev.infermon.simulator.model.EngineParams;
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
 import dev.infermon.simulator.text.PyFloat;
-import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
 import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ final class VllmServerFamilies {
 
   private VllmServerFamilies() {}
 
-  static void cacheConfigInfo(PythonFamilies f, VllmPage.View v) {
+  static void cacheConfigInfo(Families f, VllmPage.View v) {
     EngineParams p = v.params();
     List<Child> info = new ArrayList<>();
     for (VllmPage.Engine e : v.engines()) {
@@ -96,7 +96,7 @@ final class VllmServerFamilies {
     f.gauge("vllm:cache_config_info", "Information of the LLMEngine CacheConfig", info);
   }
 
-  static void http(PythonFamilies f, VllmPage.View v, CreatedClock created) {
+  static void http(Families f, VllmPage.View v, CreatedClock created) {
     long ok = 0;
     long failed = 0;
     double requestBytes = 0;

@@ -1,8 +1,8 @@
 package dev.infermon.simulator.vllm;
 
 import dev.infermon.simulator.model.EngineParams;
+import dev.infermon.simulator.text.Families;
 import dev.infermon.simulator.text.Histogram;
-import dev.infermon.simulator.text.PythonFamilies;
 import dev.infermon.simulator.text.PythonFamilies.Child;
 import dev.infermon.simulator.text.PythonFamilies.HistogramChild;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.List;
 final class VllmV0Page {
   private VllmV0Page() {}
 
-  static void render(VllmPage.View v, PythonFamilies f) {
+  static void render(VllmPage.View v, Families f) {
     VllmPage.Engine e = v.engines().get(0);
     VllmMetrics m = e.metrics();
     EngineParams p = v.params();
@@ -142,18 +142,17 @@ final class VllmV0Page {
         m.avgGenerationThroughput);
   }
 
-  private static void gaugeV0(
-      PythonFamilies f, String name, String help, String[] labels, double value) {
+  private static void gaugeV0(Families f, String name, String help, String[] labels, double value) {
     f.gauge(name, help, List.of(new Child(labels, value, 0)));
   }
 
   private static void counterV0(
-      PythonFamilies f, String base, String help, String[] labels, double value) {
+      Families f, String base, String help, String[] labels, double value) {
     f.counter(base, help, List.of(new Child(labels, value, 0)));
   }
 
   private static void histogramV0(
-      PythonFamilies f, String base, String help, String[] labels, Histogram h) {
+      Families f, String base, String help, String[] labels, Histogram h) {
     f.histogram(base, help, List.of(new HistogramChild(labels, h, 0)));
   }
 }
