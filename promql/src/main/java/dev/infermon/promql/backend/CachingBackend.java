@@ -2,12 +2,20 @@ package dev.infermon.promql.backend;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.parser.Children;
+import dev.infermon.promql.parser.Expr;
+import dev.infermon.promql.parser.ParseException;
+import dev.infermon.promql.parser.PromqlParser;
+import dev.infermon.promql.parser.SubqueryExpr;
+import dev.infermon.promql.parser.VectorSelector;
 import dev.infermon.promql.value.Annotation;
 import dev.infermon.promql.value.Annotations;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,8 +38,8 @@ import java.util.function.LongSupplier;
  * passes through.
  *
  * <p>What is cached: only {@link #rangeQuery(String, long, long, long)} (instant queries, such as
- * rules', and the forms under a caller's timeout pass through), only queries without {@code offset}
- * and {@code @} (which could read samples after the step), and only steps before the bound minus
+ * rules', and the forms under a caller's timeout pass through), only queries without {@code @} and
+ * negative offsets (which could read samples after the step), and only steps before the bound minus
  * {@code marginMs}, read before the evaluation that produced them. The first answer for a key is
  * the delegate's own answer, unchanged. Later answers hold the same values for every step; their
  * annotations are the union of the cached part's and the tail's. Two known departures, both bounded
@@ -92,9 +100,39 @@ public final class CachingBackend extends ForwardingBackend {
     this.entries = new LinkedHashMap<>(16, 0.75f, true);
   }
 
-  /** Whether a query may be cached: nothing in it can read samples after the evaluation time. */
+  /**
+   * Whether a query may be cached: nothing in it can read samples after the evaluation time. An
+   * {@code @} modifier pins a selector to a time of its own (or to the query's start or end, which
+   * differ between the cached part and the tail), and a negative offset reads after the step; a
+   * positive offset reads before it, so {@code x - x offset 90s}, the dashboard's increase of every
+   * bucket, is as final as {@code x}. A query that does not parse passes through to the delegate,
+   * which names its error.
+   */
   static boolean cacheable(String query) {
-    return query.indexOf('@') < 0 && !query.contains("offset");
+    Expr root;
+    try {
+      root = PromqlParser.parse(query);
+    } catch (ParseException e) {
+      return false;
+    }
+    Deque<Expr> todo = new ArrayDeque<>();
+    todo.push(root);
+    while (!todo.isEmpty()) {
+      Expr e = todo.pop();
+      if (e instanceof VectorSelector) {
+        VectorSelector v = (VectorSelector) e;
+        if (v.at() != null || v.offsetMs() < 0) {
+          return false;
+        }
+      } else if (e instanceof SubqueryExpr) {
+        SubqueryExpr q = (SubqueryExpr) e;
+        if (q.at() != null || q.offsetMs() < 0) {
+          return false;
+        }
+      }
+      Children.of(e).forEach(todo::push);
+    }
+    return true;
   }
 
   /** The delegate's answer, its final steps from the cache. */

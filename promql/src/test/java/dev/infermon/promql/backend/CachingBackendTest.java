@@ -1,8 +1,10 @@
 package dev.infermon.promql.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.BadQueryException;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
@@ -85,7 +87,11 @@ class CachingBackendTest {
           "queue / on (pod) rate(reqs_total[1m])",
           "avg(queue)",
           "sum_over_time(queue[17m]) / avg_over_time(reqs_total[7m])",
-          "stddev_over_time(queue[9m]) + quantile_over_time(0.3, queue[5m])");
+          "stddev_over_time(queue[9m]) + quantile_over_time(0.3, queue[5m])",
+          // reads only before the step: as final as the step itself
+          "lat_bucket - lat_bucket offset 90s",
+          "rate(reqs_total[5m] offset 10m)",
+          "max_over_time(avg(queue)[20m:1m] offset 3m)");
 
   @Test
   void answersAsTheEngineWhileSamplesArrive() {
@@ -161,12 +167,28 @@ class CachingBackendTest {
     long step = 60_000;
     long end = (now / step) * step;
     long start = end - 2 * HOUR;
-    for (String q : List.of("rate(reqs_total[5m] offset -10m)", "queue @ end()", "queue @ 1e9")) {
+    for (String q :
+        List.of(
+            "rate(reqs_total[5m] offset -10m)",
+            "queue @ end()",
+            "queue @ 1e9",
+            "queue - queue offset -1m",
+            "max_over_time(queue[10m:1m] offset -5m)",
+            "max_over_time(queue[10m:1m] @ start())")) {
       cache.rangeQuery(q, start, end, step);
       cache.rangeQuery(q, start, end, step);
     }
     assertThat(ranges).allSatisfy(r -> assertThat(r).containsExactly(start, end));
     assertThat(cache.stats()).containsExactly(0, 0);
+  }
+
+  @Test
+  void aQueryThatDoesNotParseGetsTheEnginesError() {
+    scrapeFor(3 * HOUR);
+    long end = (now / 60_000) * 60_000;
+    assertThatThrownBy(() -> cache().rangeQuery("queue{", end - HOUR, end, 60_000))
+        .isInstanceOf(BadQueryException.class)
+        .hasMessageContaining("inside braces");
   }
 
   @Test
