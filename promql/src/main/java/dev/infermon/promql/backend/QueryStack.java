@@ -33,8 +33,21 @@ public final class QueryStack {
 
   static final int RANGE_CACHE_ENTRIES = 1024;
 
-  /** About 64 MB of points: four full 6 h dashboards of 100 pods (other filters, quantiles). */
-  static final long RANGE_CACHE_POINTS = 4_000_000;
+  /**
+   * Points of cached range results kept, {@link #rangeCachePoints} of this JVM's heap: a full 6 h
+   * dashboard holds about a million points per hundred pods, and one that does not fit is not
+   * helped at all (its queries evict each other, least recently used first, in the order it asks
+   * them), so the bound grows with the heap a large fleet is given.
+   */
+  static final long RANGE_CACHE_POINTS = rangeCachePoints(Runtime.getRuntime().maxMemory());
+
+  /**
+   * A sixteenth of {@code maxHeapBytes} in points of 16 bytes, and at least 4 million (64 MB: four
+   * full 6 h dashboards of 100 pods, other filters or quantiles).
+   */
+  static long rangeCachePoints(long maxHeapBytes) {
+    return Math.max(4_000_000, maxHeapBytes / 16 / 16);
+  }
 
   /** Queries of all callers of one stack evaluated at most this many at a time. */
   static final int QUERY_THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
