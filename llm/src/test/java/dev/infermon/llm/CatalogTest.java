@@ -481,7 +481,18 @@ class CatalogTest {
             "metrics: [{name: a, type: gauge, unit: u, labels: [], since: '1', cite: c}]\n"
                 + "signals: {kv_capacity_tokens: [{metric: a, value_labels: num_blocks}]}",
             "signals.kv_capacity_tokens[0].value_labels: a list of label names is required"),
-        Arguments.of("created_series: {cite: c}\nmetrics: []", "since is required"));
+        Arguments.of("created_series: {cite: c}\nmetrics: []", "since is required"),
+        Arguments.of(
+            gauge + "absent_on: [{engine: y, why: w, cite: c}]", "absent_on needs runs_in"),
+        Arguments.of(
+            gauge + "runs_in: y\nabsent_on: [{engine: y, product: P, why: w, cite: c}]",
+            "absent_on[0]: exactly one of engine and product is required"),
+        Arguments.of(gauge + "runs_in: y\nabsent_on: [{engine: z, why: w}]", "absent_on[0]"),
+        Arguments.of(
+            gauge
+                + "runs_in: y\nabsent_on: [{engine: z, why: w, cite: c},"
+                + " {engine: z, why: v, cite: c}]",
+            "absent_on[1]: \"z\" is listed twice"));
   }
 
   /** A product's subset of families (NVIDIA NIM's of vLLM) names catalog entries and a product. */

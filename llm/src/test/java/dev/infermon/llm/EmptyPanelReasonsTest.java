@@ -84,6 +84,78 @@ class EmptyPanelReasonsTest {
             });
   }
 
+  /**
+   * The KV-offload (LMCache) panels over one pod of each engine, none with LMCache: one reason per
+   * engine, true of that engine (vLLM's says how LMCache is turned on, NIM's that its subset has
+   * none, SGLang's where its LMCache lives, the others' that LMCache has no integration with them).
+   */
+  @ParameterizedTest(name = "{0}: {1} {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // panel                | engine   | kind        | the reason says
+        "pod.kv_offload_hit_rate   | lmcache  | BEHIND_FLAG | no LMCache on these vLLM pods: LMCache inside vLLM's processes (LMCacheConnectorV1)",
+        "pod.kv_offload_hit_rate   | vllm     | NOT_EXPOSED | NVIDIA NIM serves a fixed subset of vLLM's families and LMCache's are not in it",
+        "pod.kv_offload_hit_rate   | sglang   | NOT_EXPOSED | SGLang loads LMCache through its own radix cache",
+        "pod.kv_offload_hit_rate   | tgi      | NOT_EXPOSED | Hugging Face TGI is not among them",
+        "pod.kv_offload_hit_rate   | llamacpp | NOT_EXPOSED | llama.cpp is not among them",
+        "pod.kv_offload_hit_rate   | trtllm   | NOT_EXPOSED | TensorRT-LLM is not among them",
+        "pod.kv_offload_tokens     | lmcache  | BEHIND_FLAG | no LMCache on these vLLM pods",
+        "pod.kv_offload_tokens     | vllm     | NOT_EXPOSED | NVIDIA NIM serves a fixed subset",
+        "pod.kv_offload_tokens     | sglang   | NOT_EXPOSED | SGLang loads LMCache",
+        "model.kv_offload_hit_rate | lmcache  | BEHIND_FLAG | no LMCache on these vLLM pods",
+        "model.kv_offload_hit_rate | trtllm   | NOT_EXPOSED | TensorRT-LLM is not among them",
+      })
+  void kvOffloadSaysOneTrueReasonPerEngine(String id, String engine, String kind, String says) {
+    PanelResult p = everyEngine().get(id);
+    assertThat(p.status()).as(id).isEqualTo(PanelResult.Status.EMPTY);
+    List<EmptyReason> mine = p.reasons().stream().filter(r -> r.engine().equals(engine)).toList();
+    assertThat(mine).as(id + " " + p.reasons()).hasSize(1);
+    assertThat(mine.get(0).kind()).isEqualTo(EmptyReason.Kind.valueOf(kind));
+    assertThat(mine.get(0).message()).contains(says);
+    if (mine.get(0).kind() == EmptyReason.Kind.BEHIND_FLAG) {
+      assertThat(mine.get(0).flag())
+          .contains("{\"kv_connector\":\"LMCacheConnectorV1\",\"kv_role\":\"kv_both\"}")
+          .contains("PROMETHEUS_MULTIPROC_DIR");
+    }
+  }
+
+  private static Map<String, PanelResult> everyEngine;
+
+  /** One current vLLM pod, one NIM, one SGLang, TGI, llama.cpp and TensorRT-LLM; no LMCache. */
+  private static synchronized Map<String, PanelResult> everyEngine() {
+    if (everyEngine == null) {
+      FleetConfig config =
+          FleetConfig.builder()
+              .vllmPods(1)
+              .dataParallelPods(0)
+              .legacyVllmPods(0)
+              .sglangPods(1)
+              .sglangGatewayPods(0)
+              .nimPods(1)
+              .tgiPods(1)
+              .llamacppPods(1)
+              .trtllmPods(1)
+              .prefillDecode(false)
+              .lmcachePods(0)
+              .models(List.of("meta-llama/Llama-3.1-8B-Instruct"))
+              .build();
+      SimulatedFleet f = new SimulatedFleet(config, false).run(Duration.ofMinutes(3));
+      DashboardService s = new DashboardService(QueryStack.of(f.backend), Catalog.builtIn());
+      Map<String, PanelResult> out = new HashMap<>();
+      List<String> ids =
+          List.of("pod.kv_offload_hit_rate", "pod.kv_offload_tokens", "model.kv_offload_hit_rate");
+      long now = f.now();
+      for (PanelResult p :
+          s.render(
+              new DashboardRequest(Filters.NONE, 0.95, now - 120_000, now, 15_000, "5m", ids))) {
+        out.put(p.panel().id(), p);
+      }
+      everyEngine = out;
+    }
+    return everyEngine;
+  }
+
   @ParameterizedTest
   @CsvSource({
     "model.qps",

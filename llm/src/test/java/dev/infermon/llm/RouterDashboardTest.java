@@ -579,8 +579,10 @@ class RouterDashboardTest {
         .containsExactly("router.decisions", "router.queue", "router.routed", "router.ttft");
     assertThat(reasons.get("router.routed"))
         .isEqualTo(
-            "SGLang Model Gateway (smg, formerly sgl-router) does not expose requests routed per"
-                + " pod in any release");
+            "SGLang Model Gateway (smg, formerly sgl-router) counts requests routed per pod only"
+                + " under names it no longer writes: sgl_router_processed_requests_total, until"
+                + " 2025-12-15 (sglang #15160, legacy RouterMetrics removed); its targets carry the"
+                + " later names, which have none");
     assertThat(reasons.get("router.ttft")).contains("smg_router_ttft_seconds");
     assertThat(reasons.get("router.decisions")).contains("smg_worker_selection_total");
   }

@@ -59,6 +59,12 @@ final class SimulatedFleet {
     return this;
   }
 
+  /** As {@link #run(Duration, Consumer)}, each page replaced by what {@code pages} makes of it. */
+  SimulatedFleet run(Duration d, java.util.function.BiFunction<PodInfo, String, String> pages) {
+    new FleetScrape(storage, false, this::targetLabels).pages(pages).run(fleet, d, s -> {});
+    return this;
+  }
+
   SimulatedFleet run(Duration d) {
     return run(d, s -> {});
   }

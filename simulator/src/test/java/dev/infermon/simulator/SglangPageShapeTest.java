@@ -82,6 +82,38 @@ class SglangPageShapeTest {
     assertThat(sim.families.keySet()).noneMatch(n -> n.endsWith("_created"));
   }
 
+  /**
+   * MultiProcessCollector._accumulate_metrics (prometheus/client_python
+   * prometheus_client/multiprocess.py @ d0b497ff) keeps one sample dict per child (its labels
+   * without le): a child's _sum goes in while the files are read, its buckets and _count after, in
+   * that child's dict, and the page prints dict by dict: each child is _sum, its buckets, its
+   * _count, before the next child starts; not every child's _sum first.
+   */
+  @Test
+  void aMultiprocessHistogramIsWrittenChildByChild() {
+    Page sim = PageChecker.strict(Fixtures.sglangPage("unified", 2, 600));
+    int several = 0;
+    for (Family f : sim.families.values()) {
+      if (!f.type.equals("histogram")) {
+        continue;
+      }
+      List<String> done = new java.util.ArrayList<>();
+      String current = null;
+      for (Sample s : f.samples) {
+        String suffix = s.name().substring(f.name.length());
+        if (suffix.equals("_sum")) {
+          assertThat(done).as(f.name + " " + s.seriesKey()).doesNotContain(s.seriesKey());
+          current = s.seriesKey();
+          done.add(current);
+        } else {
+          assertThat(s.seriesKey()).as(f.name + suffix + " after its own _sum").isEqualTo(current);
+        }
+      }
+      several += done.size() > 1 ? 1 : 0;
+    }
+    assertThat(several).as("histograms with several children").isPositive();
+  }
+
   @Test
   void bucketsAreSglangsCurrentDefaults() {
     Page sim = PageChecker.strict(Fixtures.sglangPage("unified", 1, 600));

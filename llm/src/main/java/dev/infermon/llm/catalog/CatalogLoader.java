@@ -43,7 +43,8 @@ public final class CatalogLoader {
           "disaggregated",
           "concurrency_flags",
           "not_exposed",
-          "runs_in");
+          "runs_in",
+          "absent_on");
   private final CatalogNodes nodes;
   private List<ReleaseLine> versions = List.of();
   private final MetricReader metricReader;
@@ -134,7 +135,7 @@ public final class CatalogLoader {
         disaggregated(root),
         CatalogNodes.strings(root.path("concurrency_flags")),
         signalReader.notExposed(root, signals),
-        root.path("runs_in").asText(""));
+        placement(root));
   }
 
   /** {@code versions}: the release lines, oldest first. */
@@ -212,6 +213,28 @@ public final class CatalogLoader {
     }
     nodes.checkKeys(g, Set.of("model_label", "index_label", "note"), "gpu_exporter");
     return nodes.text(g, key, "gpu_exporter", true);
+  }
+
+  /**
+   * {@code runs_in} and {@code absent_on: [{engine | product, why, cite}]}: the host of a component
+   * and what its signals' empty panels say on the pods of other engines or products.
+   */
+  private Placement placement(JsonNode root) {
+    Map<String, String> absent = new java.util.LinkedHashMap<>();
+    int i = 0;
+    for (JsonNode a : nodes.array(root, "absent_on", false)) {
+      String at = "absent_on[" + i++ + "]";
+      nodes.checkKeys(a, Set.of("engine", "product", "why", "cite"), at);
+      nodes.text(a, "cite", at, true);
+      if (a.has("engine") == a.has("product")) {
+        throw nodes.fail(at, "exactly one of engine and product is required");
+      }
+      String key = nodes.text(a, a.has("engine") ? "engine" : "product", at, true);
+      if (absent.put(key, nodes.text(a, "why", at, true)) != null) {
+        throw nodes.fail(at, "\"" + key + "\" is listed twice");
+      }
+    }
+    return new Placement(root.path("runs_in").asText(""), absent);
   }
 
   /** {@code disaggregated: false} for an engine without prefill/decode roles; true when absent. */

@@ -16,7 +16,7 @@ import java.util.Set;
  */
 public final class EngineCatalog {
   private final String engine;
-  private final String runsIn;
+  private final Placement placement;
   private final String title;
   private final List<ReleaseLine> versions;
   private final List<NameVariant> variants;
@@ -57,9 +57,9 @@ public final class EngineCatalog {
       boolean disaggregated,
       List<String> concurrencyFlags,
       Map<Signal, String> notExposed,
-      String runsIn) {
+      Placement placement) {
     this.engine = engine;
-    this.runsIn = runsIn;
+    this.placement = placement;
     this.title = title;
     this.versions = List.copyOf(versions);
     this.variants = List.copyOf(variants);
@@ -96,7 +96,16 @@ public final class EngineCatalog {
    * so in the component's words (ReasonFinder).
    */
   public String runsIn() {
-    return runsIn;
+    return placement.host();
+  }
+
+  /**
+   * What is true of a pod of engine or product {@code engineOrProduct} for this component's
+   * signals, where it is not read there (LMCache on an SGLang pod, on NVIDIA NIM): the clause an
+   * empty panel says; empty for an engine, or where the catalog does not say.
+   */
+  public Optional<String> absentOn(String engineOrProduct) {
+    return placement.absentOn(engineOrProduct);
   }
 
   /**

@@ -18,6 +18,9 @@ import java.util.Map;
  * @param since when the family appeared, else empty
  * @param pairs whether every series of a router-wide family is about requests the router sent to
  *     prefill/decode pairs ({@code smg_pd_ttft_seconds}): a view of no pair's pods has none of it
+ * @param noModel whether the router-wide family's series carry no model label at all (sgl-router's
+ *     {@code sgl_router_request_duration_seconds}): every model's requests in one series, which no
+ *     model's view can take as its own
  * @param note what the source says of it
  */
 public record RouterSource(
@@ -29,6 +32,7 @@ public record RouterSource(
     String by,
     String since,
     boolean pairs,
+    boolean noModel,
     String note) {
   /** Validates. */
   public RouterSource {
@@ -44,6 +48,13 @@ public record RouterSource(
     if (pairs && endpoint.named()) {
       throw new IllegalArgumentException(
           "pairs is for a router-wide family; " + family + " names its pod by " + endpoint.label());
+    }
+    if (noModel && endpoint.named()) {
+      throw new IllegalArgumentException(
+          "no_model is for a router-wide family; "
+              + family
+              + " names its pod by "
+              + endpoint.label());
     }
     match = Map.copyOf(match);
     by = by == null ? "" : by;

@@ -105,9 +105,11 @@ final class EngineReasons {
 
   /**
    * Why host {@code host}'s target shows nothing for {@code s}, a signal of this component (LMCache
-   * inside vLLM): its families on the page say traffic; none of them says the component does not
-   * run there, with what turns it on. Its release lines are its own, not the host's, so no release
-   * is named.
+   * inside vLLM): its families on the page say traffic; a product embedding the host that the
+   * catalog says does not load it (NVIDIA NIM) says so; otherwise the component does not run there,
+   * with what turns it on (the catalog's words for the host, when it has them). Its release lines
+   * are its own, not the host's, so no release is named, and no signal either: one clause holds for
+   * all of the component's families, so a panel says it once per engine.
    */
   EmptyReason explainHosted(
       Signal s, List<SignalSource> sources, TargetInventory t, EngineCatalog host) {
@@ -115,26 +117,24 @@ final class EngineReasons {
     if (shown.isPresent()) {
       return traffic(s, shown.get(), sources);
     }
-    MetricEntry first = e.entries(sources.get(0).metrics().get(0)).get(0);
-    return reason(
-        EmptyReason.Kind.BEHIND_FLAG,
-        "no "
-            + e.title()
-            + " on these "
-            + host.title()
-            + " pods: "
-            + e.title()
-            + " puts "
-            + s.displayName()
-            + " on "
-            + host.title()
-            + "'s page only with "
-            + first.condition().flag()
-            + " ("
-            + first.familyName(spelling)
-            + ")",
-        null,
-        first.condition().flag());
+    NameVariant own = t.detection().spelling() == null ? null : t.detection().spelling().variant();
+    if (own != null && own.product() != null && !own.product().isBlank()) {
+      Optional<String> why = e.absentOn(own.product());
+      if (why.isPresent()) {
+        return new EmptyReason(EmptyReason.Kind.NOT_EXPOSED, host.engine(), why.get(), null, null);
+      }
+    }
+    String flag = e.entries(sources.get(0).metrics().get(0)).get(0).condition().flag();
+    String why =
+        e.absentOn(host.engine())
+            .orElse(
+                "no "
+                    + e.title()
+                    + " on these "
+                    + host.title()
+                    + " pods: it is on their page only with "
+                    + flag);
+    return reason(EmptyReason.Kind.BEHIND_FLAG, why, null, flag);
   }
 
   /** A source family is on the target: what its samples did says whether traffic is the reason. */

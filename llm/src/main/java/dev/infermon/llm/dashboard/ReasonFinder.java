@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -368,6 +369,18 @@ final class ReasonFinder {
             }
           }
           return;
+        }
+      }
+      for (EngineCatalog c : catalog.engines()) {
+        if (!c.runsIn().isEmpty() && !c.sources(s).isEmpty()) {
+          // a component of another engine's (LMCache): what the catalog says of this engine's pods,
+          // one clause for all of its signals
+          Optional<String> why = c.absentOn(e.engine());
+          if (why.isPresent()) {
+            out.add(
+                new EmptyReason(EmptyReason.Kind.NOT_EXPOSED, e.engine(), why.get(), null, null));
+            return;
+          }
         }
       }
       out.add(

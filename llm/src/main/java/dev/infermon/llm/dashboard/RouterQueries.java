@@ -86,6 +86,10 @@ final class RouterQueries {
     src.match().forEach((k, v) -> matchers.add(k + "=" + Filters.quote(v)));
     if (src.endpoint().named()) {
       matchers.add(src.endpoint().label() + "!=\"\"");
+    } else if (src.noModel()) {
+      if (o.filters().values().containsKey("model_name")) {
+        return null; // one series of every model's requests: no model's
+      }
     } else {
       modelFilter(r, o, matchers);
     }
@@ -108,7 +112,7 @@ final class RouterQueries {
       extra.add("decision");
     }
     if (!src.endpoint().named()) {
-      String named = modelNamed(value, r);
+      String named = src.noModel() ? value : modelNamed(value, r);
       if (several) {
         named =
             "label_replace("
@@ -143,7 +147,8 @@ final class RouterQueries {
           grouped = "(" + grouped + " and on () " + fronted + ")";
         }
       }
-      if (!g.contains("model_name")) {
+      if (!g.contains("model_name") || src.noModel()) {
+        // a series of no model (sgl-router's duration) is shown as the router's, under no model
         return grouped;
       }
       // only the models the engines in scope serve (the filters and the panel's matchers)

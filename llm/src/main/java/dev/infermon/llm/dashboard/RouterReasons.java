@@ -1,6 +1,7 @@
 package dev.infermon.llm.dashboard;
 
 import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.catalog.NonEngineMetric;
 import dev.infermon.llm.catalog.Router;
 import dev.infermon.llm.catalog.RouterSource;
 import dev.infermon.llm.inventory.Inventory;
@@ -9,6 +10,7 @@ import dev.infermon.llm.signals.RouterSignal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -76,6 +78,22 @@ final class RouterReasons {
                     + " router sent to the pairs",
                 null,
                 null));
+      } else if (!present(sources, targets) && retiredOnly(sources, targets, catalog)) {
+        NonEngineMetric last = catalog.nonEngine().lookup(sources.get(0).family()).orElseThrow();
+        out.add(
+            new EmptyReason(
+                EmptyReason.Kind.NOT_EXPOSED,
+                r.backend(),
+                r.title()
+                    + " counts "
+                    + what(m.signal())
+                    + " only under names it no longer writes: "
+                    + names(sources)
+                    + ", until "
+                    + last.until()
+                    + "; its targets carry the later names, which have none",
+                null,
+                null));
       } else if (!present(sources, targets)) {
         out.add(
             new EmptyReason(
@@ -105,6 +123,31 @@ final class RouterReasons {
               null));
     }
     return out;
+  }
+
+  /**
+   * Whether every source is a family of a generation the router stopped writing (sgl-router's
+   * sgl_router_*, until sglang #15160) and no target shows a family of such a generation: the
+   * targets run a later one, which has no family for the signal (not an older page that has not
+   * counted yet).
+   */
+  private static boolean retiredOnly(
+      List<RouterSource> sources, List<TargetInventory> targets, Catalog catalog) {
+    for (RouterSource s : sources) {
+      Optional<NonEngineMetric> m = catalog.nonEngine().lookup(s.family());
+      if (m.isEmpty() || m.get().until() == null || m.get().until().isEmpty()) {
+        return false;
+      }
+    }
+    for (TargetInventory t : targets) {
+      for (String f : t.families().keySet()) {
+        Optional<NonEngineMetric> m = catalog.nonEngine().lookup(f);
+        if (m.isPresent() && m.get().until() != null && !m.get().until().isEmpty()) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static boolean present(List<RouterSource> sources, List<TargetInventory> targets) {

@@ -87,7 +87,7 @@ class MixedFleetPanelsTest {
       model.tpot                           | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
       model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
       model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
-      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
       model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data              | data
       model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
       model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
@@ -108,8 +108,8 @@ class MixedFleetPanelsTest {
       pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data+NOT_EXPOSED
       pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
       pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
-      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
-      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | BEHIND_FLAG:lmcache | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
+      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
       pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
       pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
       pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
@@ -306,10 +306,12 @@ class MixedFleetPanelsTest {
     }
     NameVariant nim =
         e.variants().stream().filter(v -> v.prefix().isEmpty()).findFirst().orElseThrow();
-    // a component inside vLLM's process (LMCache) is read in its own spelling on NIM's pods too
+    // a component inside vLLM's process (LMCache) maps on NIM's pods only where the component's
+    // catalog does not say NIM has none of it (lmcache.yaml's absent_on)
     return e.sources(s).stream()
             .anyMatch(src -> src.metrics().stream().allMatch(m -> e.serves(nim, m)))
-        || catalog.runningIn(from).stream().anyMatch(c -> !c.sources(s).isEmpty());
+        || catalog.runningIn(from).stream()
+            .anyMatch(c -> !c.sources(s).isEmpty() && c.absentOn(nim.product()).isEmpty());
   }
 
   private static void check(String id, String column, String cell) {

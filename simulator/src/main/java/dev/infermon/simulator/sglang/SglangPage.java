@@ -15,11 +15,12 @@ import java.util.List;
  * python/sglang/srt/metrics/collector.py} at 00ae9c1 (≈v0.5.9), and for the families 0.5.11 added
  * those of {@code python/sglang/srt/observability/metrics_collector.py} at 016d8605; the layout is
  * prometheus_client's multiprocess collector (what SGLang serves): no {@code _created}, labels
- * sorted, histogram {@code _sum} first, and a family only once a child exists. Tokenizer metrics
- * carry {@code model_name}; scheduler metrics carry {@code engine_type}, {@code model_name}, {@code
- * moe_ep_rank}, {@code pp_rank}, {@code tp_rank}, repeated per TP rank when every scheduler reports
- * (the same batch seen by each rank: never sum over {@code tp_rank}); the two gauges without a
- * multiprocess mode also get a {@code pid} label. Stateless.
+ * sorted, each histogram child its {@code _sum} before its buckets and {@code _count}, and a family
+ * only once a child exists. Tokenizer metrics carry {@code model_name}; scheduler metrics carry
+ * {@code engine_type}, {@code model_name}, {@code moe_ep_rank}, {@code pp_rank}, {@code tp_rank},
+ * repeated per TP rank when every scheduler reports (the same batch seen by each rank: never sum
+ * over {@code tp_rank}); the two gauges without a multiprocess mode also get a {@code pid} label.
+ * Stateless.
  */
 public final class SglangPage {
   private SglangPage() {}

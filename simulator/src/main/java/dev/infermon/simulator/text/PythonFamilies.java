@@ -7,9 +7,11 @@ import java.util.List;
  * is {@code name_total} followed by a {@code name_created} gauge family with the same HELP, a
  * histogram writes each child's buckets, {@code _count} and {@code _sum}, then a {@code _created}
  * family (printed only when it has samples). Multiprocess mode (SGLang): no {@code _created}, and a
- * histogram writes every child's {@code _sum} first, then each child's buckets and {@code _count}
- * (the order {@code MultiProcessCollector} builds). Families without children print only in
- * single-process mode (as HELP/TYPE lines with no samples).
+ * histogram writes child by child its {@code _sum}, buckets and {@code _count}: {@code
+ * MultiProcessCollector._accumulate_metrics} keeps one sample dict per child, the {@code _sum} put
+ * in while the files are read, buckets and {@code _count} after
+ * (prometheus_client/multiprocess.py @ d0b497ff), and the page is printed dict by dict. Families
+ * without children print only in single-process mode (as HELP/TYPE lines with no samples).
  */
 public final class PythonFamilies implements Families {
   private final PromText out;
@@ -90,14 +92,13 @@ public final class PythonFamilies implements Families {
       return;
     }
     out.family(base, help, "histogram");
-    if (multiprocess) {
-      for (HistogramChild c : children) {
-        out.sortedSample(base + "_sum", c.labels(), c.histogram().sum());
-      }
-    }
     String bucket = base + "_bucket";
     for (HistogramChild c : children) {
       Histogram h = c.histogram();
+      if (multiprocess) {
+        // one sample dict per child: its _sum (read from the files), then its buckets and _count
+        out.sortedSample(base + "_sum", c.labels(), h.sum());
+      }
       long[] cumulative = new long[h.size() + 1];
       h.cumulativeInto(cumulative);
       String[] around = out.sortedAroundLe(c.labels());

@@ -9,6 +9,7 @@ import dev.infermon.textparse.Format;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -27,6 +28,7 @@ public final class FleetScrape {
   private final Appendable storage;
   private final boolean honorLabels;
   private final Function<PodInfo, Map<String, String>> targets;
+  private final BiFunction<PodInfo, String, String> pages;
 
   /**
    * @param honorLabels as the scrape option: true, a page's label wins over the target's of the
@@ -36,9 +38,27 @@ public final class FleetScrape {
    */
   public FleetScrape(
       Appendable storage, boolean honorLabels, Function<PodInfo, Map<String, String>> targets) {
+    this(storage, honorLabels, targets, (info, page) -> page);
+  }
+
+  private FleetScrape(
+      Appendable storage,
+      boolean honorLabels,
+      Function<PodInfo, Map<String, String>> targets,
+      BiFunction<PodInfo, String, String> pages) {
     this.storage = storage;
     this.honorLabels = honorLabels;
     this.targets = targets;
+    this.pages = pages;
+  }
+
+  /**
+   * This scrape with each page replaced by what {@code pages} makes of it (the pod, its page) at
+   * the scrape: a test serves a target as a release the simulator does not (an older router
+   * generation's names) from the fleet's state at that moment.
+   */
+  public FleetScrape pages(BiFunction<PodInfo, String, String> pages) {
+    return new FleetScrape(storage, honorLabels, targets, pages);
   }
 
   /** With the {@link #targetLabels} of each pod. */
@@ -110,6 +130,7 @@ public final class FleetScrape {
       for (PodInfo info : fleet.inventory()) {
         Map<String, String> target = targets.apply(info);
         String page = snap.pages().get(info.name());
+        page = page == null ? null : pages.apply(info, page);
         PageAppender.up(app, target, snap.timeMillis(), page == null ? 0 : 1);
         samples++;
         if (page != null) {
