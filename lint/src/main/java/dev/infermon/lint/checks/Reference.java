@@ -159,6 +159,8 @@ public final class Reference {
     }
     if (type == MetricType.UNKNOWN && hit != null) {
       type = hit.entries().get(0).type();
+    } else if (hit != null) {
+      type = whatTheValueIs(hit, type);
     }
     if (type == MetricType.UNKNOWN && router != null) {
       type = router.type();
@@ -205,6 +207,20 @@ public final class Reference {
         router,
         false,
         carried == null ? null : Set.copyOf(carried));
+  }
+
+  /**
+   * The type the catalog says a family's value is, when the page declares the type the catalog
+   * records as its wrong TYPE line ({@code declared_type}: llama.cpp types its high watermark
+   * {@code n_tokens_max} counter): a level read raw is right, whatever the TYPE line says.
+   */
+  private static MetricType whatTheValueIs(CatalogHit hit, MetricType declared) {
+    for (MetricEntry m : hit.entries()) {
+      if (m.declaredType() == declared && m.type() != declared) {
+        return m.type();
+      }
+    }
+    return declared;
   }
 
   private static boolean inSpelling(TargetInventory t, CatalogHit hit) {
