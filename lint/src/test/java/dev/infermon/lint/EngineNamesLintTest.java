@@ -83,6 +83,7 @@ class EngineNamesLintTest {
           llamacpp | llamacpp:n_past_max                                      | removed-metric ERROR: use llamacpp:n_tokens_max
           trtllm   | trtllm_num_requests_waiting                              | -
           trtllm   | trtllm:num_requests_waiting                              | prefix-spelling ERROR: use trtllm_num_requests_waiting
+          trtllm   | sum(rate(request_success_total{engine_type!=""}[5m]))    | prefix-spelling ERROR: use trtllm_request_success_total
           trtllm10 | sum(rate(request_success_total{engine_type!=""}[5m]))    | -
           nim      | num_requests_running                                     | -
           nim      | sum(rate(request_finish_total[5m]))                      | -

@@ -118,10 +118,13 @@ public final class Reference {
     }
     boolean labelled = hit != null && !hit.variant().requiredLabels().isEmpty();
     List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
+    // the engine's targets judge a labelled spelling none of them uses (TensorRT-LLM 1.0's names
+    // against trtllm_ pods): absent there, whatever the catalog's newest release has
+    boolean engineHasTargets = !engineTargets.isEmpty();
     if (labelled) {
       engineTargets = engineTargets.stream().filter(t -> inSpelling(t, hit)).toList();
     }
-    boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
+    boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || engineHasTargets);
     // an engine's family is exposed where the engine's targets have it: a router's gauge of the
     // same name (production-stack's vllm:num_requests_swapped, per backend) is the router's
     List<TargetInventory> scanned = engineTargets.isEmpty() ? inventory.targets() : engineTargets;
