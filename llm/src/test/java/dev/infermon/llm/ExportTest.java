@@ -88,7 +88,16 @@ class ExportTest {
     assertThat(vllmOnly)
         .extracting(AlertRule::alert)
         .containsExactly(
-            AlertPack.TTFT, AlertPack.QUEUED, AlertPack.FAILURES, "LLMRouterQueueGrowing");
+            AlertPack.TTFT,
+            AlertPack.QUEUED,
+            AlertPack.SLOTS,
+            AlertPack.FAILURES,
+            "LLMRouterQueueGrowing");
+    // NVIDIA NIM's subset of vLLM's names has no preemption counter: its queue waits for a slot
+    assertThat(vllmOnly.get(2).expr())
+        .contains("(num_requests_waiting)")
+        .doesNotContain("vllm:")
+        .doesNotContain("ray_vllm");
     assertThat(vllmOnly.get(0).expr())
         .contains("vllm:time_to_first_token_seconds_bucket")
         .doesNotContain("sglang");
@@ -119,9 +128,11 @@ class ExportTest {
     assertThat(rules.get(0).annotations().get("summary")).contains("p90").contains("1.5s");
     assertThat(rules.get(1).expr()).contains("> 20)");
     assertThat(rules.get(1).forDuration()).hasMinutes(7);
-    assertThat(rules.get(2).expr()).contains("> 0.07) and (").endsWith(") * 300 >= 4");
-    assertThat(rules.get(2).forDuration()).hasMinutes(30);
-    assertThat(rules.get(2).annotations().get("summary")).contains("more than 7% of requests");
+    assertThat(rules.get(2).expr()).endsWith(" > 20");
+    assertThat(rules.get(2).forDuration()).hasMinutes(7);
+    assertThat(rules.get(3).expr()).contains("> 0.07) and (").endsWith(") * 300 >= 4");
+    assertThat(rules.get(3).forDuration()).hasMinutes(30);
+    assertThat(rules.get(3).annotations().get("summary")).contains("more than 7% of requests");
   }
 
   @Test
@@ -138,7 +149,7 @@ class ExportTest {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("SUCCESS: 4 rules found");
+    assertThat(out).contains("SUCCESS: 5 rules found");
   }
 
   @Test
@@ -153,7 +164,7 @@ class ExportTest {
     assertThat(r.path("metadata").path("name").asText()).isEqualTo("infermon-llm");
     JsonNode group = r.path("spec").path("groups").get(0);
     assertThat(group.path("name").asText()).isEqualTo(AlertPack.GROUP);
-    assertThat(group.path("rules")).hasSize(4);
+    assertThat(group.path("rules")).hasSize(5);
     assertThat(group.path("rules").get(0).path("for").asText()).isEqualTo("10m");
     for (JsonNode rule : group.path("rules")) {
       assertThatCode(() -> PromqlParser.parse(rule.path("expr").asText()))

@@ -24,12 +24,14 @@ final class Alternatives {
   private Alternatives() {}
 
   /**
-   * Whether {@code info} names a family only its product's spelling carries (NIM's own counters),
-   * and the endpoints have engine targets, none of them in that spelling.
+   * Whether {@code info} names a family in a product's spelling (NVIDIA NIM's unprefixed names, its
+   * own counters included), and the endpoints have engine targets, none of them in that spelling:
+   * an alert that reads the product's pods apart (NIM's queue, which waits for a slot since NIM
+   * serves no preemption counter) has a branch of the product's names alone, empty elsewhere.
    */
   private static boolean othersOwn(QueryScope s, MetricInfo info) {
     Reference.CatalogHit hit = info.hit();
-    if (hit == null || !hit.variant().own().contains(hit.latest().name())) {
+    if (hit == null || hit.variant().product() == null) {
       return false;
     }
     java.util.Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(hit.engine());
@@ -48,7 +50,7 @@ final class Alternatives {
     if (othersOwn(s, info)
         && ancestors.stream()
             .anyMatch(a -> a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LOR)) {
-      return true; // NIM's own request_failure_total: an empty branch on other spellings' targets
+      return true; // NIM's branch of an or: empty on other spellings' targets
     }
     Expr child = vs;
     for (int i = ancestors.size() - 1; i >= 0; i--) {

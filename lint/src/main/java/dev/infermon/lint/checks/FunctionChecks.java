@@ -2,6 +2,7 @@ package dev.infermon.lint.checks;
 
 import dev.infermon.lint.CheckId;
 import dev.infermon.llm.catalog.MetricEntry;
+import dev.infermon.model.metadata.MetricType;
 import dev.infermon.promql.parser.AggregateExpr;
 import dev.infermon.promql.parser.AggregateOp;
 import dev.infermon.promql.parser.BinaryExpr;
@@ -67,7 +68,7 @@ final class FunctionChecks {
         MatrixSelector ms = (MatrixSelector) arg;
         VectorSelector vs = ms.selector();
         MetricInfo info = s.info(vs);
-        if (info != null && info.gauge()) {
+        if (info != null && info.gauge() && !declaredCounterToAvoid(info)) {
           s.report(
               CheckId.RATE_ON_GAUGE,
               s.at(vs),
@@ -215,6 +216,16 @@ final class FunctionChecks {
   private static VectorSelector first(Expr e) {
     List<VectorSelector> all = ExprWalk.selectors(e);
     return all.isEmpty() ? null : all.get(0);
+  }
+
+  /**
+   * A gauge its page types counter ({@code declared_type}) that the catalog says to avoid: the
+   * misleading-gauge finding names the counter to rate instead, which is the whole fix.
+   */
+  private static boolean declaredCounterToAvoid(MetricInfo info) {
+    return info.hit() != null
+        && info.hit().entries().stream()
+            .anyMatch(m -> m.declaredType() == MetricType.COUNTER && m.avoid() != null);
   }
 
   /** A counter (or histogram series) whose value is used as a level. */

@@ -29,7 +29,7 @@ final class MissingName {
 
   static void report(QueryScope s, MetricInfo info, Location at) {
     String name = info.sample();
-    if (spelledOrTotal(s, name, at)) {
+    if (spelledOrTotal(s, info, at)) {
       return;
     }
     Reference.CatalogHit hit = info.hit();
@@ -62,9 +62,13 @@ final class MissingName {
         || c.kind() == Condition.Kind.CUSTOM_CSV;
   }
 
-  /** The other spelling of the engine's prefix, or the counter's {@code _total} name. */
-  private static boolean spelledOrTotal(QueryScope s, String name, Location at) {
-    String spelt = NameSpellings.otherSpelling(s, name);
+  /**
+   * The other spelling of the engine's prefix, or the counter's name with {@code _total} or, for an
+   * engine whose counters have none, without it.
+   */
+  private static boolean spelledOrTotal(QueryScope s, MetricInfo info, Location at) {
+    String name = info.sample();
+    String spelt = NameSpellings.otherSpelling(s, name, info.hit());
     if (spelt != null) {
       s.report(
           CheckId.PREFIX_SPELLING,
@@ -85,6 +89,24 @@ final class MissingName {
                 + name
                 + "_total; without _total it matches nothing.",
             "use " + name + "_total",
+            name);
+        return true;
+      }
+    } else {
+      // the reverse: an engine whose counters keep their plain names (TGI's, Triton's)
+      String plain = name.substring(0, name.length() - "_total".length());
+      MetricInfo counter = s.info(plain);
+      if (counter.exposed() && counter.hit() != null && counter.cumulative()) {
+        s.report(
+            CheckId.UNKNOWN_METRIC,
+            at,
+            name
+                + " is not exposed: "
+                + counter.hit().engine().title()
+                + "'s counter is "
+                + plain
+                + ", without _total.",
+            "use " + plain,
             name);
         return true;
       }

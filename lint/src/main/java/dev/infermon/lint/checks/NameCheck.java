@@ -44,7 +44,9 @@ final class NameCheck {
           RouterNames.check(s, info, at);
           continue;
         }
-        if (NameSpellings.lookalike(s, info, at) || NameSpellings.colonsReplaced(s, name, at)) {
+        if (NameSpellings.lookalike(s, info, at)
+            || NameSpellings.colonsReplaced(s, name, at)
+            || NameSpellings.prefixMisspelled(s, info, at)) {
           continue;
         }
         if (!inEngineNamespace(s, name)) {

@@ -80,6 +80,65 @@ final class NameSpellings {
   }
 
   /**
+   * A name of an engine whose prefix ends in {@code _} written with a {@code :} there ({@code
+   * tgi:queue_size}, {@code dynamo:frontend_requests_total}), or, against targets of the engine,
+   * written without the prefix ({@code trt_llm_request_metrics} for Triton's {@code
+   * nv_trt_llm_request_metrics}): no target of the catalog's engines has either spelling, so it is
+   * reported with the one the engine's targets use. A bare name is judged only where targets of the
+   * engine use that prefix and none exposes the name: elsewhere it may be any exporter's. True when
+   * reported.
+   */
+  static boolean prefixMisspelled(QueryScope s, MetricInfo info, Location at) {
+    String name = info.sample();
+    boolean exposed = info.exposed();
+    for (EngineCatalog e : s.ref.catalog().engines()) {
+      for (NameVariant v : e.variants()) {
+        String p = v.prefix();
+        if (!p.endsWith("_")) {
+          continue;
+        }
+        String colon = p.substring(0, p.length() - 1) + ":";
+        String meant;
+        String how;
+        if (name.startsWith(colon)) {
+          meant = p + name.substring(colon.length());
+          how = " with a ':' for the prefix's '_'";
+        } else if (!name.startsWith(p) && !exposed && usedByTargets(s, e, v)) {
+          meant = p + name;
+          how = " without its prefix " + p;
+        } else {
+          continue;
+        }
+        Reference.CatalogHit hit = s.ref.catalogHit(meant);
+        if (hit == null || hit.engine() != e) {
+          continue;
+        }
+        String use = inTargetSpelling(s, hit, meant);
+        s.report(
+            CheckId.PREFIX_SPELLING,
+            at,
+            name
+                + " is "
+                + e.title()
+                + "'s "
+                + hit.family()
+                + how
+                + ", a spelling "
+                + e.title()
+                + " never exposes.",
+            "use " + use,
+            name);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean usedByTargets(QueryScope s, EngineCatalog e, NameVariant v) {
+    return s.ref.spellingsOf(e).stream().anyMatch(sp -> sp.variant().equals(v));
+  }
+
+  /**
    * {@code sample} (of {@code hit}'s family, in {@code hit}'s spelling) in the spelling of the
    * engine's targets: the first of them, or the name as it is when the targets use its spelling or
    * there are none.
@@ -92,18 +151,24 @@ final class NameSpellings {
         || hit.variant().own().contains(hit.latest().name())) {
       return sample;
     }
-    String prefix = null;
+    String spelt = null;
+    String family = hit.latest().familyName(hit.variant());
+    String suffix = sample.startsWith(family) ? sample.substring(family.length()) : null;
     for (dev.infermon.llm.catalog.Spelling sp : used) {
       if (sp.variant().equals(hit.variant())) {
         return sample;
       }
       // a product's spelling that cannot carry the family (NIM lacks num_preemptions_total) is
       // no spelling to suggest: the product's subset decides (MissingName)
-      if (prefix == null && hit.engine().serves(sp.variant(), hit.latest().name())) {
-        prefix = sp.prefix();
+      if (spelt == null && hit.engine().serves(sp.variant(), hit.latest().name())) {
+        // a product's own name for the family (NIM's request_finish_total) is its spelling
+        spelt =
+            suffix != null
+                ? hit.latest().familyName(sp.variant()) + suffix
+                : sp.prefix() + sample.substring(hit.variant().prefix().length());
       }
     }
-    return prefix == null ? sample : prefix + sample.substring(hit.variant().prefix().length());
+    return spelt == null ? sample : spelt;
   }
 
   /**
@@ -111,11 +176,12 @@ final class NameSpellings {
    * of the engine uses the name's spelling, the spelling they use (a family created on first use is
    * absent under either spelling; the spelling is still wrong).
    */
-  static String otherSpelling(QueryScope s, String name) {
+  static String otherSpelling(QueryScope s, String name, Reference.CatalogHit selected) {
     if (s.ref.mode() == Reference.Mode.CATALOG) {
       return null;
     }
-    Reference.CatalogHit hit = s.ref.catalogHit(name);
+    // the selector's spelling (engine_type!="" reads TensorRT-LLM 1.0's), else the name's
+    Reference.CatalogHit hit = selected != null ? selected : s.ref.catalogHit(name);
     if (hit != null) {
       String spelt = inTargetSpelling(s, hit, name);
       if (!spelt.equals(name)) {

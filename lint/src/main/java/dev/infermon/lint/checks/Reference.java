@@ -118,10 +118,13 @@ public final class Reference {
     }
     boolean labelled = hit != null && !hit.variant().requiredLabels().isEmpty();
     List<TargetInventory> engineTargets = hit == null ? List.of() : targetsOf(hit.engine());
+    // the engine's targets judge a labelled spelling none of them uses (TensorRT-LLM 1.0's names
+    // against trtllm_ pods): absent there, whatever the catalog's newest release has
+    boolean engineHasTargets = !engineTargets.isEmpty();
     if (labelled) {
       engineTargets = engineTargets.stream().filter(t -> inSpelling(t, hit)).toList();
     }
-    boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || !engineTargets.isEmpty());
+    boolean judgedByTargets = mode != Mode.CATALOG && (hit == null || engineHasTargets);
     // an engine's family is exposed where the engine's targets have it: a router's gauge of the
     // same name (production-stack's vllm:num_requests_swapped, per backend) is the router's
     List<TargetInventory> scanned = engineTargets.isEmpty() ? inventory.targets() : engineTargets;
@@ -159,6 +162,8 @@ public final class Reference {
     }
     if (type == MetricType.UNKNOWN && hit != null) {
       type = hit.entries().get(0).type();
+    } else if (hit != null) {
+      type = whatTheValueIs(hit, type);
     }
     if (type == MetricType.UNKNOWN && router != null) {
       type = router.type();
@@ -205,6 +210,20 @@ public final class Reference {
         router,
         false,
         carried == null ? null : Set.copyOf(carried));
+  }
+
+  /**
+   * The type the catalog says a family's value is, when the page declares the type the catalog
+   * records as its wrong TYPE line ({@code declared_type}: llama.cpp types its high watermark
+   * {@code n_tokens_max} counter): a level read raw is right, whatever the TYPE line says.
+   */
+  private static MetricType whatTheValueIs(CatalogHit hit, MetricType declared) {
+    for (MetricEntry m : hit.entries()) {
+      if (m.declaredType() == declared && m.type() != declared) {
+        return m.type();
+      }
+    }
+    return declared;
   }
 
   private static boolean inSpelling(TargetInventory t, CatalogHit hit) {

@@ -3,6 +3,7 @@ package dev.infermon.llm.export;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
@@ -184,9 +185,10 @@ public final class AlertPack {
   }
 
   /**
-   * Requests piling up on the engines that have a queue but no preemption signal: their waiting
-   * requests wait for a slot (llama.cpp's deferred tasks), which the queue-while-preempting rule
-   * can never see, since it needs preemptions.
+   * Requests piling up on the engines that have a queue but no preemption signal, and on the
+   * spellings that serve none of their engine's (NVIDIA NIM): their waiting requests wait for a
+   * slot (llama.cpp's deferred tasks), which the queue-while-preempting rule can never see, since
+   * it needs preemptions.
    */
   private static Optional<AlertRule> slots(
       PromqlCompiler c,
@@ -196,7 +198,7 @@ public final class AlertPack {
       Presence fleet) {
     Set<Spelling> noPreemption = new LinkedHashSet<>();
     for (Spelling s : spellings) {
-      if (catalog.engine(s.engine()).sources(Signal.PREEMPTIONS).isEmpty()) {
+      if (!preempts(catalog.engine(s.engine()), s)) {
         noPreemption.add(s);
       }
     }
@@ -224,6 +226,21 @@ public final class AlertPack {
                         "{{ $value }} requests of {{ $labels.workload_name }} in {{ $labels.namespace }} wait for a free slot of an engine that reports no preemptions: add replicas or "
                             + remedy
                             + ".")));
+  }
+
+  /**
+   * Whether a spelling serves a family of its engine's preemption signal: NVIDIA NIM's subset of
+   * vLLM's names lacks {@code num_preemptions_total}, so its waiting requests are a slot's.
+   */
+  private static boolean preempts(EngineCatalog engine, Spelling s) {
+    for (SignalSource src : engine.sources(Signal.PREEMPTIONS)) {
+      for (String m : src.metrics()) {
+        if (engine.serves(s.variant(), m)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**
