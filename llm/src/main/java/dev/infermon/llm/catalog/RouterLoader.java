@@ -31,6 +31,7 @@ final class RouterLoader {
           "by",
           "since",
           "pairs",
+          "user_ttft",
           "note");
   private static final Set<String> ENDPOINT_KEYS = Set.of("pod", "instance", "regex");
 
@@ -118,6 +119,7 @@ final class RouterLoader {
           s.path("by").asText(""),
           s.path("since").asText(""),
           s.path("pairs").asBoolean(false),
+          s.path("user_ttft").asBoolean(false),
           s.path("note").asText(""));
     } catch (IllegalArgumentException e) {
       throw new CatalogException(file + ": " + at + ": " + e.getMessage(), e);

@@ -18,6 +18,9 @@ import java.util.Map;
  * @param since when the family appeared, else empty
  * @param pairs whether every series of a router-wide family is about requests the router sent to
  *     prefill/decode pairs ({@code smg_pd_ttft_seconds}): a view of no pair's pods has none of it
+ * @param userTtft whether a {@code ttft} source times the first token as the user sees it, every
+ *     request of the model through it (NVIDIA Dynamo's frontend): the alert pack's TTFT rule reads
+ *     it instead of the engines behind it
  * @param note what the source says of it
  */
 public record RouterSource(
@@ -29,6 +32,7 @@ public record RouterSource(
     String by,
     String since,
     boolean pairs,
+    boolean userTtft,
     String note) {
   /** Validates. */
   public RouterSource {
@@ -44,6 +48,9 @@ public record RouterSource(
     if (pairs && endpoint.named()) {
       throw new IllegalArgumentException(
           "pairs is for a router-wide family; " + family + " names its pod by " + endpoint.label());
+    }
+    if (userTtft && (signal != RouterSignal.TTFT || endpoint.named())) {
+      throw new IllegalArgumentException("user_ttft is for a router-wide ttft source: " + family);
     }
     match = Map.copyOf(match);
     by = by == null ? "" : by;
