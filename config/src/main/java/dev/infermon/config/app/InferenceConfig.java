@@ -189,6 +189,23 @@ public record InferenceConfig(
   }
 
   /**
+   * The setting that chooses {@link #metricsPathFor(Map, String)} for such a pod, as a user would
+   * look it up: {@code inference.metrics_paths_by_label "<matcher>"}, {@code
+   * inference.metrics_paths for backend "<backend>"}, else {@code inference.metrics_path}.
+   */
+  public String metricsPathSetting(Map<String, String> podLabels, String backend) {
+    for (String matcher : metricsPathsByLabel.keySet()) {
+      if (matches(podLabels, matcher)) {
+        return "inference.metrics_paths_by_label \"" + matcher + "\"";
+      }
+    }
+    if (metricsPaths.containsKey(backend)) {
+      return "inference.metrics_paths for backend \"" + backend + "\"";
+    }
+    return "inference.metrics_path";
+  }
+
+  /**
    * The metrics port of a pod whose backend is {@code backend}: its own, else {@code port_name}.
    */
   public MetricsPort metricsPortFor(String backend) {
