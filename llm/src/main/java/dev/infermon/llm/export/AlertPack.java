@@ -64,10 +64,15 @@ public final class AlertPack {
   /**
    * The rules reading the families of {@code spellings} only: each rule joins them with {@code or},
    * so one rule covers a fleet of several spellings and an absent spelling adds an empty branch.
+   * Written before any target is seen, they read the routers' current generations only (a family
+   * with an end date, NVIDIA Dynamo's {@code nv_llm_http_service_*}, is what lint tells a user to
+   * replace); an export for a fleet that has an older generation reads it too.
    */
   public static List<AlertRule> rulesFor(
       Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
-    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, f -> true, Map.of());
+    java.util.function.Predicate<String> current =
+        f -> catalog.nonEngine().lookup(f).map(m -> !m.gone()).orElse(true);
+    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, current, Map.of());
   }
 
   /**
