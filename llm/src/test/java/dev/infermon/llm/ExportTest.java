@@ -123,7 +123,13 @@ class ExportTest {
             java.time.Duration.ofMinutes(30),
             4);
     List<AlertRule> rules = AlertPack.rules(CATALOG, Set.of("vllm"), tuned);
-    assertThat(rules.get(0).expr()).startsWith("histogram_quantile(0.9,").endsWith("> 1.5");
+    // the engines' quantile, and the Dynamo frontend's the user sees (routers.yaml user_ttft)
+    assertThat(rules.get(0).expr())
+        .contains("histogram_quantile(0.9, sum by (namespace, model_name, le) (sum by")
+        .contains("histogram_quantile(0.9, sum by (namespace, model_name, le) (label_replace(")
+        .doesNotContain("0.95")
+        .doesNotContain("> 1 ")
+        .endsWith("> 1.5");
     assertThat(rules.get(0).forDuration()).hasMinutes(5);
     assertThat(rules.get(0).annotations().get("summary")).contains("p90").contains("1.5s");
     assertThat(rules.get(1).expr()).contains("> 20)");

@@ -77,4 +77,40 @@ class FleetTtftAlertTest {
     RuleUnitFiles.assertPassesUnderInfermon(test);
     RuleUnitFiles.assertPassesUnderPromtool(test);
   }
+
+  static final Path DYNAMO =
+      Path.of("src/test/resources/alert-pack-fleet/dynamo_nv_llm_fleet_test.yml");
+
+  /**
+   * A fleet behind a Dynamo frontend of the older generation: the pack written before any target is
+   * seen reads only the current dynamo_frontend_* (lint calls the older names removed), the fleet's
+   * export reads the nv_llm_http_service_* TTFT it has, which fires where the decode worker's does
+   * not.
+   */
+  @Test
+  void anOlderDynamoFrontendsTtftIsReadWhereTheFleetHasIt(@TempDir Path dir) throws Exception {
+    String family = "nv_llm_http_service_time_to_first_token_seconds";
+    TargetInventory frontend =
+        new TargetInventory(
+            Map.of("instance", "frontend-0", "pod", "frontend-0", "namespace", "old"),
+            true,
+            Detection.of(Detection.UNKNOWN),
+            Map.of(
+                family,
+                new FamilyInfo(family, MetricType.HISTOGRAM, Set.of("model"), List.of(4.7, 10.0))));
+    Inventory fleet = new Inventory(List.of(frontend, pod("decode-0", "0.24", "0.33", V1)));
+    String rules = new ExportService(CATALOG).rules(fleet, LlmConfig.Alerts.DEFAULT);
+    assertThat(rules).contains(family + "_bucket");
+    assertThat(
+            dev.infermon.llm.export.AlertPack.rules(
+                    CATALOG, Set.of("vllm"), LlmConfig.Alerts.DEFAULT)
+                .get(0)
+                .expr())
+        .contains("dynamo_frontend_time_to_first_token_seconds_bucket")
+        .doesNotContain("nv_llm_http_service");
+    Files.writeString(dir.resolve("fleet-alerts-dynamo.yml"), rules);
+    Path test = Files.copy(DYNAMO, dir.resolve(DYNAMO.getFileName()));
+    RuleUnitFiles.assertPassesUnderInfermon(test);
+    RuleUnitFiles.assertPassesUnderPromtool(test);
+  }
 }

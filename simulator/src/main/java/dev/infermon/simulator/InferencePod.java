@@ -33,6 +33,7 @@ public abstract class InferencePod extends SimTarget {
   private double clock;
   private List<EngineModel> engines = List.of();
   private FinishObserver finishObserver;
+  private DynamoWorker dynamoWorker;
 
   InferencePod(
       PodInfo info,
@@ -98,8 +99,19 @@ public abstract class InferencePod extends SimTarget {
     finishObserver = observer;
   }
 
+  /**
+   * Runs the pod's engine as an NVIDIA Dynamo worker from now on: its page becomes the worker's
+   * system server page ({@link DynamoWorker}), the runtime's families before the engine's.
+   */
+  void runAsDynamoWorker() {
+    dynamoWorker = DynamoWorker.of(this);
+  }
+
   /** Request {@code r} left one of the engines at {@code now}. */
   void finished(Request r, FinishReason reason, double now) {
+    if (dynamoWorker != null) {
+      dynamoWorker.finished(r, now);
+    }
     if (finishObserver != null) {
       finishObserver.finished(r, reason, now);
     }
@@ -235,7 +247,8 @@ public abstract class InferencePod extends SimTarget {
     if (!up(epochSeconds)) {
       return null;
     }
-    return renderPage(epochSeconds);
+    String page = renderPage(epochSeconds);
+    return dynamoWorker == null ? page : dynamoWorker.page(page);
   }
 
   abstract String renderPage(double epochSeconds);

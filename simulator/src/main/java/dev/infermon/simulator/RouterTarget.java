@@ -34,6 +34,11 @@ final class RouterTarget extends SimTarget {
     this.behind = List.copyOf(behind);
     this.productionStack = new ProductionStackRouter(start);
     for (InferencePod p : this.behind) {
+      if (kind == RouterKind.DYNAMO) {
+        // behind Dynamo's frontend an engine runs inside a Dynamo worker, whose system server
+        // page is what gets scraped
+        p.runAsDynamoWorker();
+      }
       if (kind == RouterKind.SMG && !p.info().role().isEmpty()) {
         String m = p.info().model();
         String pair = p.info().workloadName();

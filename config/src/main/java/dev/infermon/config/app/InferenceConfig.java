@@ -117,13 +117,22 @@ public record InferenceConfig(
    * ({@code DynamoSystemPortName}, {@code DynamoSystemPort} 9090), the system server the operator
    * turns on with {@code DYN_SYSTEM_ENABLED=true} and {@code DYN_SYSTEM_PORT=9090} and whose {@code
    * /metrics} carries the worker's engine families ({@code component_worker.go}, for component
-   * types worker, prefill and decode: {@code component_common.go}). The frontend first: the first
-   * matcher a pod matches wins.
+   * types worker, prefill and decode: {@code component_common.go}). The planner and the endpoint
+   * picker serve their own metrics on the port {@code metrics} ({@code DynamoMetricsPortName}): the
+   * planner's Prometheus server on 9085 ({@code DynamoPlannerMetricsPort}, {@code
+   * PLANNER_PROMETHEUS_PORT}; its {@code system} port is the runtime's status server), the EPP's on
+   * 9090, beside its gRPC ports and with no {@code system} port (component_planner.go @ 015d780b,
+   * component_epp.go @ 0535863d, consts.go @ d195d280). The named types first: the first matcher a
+   * pod matches wins.
    */
   public static final Map<String, MetricsPort> DEFAULT_METRICS_PORTS_BY_LABEL =
       orderedPorts(
           DYNAMO_COMPONENT_TYPE + "=frontend",
           MetricsPort.named("http"),
+          DYNAMO_COMPONENT_TYPE + "=planner",
+          MetricsPort.named("metrics"),
+          DYNAMO_COMPONENT_TYPE + "=epp",
+          MetricsPort.named("metrics"),
           DYNAMO_COMPONENT_TYPE,
           MetricsPort.named("system"));
 
@@ -136,11 +145,12 @@ public record InferenceConfig(
   public static final Map<String, String> DEFAULT_METRICS_PATHS_BY_LABEL =
       Map.of(DYNAMO_COMPONENT_TYPE, "/metrics");
 
-  private static Map<String, MetricsPort> orderedPorts(
-      String k1, MetricsPort v1, String k2, MetricsPort v2) {
+  /** Matcher, port, matcher, port, ... in the order given. */
+  private static Map<String, MetricsPort> orderedPorts(Object... matcherThenPort) {
     Map<String, MetricsPort> m = new LinkedHashMap<>();
-    m.put(k1, v1);
-    m.put(k2, v2);
+    for (int i = 0; i < matcherThenPort.length; i += 2) {
+      m.put((String) matcherThenPort[i], (MetricsPort) matcherThenPort[i + 1]);
+    }
     return Collections.unmodifiableMap(m);
   }
 
@@ -186,6 +196,23 @@ public record InferenceConfig(
       }
     }
     return metricsPathFor(backend);
+  }
+
+  /**
+   * The setting that chooses {@link #metricsPathFor(Map, String)} for such a pod, as a user would
+   * look it up: {@code inference.metrics_paths_by_label "<matcher>"}, {@code
+   * inference.metrics_paths for backend "<backend>"}, else {@code inference.metrics_path}.
+   */
+  public String metricsPathSetting(Map<String, String> podLabels, String backend) {
+    for (String matcher : metricsPathsByLabel.keySet()) {
+      if (matches(podLabels, matcher)) {
+        return "inference.metrics_paths_by_label \"" + matcher + "\"";
+      }
+    }
+    if (metricsPaths.containsKey(backend)) {
+      return "inference.metrics_paths for backend \"" + backend + "\"";
+    }
+    return "inference.metrics_path";
   }
 
   /**

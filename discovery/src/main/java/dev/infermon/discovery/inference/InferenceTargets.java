@@ -87,6 +87,7 @@ public final class InferenceTargets {
     common.set("role", first(podLabels, cfg.roleLabels()));
     common.set(DiscoveryLabels.JOB, INFERENCE_JOB);
     common.set(DiscoveryLabels.METRICS_PATH, cfg.metricsPathFor(podLabels, backend));
+    common.set(METRICS_PATH_SETTING, cfg.metricsPathSetting(podLabels, backend));
     common.set(DiscoveryLabels.SCRAPE_INTERVAL, PromDuration.format(interval));
     common.set(DiscoveryLabels.SCRAPE_TIMEOUT, PromDuration.format(timeout));
     InferenceConfig.MetricsPort port = cfg.metricsPortFor(podLabels, backend);
@@ -111,6 +112,14 @@ public final class InferenceTargets {
     return new TargetGroup(none.source(), targets, common.build());
   }
 
+  /**
+   * The discovered (meta) label naming the setting that chose an inference target's metrics path
+   * ({@link InferenceConfig#metricsPathSetting}): dropped with the other {@code __meta_*} labels
+   * after relabeling, kept among the target's discovered labels for {@link #explainError}.
+   */
+  public static final String METRICS_PATH_SETTING =
+      DiscoveryLabels.META_PREFIX + "inference_metrics_path_setting";
+
   /** The start of a scrape's error when the server answered 404 (Prometheus's wording). */
   static final String NOT_FOUND = "server returned HTTP status 404 Not Found";
 
@@ -125,21 +134,48 @@ public final class InferenceTargets {
    * @param backend the target's {@code backend} label, empty when it has none
    */
   public static String explainError(String error, String scrapeUrl, String backend) {
+    return explainError(error, scrapeUrl, backend, "");
+  }
+
+  /**
+   * {@link #explainError(String, String, String)} naming {@code setting}, the setting that chose
+   * the path ({@link #METRICS_PATH_SETTING}; empty when unknown, a target discovered before it was
+   * recorded): a Dynamo worker's path comes from {@code inference.metrics_paths_by_label}, which
+   * wins over its backend's {@code metrics_paths}, so that is the one to change. The default {@code
+   * metrics_path} names the backend's setting too, which would set that pod's path alone.
+   */
+  public static String explainError(
+      String error, String scrapeUrl, String backend, String setting) {
     if (error == null || !error.startsWith(NOT_FOUND)) {
       return error;
     }
-    String path;
-    try {
-      java.net.URI u = java.net.URI.create(scrapeUrl);
-      path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
-    } catch (IllegalArgumentException e) {
-      path = scrapeUrl;
+    if (setting != null && !setting.isEmpty()) {
+      String or =
+          setting.equals("inference.metrics_path") && backend != null && !backend.isEmpty()
+              ? " (or inference.metrics_paths for backend \"" + backend + "\")"
+              : "";
+      return error
+          + ": no metrics at "
+          + path(scrapeUrl)
+          + " on this port; set the path in "
+          + setting
+          + ", which chose it"
+          + or;
     }
-    String setting =
+    String guess =
         backend == null || backend.isEmpty()
             ? "inference.metrics_path (or inference.metrics_paths, by the pod's backend label)"
             : "inference.metrics_paths for backend \"" + backend + "\"";
-    return error + ": no metrics at " + path + " on this port; set the path in " + setting;
+    return error + ": no metrics at " + path(scrapeUrl) + " on this port; set the path in " + guess;
+  }
+
+  private static String path(String scrapeUrl) {
+    try {
+      java.net.URI u = java.net.URI.create(scrapeUrl);
+      return u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+    } catch (IllegalArgumentException e) {
+      return scrapeUrl;
+    }
   }
 
   /** The dcgm-exporter target group of a pod ({@link #gpuExporter}). */

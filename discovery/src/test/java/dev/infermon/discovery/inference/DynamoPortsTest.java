@@ -166,6 +166,23 @@ class DynamoPortsTest {
     assertThat(targets(g, "worker-with-http")).containsExactly("9090  worker /metrics");
   }
 
+  /**
+   * The planner and the endpoint picker carry the component type too, but serve their own metrics
+   * on the port {@code metrics}: the planner its Prometheus server on 9085 ({@code
+   * DynamoPlannerMetricsPort}, {@code PLANNER_PROMETHEUS_PORT}; its {@code system} port 9090 is the
+   * runtime's status server), the EPP on 9090 beside its gRPC ports and without a {@code system}
+   * port (component_planner.go @ 015d780b, component_epp.go @ 0535863d, consts.go @ d195d280).
+   */
+  @Test
+  void thePlannerAndTheEppAreScrapedOnTheirMetricsPort() throws Exception {
+    RecordingSink sink = run("");
+    create("planner", Map.of(TYPE, "planner"), Map.of("metrics", 9085, "system", 9090));
+    create("epp", Map.of(TYPE, "epp"), Map.of("grpc", 9002, "grpc-health", 9003, "metrics", 9090));
+    Map<String, TargetGroup> g = sink.await("two pods", m -> m.size() == 2);
+    assertThat(targets(g, "planner")).containsExactly("9085  planner /metrics");
+    assertThat(targets(g, "epp")).containsExactly("9090  epp /metrics");
+  }
+
   @Test
   void nimIsScrapedOnPort8000AtV1Metrics() throws Exception {
     RecordingSink sink = run("");

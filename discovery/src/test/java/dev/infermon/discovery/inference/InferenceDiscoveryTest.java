@@ -120,6 +120,7 @@ class InferenceDiscoveryTest {
         .isEqualTo(
             Labels.builder()
                 .set("__address__", "10.0.0.1:8000")
+                .set("__meta_inference_metrics_path_setting", "inference.metrics_path")
                 .set("__metrics_path__", "/metrics")
                 .set("__scrape_interval__", "5s")
                 .set("__scrape_timeout__", "5s")

@@ -32,6 +32,7 @@ final class RouterLoader {
           "since",
           "pairs",
           "no_model",
+          "user_ttft",
           "note");
   private static final Set<String> ENDPOINT_KEYS = Set.of("pod", "instance", "regex");
 
@@ -120,6 +121,7 @@ final class RouterLoader {
           s.path("since").asText(""),
           s.path("pairs").asBoolean(false),
           s.path("no_model").asBoolean(false),
+          s.path("user_ttft").asBoolean(false),
           s.path("note").asText(""));
     } catch (IllegalArgumentException e) {
       throw new CatalogException(file + ": " + at + ": " + e.getMessage(), e);

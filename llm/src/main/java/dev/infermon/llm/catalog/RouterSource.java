@@ -21,6 +21,9 @@ import java.util.Map;
  * @param noModel whether the router-wide family's series carry no model label at all (sgl-router's
  *     {@code sgl_router_request_duration_seconds}): every model's requests in one series, which no
  *     model's view can take as its own
+ * @param userTtft whether a {@code ttft} source times the first token as the user sees it, every
+ *     request of the model through it (NVIDIA Dynamo's frontend): the alert pack's TTFT rule reads
+ *     it instead of the engines behind it
  * @param note what the source says of it
  */
 public record RouterSource(
@@ -33,6 +36,7 @@ public record RouterSource(
     String since,
     boolean pairs,
     boolean noModel,
+    boolean userTtft,
     String note) {
   /** Validates. */
   public RouterSource {
@@ -55,6 +59,9 @@ public record RouterSource(
               + family
               + " names its pod by "
               + endpoint.label());
+    }
+    if (userTtft && (signal != RouterSignal.TTFT || endpoint.named())) {
+      throw new IllegalArgumentException("user_ttft is for a router-wide ttft source: " + family);
     }
     match = Map.copyOf(match);
     by = by == null ? "" : by;

@@ -65,10 +65,15 @@ public final class AlertPack {
   /**
    * The rules reading the families of {@code spellings} only: each rule joins them with {@code or},
    * so one rule covers a fleet of several spellings and an absent spelling adds an empty branch.
+   * Written before any target is seen, they read the routers' current generations only (a family
+   * with an end date, NVIDIA Dynamo's {@code nv_llm_http_service_*}, is what lint tells a user to
+   * replace); an export for a fleet that has an older generation reads it too.
    */
   public static List<AlertRule> rulesFor(
       Catalog catalog, List<Spelling> spellings, LlmConfig.Alerts alerts) {
-    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, f -> true, Map.of());
+    java.util.function.Predicate<String> current =
+        f -> catalog.nonEngine().lookup(f).map(m -> !m.gone()).orElse(true);
+    return rulesFor(catalog, spellings, alerts, (e, v, m) -> true, current, Map.of());
   }
 
   /**
@@ -89,7 +94,7 @@ public final class AlertPack {
     PromqlCompiler.Options o = options(alerts, new LinkedHashSet<>(spellings), fleet);
     List<AlertRule> out = new ArrayList<>();
     String q = percent(alerts.ttftQuantile());
-    ttft(c, spellings, alerts, fleet, lowered)
+    ttft(c, catalog, spellings, alerts, fleet, routers, lowered)
         .ifPresent(
             ttft ->
                 out.add(
@@ -277,13 +282,18 @@ public final class AlertPack {
    * with {@code or}. The engines' bucket bounds differ (vLLM's and SGLang's TTFT histograms share
    * only 0.1, 1 and 10 s), so buckets summed by {@code le} across engines would interpolate between
    * bounds of different histograms and give a quantile neither engine measured. Spellings of one
-   * engine share its bounds and are summed together.
+   * engine share its bounds and are summed together. Where a router times the first token as the
+   * user sees it (NVIDIA Dynamo's frontend: routing, prefill and KV transfer included, which a
+   * decode worker's own TTFT leaves out), its quantile is compared instead, and the engines' only
+   * for the models no such router times ({@code unless on (namespace, model_name)}).
    */
   private static Optional<String> ttft(
       PromqlCompiler c,
+      Catalog catalog,
       List<Spelling> spellings,
       LlmConfig.Alerts alerts,
       Presence fleet,
+      java.util.function.Predicate<String> routers,
       Map<String, Double> lowered) {
     Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
     for (Spelling s : spellings) {
@@ -298,7 +308,22 @@ public final class AlertPack {
       c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one.getValue(), fleet))
           .ifPresent(e -> parts.add(e + cmp));
     }
-    return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
+    String window = LlmConfig.Alerts.RATE_WINDOW_SECONDS / 60 + "m";
+    List<String> user = RouterAlerts.userTtft(catalog, alerts.ttftQuantile(), window, routers);
+    if (user.isEmpty()) {
+      return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
+    }
+    List<String> out = new ArrayList<>();
+    if (!parts.isEmpty()) {
+      out.add(
+          "(("
+              + String.join(" or ", parts)
+              + ") unless on (namespace, model_name) ("
+              + String.join(" or ", user)
+              + "))");
+    }
+    user.forEach(u -> out.add(u + " > " + seconds(alerts.ttftThreshold())));
+    return Optional.of(String.join(" or ", out));
   }
 
   /** What the summary adds for the engines compared with a lower bound: which, and why. */

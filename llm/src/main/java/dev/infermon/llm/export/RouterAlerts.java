@@ -24,6 +24,47 @@ final class RouterAlerts {
 
   private RouterAlerts() {}
 
+  /**
+   * The TTFT quantile of each router-wide source that times the first token as the user sees it
+   * ({@code routers.yaml}'s {@code user_ttft}: NVIDIA Dynamo's frontend, both generations) whose
+   * family {@code present} accepts, by {@code namespace} and {@code model_name} (the router's model
+   * label renamed), not compared with any threshold. One quantile per source: the generations'
+   * bucket bounds need not be the same.
+   */
+  static List<String> userTtft(
+      Catalog catalog,
+      double quantile,
+      String window,
+      java.util.function.Predicate<String> present) {
+    List<String> out = new ArrayList<>();
+    for (Router r : catalog.nonEngine().routers()) {
+      for (RouterSource s : r.sources(RouterSignal.TTFT)) {
+        String bucket = s.family() + "_bucket";
+        if (!s.userTtft() || !(present.test(s.family()) || present.test(bucket))) {
+          continue;
+        }
+        String rate = "rate(" + bucket + "[" + window + "])";
+        if (!r.modelLabel().equals("model_name")) {
+          rate =
+              "label_replace("
+                  + rate
+                  + ", \"model_name\", \"$1\", \""
+                  + r.modelLabel()
+                  + "\", \"(.*)\")";
+        }
+        out.add(
+            "histogram_quantile("
+                + new java.math.BigDecimal(Double.toString(quantile))
+                    .stripTrailingZeros()
+                    .toPlainString()
+                + ", sum by (namespace, model_name, le) ("
+                + rate
+                + "))");
+      }
+    }
+    return out;
+  }
+
   static Optional<AlertRule> queue(Catalog catalog, LlmConfig.Alerts alerts) {
     return queue(catalog, alerts, f -> true);
   }

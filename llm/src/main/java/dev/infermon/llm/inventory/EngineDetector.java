@@ -100,6 +100,8 @@ public final class EngineDetector {
         }
       } else if (!prefix.isEmpty() && f.startsWith(prefix) && !ignored(engine, f)) {
         unknown.add(f);
+      } else {
+        wrapperGate(engine, f).ifPresent(features::add);
       }
     }
     List<ReleaseLine> consistent = new ArrayList<>();
@@ -144,6 +146,23 @@ public final class EngineDetector {
         chosen.isEmpty() ? null : new ReleaseRange(chosen.get(0), chosen.get(chosen.size() - 1));
     return new Detection(
         engine.engine(), prefix, range, new ArrayList<>(features), unknown, spelling, null);
+  }
+
+  /**
+   * The gate of {@code family} when it is a gated family of a process that runs {@code engine}
+   * inside it rather than one running inside the engine: an NVIDIA Dynamo worker's {@code
+   * dynamo_component_*} on its system server page (DYN_SYSTEM_PORT) beside its vLLM's families, so
+   * the target's features say it is served through that process. LMCache's families (runs_in vllm)
+   * are the engine's own process's and name nothing.
+   */
+  private java.util.Optional<String> wrapperGate(EngineCatalog engine, String family) {
+    return catalog
+        .identifyFamily(family)
+        .filter(id -> !id.engine().engine().equals(engine.engine()))
+        .filter(id -> !id.engine().runsIn().equals(engine.engine()))
+        .map(id -> id.match().entries().get(0).condition())
+        .filter(c -> c.gated())
+        .map(c -> c.flag());
   }
 
   /** The label names of a family's series, or null when unknown (a family set without labels). */

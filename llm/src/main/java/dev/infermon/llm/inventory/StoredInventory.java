@@ -138,7 +138,10 @@ public final class StoredInventory {
                               bounds.getOrDefault(key, Map.of()).getOrDefault(f, new TreeSet<>())),
                           activity(activity, key, f))));
       Detection d = detector.detect(infos);
-      if (d.engine().equals(Detection.UNKNOWN)) {
+      // a router's page (NVIDIA Dynamo's frontend, backend dynamo) is no engine's, whatever its
+      // backend label says: engine reasons would otherwise count it as one more engine
+      if (d.engine().equals(Detection.UNKNOWN)
+          && catalog.nonEngine().router(infos.keySet()).isEmpty()) {
         d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
       }
       out.add(

@@ -63,7 +63,11 @@ final class TargetsAdapter implements dev.infermon.web.retrieval.TargetRetriever
     if (!InferenceDiscovery.INFERENCE_POOL.equals(t.scrapePool())) {
       return t.lastError();
     }
-    return InferenceTargets.explainError(t.lastError(), t.scrapeUrl(), t.labels().get("backend"));
+    return InferenceTargets.explainError(
+        t.lastError(),
+        t.scrapeUrl(),
+        t.labels().get("backend"),
+        t.discoveredLabels().get(InferenceTargets.METRICS_PATH_SETTING));
   }
 
   @Override

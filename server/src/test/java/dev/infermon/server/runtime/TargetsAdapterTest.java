@@ -22,8 +22,12 @@ class TargetsAdapterTest {
   private static final String NOT_FOUND = "server returned HTTP status 404 Not Found";
 
   private static TargetStatus target(String pool, String url, String backend) {
+    return target(pool, url, backend, Labels.of("job", pool));
+  }
+
+  private static TargetStatus target(String pool, String url, String backend, Labels discovered) {
     return new TargetStatus(
-        Labels.of("job", pool),
+        discovered,
         Labels.of("job", pool, "backend", backend),
         pool,
         url,
@@ -60,5 +64,41 @@ class TargetsAdapterTest {
                 + ": no metrics at /v1/metrics on this port; set the path in"
                 + " inference.metrics_paths for backend \"nim\"");
     assertThat(active.get("vllm-static").get(0).lastError()).isEqualTo(NOT_FOUND);
+  }
+
+  /**
+   * A Dynamo worker's path is chosen by inference.metrics_paths_by_label (discovery records which
+   * setting chose it among the discovered labels): its 404 names that setting, not the backend's.
+   */
+  @Test
+  void aDynamoWorkersNotFoundNamesMetricsPathsByLabel() {
+    TargetStatus worker =
+        target(
+            "inference",
+            "http://10.0.2.1:9090/metrics",
+            "trtllm",
+            Labels.of(
+                "job",
+                "inference",
+                "__meta_inference_metrics_path_setting",
+                "inference.metrics_paths_by_label \"nvidia.com/dynamo-component-type\""));
+    TargetRetriever scrape =
+        new TargetRetriever() {
+          @Override
+          public Map<String, List<TargetStatus>> activeTargets() {
+            return Map.of("inference", List.of(worker));
+          }
+
+          @Override
+          public Map<String, List<DroppedTarget>> droppedTargets() {
+            return Map.of();
+          }
+        };
+    assertThat(new TargetsAdapter(() -> scrape).activeTargets().get("inference").get(0).lastError())
+        .isEqualTo(
+            NOT_FOUND
+                + ": no metrics at /metrics on this port; set the path in"
+                + " inference.metrics_paths_by_label \"nvidia.com/dynamo-component-type\", which"
+                + " chose it");
   }
 }
