@@ -58,21 +58,8 @@ final class NameSpellings {
         }
         String use =
             inTargetSpelling(s, hit, hit.variant().prefix() + name.substring(under.length()));
-        s.report(
-            CheckId.PREFIX_SPELLING,
-            at,
-            name
-                + " is "
-                + e.title()
-                + "'s "
-                + hit.family()
-                + " with the prefix's ':' turned into '_', a spelling "
-                + e.title()
-                + " never exposes"
-                + (s.ref.spellingsOf(e).isEmpty() ? "" : "; the endpoints spell it " + use)
-                + ".",
-            "use " + use,
-            name);
+        String how = " with the prefix's ':' turned into '_'";
+        reportPrefix(s, at, name, hit, how, use, !s.ref.spellingsOf(e).isEmpty());
         return true;
       }
     }
@@ -114,24 +101,39 @@ final class NameSpellings {
           continue;
         }
         String use = inTargetSpelling(s, hit, meant);
-        s.report(
-            CheckId.PREFIX_SPELLING,
-            at,
-            name
-                + " is "
-                + e.title()
-                + "'s "
-                + hit.family()
-                + how
-                + ", a spelling "
-                + e.title()
-                + " never exposes.",
-            "use " + use,
-            name);
+        reportPrefix(s, at, name, hit, how, use, false);
         return true;
       }
     }
     return false;
+  }
+
+  /** A prefix-spelling finding: which engine's family {@code name} is, how it was misspelled. */
+  private static void reportPrefix(
+      QueryScope s,
+      Location at,
+      String name,
+      Reference.CatalogHit hit,
+      String how,
+      String use,
+      boolean sayEndpoints) {
+    String engine = hit.engine().title();
+    s.report(
+        CheckId.PREFIX_SPELLING,
+        at,
+        name
+            + " is "
+            + engine
+            + "'s "
+            + hit.family()
+            + how
+            + ", a spelling "
+            + engine
+            + " never exposes"
+            + (sayEndpoints ? "; the endpoints spell it " + use : "")
+            + ".",
+        "use " + use,
+        name);
   }
 
   private static boolean usedByTargets(QueryScope s, EngineCatalog e, NameVariant v) {
