@@ -61,13 +61,14 @@ import org.junit.jupiter.api.io.TempDir;
  * half an hour backfilled through the scrape pipeline into a TSDB and rendered on the embedded
  * engine, one engine at a time (the dashboard's backend filter; the Dynamo deployment's, its
  * workers having no backend, by its model). The Dynamo frontend, whose series are per model only,
- * must not show in the other engines' router level, nor its lacks in their reasons. The table is the spec: per panel and engine, {@code data}, the reason the engine's view
- * is empty ({@code KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code
- * KIND:} naming none), or {@code data+KIND} when it has data from some pods and the reason for the
- * rest. Each cell is checked against the catalog too: data only where the engine maps every signal
- * of some query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every
- * query's, no NOT_EXPOSED but for another release, a family created on first use that a page which
- * served requests lacks, or a family the engine never writes on a role's servers.
+ * must not show in the other engines' router level, nor its lacks in their reasons. The table is
+ * the spec: per panel and engine, {@code data}, the reason the engine's view is empty ({@code
+ * KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming
+ * none), or {@code data+KIND} when it has data from some pods and the reason for the rest. Each
+ * cell is checked against the catalog too: data only where the engine maps every signal of some
+ * query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every query's, no
+ * NOT_EXPOSED but for another release, a family created on first use that a page which served
+ * requests lacks, or a family the engine never writes on a role's servers.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
@@ -89,7 +90,7 @@ class MixedFleetPanelsTest {
       model.qps                            | data                     | data                   | data                   | NOT_EXPOSED      | data                        | data                        | data             | data                | data             | data
       model.success_rate                   | data                     | data                   | data                   | NOT_EXPOSED      | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
       model.e2e                            | data                     | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data             | data
-      model.tokens                         | data+NOT_EXPOSED         | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data                | data+NOT_EXPOSED | data
+      model.tokens                         | data+NOT_EXPOSED         | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data                | data             | data
       model.tokens_per_gpu                 | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
       model.energy_per_token               | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
       model.prompt_length                  | data                     | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data                | data             | data
