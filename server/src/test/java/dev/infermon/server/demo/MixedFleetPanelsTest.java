@@ -185,6 +185,7 @@ class MixedFleetPanelsTest {
   @TempDir static Path dir;
   private static Tsdb tsdb;
   private static Fleet fleet;
+  private static DashboardService service;
   private static final Map<String, Map<String, PanelResult>> byColumn = new HashMap<>();
 
   /** The fleet {@code infermon demo --engines all} runs (DemoCommandTest checks it is the same). */
@@ -217,6 +218,7 @@ class MixedFleetPanelsTest {
     DashboardService s =
         new DashboardService(
             new EmbeddedQueryBackend(tsdb, new Engine(EngineOptions.DEFAULTS)), Catalog.builtIn());
+    service = s;
     for (String c : COLUMNS) {
       Map<String, PanelResult> panels = new LinkedHashMap<>();
       Filters f = Filters.of(filter(c));
@@ -266,6 +268,30 @@ class MixedFleetPanelsTest {
   void theTableHasARowForEveryPanel() {
     List<String> ids = Dashboards.standard().stream().map(Panel::id).toList();
     assertThat(table().keySet()).containsExactlyInAnyOrderElementsOf(ids);
+  }
+
+  /**
+   * Unfiltered, without prices no query of the cost panel runs: it says so, and guesses nothing of
+   * a query that selects no series (NO_MATCH: "a filter or a label leaves them out").
+   */
+  @Test
+  void theUnpricedCostPanelSaysWhyAndNoGuess() {
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE,
+                    0.95,
+                    END - 600_000,
+                    END,
+                    15_000,
+                    "5m",
+                    List.of("efficiency.cost_per_million_tokens")))
+            .get(0);
+    assertThat(p.reasons())
+        .extracting(EmptyReason::kind)
+        .contains(EmptyReason.Kind.NOT_CONFIGURED)
+        .doesNotContain(EmptyReason.Kind.NO_MATCH);
   }
 
   @TestFactory
