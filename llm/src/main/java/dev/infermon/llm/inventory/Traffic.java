@@ -50,6 +50,14 @@ public final class Traffic {
     if (!source(e, PER_REQUEST, metric)) {
       return Optional.empty();
     }
+    return evidence(e, t);
+  }
+
+  /**
+   * The first family of {@code e} on {@code t} whose samples show requests were served (not 0 over
+   * the window), or empty when none does or their samples were not read.
+   */
+  public static Optional<String> evidence(EngineCatalog e, TargetInventory t) {
     for (Signal s : EVIDENCE) {
       for (SignalSource src : e.sources(s)) {
         for (String name : src.metrics()) {
