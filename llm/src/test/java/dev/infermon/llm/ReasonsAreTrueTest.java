@@ -64,7 +64,8 @@ class ReasonsAreTrueTest {
         List.of("num_requests_running", "num_requests_waiting", "kv_cache_usage_perc")) {
       page(page, "vllm:" + g, gauges, "engine", "0", "model_name", "m");
     }
-    for (String c : List.of("prompt_tokens_total", "generation_tokens_total")) {
+    for (String c :
+        List.of("prompt_tokens_total", "generation_tokens_total", "num_requests_total")) {
       page(page, "vllm:" + c, counters, "engine", "0", "model_name", "m");
     }
     for (String le : List.of("0.1", "1.0", "+Inf")) {
@@ -105,6 +106,18 @@ class ReasonsAreTrueTest {
     for (String g : List.of("num_running_reqs", "token_usage", "gen_throughput")) {
       page("sglang_cut", "sglang:" + g, false, "engine_type", "unified", "model_name", "m");
     }
+    // SGLang serving requests none of which hit the prefix cache (a PD decode server):
+    // cached_tokens_total is created at a first hit, not at a first request (collector.py @
+    // 00ae9c15 observe_one_finished_request: if cached_tokens > 0)
+    for (String g : List.of("num_running_reqs", "num_queue_reqs", "token_usage", "utilization")) {
+      page("sglang_no_hits", "sglang:" + g, false, "engine_type", "unified", "model_name", "m");
+    }
+    for (String c :
+        List.of("prompt_tokens_total", "generation_tokens_total", "num_requests_total")) {
+      page("sglang_no_hits", "sglang:" + c, true, "engine_type", "unified", "model_name", "m");
+    }
+    // SGLang 0.5.9's start-up info gauge: a release with the retraction counter, none retracted yet
+    page("sglang_no_hits", "sglang:cache_config_info", false, "num_pages", "100", "page_size", "1");
     // SGLang 0.4.1 (sample 01): token counters written at finish, no num_requests_total
     for (String g :
         List.of("num_running_reqs", "num_queue_reqs", "token_usage", "gen_throughput")) {
@@ -235,6 +248,8 @@ class ReasonsAreTrueTest {
           sglang_idle        | model.qps           |             | EMPTY   | NO_TRAFFIC   | sglang | sglang:num_requests_total appears only once observed: no traffic yet
           sglang_cut         | model.qps           |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:num_requests_total is created on first use and sglang:num_running_reqs is not 0 in the window, so requests were served: the page lacks it
           sglang_cut         | model.ttft          |             | EMPTY   | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use and sglang:num_running_reqs is not 0
+          sglang_no_hits     | model.tokens        |             | OK      |              |        |
+          sglang_no_hits     | pod.preemptions     |             | EMPTY   | NO_TRAFFIC   | sglang | sglang:num_retracted_requests_total appears only once observed: sglang:num_running_reqs is not 0 in the window, so requests were served, but none of that kind yet
           vllm_busy+sglang_idle_m2 | model.ttft    |             | PARTIAL | NO_TRAFFIC   | sglang | sglang:time_to_first_token_seconds appears only once observed: no traffic yet
           vllm_busy+sglang_idle_m2 | pod.ttft      |             | PARTIAL | NO_TRAFFIC   | sglang | sglang:time_to_first_token_seconds appears only once observed: no traffic yet
           vllm_busy+sglang_cut | model.ttft        |             | PARTIAL | NOT_EXPOSED  | sglang | sglang:time_to_first_token_seconds is created on first use

@@ -27,7 +27,13 @@ public enum Backend {
   /** SGLang's model gateway (simulate --router smg). */
   SMG("smg", false),
   /** NVIDIA Dynamo's frontend (simulate --router dynamo). */
-  DYNAMO("dynamo", false);
+  DYNAMO("dynamo", false),
+  /**
+   * A vLLM worker of the NVIDIA Dynamo deployment behind its own frontend ({@link
+   * FleetConfig#dynamoPods()}): no {@code backend} label, as inference discovery labels a Dynamo
+   * operator's worker pod (the operator stamps no label naming the engine), role {@code worker}.
+   */
+  DYNAMO_WORKER("", false);
 
   private final String label;
   private final boolean engine;

@@ -81,6 +81,11 @@ import java.util.List;
  *     dev.infermon.simulator.amdgpu.AmdPartition#SPX} (the default) for whole GPUs
  * @param vllmSleep which current vLLM pods sleep (vLLM sleep mode), at which level and when; {@link
  *     VllmSleep#NONE} (the default) for none
+ * @param dynamoPods the vLLM workers ({@code python -m dynamo.vllm}, aggregated) of an NVIDIA
+ *     Dynamo deployment of its own, serving {@link #DYNAMO_MODEL} behind Dynamo's frontend when
+ *     {@code dynamo} is among the routers (the frontend then fronts them alone); labelled as
+ *     inference discovery labels the operator's workers: no {@code backend}, role {@code worker}; 0
+ *     (the default) for none
  * @param sglangRelease the release line every SGLang server runs (direct, behind the gateway and in
  *     the prefill/decode pair): {@link SglangRelease#V0_5_9} (the default) or 0.5.11
  */
@@ -120,7 +125,14 @@ public record FleetConfig(
     int amdNodes,
     dev.infermon.simulator.amdgpu.AmdPartition amdPartition,
     VllmSleep vllmSleep,
-    SglangRelease sglangRelease) {
+    SglangRelease sglangRelease,
+    int dynamoPods) {
+
+  /**
+   * The model the Dynamo deployment's workers serve: one no other pod of the fleet serves by
+   * default, so its model view is the deployment's alone.
+   */
+  public static final String DYNAMO_MODEL = "Qwen/Qwen3-8B";
 
   /** Validates every field; names the first bad one. */
   public FleetConfig {
@@ -142,6 +154,7 @@ public record FleetConfig(
     nonNegative("trtllmRelease10", trtllmRelease10);
     nonNegative("tritonPods", tritonPods);
     nonNegative("nimPods", nimPods);
+    nonNegative("dynamoPods", dynamoPods);
     if (trtllmRelease13 + trtllmRelease10 > trtllmPods) {
       throw new IllegalArgumentException(
           "trtllmRelease13 + trtllmRelease10 ("
@@ -245,6 +258,7 @@ public record FleetConfig(
             + trtllmPods
             + tritonPods
             + nimPods
+            + dynamoPods
             + (prefillDecode ? 4 : 0);
     if (pods == 0) {
       throw new IllegalArgumentException("the fleet has no inference pod");

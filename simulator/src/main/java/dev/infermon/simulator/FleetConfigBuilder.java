@@ -19,6 +19,7 @@ public final class FleetConfigBuilder {
   private int sglangGatewayPods = 1;
   private int tgiPods;
   private int nimPods;
+  private int dynamoPods;
   private int llamacppPods;
   private int llamacppWithoutMetrics;
   private int trtllmPods;
@@ -123,6 +124,14 @@ public final class FleetConfigBuilder {
    */
   public FleetConfigBuilder tgiPods(int v) {
     tgiPods = v;
+    return this;
+  }
+
+  /**
+   * @see FleetConfig#dynamoPods()
+   */
+  public FleetConfigBuilder dynamoPods(int v) {
+    dynamoPods = v;
     return this;
   }
 
@@ -385,6 +394,8 @@ public final class FleetConfigBuilder {
             engines.containsAll(Backend.engines()) ? Math.max(1, lmcachePods) : lmcachePods,
             single);
     nimPods = engines.contains(Backend.NIM) ? Math.max(1, nimPods) : 0;
+    // and an NVIDIA Dynamo deployment of its own: two vLLM workers behind Dynamo's frontend
+    dynamoPods = engines.containsAll(Backend.engines()) ? Math.max(2, dynamoPods) : dynamoPods;
     return this;
   }
 
@@ -446,7 +457,8 @@ public final class FleetConfigBuilder {
         amdNodes,
         amdPartition,
         vllmSleep,
-        sglangRelease);
+        sglangRelease,
+        dynamoPods);
   }
 
   /** A builder starting from {@code c}. */
@@ -489,6 +501,7 @@ public final class FleetConfigBuilder {
     b.amdPartition = c.amdPartition();
     b.vllmSleep = c.vllmSleep();
     b.sglangRelease = c.sglangRelease();
+    b.dynamoPods = c.dynamoPods();
     return b;
   }
 }

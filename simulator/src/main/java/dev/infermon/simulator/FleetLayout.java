@@ -180,6 +180,7 @@ final class FleetLayout {
           info(name, workload, Backend.NIM, "", "nim", NimPod.VERSION, p, 1, p.tensorParallel());
       pods.add(new NimPod(info, p, config.seed(), shape(p), name, s, start));
     }
+    dynamoWorkers(s);
     if (config.prefillDecode()) {
       ModelProfile p = ModelProfile.forName(config.models().get(0));
       String vw = "vllm-pd-" + p.slug();
@@ -227,6 +228,46 @@ final class FleetLayout {
                 role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE,
                 sw));
       }
+    }
+  }
+
+  /**
+   * The Dynamo deployment's vLLM workers (a graph's {@code VllmDecodeWorker} service, aggregated),
+   * each a current V1 vLLM engine inside {@code python -m dynamo.vllm}, serving {@link
+   * FleetConfig#DYNAMO_MODEL}.
+   */
+  private void dynamoWorkers(Scenario s) {
+    ModelProfile p = ModelProfile.forName(FleetConfig.DYNAMO_MODEL);
+    String workload = "dynamo-vllm-" + p.slug();
+    for (int i = 0; i < config.dynamoPods(); i++) {
+      String name = workload + "-worker-" + i;
+      PodInfo info =
+          info(
+              name,
+              workload,
+              Backend.DYNAMO_WORKER,
+              "worker",
+              "vllm",
+              VllmRelease.V1_CURRENT.version(),
+              p,
+              1,
+              p.tensorParallel());
+      pods.add(
+          new VllmPod(
+              info,
+              VllmRelease.V1_CURRENT,
+              p,
+              config.seed(),
+              shape(p),
+              Workload.Phase.BOTH,
+              name,
+              s,
+              start,
+              0,
+              LoraAdapters.NONE,
+              config.mfu(),
+              VllmPod.Features.NONE,
+              VllmSleep.Stretch.NEVER));
     }
   }
 

@@ -11,7 +11,9 @@ import java.util.Map;
  * @param namespace {@code namespace}
  * @param workloadName {@code workload_name} (the StatefulSet or RoleBasedGroup)
  * @param backend {@code backend}
- * @param role {@code prefill} or {@code decode} for PD pods, else empty
+ * @param role {@code prefill} or {@code decode} for PD pods, {@code worker} for an aggregated
+ *     Dynamo worker, {@code frontend} for Dynamo's frontend (the operator's component types, as
+ *     discovery labels them), else empty
  * @param engine {@code vllm}, {@code sglang}, {@code sglang-gateway}, {@code tgi} or {@code
  *     dcgm-exporter}
  * @param version the engine release whose page is served
@@ -52,11 +54,17 @@ public record PodInfo(
         tensorParallel);
   }
 
+  /** Whether this is a prefill or decode server of a disaggregated pair. */
+  public boolean disaggregated() {
+    return role.equals("prefill") || role.equals("decode");
+  }
+
   /**
    * The labels a scrape of this target gets: {@code namespace}, {@code pod}, {@code workload_name},
-   * {@code backend}, and {@code role} for PD pods. An exporter gets only {@code backend} and {@code
-   * workload_name}: its GPU series carry their own {@code namespace} and {@code pod} (the inference
-   * pod they are attributed to), which target labels would otherwise clobber.
+   * {@code backend} (none for a Dynamo worker), and {@code role} where the pod has one. An exporter
+   * gets only {@code backend} and {@code workload_name}: its GPU series carry their own {@code
+   * namespace} and {@code pod} (the inference pod they are attributed to), which target labels
+   * would otherwise clobber.
    */
   public Map<String, String> targetLabels() {
     Map<String, String> labels = new LinkedHashMap<>();
@@ -65,7 +73,9 @@ public record PodInfo(
       labels.put("pod", name);
     }
     labels.put("workload_name", workloadName);
-    labels.put("backend", backend.label());
+    if (!backend.label().isEmpty()) {
+      labels.put("backend", backend.label());
+    }
     if (!role.isEmpty()) {
       labels.put("role", role);
     }

@@ -91,7 +91,8 @@ public enum RouterKind {
    * The routers that sit in front of these engines in the mixed demo ({@code --engines}): llm-d's
    * EPP in front of vLLM and SGLang's model gateway in front of SGLang, each an engine's usual
    * router. production-stack is left out: it and llm-d are two ways of serving the same vLLM pods,
-   * and a pool of pods sits behind one of them.
+   * and a pool of pods sits behind one of them. Every engine listed adds NVIDIA Dynamo's frontend,
+   * in front of the fleet's own Dynamo deployment ({@link FleetConfig#dynamoPods()}) alone.
    */
   public static List<RouterKind> forEngines(Collection<Backend> engines) {
     List<RouterKind> out = new ArrayList<>();
@@ -100,6 +101,9 @@ public enum RouterKind {
     }
     if (engines.contains(Backend.SGLANG)) {
       out.add(SMG);
+    }
+    if (engines.containsAll(Backend.engines())) {
+      out.add(DYNAMO);
     }
     return List.copyOf(out);
   }

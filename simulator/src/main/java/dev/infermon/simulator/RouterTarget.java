@@ -39,7 +39,7 @@ final class RouterTarget extends SimTarget {
         // page is what gets scraped
         p.runAsDynamoWorker();
       }
-      if (kind == RouterKind.SMG && !p.info().role().isEmpty()) {
+      if (kind == RouterKind.SMG && p.info().disaggregated()) {
         String m = p.info().model();
         String pair = p.info().workloadName();
         boolean prefill = p.info().role().equals("prefill");
@@ -47,7 +47,7 @@ final class RouterTarget extends SimTarget {
       } else if (kind == RouterKind.SMG) {
         String m = p.info().model();
         p.onFinish((r, reason, now) -> smg.finished(m, r, reason, now));
-      } else if (kind == RouterKind.DYNAMO && !p.info().role().isEmpty()) {
+      } else if (kind == RouterKind.DYNAMO && p.info().disaggregated()) {
         String m = p.info().model();
         String pair = p.info().workloadName();
         boolean prefill = p.info().role().equals("prefill");
@@ -55,7 +55,7 @@ final class RouterTarget extends SimTarget {
       } else if (kind == RouterKind.DYNAMO) {
         String m = p.info().model();
         p.onFinish((r, reason, now) -> dynamo.finished(m, r, reason, now));
-      } else if (kind == RouterKind.LLM_D && !p.info().role().isEmpty()) {
+      } else if (kind == RouterKind.LLM_D && p.info().disaggregated()) {
         String m = p.info().model();
         String pair = p.info().workloadName();
         boolean prefill = p.info().role().equals("prefill");
@@ -80,7 +80,7 @@ final class RouterTarget extends SimTarget {
     for (RouterKind k : config.routers()) {
       List<InferencePod> behind = new ArrayList<>();
       for (InferencePod p : pods) {
-        if (frontOf(config.routers(), p) == k) {
+        if (frontOf(config.routers(), pods, p) == k) {
           behind.add(p);
         }
       }
@@ -112,7 +112,7 @@ final class RouterTarget extends SimTarget {
    * vLLM pair's, llm-d's EPP when listed, else none.
    */
   static RouterKind frontOf(List<RouterKind> routers, InferencePod p) {
-    if (!p.info().role().isEmpty()) {
+    if (p.info().disaggregated()) {
       // SGLang's pair has its own gateway's PD router in front when listed (the bootstrap
       // injection of pd_router.rs is SGLang's PD protocol); else, as the vLLM pair, llm-d's EPP
       // (its P/D profile handler) when listed
@@ -133,6 +133,25 @@ final class RouterTarget extends SimTarget {
       return own;
     }
     return routers.contains(RouterKind.DYNAMO) ? RouterKind.DYNAMO : eppOrNone(routers);
+  }
+
+  /**
+   * As {@link #frontOf(List, InferencePod)}, in a fleet of {@code pods}: where the fleet has a
+   * Dynamo deployment of its own ({@link Backend#DYNAMO_WORKER}), Dynamo's frontend fronts its
+   * workers and no other pod (a Dynamo graph's frontend routes to the workers registered in its
+   * namespace), so the other pods keep the routers they have without it; a Dynamo worker without
+   * the frontend listed has none.
+   */
+  static RouterKind frontOf(List<RouterKind> routers, List<InferencePod> pods, InferencePod p) {
+    if (p.info().backend() == Backend.DYNAMO_WORKER) {
+      return routers.contains(RouterKind.DYNAMO) ? RouterKind.DYNAMO : RouterKind.NONE;
+    }
+    if (pods.stream().anyMatch(o -> o.info().backend() == Backend.DYNAMO_WORKER)) {
+      List<RouterKind> others = new ArrayList<>(routers);
+      others.remove(RouterKind.DYNAMO);
+      return frontOf(others, p);
+    }
+    return frontOf(routers, p);
   }
 
   private static RouterKind eppOrNone(List<RouterKind> routers) {
@@ -156,7 +175,9 @@ final class RouterTarget extends SimTarget {
     }
     // the operator names a graph's frontend pod after its component (frontend)
     String name = kind == RouterKind.DYNAMO ? "dynamo-frontend-0" : kind.label() + "-router-0";
-    return new PodInfo(name, namespace, name, backend, "", kind.label(), "", "", "", 0, 0, 0);
+    // discovery gives Dynamo's pods the operator's component type as their role
+    String role = kind == RouterKind.DYNAMO ? "frontend" : "";
+    return new PodInfo(name, namespace, name, backend, role, kind.label(), "", "", "", 0, 0, 0);
   }
 
   /** Which router this is. */

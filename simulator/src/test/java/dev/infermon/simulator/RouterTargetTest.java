@@ -176,4 +176,47 @@ class RouterTargetTest {
         .containsExactly(RouterKind.LLM_D, RouterKind.SMG);
     assertThat(RouterKind.forEngines(java.util.List.of(Backend.TGI))).isEmpty();
   }
+
+  /**
+   * The fleet of {@code --engines all}: Dynamo's frontend fronts its own deployment's workers and
+   * no other pod, llm-d's EPP and SGLang's gateway keep theirs; the workers serve the Dynamo
+   * worker's page and carry the labels discovery gives the operator's pods.
+   */
+  @Test
+  void dynamosFrontendFrontsItsOwnDeploymentAlone() {
+    FleetConfig c =
+        FleetConfig.builder()
+            .engines(Backend.engines())
+            .routers(java.util.List.of(RouterKind.LLM_D, RouterKind.SMG, RouterKind.DYNAMO))
+            .build();
+    Fleet fleet = Fleet.create(c, T0);
+    java.util.List<InferencePod> pods = fleet.pods();
+    java.util.Map<RouterKind, java.util.List<String>> behind = new java.util.TreeMap<>();
+    for (RouterTarget r : RouterTarget.of(c, pods, T0 / 1000.0)) {
+      behind.put(r.kind(), r.behind().stream().map(p -> p.info().name()).toList());
+    }
+    assertThat(behind.get(RouterKind.DYNAMO))
+        .containsExactly("dynamo-vllm-qwen3-8b-worker-0", "dynamo-vllm-qwen3-8b-worker-1");
+    assertThat(behind.get(RouterKind.LLM_D))
+        .isNotEmpty()
+        .allMatch(n -> n.startsWith("vllm-"), "vLLM pods and the vLLM pair");
+    assertThat(behind.get(RouterKind.SMG)).isNotEmpty().allMatch(n -> n.startsWith("sglang-"));
+    PodInfo worker =
+        pods.stream()
+            .map(InferencePod::info)
+            .filter(i -> i.backend() == Backend.DYNAMO_WORKER)
+            .findFirst()
+            .orElseThrow();
+    assertThat(worker.targetLabels()).doesNotContainKey("backend").containsEntry("role", "worker");
+    assertThat(worker.model()).isEqualTo(FleetConfig.DYNAMO_MODEL);
+    assertThat(fleet.render(worker.name()).orElseThrow()).startsWith("# HELP dynamo_component_");
+    PodInfo frontend =
+        fleet.inventory().stream()
+            .filter(i -> i.name().equals("dynamo-frontend-0"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(frontend.targetLabels())
+        .containsEntry("backend", "dynamo")
+        .containsEntry("role", "frontend");
+  }
 }

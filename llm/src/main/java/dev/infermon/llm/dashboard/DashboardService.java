@@ -265,9 +265,10 @@ public final class DashboardService {
       // with data on the panel, "no traffic" of an engine that shows data is noise, and a family
       // the release no longer has does not apply; missing signals are not, nor is the silence of
       // an engine none of whose series is on the panel (a mixed fleet's other engine)
-      // without prices no query ran: that GPUs are not attributed is a guess from nothing
+      // without prices no query ran: that GPUs are not attributed, or that the query selects none
+      // of a family's series, is a guess from nothing
       if (!prices.priced()
-          && e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED
+          && (e.kind() == EmptyReason.Kind.NOT_ATTRIBUTED || e.kind() == EmptyReason.Kind.NO_MATCH)
           && p.queries().stream()
               .allMatch(q -> q.measure() instanceof Measure.CostPerMillionTokens)) {
         continue;

@@ -226,9 +226,19 @@ final class EngineReasons {
           null);
     }
     if (lazy) {
+      // a target that served requests has traffic: only none of this family's kind (a prefix-cache
+      // hit, a retraction, a failure) yet
+      Optional<String> busy = Traffic.evidence(e, t);
       return reason(
           EmptyReason.Kind.NO_TRAFFIC,
-          family + " appears only once observed: no traffic yet",
+          family
+              + " appears only once observed: "
+              + busy.map(
+                      b ->
+                          b
+                              + " is not 0 in the window, so requests were served, but none of"
+                              + " that kind yet")
+                  .orElse("no traffic yet"),
           null,
           null);
     }

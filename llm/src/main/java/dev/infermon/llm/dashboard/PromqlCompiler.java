@@ -97,6 +97,11 @@ public final class PromqlCompiler {
     return routers.fronted(r, o);
   }
 
+  /** {@link RouterQueries#frontedByModel}. */
+  String frontedByModel(dev.infermon.llm.catalog.Router r, Options o) {
+    return routers.frontedByModel(r, o);
+  }
+
   /** The PromQL for {@code m} at {@code level}, or empty when no engine present has its signals. */
   public Optional<String> compile(Measure m, Level level, Options o) {
     return Optional.ofNullable(expr(m, level.groupBy(), o));

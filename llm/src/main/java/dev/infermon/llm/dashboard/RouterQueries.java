@@ -137,10 +137,16 @@ final class RouterQueries {
         // a router-wide series says nothing of a backend or a role: only a router whose per-pod
         // series name pods in scope (the backend filter's, a panel's matchers': the prefill/decode
         // pairs by role) is in front of them. A router with no per-pod family on its page (NVIDIA
-        // Dynamo's frontend,
-        // whose series are per model only) is taken to front them, as RouterScope takes it: the
-        // model join below still keeps only the models the pods in scope serve
+        // Dynamo's frontend, whose series are per model only) fronts them while it has a series
+        // of a model they serve, as RouterScope takes it: a panel not grouped by model has no
+        // model join below, and would show a frontend of other models' pods as theirs
         String fronted = fronted(r, o);
+        if (fronted == null && !src.noModel()) {
+          fronted = frontedByModel(r, o);
+          if (fronted == null) {
+            return null;
+          }
+        }
         if (fronted != null) {
           // parenthesised: "*" binds tighter than "and", and the model join below must not apply
           // to the fronting series, which carries no model
@@ -187,6 +193,33 @@ final class RouterQueries {
         if (pods != null) {
           parts.add(pods);
         }
+      }
+    }
+    return parts.isEmpty() ? null : "(" + String.join(" or ", parts) + ")";
+  }
+
+  /**
+   * One series while router {@code r} has a series, in a model-labelled family it exposes that
+   * names no engine pod, of a model the pods in scope serve, else null: whether a router whose
+   * families are per model only (NVIDIA Dynamo's frontend) fronts them.
+   */
+  String frontedByModel(Router r, PromqlCompiler.Options o) {
+    String models = selectors.podMap(List.of("model_name"), o, List.of("model_name"));
+    if (models == null) {
+      return null;
+    }
+    List<String> parts = new ArrayList<>();
+    for (dev.infermon.llm.signals.RouterSignal s : dev.infermon.llm.signals.RouterSignal.values()) {
+      for (RouterSource src : r.sources(s)) {
+        if (src.endpoint().named()
+            || src.noModel()
+            || src.type() == MetricType.HISTOGRAM
+            || !o.presence().hasSample(src.family())) {
+          continue;
+        }
+        String sel = src.family() + "{" + r.modelLabel() + "!=\"\"}";
+        parts.add(
+            "group (" + modelNamed(sel, r) + " * on (model_name) group_left () " + models + ")");
       }
     }
     return parts.isEmpty() ? null : "(" + String.join(" or ", parts) + ")";

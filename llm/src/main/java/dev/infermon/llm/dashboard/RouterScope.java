@@ -11,10 +11,10 @@ import java.util.TreeSet;
  * EPP routes to the vLLM pods and SGLang's model gateway to the SGLang pods, so under a backend
  * filter on TGI neither is in front, and what one of them does not expose says nothing of that
  * view. A router fronts the view while one of its per-pod families names a pod in scope over the
- * range; a router without such a family, or whose query fails, is taken to front it. A panel's
- * matchers narrow the scope the same way: no simulated router but llm-d's EPP fronts a
- * prefill/decode pair, so the prefill/decode view's router TTFT names no other router's lack.
- * Stateless.
+ * range; a router without such a family (NVIDIA Dynamo's frontend) while it has a series of a model
+ * those pods serve; a router whose query fails is taken to front it. A panel's matchers narrow the
+ * scope the same way: no simulated router but llm-d's EPP fronts a prefill/decode pair, so the
+ * prefill/decode view's router TTFT names no other router's lack. Stateless.
  */
 final class RouterScope {
   private RouterScope() {}
@@ -43,6 +43,10 @@ final class RouterScope {
             PromqlCompiler.duration(r.stepMs()));
     for (Router router : compiler.routersPresent(presence)) {
       String q = compiler.fronted(router, o);
+      if (q == null) {
+        // a router whose families are per model only fronts the pods of the models it serves
+        q = compiler.frontedByModel(router, o);
+      }
       if (q == null) {
         continue;
       }

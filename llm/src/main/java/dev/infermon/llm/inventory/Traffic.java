@@ -27,14 +27,15 @@ public final class Traffic {
   /**
    * The signals whose families an engine writes for every request (at its first token or at its
    * finish): abort, retraction or prefill/decode families are created on first use too, but serving
-   * requests does not imply them.
+   * requests does not imply them; nor SGLang's cached prompt tokens, counted only for a request
+   * that hit the prefix cache (collector.py @ 00ae9c15 observe_one_finished_request: {@code if
+   * cached_tokens > 0}), so a server whose requests hit nothing (a PD decode server) has none.
    */
   private static final List<Signal> PER_REQUEST =
       List.of(
           Signal.REQUESTS_FINISHED,
           Signal.PROMPT_TOKENS,
           Signal.GENERATION_TOKENS,
-          Signal.CACHED_PROMPT_TOKENS, // SGLang: per finished request, 0 or not (sglang.md §2.2)
           Signal.TTFT,
           Signal.ITL,
           Signal.E2E_LATENCY);
@@ -49,6 +50,14 @@ public final class Traffic {
     if (!source(e, PER_REQUEST, metric)) {
       return Optional.empty();
     }
+    return evidence(e, t);
+  }
+
+  /**
+   * The first family of {@code e} on {@code t} whose samples show requests were served (not 0 over
+   * the window), or empty when none does or their samples were not read.
+   */
+  public static Optional<String> evidence(EngineCatalog e, TargetInventory t) {
     for (Signal s : EVIDENCE) {
       for (SignalSource src : e.sources(s)) {
         for (String name : src.metrics()) {

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Runs a simulated LLM inference fleet (vLLM, SGLang, prefill/decode pairs, dcgm-exporter;"
-          + " --engines all adds TGI, llama.cpp, TensorRT-LLM, Triton, NVIDIA NIM, llm-d's EPP in front of vLLM and SGLang's model gateway in front of SGLang) on 127.0.0.1 and infermon scraping it, with the last hours of history backfilled"
+          + " --engines all adds TGI, llama.cpp, TensorRT-LLM, Triton, NVIDIA NIM, llm-d's EPP in front of vLLM, SGLang's model gateway in front of SGLang and an NVIDIA Dynamo deployment, vLLM workers behind Dynamo's frontend) on 127.0.0.1 and infermon scraping it, with the last hours of history backfilled"
           + " so every panel has data at once. With --replay it serves real /metrics captures"
           + " instead, to show what infermon would show for that endpoint. Prints the URLs of"
           + " the UI and the API. Ctrl-C stops everything and removes the temporary data."

@@ -47,7 +47,9 @@ final class FleetOptions {
       description =
           "Run only these engines, each with at least one pod, and the routers in front of them"
               + " (llm-d's endpoint picker in front of vllm, SGLang's model gateway in front of"
-              + " sglang): all, or a list of vllm, sglang, tgi, llamacpp, trtllm, triton, nim."
+              + " sglang): all (which adds an NVIDIA Dynamo deployment, vLLM workers behind"
+              + " Dynamo's frontend), or a list of vllm, sglang, tgi, llamacpp, trtllm, triton,"
+              + " nim."
               + " The prefill/decode pairs stay when both vllm and sglang are listed (default: the"
               + " flags' counts).")
   List<String> engines;

@@ -266,14 +266,15 @@ class DemoCommandTest {
   }
 
   @Test
-  void enginesAllRunsEverySimulatedEngineBehindLlmDAndSmg() {
+  void enginesAllRunsEverySimulatedEngineBehindLlmDAndSmgAndADynamoDeployment() {
     var all = parsed("--engines", "all");
     assertThat(all)
         .isEqualTo(
             dev.infermon.simulator.FleetConfig.builder()
                 .engines(Backend.engines())
-                .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+                .routers(List.of(RouterKind.LLM_D, RouterKind.SMG, RouterKind.DYNAMO))
                 .build());
+    assertThat(all.dynamoPods()).as("the Dynamo deployment's workers").isEqualTo(2);
     assertThat(all.vllmPods()).isPositive();
     assertThat(all.sglangPods()).isPositive();
     assertThat(all.tgiPods()).isPositive();

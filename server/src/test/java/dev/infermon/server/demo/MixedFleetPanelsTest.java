@@ -55,114 +55,128 @@ import org.junit.jupiter.api.io.TempDir;
  * read as vLLM in its unprefixed spelling (its column's reasons name vLLM; NIM's fixed subset
  * decides which signals it maps), llm-d's endpoint picker in front of the vLLM pods and the vLLM
  * prefill/decode pair, SGLang's model gateway in front of the SGLang pods and, with its PD router,
- * the SGLang pair, dcgm-exporter per node), half an hour backfilled through the scrape pipeline
- * into a TSDB and rendered on the embedded engine, one engine at a time (the dashboard's backend
- * filter). The table is the spec: per panel and engine, {@code data}, the reason the engine's view
- * is empty ({@code KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code
- * KIND:} naming none), or {@code data+KIND} when it has data from some pods and the reason for the
- * rest. Each cell is checked against the catalog too: data only where the engine maps every signal
- * of some query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every
- * query's, no NOT_EXPOSED but for another release, a family created on first use that a page which
- * served requests lacks, or a family the engine never writes on a role's servers.
+ * the SGLang pair, and an NVIDIA Dynamo deployment of its own: two vLLM workers behind Dynamo's
+ * frontend, labelled as discovery labels the operator's pods (no backend, role worker; the frontend
+ * backend dynamo, role frontend) and serving a model no other pod serves, dcgm-exporter per node),
+ * half an hour backfilled through the scrape pipeline into a TSDB and rendered on the embedded
+ * engine, one engine at a time (the dashboard's backend filter; the Dynamo deployment's, its
+ * workers having no backend, by its model). The Dynamo frontend, whose series are per model only,
+ * must not show in the other engines' router level, nor its lacks in their reasons. The table is
+ * the spec: per panel and engine, {@code data}, the reason the engine's view is empty ({@code
+ * KIND}, naming the column's engine, or {@code KIND:engine} naming another, {@code KIND:} naming
+ * none), or {@code data+KIND} when it has data from some pods and the reason for the rest. Each
+ * cell is checked against the catalog too: data only where the engine maps every signal of some
+ * query of the panel, NOT_EXPOSED where it maps no query's, and where it maps every query's, no
+ * NOT_EXPOSED but for another release, a family created on first use that a page which served
+ * requests lacks, or a family the engine never writes on a role's servers.
  */
 class MixedFleetPanelsTest {
   private static final List<String> COLUMNS =
       List.of(
-          "vllm", "sglang", "tgi", "llamacpp", "trtllm", "triton", "nim", "vllm-pd", "sglang-pd");
+          "vllm",
+          "sglang",
+          "tgi",
+          "llamacpp",
+          "trtllm",
+          "triton",
+          "nim",
+          "vllm-pd",
+          "sglang-pd",
+          "dynamo");
 
   private static final String TABLE =
       """
-      panel                                | vllm                    | sglang                 | tgi                    | llamacpp         | trtllm                      | triton                      | nim              | vllm-pd           | sglang-pd
-      model.qps                            | data                    | data                   | data                   | NOT_EXPOSED      | data                        | data                        | data             | data              | data
-      model.success_rate                   | data                    | data                   | data                   | NOT_EXPOSED      | data+NOT_EXPOSED            | data                        | data             | data              | data
-      model.e2e                            | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data
-      model.tokens                         | data+NOT_EXPOSED        | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
-      model.tokens_per_gpu                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      model.energy_per_token               | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      model.prompt_length                  | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
-      model.generation_length              | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
-      model.prompt_length_heatmap          | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
-      model.generation_length_heatmap      | data                    | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data              | data
-      model.ttft                           | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
-      model.tpot                           | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
-      model.decode_per_token               | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
-      model.prefix_cache_hit_rate          | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
-      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
-      model.kv_capacity                    | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data              | data
-      model.spec_acceptance                | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      model.spec_acceptance_length         | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      model.lora_adapters                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      model.lora_slots                     | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | BEHIND_FLAG
-      pod.e2e                              | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data
-      pod.tokens                           | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      pod.ttft                             | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
-      pod.tpot                             | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
-      pod.decode_per_token                 | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
-      pod.kv_usage                         | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
-      pod.kv_capacity                      | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data              | data
-      pod.scheduler                        | data                    | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data+NOT_EXPOSED | data              | data+NOT_EXPOSED
-      pod.waiting_by_reason                | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
-      pod.admission_rejections             | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
-      pod.finish_reasons                   | data                    | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | NOT_EXPOSED
-      pod.queue_time                       | data                    | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
-      pod.phases                           | data                    | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data+NOT_EXPOSED
-      pod.preemptions                      | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
-      pod.prefix_cache_hit_rate            | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data              | data
-      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
-      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED         | BEHIND_FLAG:lmcache | NOT_EXPOSED
-      pod.spec_acceptance                  | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      pod.spec_drafts                      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      pod.sleep                            | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
-      pod.lora_adapters                    | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      pod.lora_slots                       | BEHIND_FLAG             | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | BEHIND_FLAG
-      pod.energy_per_token                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      pod.kv_block_residency               | BEHIND_FLAG+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      pod.spec_acceptance_by_position      | BEHIND_FLAG             | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG       | NOT_EXPOSED
-      gpu.tensor_active                    | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.utilization                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.sm_active                        | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.copy_utilization                 | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.memory_used                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.dram_active                      | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      gpu.nvlink_traffic                   | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      causal_model.kv_usage                | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
-      causal_model.preemptions             | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
-      causal_model.queue                   | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
-      causal_model.admission_rejections    | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
-      causal_model.ttft_p95                | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
-      causal_model.gpu_sm                  | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      causal_model.gpu_memory              | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      causal_pod.kv_usage                  | data                    | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data              | data
-      causal_pod.preemptions               | data                    | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NO_TRAFFIC
-      causal_pod.queue                     | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
-      causal_pod.admission_rejections      | NOT_EXPOSED             | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED       | NOT_EXPOSED
-      causal_pod.ttft_p95                  | data                    | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data              | data+NOT_EXPOSED
-      causal_pod.gpu_sm                    | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      causal_pod.gpu_memory                | data                    | data                   | data                   | data             | data                        | data                        | data             | data              | data
-      causal_pod.sleep                     | data+NOT_EXPOSED        | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | NOT_EXPOSED
-      pd.ttft_user                         | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
-      pd.ttft_prefill                      | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data+NOT_EXPOSED
-      pd.running_by_role                   | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
-      pd.tokens_by_role                    | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
-      pd.kv_transfer_bytes                 | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
-      pd.kv_transfer_time                  | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
-      pd.kv_transfer_failures              | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | NOT_EXPOSED
-      pd.ttft_router                       | NO_TARGETS:             | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data              | data
-      efficiency.tokens_per_gpu_second     | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      efficiency.idle_gpus                 | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
-      efficiency.mfu                       | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
-      efficiency.cost_per_million_tokens   | NOT_CONFIGURED:         | NOT_CONFIGURED:        | NOT_CONFIGURED:        | NOT_CONFIGURED:  | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:  | NOT_CONFIGURED:   | NOT_CONFIGURED:
-      efficiency_pod.tokens_per_gpu_second | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data              | data
-      efficiency_pod.idle_gpus             | data                    | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data              | data
-      efficiency_pod.flops                 | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
-      efficiency_pod.mfu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
-      efficiency_pod.mbu                   | data+NOT_EXPOSED        | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data              | BEHIND_FLAG
-      router.routed                        | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | NOT_EXPOSED:smg
-      router.in_flight                     | NOT_EXPOSED:llm-d       | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | NOT_EXPOSED:llm-d | data
-      router.queue                         | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | NOT_EXPOSED:smg
-      router.decisions                     | data                    | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
-      router.latency                       | data                    | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
-      router.ttft                          | data                    | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data              | data
+      panel                                | vllm                     | sglang                 | tgi                    | llamacpp         | trtllm                      | triton                      | nim              | vllm-pd             | sglang-pd        | dynamo
+      model.qps                            | data                     | data                   | data                   | NOT_EXPOSED      | data                        | data                        | data             | data                | data             | data
+      model.success_rate                   | data                     | data                   | data                   | NOT_EXPOSED      | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      model.e2e                            | data                     | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data             | data
+      model.tokens                         | data+NOT_EXPOSED         | data                   | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data                | data             | data
+      model.tokens_per_gpu                 | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      model.energy_per_token               | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      model.prompt_length                  | data                     | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data                | data             | data
+      model.generation_length              | data                     | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data                | data             | data
+      model.prompt_length_heatmap          | data                     | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data                | data             | data
+      model.generation_length_heatmap      | data                     | data                   | data                   | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | data             | data                | data             | data
+      model.ttft                           | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data+NOT_EXPOSED | data
+      model.tpot                           | data                     | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data                | data+NOT_EXPOSED | data
+      model.decode_per_token               | data                     | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NOT_EXPOSED      | data
+      model.prefix_cache_hit_rate          | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data                | data             | data
+      model.kv_offload_hit_rate            | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG:lmcache | NOT_EXPOSED      | BEHIND_FLAG:lmcache
+      model.kv_capacity                    | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data                | data             | data
+      model.spec_acceptance                | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      model.spec_acceptance_length         | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      model.lora_adapters                  | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      model.lora_slots                     | BEHIND_FLAG              | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | BEHIND_FLAG      | BEHIND_FLAG
+      pod.e2e                              | data                     | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data             | data
+      pod.tokens                           | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      pod.ttft                             | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data+NOT_EXPOSED | data
+      pod.tpot                             | data                     | data+NOT_EXPOSED       | data+NOT_EXPOSED       | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | data+NOT_EXPOSED | data                | data+NOT_EXPOSED | data
+      pod.decode_per_token                 | data                     | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NOT_EXPOSED      | data
+      pod.kv_usage                         | data                     | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      pod.kv_capacity                      | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | data+NOT_EXPOSED            | NOT_EXPOSED      | data                | data             | data
+      pod.scheduler                        | data                     | data+NOT_EXPOSED       | data+NOT_EXPOSED       | data+NOT_EXPOSED | data+NOT_EXPOSED            | data+NOT_EXPOSED            | data+NOT_EXPOSED | data                | data+NOT_EXPOSED | data
+      pod.waiting_by_reason                | data+NOT_EXPOSED         | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NOT_EXPOSED      | data
+      pod.admission_rejections             | NOT_EXPOSED              | NOT_EXPOSED            | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED         | NOT_EXPOSED      | NOT_EXPOSED
+      pod.finish_reasons                   | data                     | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | NOT_EXPOSED      | data
+      pod.queue_time                       | data                     | data                   | data                   | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | NOT_EXPOSED      | data                | data             | data
+      pod.phases                           | data                     | NO_TRAFFIC+NOT_EXPOSED | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data                | data+NOT_EXPOSED | data
+      pod.preemptions                      | data                     | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NO_TRAFFIC       | data
+      pod.prefix_cache_hit_rate            | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data+NOT_EXPOSED            | NOT_EXPOSED                 | NOT_EXPOSED      | data                | data             | data
+      pod.kv_offload_hit_rate              | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG:lmcache | NOT_EXPOSED      | BEHIND_FLAG:lmcache
+      pod.kv_offload_tokens                | data+BEHIND_FLAG:lmcache | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG:lmcache | NOT_EXPOSED      | BEHIND_FLAG:lmcache
+      pod.spec_acceptance                  | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | BEHIND_FLAG+NOT_EXPOSED     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      pod.spec_drafts                      | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED+BEHIND_FLAG     | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      pod.sleep                            | data+NOT_EXPOSED         | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NOT_EXPOSED      | data
+      pod.lora_adapters                    | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      pod.lora_slots                       | BEHIND_FLAG              | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | BEHIND_FLAG      | BEHIND_FLAG
+      pod.energy_per_token                 | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      pod.kv_block_residency               | BEHIND_FLAG+NOT_EXPOSED  | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      pod.spec_acceptance_by_position      | BEHIND_FLAG              | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | BEHIND_FLAG         | NOT_EXPOSED      | BEHIND_FLAG
+      gpu.tensor_active                    | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.utilization                      | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.sm_active                        | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.copy_utilization                 | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.memory_used                      | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.dram_active                      | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      gpu.nvlink_traffic                   | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      causal_model.kv_usage                | data                     | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      causal_model.preemptions             | data                     | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NO_TRAFFIC       | data
+      causal_model.queue                   | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      causal_model.admission_rejections    | NOT_EXPOSED              | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED         | NOT_EXPOSED      | NOT_EXPOSED
+      causal_model.ttft_p95                | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data+NOT_EXPOSED | data
+      causal_model.gpu_sm                  | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      causal_model.gpu_memory              | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      causal_pod.kv_usage                  | data                     | data                   | NOT_EXPOSED            | REMOVED          | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      causal_pod.preemptions               | data                     | NO_TRAFFIC             | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NO_TRAFFIC       | data
+      causal_pod.queue                     | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      causal_pod.admission_rejections      | NOT_EXPOSED              | NOT_EXPOSED            | NO_TRAFFIC             | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | NOT_EXPOSED         | NOT_EXPOSED      | NOT_EXPOSED
+      causal_pod.ttft_p95                  | data                     | data                   | NOT_EXPOSED            | NOT_EXPOSED      | data                        | NOT_EXPOSED                 | data             | data                | data+NOT_EXPOSED | data
+      causal_pod.gpu_sm                    | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      causal_pod.gpu_memory                | data                     | data                   | data                   | data             | data                        | data                        | data             | data                | data             | data
+      causal_pod.sleep                     | data+NOT_EXPOSED         | NOT_EXPOSED            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | NOT_EXPOSED      | data
+      pd.ttft_user                         | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | data             | NO_TARGETS:
+      pd.ttft_prefill                      | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | data+NOT_EXPOSED | NO_TARGETS:
+      pd.running_by_role                   | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | data             | NO_TARGETS:
+      pd.tokens_by_role                    | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | data             | NO_TARGETS:
+      pd.kv_transfer_bytes                 | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | NOT_EXPOSED      | NO_TARGETS:
+      pd.kv_transfer_time                  | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | NOT_EXPOSED      | NO_TARGETS:
+      pd.kv_transfer_failures              | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | NOT_EXPOSED      | NO_TARGETS:
+      pd.ttft_router                       | NO_TARGETS:              | NO_TARGETS:            | NO_TARGETS:            | NO_TARGETS:      | NO_TARGETS:                 | NO_TARGETS:                 | NO_TARGETS:      | data                | data             | NO_TARGETS:
+      efficiency.tokens_per_gpu_second     | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      efficiency.idle_gpus                 | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      efficiency.mfu                       | data+NOT_EXPOSED         | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | BEHIND_FLAG      | data
+      efficiency.cost_per_million_tokens   | NOT_CONFIGURED:          | NOT_CONFIGURED:        | NOT_CONFIGURED:        | NOT_CONFIGURED:  | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:+NOT_EXPOSED | NOT_CONFIGURED:  | NOT_CONFIGURED:     | NOT_CONFIGURED:  | NOT_CONFIGURED:
+      efficiency_pod.tokens_per_gpu_second | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | NOT_EXPOSED                 | data             | data                | data             | data
+      efficiency_pod.idle_gpus             | data                     | data                   | data                   | data             | data+NOT_EXPOSED            | data                        | data             | data                | data             | data
+      efficiency_pod.flops                 | data+NOT_EXPOSED         | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | BEHIND_FLAG      | data
+      efficiency_pod.mfu                   | data+NOT_EXPOSED         | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | BEHIND_FLAG      | data
+      efficiency_pod.mbu                   | data+NOT_EXPOSED         | BEHIND_FLAG            | NOT_EXPOSED            | NOT_EXPOSED      | NOT_EXPOSED                 | NOT_EXPOSED                 | NOT_EXPOSED      | data                | BEHIND_FLAG      | data
+      router.routed                        | data                     | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data                | NOT_EXPOSED:smg  | NOT_EXPOSED:dynamo
+      router.in_flight                     | NOT_EXPOSED:llm-d        | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | NOT_EXPOSED:llm-d   | data             | data
+      router.queue                         | data                     | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data                | NOT_EXPOSED:smg  | data
+      router.decisions                     | data                     | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data                | data             | NOT_EXPOSED:dynamo
+      router.latency                       | data                     | data                   | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data                | data             | data
+      router.ttft                          | data                     | NOT_EXPOSED:smg        | NO_ROUTER:             | NO_ROUTER:       | NO_ROUTER:                  | NO_ROUTER:                  | NO_ROUTER:       | data                | data             | data
       """;
 
   private static final long T0 = 1_790_078_400_000L;
@@ -171,13 +185,14 @@ class MixedFleetPanelsTest {
   @TempDir static Path dir;
   private static Tsdb tsdb;
   private static Fleet fleet;
+  private static DashboardService service;
   private static final Map<String, Map<String, PanelResult>> byColumn = new HashMap<>();
 
   /** The fleet {@code infermon demo --engines all} runs (DemoCommandTest checks it is the same). */
   static FleetConfig mixedFleet() {
     return FleetConfig.builder()
         .engines(Backend.engines())
-        .routers(List.of(RouterKind.LLM_D, RouterKind.SMG))
+        .routers(List.of(RouterKind.LLM_D, RouterKind.SMG, RouterKind.DYNAMO))
         .build();
   }
 
@@ -203,9 +218,10 @@ class MixedFleetPanelsTest {
     DashboardService s =
         new DashboardService(
             new EmbeddedQueryBackend(tsdb, new Engine(EngineOptions.DEFAULTS)), Catalog.builtIn());
+    service = s;
     for (String c : COLUMNS) {
       Map<String, PanelResult> panels = new LinkedHashMap<>();
-      Filters f = Filters.of(Map.of("backend", c));
+      Filters f = Filters.of(filter(c));
       for (PanelResult p : s.render(DashboardRequest.of(f, END - 600_000, END))) {
         panels.put(p.panel().id(), p);
       }
@@ -218,6 +234,16 @@ class MixedFleetPanelsTest {
     if (tsdb != null) {
       tsdb.close();
     }
+  }
+
+  /**
+   * The dashboard filter of a column: the engine's {@code backend}; the Dynamo deployment, whose
+   * workers discovery gives no backend, by the model it serves.
+   */
+  private static Map<String, String> filter(String column) {
+    return column.equals("dynamo")
+        ? Map.of("model_name", FleetConfig.DYNAMO_MODEL)
+        : Map.of("backend", column);
   }
 
   private static Map<String, List<String>> table() {
@@ -242,6 +268,30 @@ class MixedFleetPanelsTest {
   void theTableHasARowForEveryPanel() {
     List<String> ids = Dashboards.standard().stream().map(Panel::id).toList();
     assertThat(table().keySet()).containsExactlyInAnyOrderElementsOf(ids);
+  }
+
+  /**
+   * Unfiltered, without prices no query of the cost panel runs: it says so, and guesses nothing of
+   * a query that selects no series (NO_MATCH: "a filter or a label leaves them out").
+   */
+  @Test
+  void theUnpricedCostPanelSaysWhyAndNoGuess() {
+    PanelResult p =
+        service
+            .render(
+                new DashboardRequest(
+                    Filters.NONE,
+                    0.95,
+                    END - 600_000,
+                    END,
+                    15_000,
+                    "5m",
+                    List.of("efficiency.cost_per_million_tokens")))
+            .get(0);
+    assertThat(p.reasons())
+        .extracting(EmptyReason::kind)
+        .contains(EmptyReason.Kind.NOT_CONFIGURED)
+        .doesNotContain(EmptyReason.Kind.NO_MATCH);
   }
 
   @TestFactory
@@ -286,10 +336,10 @@ class MixedFleetPanelsTest {
 
   /**
    * The catalog engine of a column: the prefill/decode pairs are vLLM and SGLang pods, NVIDIA NIM
-   * is read as vLLM (its unprefixed spelling).
+   * is read as vLLM (its unprefixed spelling), the Dynamo deployment's workers run vLLM.
    */
   private static String engineOf(String column) {
-    return column.equals("nim") ? "vllm" : column.replace("-pd", "");
+    return column.equals("nim") || column.equals("dynamo") ? "vllm" : column.replace("-pd", "");
   }
 
   /**
@@ -335,7 +385,8 @@ class MixedFleetPanelsTest {
           i.backend() == Backend.LLM_D
               || i.backend() == Backend.PRODUCTION_STACK
               || i.backend() == Backend.SMG;
-      if (i.backend().label().equals(column) || router) {
+      boolean dynamoWorker = column.equals("dynamo") && i.backend() == Backend.DYNAMO_WORKER;
+      if (i.backend().label().equals(column) || router || dynamoWorker) {
         mine.add(i.name());
       }
     }
