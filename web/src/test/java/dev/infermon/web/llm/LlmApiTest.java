@@ -486,15 +486,21 @@ class LlmApiTest {
           .containsExactly(
               "LLMTimeToFirstTokenHigh for 5m",
               "LLMRequestsQueuedWhilePreempting for 7m",
+              // vLLM's names include NVIDIA NIM's subset, which has no preemption counter
+              "LLMRequestsWaitingForSlot for 7m",
               "LLMRequestFailuresHigh for 20m",
               "LLMRouterQueueGrowing for 7m");
       JsonNode rs = group.path("rules");
+      // the configured quantile and threshold, on the engines' TTFT and the Dynamo frontend's
       assertThat(rs.get(0).path("expr").asText())
-          .startsWith("histogram_quantile(0.9,")
+          .contains("(histogram_quantile(0.9, sum by (namespace, model_name, le) (sum by")
+          .contains("histogram_quantile(0.9, sum by (namespace, model_name, le) (label_replace(")
+          .doesNotContain("0.95")
+          .doesNotContain("> 1 ")
           .endsWith("> 3");
       assertThat(rs.get(1).path("expr").asText()).contains("> 20)");
       // the configured ratio, then the configured minimum of failures over the 5-minute window
-      assertThat(rs.get(2).path("expr").asText()).contains("> 0.1)").endsWith("* 300 >= 7");
+      assertThat(rs.get(3).path("expr").asText()).contains("> 0.1)").endsWith("* 300 >= 7");
     } finally {
       llm.set(LlmConfig.DEFAULT);
     }
