@@ -73,6 +73,7 @@ class EngineNamesLintTest {
           tgi      | histogram_quantile(0.9, sum by (le) (rate(tgi_request_queue_duration_bucket[5m]))) | -
           tgi      | tgi:queue_size                                           | prefix-spelling ERROR: use tgi_queue_size
           tgi      | sum(rate(tgi_request_success_total[5m]))                 | unknown-metric ERROR: use tgi_request_success
+          tgi      | histogram_quantile(0.9, sum by (le) (rate(tgi_request_skipped_tokens_bucket[5m]))) | removed-metric ERROR:
           triton   | sum(nv_trt_llm_request_metrics{request_type="waiting"})  | -
           triton   | sum(rate(nv_inference_request_success{model="tensorrt_llm"}[5m])) | -
           triton   | sum(trt_llm_request_metrics{request_type="waiting"})     | prefix-spelling ERROR: use nv_trt_llm_request_metrics

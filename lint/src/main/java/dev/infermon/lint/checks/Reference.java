@@ -379,11 +379,28 @@ public final class Reference {
       if (family.isPresent()) {
         Optional<EngineCatalog.Match> m = e.identifyFamily(family.get());
         if (m.isPresent()) {
-          return new CatalogHit(e, m.get().entries(), m.get().variant(), family.get());
+          return new CatalogHit(
+              e, formOf(sample, m.get().entries()), m.get().variant(), family.get());
         }
       }
     }
     return null;
+  }
+
+  /**
+   * The entries a sample can be of: a {@code _bucket} only of a histogram's, so a family that was a
+   * histogram and is a summary now (TGI's {@code request_skipped_tokens} from 2.3) is judged by its
+   * histogram entry and that entry's removal; every entry otherwise.
+   */
+  private static List<MetricEntry> formOf(String sample, List<MetricEntry> entries) {
+    if (!sample.endsWith("_bucket")) {
+      return entries;
+    }
+    List<MetricEntry> histograms =
+        entries.stream()
+            .filter(m -> m.type() == MetricType.HISTOGRAM || m.type() == MetricType.GAUGEHISTOGRAM)
+            .toList();
+    return histograms.isEmpty() ? entries : histograms;
   }
 
   /**
