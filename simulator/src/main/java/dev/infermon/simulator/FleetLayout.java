@@ -186,33 +186,10 @@ final class FleetLayout {
       String vw = "vllm-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {
         String name = vw + "-" + role + "-0";
-        PodInfo info =
-            info(
-                name,
-                vw,
-                Backend.VLLM_PD,
-                role,
-                "vllm",
-                VllmRelease.V1_CURRENT.version(),
-                p,
-                1,
-                p.tensorParallel());
-        pods.add(
-            new VllmPod(
-                info,
-                VllmRelease.V1_CURRENT,
-                p,
-                config.seed(),
-                shape(p),
-                role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE,
-                vw,
-                s,
-                start,
-                0,
-                LoraAdapters.NONE,
-                config.mfu(),
-                new VllmPod.Features(config.nixl(), config.kvCacheMetrics()),
-                VllmSleep.Stretch.NEVER));
+        Workload.Phase phase =
+            role.equals("prefill") ? Workload.Phase.PREFILL : Workload.Phase.DECODE;
+        VllmPod.Features features = new VllmPod.Features(config.nixl(), config.kvCacheMetrics());
+        pods.add(currentVllm(name, vw, Backend.VLLM_PD, role, p, phase, vw, features, s));
       }
       String sw = "sglang-pd-" + p.slug();
       for (String role : List.of("prefill", "decode")) {
@@ -241,34 +218,57 @@ final class FleetLayout {
     String workload = "dynamo-vllm-" + p.slug();
     for (int i = 0; i < config.dynamoPods(); i++) {
       String name = workload + "-worker-" + i;
-      PodInfo info =
-          info(
+      pods.add(
+          currentVllm(
               name,
               workload,
               Backend.DYNAMO_WORKER,
               "worker",
-              "vllm",
-              VllmRelease.V1_CURRENT.version(),
               p,
-              1,
-              p.tensorParallel());
-      pods.add(
-          new VllmPod(
-              info,
-              VllmRelease.V1_CURRENT,
-              p,
-              config.seed(),
-              shape(p),
               Workload.Phase.BOTH,
               name,
-              s,
-              start,
-              0,
-              LoraAdapters.NONE,
-              config.mfu(),
               VllmPod.Features.NONE,
-              VllmSleep.Stretch.NEVER));
+              s));
     }
+  }
+
+  /** A pod of the current V1 vLLM release, one GPU, no LoRA adapters, never asleep. */
+  private VllmPod currentVllm(
+      String name,
+      String workload,
+      Backend backend,
+      String role,
+      ModelProfile p,
+      Workload.Phase phase,
+      String group,
+      VllmPod.Features features,
+      Scenario s) {
+    PodInfo info =
+        info(
+            name,
+            workload,
+            backend,
+            role,
+            "vllm",
+            VllmRelease.V1_CURRENT.version(),
+            p,
+            1,
+            p.tensorParallel());
+    return new VllmPod(
+        info,
+        VllmRelease.V1_CURRENT,
+        p,
+        config.seed(),
+        shape(p),
+        phase,
+        group,
+        s,
+        start,
+        0,
+        LoraAdapters.NONE,
+        config.mfu(),
+        features,
+        VllmSleep.Stretch.NEVER);
   }
 
   /**
