@@ -50,7 +50,15 @@ final class FleetLayout {
   }
 
   private LoadShape shape(ModelProfile p) {
-    return new LoadShape(config.seed(), Rng.derive(0, p.name()), 0.4, 0.05, 1.8);
+    return shape(config.seed(), p);
+  }
+
+  /**
+   * How {@code p}'s load moves in a fleet seeded {@code seed}: a daily swing of ±40% and a burst of
+   * 1.8x in one 5-minute window of twenty.
+   */
+  static LoadShape shape(long seed, ModelProfile p) {
+    return new LoadShape(seed, Rng.derive(0, p.name()), 0.4, 0.05, 1.8);
   }
 
   private void buildPods() {

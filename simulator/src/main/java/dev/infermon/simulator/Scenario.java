@@ -24,10 +24,11 @@ public enum Scenario {
   SLOW_POD("slow-pod", new ScenarioEffects(1, 1, 3, 0, 1, 0, 0, 0)),
   /**
    * Prompts sixteen times longer and never sharing a cached prefix (retrieval with fresh
-   * documents), at 0.15x the requests: the queue stays short while prefill makes the first token
-   * slow.
+   * documents), at 0.05x the requests: the queue stays short while prefill makes the first token
+   * slow, at any hour (inside the KV cache's ceiling at the daily peak in a burst too:
+   * ScenarioCeilingTest).
    */
-  LONG_PROMPTS("long-prompts", new ScenarioEffects(0.15, 1, 1, 0, 1, 0, 0, 0, 16, false)),
+  LONG_PROMPTS("long-prompts", new ScenarioEffects(0.05, 1, 1, 0, 1, 0, 0, 0, 16, false)),
   /** A fifth of the requests fail. */
   ERROR_SPIKE("error-spike", new ScenarioEffects(1, 1, 1, 0, 1, 0.2, 0, 0)),
   /**
