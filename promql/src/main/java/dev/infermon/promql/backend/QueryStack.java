@@ -10,14 +10,16 @@ import java.util.concurrent.ExecutionException;
  * embedded engine or a remote API, with whatever counts evaluations below):
  *
  * <pre>
- * JoiningBackend → ParallelBackend → CachingBackend → evaluator
+ * JoiningBackend → ParallelBackend → CachingBackend → HeadroomBackend → evaluator
  * </pre>
  *
  * Joining comes first so that a query identical to one in flight waits for it without taking a pool
  * thread; the pool comes before the cache so that a cached query's tail is evaluated in parallel
  * too; the cache sits on the evaluator, whose {@link QueryBackend#immutableBefore()} says which
  * steps are final, and below it only evaluations pass (a joined query or a cached step is no
- * evaluation). Stateless; each stack owns its pool and cache.
+ * evaluation); evaluations hold the heap's headroom open ({@link HeapHeadroom}: room to grow while
+ * queries run under {@code serve}'s tight heap). Stateless; each stack owns its pool and cache, the
+ * headroom is the process's.
  */
 public final class QueryStack {
   /**
@@ -64,7 +66,7 @@ public final class QueryStack {
     return new JoiningBackend(
         new ParallelBackend(
             new CachingBackend(
-                evaluator,
+                new HeadroomBackend(evaluator, HeapHeadroom.jvm()),
                 APPENDER_MARGIN_MS,
                 System::currentTimeMillis,
                 RANGE_CACHE_MAX_AGE_MS,
@@ -80,7 +82,8 @@ public final class QueryStack {
    * @throws IllegalArgumentException when {@code evaluator} is null
    */
   public static QueryBackend withoutCache(QueryBackend evaluator) {
-    return new JoiningBackend(new ParallelBackend(evaluator, QUERY_THREADS));
+    return new JoiningBackend(
+        new ParallelBackend(new HeadroomBackend(evaluator, HeapHeadroom.jvm()), QUERY_THREADS));
   }
 
   /**

@@ -61,20 +61,35 @@ final class HeapTrim implements AutoCloseable {
   }
 
   /**
-   * Whether to collect now: more than {@link #MAX_FREE} of the committed old generation holds no
-   * object, and the last trim was at least {@code minGapNanos} ago.
+   * Whether to collect now: more of the committed old generation holds no object than {@link
+   * #MAX_FREE} and than the JVM's current {@code MaxHeapFreeRatio} (in percent; a collection keeps
+   * up to that much free, so below it there is nothing to give back: while queries run, the promql
+   * stack's heap headroom raises it to 70), and the last trim was at least {@code minGapNanos} ago.
    */
-  static boolean due(long committed, long used, long nanosSinceLast, long minGapNanos) {
-    return committed > 0
-        && nanosSinceLast >= minGapNanos
-        && committed - used > MAX_FREE * committed;
+  static boolean due(
+      long committed, long used, int maxHeapFreeRatio, long nanosSinceLast, long minGapNanos) {
+    double free = Math.max(MAX_FREE, maxHeapFreeRatio / 100.0);
+    return committed > 0 && nanosSinceLast >= minGapNanos && committed - used > free * committed;
+  }
+
+  /** The JVM's {@code MaxHeapFreeRatio} now (a manageable flag: it changes at run time). */
+  private static int maxHeapFreeRatio() {
+    return Integer.parseInt(
+        ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+            .getVMOption("MaxHeapFreeRatio")
+            .getValue());
   }
 
   private void check(MemoryPoolMXBean oldGen) {
     try {
       MemoryUsage u = oldGen.getUsage();
       long now = System.nanoTime();
-      if (due(u.getCommitted(), u.getUsed(), now - lastNanos, MIN_GAP_SECONDS * 1_000_000_000L)) {
+      if (due(
+          u.getCommitted(),
+          u.getUsed(),
+          maxHeapFreeRatio(),
+          now - lastNanos,
+          MIN_GAP_SECONDS * 1_000_000_000L)) {
         lastNanos = now;
         log.debug(
             "old generation {} MB committed, {} MB used: collecting to give the rest back",
