@@ -56,7 +56,8 @@ final class HistoryServer implements AutoCloseable {
               new EmbeddedQueryBackend(
                   db,
                   new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
-                  db::appendableMinTime));
+                  db::appendableMinTime,
+                  db));
       DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
       WebServer web =
           WebServer.start(

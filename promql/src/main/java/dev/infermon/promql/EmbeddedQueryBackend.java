@@ -8,6 +8,7 @@ import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.ParseException;
 import dev.infermon.promql.parser.PromqlParser;
 import dev.infermon.promql.value.QueryResult;
+import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.SeriesSet;
 import dev.infermon.storage.Storage;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,6 +30,7 @@ public final class EmbeddedQueryBackend implements QueryBackend {
   private final Storage storage;
   private final Engine engine;
   private final LongSupplier immutableBefore; // null: cannot tell
+  private final AppendWatermark watermark; // null: cannot tell
 
   /** Over a storage that cannot tell which samples are final: {@link #immutableBefore()} empty. */
   public EmbeddedQueryBackend(Storage storage, Engine engine) {
@@ -40,12 +43,27 @@ public final class EmbeddedQueryBackend implements QueryBackend {
    *     null when the storage cannot tell. Read at each {@link #immutableBefore()}.
    */
   public EmbeddedQueryBackend(Storage storage, Engine engine, LongSupplier immutableBefore) {
+    this(storage, engine, immutableBefore, null);
+  }
+
+  /**
+   * As {@link #EmbeddedQueryBackend(Storage, Engine, LongSupplier)}, with what the storage
+   * committed since a mark (the TSDB itself); null when it cannot tell.
+   */
+  public EmbeddedQueryBackend(
+      Storage storage, Engine engine, LongSupplier immutableBefore, AppendWatermark watermark) {
     if (storage == null || engine == null) {
       throw new IllegalArgumentException("storage and engine are required");
     }
     this.storage = storage;
     this.engine = engine;
     this.immutableBefore = immutableBefore;
+    this.watermark = watermark;
+  }
+
+  @Override
+  public Optional<AppendWatermark> appendWatermark() {
+    return Optional.ofNullable(watermark);
   }
 
   @Override

@@ -3,9 +3,11 @@ package dev.infermon.promql;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.value.QueryResult;
+import dev.infermon.storage.AppendWatermark;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
@@ -73,6 +75,16 @@ public interface QueryBackend {
    */
   default OptionalLong immutableBefore() {
     return OptionalLong.empty();
+  }
+
+  /**
+   * What the storage committed since a mark ({@link AppendWatermark}): a results cache keeps the
+   * steps before the lowest sample committed since it read them, not only those before {@link
+   * #immutableBefore()}. Empty when the backend cannot tell (the default). Decorators pass their
+   * delegate's on.
+   */
+  default Optional<AppendWatermark> appendWatermark() {
+    return Optional.empty();
   }
 
   /**

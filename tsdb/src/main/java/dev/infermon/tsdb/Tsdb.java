@@ -2,6 +2,7 @@ package dev.infermon.tsdb;
 
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
+import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
@@ -49,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: all methods are thread-safe. Appends never wait for compaction except for the
  * moment the log cuts a segment; queriers keep the blocks they read alive until closed.
  */
-public final class Tsdb implements Storage {
+public final class Tsdb implements Storage, AppendWatermark {
   private static final Logger log = LoggerFactory.getLogger(Tsdb.class);
 
   static final String WAL_DIR = "wal";
@@ -342,6 +343,20 @@ public final class Tsdb implements Storage {
    */
   public long appendableMinTime() {
     return head.appendableMinValidTime();
+  }
+
+  @Override
+  public long mark() {
+    return head.commitMark();
+  }
+
+  /**
+   * The lowest sample timestamp the head committed since {@code mark}; blocks change only by
+   * compaction (same samples) and retention, which a reader bounds by age.
+   */
+  @Override
+  public java.util.OptionalLong lowestSince(long mark) {
+    return head.lowestCommittedSince(mark);
   }
 
   /** The directory this database owns. */

@@ -95,6 +95,11 @@ final class CountingBackend implements QueryBackend {
   }
 
   @Override
+  public java.util.Optional<dev.infermon.storage.AppendWatermark> appendWatermark() {
+    return delegate.appendWatermark();
+  }
+
+  @Override
   public List<Labels> series(List<String> selectors, long startMs, long endMs) {
     seriesCalls.increment();
     return timed(

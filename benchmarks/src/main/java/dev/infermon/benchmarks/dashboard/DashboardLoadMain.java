@@ -84,7 +84,8 @@ public final class DashboardLoadMain {
               new EmbeddedQueryBackend(
                   storage,
                   new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
-                  db::appendableMinTime));
+                  db::appendableMinTime,
+                  db));
       QueryBackend backend = QueryStack.of(evaluator);
       DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
       try (WebServer web =

@@ -13,6 +13,7 @@ import dev.infermon.promql.value.Annotations;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
+import dev.infermon.storage.AppendWatermark;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -33,9 +35,13 @@ import java.util.function.LongSupplier;
  * half a chunk range older than the newest one is rejected) no sample can be added there any more,
  * so the step's value is final. A repeated query (same text, step and grid phase) takes its final
  * steps from the cache and evaluates only the tail since the last final step: with the embedded
- * TSDB, the last hour and a bit of a 6 h dashboard instead of all six. Over a delegate that cannot
- * tell which steps are final (a remote one: the bound is empty) nothing is cached and every query
- * passes through.
+ * TSDB, the last hour and a bit of a 6 h dashboard instead of all six. Where the delegate also
+ * tells what the storage committed since a mark ({@link QueryBackend#appendWatermark()}: the
+ * embedded TSDB does), an entry keeps every step it was asked for, with the mark read before its
+ * evaluation, and a repeated query evaluates only the steps from the lowest sample committed since
+ * (scrapes commit at the newest time: a refreshed dashboard evaluates the last scrape or two; a
+ * sender catching up 40 minutes late, 40 minutes). Over a delegate that cannot tell which steps
+ * are final (a remote one: the bound is empty) nothing is cached and every query passes through.
  *
  * <p>What is cached: only {@link #rangeQuery(String, long, long, long)} (instant queries, such as
  * rules', and the forms under a caller's timeout pass through), only queries without {@code @} and
@@ -53,6 +59,9 @@ import java.util.function.LongSupplier;
  * dashboard holds about a million), least recently used evicted first.
  */
 public final class CachingBackend extends ForwardingBackend {
+  /** An entry read from a storage that does not tell what it commits later. */
+  private static final long NO_MARK = Long.MIN_VALUE;
+
   private final long marginMs;
   private final LongSupplier clockMs;
   private final long maxAgeMs;
@@ -143,6 +152,8 @@ public final class CachingBackend extends ForwardingBackend {
     if (!cacheable(query) || bound.isEmpty() || bound.getAsLong() == Long.MIN_VALUE) {
       return delegate.rangeQuery(query, startMs, endMs, stepMs);
     }
+    Optional<AppendWatermark> watermark = delegate.appendWatermark();
+    long mark = watermark.map(AppendWatermark::mark).orElse(NO_MARK);
     long horizon = bound.getAsLong() - marginMs;
     Key key = new Key(query, stepMs, Math.floorMod(startMs, stepMs));
     long now = clockMs.getAsLong();
@@ -152,17 +163,23 @@ public final class CachingBackend extends ForwardingBackend {
       if (e != null && (now - e.createdMs > maxAgeMs || startMs < e.fromMs || startMs > e.toMs)) {
         e = null;
       }
+    }
+    if (e != null) {
+      e = stillValid(e, watermark, horizon, stepMs);
+    }
+    synchronized (entries) {
       if (e == null) {
         misses++;
       } else {
         hits++;
       }
     }
-    long cut = lastStepBefore(startMs, stepMs, horizon);
+    // what this evaluation may keep: every step when the storage tells what it commits later
+    long cut = mark != NO_MARK ? endMs : lastStepBefore(startMs, stepMs, horizon);
     if (e == null) {
       QueryResult full = delegate.rangeQuery(query, startMs, endMs, stepMs);
       if (full.value() instanceof Matrix && cut >= startMs) {
-        put(key, Entry.of(startMs, cut, (Matrix) full.value(), full.annotations(), now));
+        put(key, Entry.of(startMs, cut, (Matrix) full.value(), full.annotations(), now, mark));
       }
       return full;
     }
@@ -179,11 +196,33 @@ public final class CachingBackend extends ForwardingBackend {
     notes.addAll(tail.annotations().all());
     Annotations annotations = Annotations.of(notes);
     long upTo = Math.min(cut, endMs);
-    if (endMs >= e.toMs && (upTo > e.toMs || startMs > e.fromMs)) {
+    if (endMs >= e.toMs && (upTo > e.toMs || startMs > e.fromMs || mark != e.mark)) {
       // keep what became final, drop what the window left behind
-      put(key, Entry.of(startMs, Math.max(upTo, e.toMs), merged, annotations, e.createdMs));
+      put(key, Entry.of(startMs, Math.max(upTo, e.toMs), merged, annotations, e.createdMs, mark));
     }
     return new QueryResult(merged, annotations);
+  }
+
+  /**
+   * {@code e} cut to the steps the storage cannot have changed since it was read: before the lowest
+   * sample committed since its mark, or, where the storage cannot tell, before the horizon; null
+   * when none are left.
+   */
+  private static Entry stillValid(
+      Entry e, Optional<AppendWatermark> watermark, long horizon, long stepMs) {
+    OptionalLong lowest =
+        e.mark == NO_MARK || watermark.isEmpty()
+            ? OptionalLong.empty()
+            : watermark.get().lowestSince(e.mark);
+    long before = lowest.isPresent() ? lowest.getAsLong() : horizon;
+    if (before > e.toMs) {
+      return e;
+    }
+    long to = lastStepBefore(e.fromMs, stepMs, before);
+    if (to < e.fromMs) {
+      return null;
+    }
+    return Entry.of(e.fromMs, to, new Matrix(e.series), e.annotations, e.createdMs, e.mark);
   }
 
   /** Hits and misses so far, for tests and the benchmark's notes. */
@@ -289,8 +328,9 @@ public final class CachingBackend extends ForwardingBackend {
       List<TimeSeries> series,
       Annotations annotations,
       long createdMs,
+      long mark,
       long points) {
-    static Entry of(long from, long to, Matrix m, Annotations a, long createdMs) {
+    static Entry of(long from, long to, Matrix m, Annotations a, long createdMs, long mark) {
       List<TimeSeries> kept = new ArrayList<>(m.series().size());
       long n = 0;
       for (TimeSeries s : m.series()) {
@@ -300,7 +340,7 @@ public final class CachingBackend extends ForwardingBackend {
           n += cut.size();
         }
       }
-      return new Entry(from, to, List.copyOf(kept), a, createdMs, n);
+      return new Entry(from, to, List.copyOf(kept), a, createdMs, mark, n);
     }
   }
 }

@@ -4,9 +4,11 @@ import dev.infermon.model.labels.Labels;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.value.QueryResult;
+import dev.infermon.storage.AppendWatermark;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -49,6 +51,11 @@ abstract class ForwardingBackend implements QueryBackend {
   @Override
   public OptionalLong immutableBefore() {
     return delegate.immutableBefore();
+  }
+
+  @Override
+  public Optional<AppendWatermark> appendWatermark() {
+    return delegate.appendWatermark();
   }
 
   @Override

@@ -12,10 +12,12 @@ import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
+import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.testing.MemoryStorage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +66,30 @@ class CachingBackendTest {
       app.append(0, Labels.of("__name__", "queue", "pod", "late"), late, kl % 11);
     }
     app.commit();
+    commits.add(new long[] {commits.size(), late >= T0 ? late : now});
     now += SCRAPE;
   }
+
+  /** Every commit's sequence number and lowest sample time: the storage's watermark. */
+  private final List<long[]> commits = new ArrayList<>();
+
+  private final AppendWatermark watermark =
+      new AppendWatermark() {
+        @Override
+        public long mark() {
+          return commits.size();
+        }
+
+        @Override
+        public OptionalLong lowestSince(long mark) {
+          return OptionalLong.of(
+              commits.stream()
+                  .filter(c -> c[0] >= mark)
+                  .mapToLong(c -> c[1])
+                  .min()
+                  .orElse(Long.MAX_VALUE));
+        }
+      };
 
   private void scrapeFor(long ms) {
     long until = now + ms;
@@ -117,6 +141,53 @@ class CachingBackendTest {
     }
     assertThat(cache.stats()[0]).as("hits").isEqualTo(5L * QUERIES.size());
     assertThat(cache.stats()[1]).as("misses").isEqualTo(QUERIES.size());
+  }
+
+  @Test
+  void withTheStoragesWatermarkAnswersAsTheEngineWhileSamplesArrive() {
+    counting.watermark = watermark;
+    answersAsTheEngineWhileSamplesArrive();
+  }
+
+  @Test
+  void withTheStoragesWatermarkOnlyStepsFromTheLowestCommittedSampleOnAreEvaluatedAgain() {
+    counting.watermark = watermark;
+    scrapeFor(3 * HOUR);
+    CachingBackend cache = cache();
+    long step = 60_000;
+    long end = (now / step + 1) * step;
+    long start = end - 2 * HOUR;
+    String q = QUERIES.get(0);
+    cache.rangeQuery(q, start, end, step);
+    QueryResult again = cache.rangeQuery(q, start, end, step);
+    assertThat(ranges).as("nothing committed since: no evaluation").hasSize(1);
+    assertThat(series(again)).isEqualTo(series(engine.rangeQuery(q, start, end, step)));
+    long late = now - 40 * 60_000; // the next scrape's lowest sample: the late sender's
+    scrapeFor(SCRAPE);
+    QueryResult got = cache.rangeQuery(q, start, end, step);
+    assertThat(ranges).hasSize(2);
+    assertThat(ranges.get(1)[0])
+        .as("from the first step at or after the late sample, not an hour and more back")
+        .isEqualTo(CachingBackend.lastStepBefore(start, step, late) + step)
+        .isGreaterThan(CachingBackend.lastStepBefore(start, step, now - HOUR) + step);
+    assertThat(series(got)).isEqualTo(series(engine.rangeQuery(q, start, end, step)));
+    // what the storage no longer keeps track of: the appendable window's bound, as without
+    counting.watermark =
+        new AppendWatermark() {
+          @Override
+          public long mark() {
+            return 0;
+          }
+
+          @Override
+          public OptionalLong lowestSince(long mark) {
+            return OptionalLong.empty();
+          }
+        };
+    scrapeFor(SCRAPE);
+    cache.rangeQuery(q, start, end, step);
+    assertThat(ranges.get(2)[0])
+        .isLessThanOrEqualTo(CachingBackend.lastStepBefore(start, step, now - HOUR) + step);
   }
 
   @Test

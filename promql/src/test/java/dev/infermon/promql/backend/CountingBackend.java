@@ -2,8 +2,10 @@ package dev.infermon.promql.backend;
 
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.value.QueryResult;
+import dev.infermon.storage.AppendWatermark;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +20,7 @@ final class CountingBackend extends ForwardingBackend {
   final List<long[]> ranges = new ArrayList<>(); // guarded by itself
   private int instants; // guarded by ranges
   private final LongSupplier bound; // null: cannot tell
+  volatile AppendWatermark watermark; // null: the delegate's
   private volatile CountDownLatch gate = new CountDownLatch(0);
   final CountDownLatch entered = new CountDownLatch(1);
 
@@ -44,6 +47,12 @@ final class CountingBackend extends ForwardingBackend {
   @Override
   public OptionalLong immutableBefore() {
     return bound == null ? OptionalLong.empty() : OptionalLong.of(bound.getAsLong());
+  }
+
+  @Override
+  public Optional<AppendWatermark> appendWatermark() {
+    AppendWatermark w = watermark;
+    return w == null ? delegate.appendWatermark() : Optional.of(w);
   }
 
   @Override

@@ -126,6 +126,11 @@ final class InstrumentedQueryBackend implements QueryBackend {
   }
 
   @Override
+  public java.util.Optional<dev.infermon.storage.AppendWatermark> appendWatermark() {
+    return delegate.appendWatermark();
+  }
+
+  @Override
   public List<Labels> series(List<String> selectors, long startMs, long endMs) {
     return delegate.series(selectors, startMs, endMs);
   }

@@ -62,7 +62,8 @@ final class QueryEngine implements Component {
                 () ->
                     db == null
                         ? null
-                        : new EmbeddedQueryBackend(db, new Engine(options), db::appendableMinTime));
+                        : new EmbeddedQueryBackend(
+                            db, new Engine(options), db::appendableMinTime, db));
     backend = inner == null ? null : QueryStack.of(new InstrumentedQueryBackend(inner, metrics));
   }
 

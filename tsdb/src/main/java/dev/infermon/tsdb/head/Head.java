@@ -35,6 +35,7 @@ public final class Head implements Storage {
   final MemPostings postings = new MemPostings();
   final Counters counters = new Counters();
   final SampleBufferPool sampleBuffers = new SampleBufferPool();
+  final CommitTimes commitTimes = new CommitTimes(System::nanoTime);
   private final ChunkStore chunks;
   private final SeriesTable series = new SeriesTable();
   private final StringInterner interner = new StringInterner();
@@ -101,6 +102,19 @@ public final class Head implements Storage {
    */
   public long maxValidTime() {
     return options.maxValidTime();
+  }
+
+  /** A mark for {@link #lowestCommittedSince}: read it before reading the head. */
+  public long commitMark() {
+    return commitTimes.mark();
+  }
+
+  /**
+   * The lowest sample timestamp committed since {@code mark} was read ({@link Long#MAX_VALUE}:
+   * none); empty when the mark is older than the head keeps track of (20 minutes).
+   */
+  public java.util.OptionalLong lowestCommittedSince(long mark) {
+    return commitTimes.lowestSince(mark);
   }
 
   /**

@@ -201,6 +201,7 @@ final class HeadAppender implements Appender {
     head.counters.samplesAppended.add(appended);
     if (appended > 0) {
       head.widenTimeRange(mint, maxt);
+      head.commitTimes.committed(mint); // after the samples are visible: see AppendWatermark
     }
   }
 
