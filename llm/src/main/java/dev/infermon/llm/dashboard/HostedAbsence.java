@@ -37,9 +37,19 @@ final class HostedAbsence {
         return new EmptyReason(EmptyReason.Kind.BEHIND_FLAG, component.engine(), why, null, flag);
       }
     }
-    // no band the pod may run has a setting: the release that first has the component is the fix
-    String until = said.get(said.size() - 1).until();
+    // no band the pod may run has a setting: the first release where a flag turns the component
+    // on is the fix, as an engine's own missing family names the release that adds it
     return new EmptyReason(
-        EmptyReason.Kind.NOT_EXPOSED, host.engine(), why, until.isEmpty() ? null : until, null);
+        EmptyReason.Kind.NOT_EXPOSED, host.engine(), why, firstSwitchable(component, host), null);
+  }
+
+  /** The host's first release line where a band's flag turns the component on; null if none. */
+  private static String firstSwitchable(EngineCatalog component, EngineCatalog host) {
+    return component.absences().stream()
+        .filter(a -> a.on().equals(host.engine()) && a.workerOf().isEmpty() && a.behindFlag())
+        .map(Absence::since)
+        .filter(v -> !v.isEmpty())
+        .min(java.util.Comparator.comparing((String v) -> host.version(v).orElseThrow().ordinal()))
+        .orElse(null);
   }
 }

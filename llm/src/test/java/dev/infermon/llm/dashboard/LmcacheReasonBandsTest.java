@@ -30,11 +30,12 @@ class LmcacheReasonBandsTest {
       textBlock =
           """
           # first | last | features        | kind        | engine  | version | the reason says                                  | and
-          0.4     | 0.4  | -               | NOT_EXPOSED | vllm    | 0.8     | has no LMCache connector                         | LMCacheConnectorV1 from 0.8.5
-          0.6     | 0.7  | -               | NOT_EXPOSED | vllm    | 0.8     | has no LMCache connector                         | LMCacheConnector (the V0 engine's) from 0.8.0
+          0.4     | 0.4  | -               | NOT_EXPOSED | vllm    | 0.8     | this vLLM release has no LMCache connector       | LMCacheConnectorV1 from 0.8.5
+          0.6     | 0.7  | -               | NOT_EXPOSED | vllm    | 0.8     | has no LMCache connector                         | in 0.7.3 not read
+          0.7     | 0.7  | -               | NOT_EXPOSED | vllm    | 0.8     | vLLM 0.7 has no LMCacheConnectorV1               | in 0.7.3 not read
           0.8     | 0.8  | -               | BEHIND_FLAG | lmcache | -       | LMCacheConnectorV1 from vLLM 0.8.5               | LMCacheConnector
           0.11    | 0.33 | -               | BEHIND_FLAG | lmcache | -       | no LMCache on these vLLM pods                    | LMCacheConnectorV1
-          0.7     | 0.9  | -               | BEHIND_FLAG | lmcache | -       | has no LMCache connector                         | LMCacheConnectorV1 from vLLM 0.8.5
+          0.7     | 0.9  | -               | BEHIND_FLAG | lmcache | -       | vLLM 0.7 has no LMCacheConnectorV1               | LMCacheConnectorV1 from vLLM 0.8.5
           0.11    | 0.33 | DYN_SYSTEM_PORT | BEHIND_FLAG | lmcache | -       | ENABLE_LMCACHE=1 (Dynamo v0.7.0, v0.7.1)         | --connector lmcache (v0.8.0
           """)
   void theReasonIsTheReleasesOwn(
