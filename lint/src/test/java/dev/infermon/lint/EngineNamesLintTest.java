@@ -93,6 +93,11 @@ class EngineNamesLintTest {
           dynamo   | sum(dynamo_frontend_active_requests)                     | -
           dynamo   | sum(dynamo_frontend_inflight_requests)                   | deprecated-metric WARNING: use dynamo_frontend_active_requests
           dynamo   | sum(dynamo:frontend_active_requests)                     | prefix-spelling ERROR: use dynamo_frontend_active_requests
+          dynamo   | max(dynamo_component_gpu_cache_usage_percent)            | -
+          dynamo   | max(dynamo_component_kvstats_gpu_cache_usage_percent)    | removed-metric WARNING: use dynamo_component_gpu_cache_usage_percent
+          dynamo   | sum(dynamo_component_kvstats_total_blocks)               | removed-metric WARNING: use dynamo_component_total_blocks
+          dynamo   | sum(dynamo_component_kvstats_active_blocks)              | removed-metric WARNING:
+          dynamo   | max(dynamo_component_kvstats_gpu_prefix_cache_hit_rate)  | removed-metric WARNING:
           lmcache  | sum(max without (worker_id, role) (rate(lmcache:num_hit_tokens_total[5m]))) | -
           lmcache  | sum(max without (worker_id, role) (rate(lmcache_num_hit_tokens_total[5m]))) | prefix-spelling ERROR: use lmcache:num_hit_tokens_total
           """)

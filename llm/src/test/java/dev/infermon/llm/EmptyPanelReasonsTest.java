@@ -67,6 +67,8 @@ class EmptyPanelReasonsTest {
     "gpu.sm_active,            EMPTY,   BEHIND_FLAG,  dcgm,   add DCGM_FI_PROF_SM_ACTIVE to the counters CSV (commented out by default)",
     "pd.ttft_user,             EMPTY,   NO_TARGETS,   '',     ",
     "model.success_rate,       PARTIAL, NOT_EXPOSED,  vllm,   0.8",
+    // vLLM 0.4.3 has no LMCache connector to turn on: the release that brings one, not a flag
+    "pod.kv_offload_hit_rate,  EMPTY,   NOT_EXPOSED,  vllm,   0.8",
   })
   void panelSaysWhy(String id, String status, String kind, String engine, String versionOrFlag) {
     PanelResult p = panels.get(id);

@@ -15,6 +15,7 @@ import dev.infermon.promql.value.Sample;
 import dev.infermon.promql.value.Vector;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.FleetConfigBuilder;
+import dev.infermon.simulator.RouterKind;
 import dev.infermon.simulator.vllm.VllmLmcache;
 import java.time.Duration;
 import java.util.HashMap;
@@ -171,6 +172,46 @@ class LmcacheTest {
                     .contains("PROMETHEUS_MULTIPROC_DIR");
               });
     }
+  }
+
+  /**
+   * NVIDIA Dynamo's vLLM workers (the pods behind {@code --router dynamo}) without LMCache: their
+   * reason names the worker's own switches, not vllm serve's, each with the Dynamo releases whose
+   * docs have it, since a worker's page does not tell its Dynamo release.
+   */
+  @Test
+  void dynamoWorkersWithoutLmcacheNameTheWorkersSwitches() {
+    // a builder of its own: SMALL is shared by the other tests
+    FleetConfig config =
+        FleetConfig.builder()
+            .vllmPods(2)
+            .dataParallelPods(0)
+            .legacyVllmPods(0)
+            .sglangPods(0)
+            .sglangGatewayPods(0)
+            .prefillDecode(false)
+            .models(List.of(MODEL))
+            .lmcachePods(0)
+            .router(RouterKind.DYNAMO)
+            .build();
+    SimulatedFleet off = new SimulatedFleet(config, false);
+    off.run(Duration.ofMinutes(3));
+    PanelResult p =
+        render(new DashboardService(QueryStack.of(off.backend), CATALOG), off)
+            .get("pod.kv_offload_hit_rate");
+    assertThat(p.status()).isEqualTo(PanelResult.Status.EMPTY);
+    assertThat(p.reasons())
+        .as("%s", p.reasons())
+        .isNotEmpty()
+        .allSatisfy(
+            r -> {
+              assertThat(r.kind()).isEqualTo(EmptyReason.Kind.BEHIND_FLAG);
+              assertThat(r.message())
+                  .startsWith("no LMCache on these NVIDIA Dynamo vLLM workers")
+                  .contains("ENABLE_LMCACHE=1 (Dynamo v0.7.0, v0.7.1)")
+                  .contains("--connector lmcache (v0.8.0");
+              assertThat(r.flag()).contains("python -m dynamo.vllm");
+            });
   }
 
   @Test

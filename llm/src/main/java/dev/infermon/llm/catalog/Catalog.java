@@ -1,11 +1,13 @@
 package dev.infermon.llm.catalog;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The engine catalog: per engine (vLLM, SGLang, Hugging Face TGI, llama.cpp, dcgm-exporter, AMD's
@@ -43,6 +45,61 @@ public final class Catalog {
     }
     this.engines = Collections.unmodifiableMap(m);
     this.nonEngine = nonEngine;
+    for (EngineCatalog e : engines) {
+      checkAbsences(e);
+    }
+  }
+
+  /**
+   * A component's absent_on bands name its host's release lines and its wrappers engines of this
+   * catalog: the files are read one at a time, so only the whole catalog can tell.
+   */
+  private void checkAbsences(EngineCatalog e) {
+    EngineCatalog host = engines.get(e.runsIn());
+    for (Absence a : e.absences()) {
+      for (String line : List.of(a.since(), a.until())) {
+        if (!line.isEmpty() && (host == null || host.version(line).isEmpty())) {
+          throw new CatalogException(
+              e.engine()
+                  + ".absent_on "
+                  + a.on()
+                  + ": \""
+                  + line
+                  + "\" is no release line of "
+                  + e.runsIn());
+        }
+      }
+      if (!a.workerOf().isEmpty() && !engines.containsKey(a.workerOf())) {
+        throw new CatalogException(
+            e.engine()
+                + ".absent_on "
+                + a.on()
+                + ": worker_of names unknown engine "
+                + a.workerOf());
+      }
+    }
+  }
+
+  /**
+   * The engines a target of {@code engine} is served through, told by their gated families'
+   * conditions among the target's {@code features} (an NVIDIA Dynamo worker's DYN_SYSTEM_PORT,
+   * which the detector adds for the dynamo_component_* families on its page): never the engine
+   * itself or a component running inside it.
+   */
+  public Set<String> servedThrough(Collection<String> features, String engine) {
+    Set<String> out = new java.util.TreeSet<>();
+    for (EngineCatalog w : engines.values()) {
+      if (w.engine().equals(engine) || w.runsIn().equals(engine)) {
+        continue;
+      }
+      for (MetricEntry m : w.metrics()) {
+        if (m.condition().gated() && features.contains(m.condition().flag())) {
+          out.add(w.engine());
+          break;
+        }
+      }
+    }
+    return out;
   }
 
   /**

@@ -216,23 +216,44 @@ public final class CatalogLoader {
   }
 
   /**
-   * {@code runs_in} and {@code absent_on: [{engine | product, why, cite}]}: the host of a component
-   * and what its signals' empty panels say on the pods of other engines or products.
+   * {@code runs_in} and {@code absent_on: [{engine | product, why, cite, since, until, worker_of,
+   * kind, flag}]}: the host of a component and what its signals' empty panels say on the pods of
+   * other engines or products, per band of the host's releases ({@code since}, {@code until}: the
+   * host's lines, checked by {@link Catalog}) or for the host's pods that are {@code worker_of}'s
+   * workers; {@code kind} {@code behind_flag} (the default) or {@code not_exposed} (no setting of
+   * these releases turns it on).
    */
   private Placement placement(JsonNode root) {
-    Map<String, String> absent = new java.util.LinkedHashMap<>();
+    List<Absence> absent = new ArrayList<>();
+    Set<String> seen = new java.util.HashSet<>();
     int i = 0;
     for (JsonNode a : nodes.array(root, "absent_on", false)) {
       String at = "absent_on[" + i++ + "]";
-      nodes.checkKeys(a, Set.of("engine", "product", "why", "cite"), at);
+      nodes.checkKeys(
+          a,
+          Set.of("engine", "product", "why", "cite", "since", "until", "worker_of", "kind", "flag"),
+          at);
       nodes.text(a, "cite", at, true);
       if (a.has("engine") == a.has("product")) {
         throw nodes.fail(at, "exactly one of engine and product is required");
       }
-      String key = nodes.text(a, a.has("engine") ? "engine" : "product", at, true);
-      if (absent.put(key, nodes.text(a, "why", at, true)) != null) {
-        throw nodes.fail(at, "\"" + key + "\" is listed twice");
+      String kind = a.path("kind").asText("behind_flag");
+      if (!kind.equals("behind_flag") && !kind.equals("not_exposed")) {
+        throw nodes.fail(at + ".kind", "behind_flag or not_exposed, got \"" + kind + "\"");
       }
+      Absence x =
+          new Absence(
+              nodes.text(a, a.has("engine") ? "engine" : "product", at, true),
+              a.path("worker_of").asText(""),
+              a.path("since").asText(""),
+              a.path("until").asText(""),
+              kind.equals("behind_flag"),
+              a.path("flag").asText(""),
+              nodes.text(a, "why", at, true));
+      if (!seen.add(x.on() + "|" + x.workerOf() + "|" + x.since() + "|" + x.until())) {
+        throw nodes.fail(at, "\"" + x.on() + "\" is listed twice for the same releases");
+      }
+      absent.add(x);
     }
     return new Placement(root.path("runs_in").asText(""), absent);
   }

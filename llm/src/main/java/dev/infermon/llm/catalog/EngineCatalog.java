@@ -109,6 +109,21 @@ public final class EngineCatalog {
   }
 
   /**
+   * The clauses for a pod of host engine {@code host} of releases {@code range} (null when not
+   * dated) served through the engines {@code servedThrough} (a Dynamo worker): {@link
+   * Placement#absences}.
+   */
+  public List<Absence> absences(
+      EngineCatalog host, ReleaseRange range, java.util.Set<String> servedThrough) {
+    return placement.absences(host.engine(), host, range, servedThrough);
+  }
+
+  /** Every {@code absent_on} clause, in catalog order. */
+  public List<Absence> absences() {
+    return placement.absences();
+  }
+
+  /**
    * What the engine exposes in place of {@code s}, a signal it has no source for, as a clause ("the
    * size in blocks ..."); empty when the catalog does not say.
    */

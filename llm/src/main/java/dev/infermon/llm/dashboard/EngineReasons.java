@@ -16,6 +16,7 @@ import dev.infermon.llm.signals.Signal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Why one engine's target shows nothing for one signal, from the catalog and what the target
@@ -107,12 +108,17 @@ final class EngineReasons {
    * Why host {@code host}'s target shows nothing for {@code s}, a signal of this component (LMCache
    * inside vLLM): its families on the page say traffic; a product embedding the host that the
    * catalog says does not load it (NVIDIA NIM) says so; otherwise the component does not run there,
-   * with what turns it on (the catalog's words for the host, when it has them). Its release lines
-   * are its own, not the host's, so no release is named, and no signal either: one clause holds for
-   * all of the component's families, so a panel says it once per engine.
+   * in the catalog's words for the host's release and for the engines the target is served through
+   * ({@code servedThrough}: a Dynamo worker is started by Dynamo's switches), {@link
+   * HostedAbsence}. No signal is named: one clause holds for all of the component's families, so a
+   * panel says it once per engine and release band.
    */
   EmptyReason explainHosted(
-      Signal s, List<SignalSource> sources, TargetInventory t, EngineCatalog host) {
+      Signal s,
+      List<SignalSource> sources,
+      TargetInventory t,
+      EngineCatalog host,
+      Set<String> servedThrough) {
     Optional<FamilyInfo> shown = present(sources, t, null);
     if (shown.isPresent()) {
       return traffic(s, shown.get(), sources);
@@ -125,16 +131,8 @@ final class EngineReasons {
       }
     }
     String flag = e.entries(sources.get(0).metrics().get(0)).get(0).condition().flag();
-    String why =
-        e.absentOn(host.engine())
-            .orElse(
-                "no "
-                    + e.title()
-                    + " on these "
-                    + host.title()
-                    + " pods: it is on their page only with "
-                    + flag);
-    return reason(EmptyReason.Kind.BEHIND_FLAG, why, null, flag);
+    return HostedAbsence.reason(
+        e, host, e.absences(host, t.detection().versions(), servedThrough), flag);
   }
 
   /** A source family is on the target: what its samples did says whether traffic is the reason. */

@@ -365,7 +365,14 @@ final class ReasonFinder {
           // are on these very pages, or the component is not there
           for (TargetInventory t : targets.targets()) {
             if (t.up()) {
-              out.add(new EngineReasons(c, t).explainHosted(s, c.sources(s), t, e));
+              out.add(
+                  new EngineReasons(c, t)
+                      .explainHosted(
+                          s,
+                          c.sources(s),
+                          t,
+                          e,
+                          catalog.servedThrough(t.detection().features(), t.engine())));
             }
           }
           return;

@@ -59,6 +59,54 @@ class DynamoDetectionTest {
     assertThat(dynamo.entry("frontend_inflight_requests", older)).isPresent();
   }
 
+  /**
+   * The four kvstats gauges of PR #2704 (2025-08-29) are gone from 04070c75, whose kvstats module
+   * has only TOTAL_BLOCKS and GPU_CACHE_USAGE_PERCENT without the kvstats_ infix; the two that kept
+   * their meaning name their successors, the other two none.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      nullValues = "-",
+      value = {
+        "component_kvstats_active_blocks, -",
+        "component_kvstats_total_blocks, component_total_blocks",
+        "component_kvstats_gpu_cache_usage_percent, component_gpu_cache_usage_percent",
+        "component_kvstats_gpu_prefix_cache_hit_rate, -"
+      })
+  void theKvstatsGaugesLivedFromPr2704To04070c75(String family, String successor) {
+    EngineCatalog dynamo = CATALOG.engine("dynamo");
+    ReleaseLine pr2704 = dynamo.version("pr2704").orElseThrow();
+    ReleaseLine pr2176 = dynamo.version("pr2176").orElseThrow();
+    ReleaseLine current = dynamo.version("04070c75").orElseThrow();
+    assertThat(dynamo.entry(family, pr2704)).isPresent();
+    assertThat(dynamo.entry(family, pr2176)).isEmpty();
+    assertThat(dynamo.entry(family, current)).isEmpty();
+    MetricEntry m = dynamo.entries(family).get(0);
+    assertThat(m.history().removed()).isEqualTo(current);
+    assertThat(m.history().replacedBy()).isEqualTo(successor);
+    if (successor != null) {
+      assertThat(dynamo.entry(successor, current)).isPresent();
+      assertThat(dynamo.entry(successor, pr2704)).isEmpty();
+    }
+  }
+
+  /** #2176 (2025-07-30) renamed nv_llm_http_service_* to dynamo_frontend_*: the seven it named. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "frontend_requests_total",
+    "frontend_inflight_requests",
+    "frontend_request_duration_seconds",
+    "frontend_input_sequence_tokens",
+    "frontend_output_sequence_tokens",
+    "frontend_time_to_first_token_seconds",
+    "frontend_inter_token_latency_seconds"
+  })
+  void theFrontendsFirstFamiliesDateFromPr2176(String family) {
+    EngineCatalog dynamo = CATALOG.engine("dynamo");
+    assertThat(dynamo.entries(family).get(0).since())
+        .isEqualTo(dynamo.version("pr2176").orElseThrow());
+  }
+
   @Test
   void aNameDynamoNeverHadIsNotCatalogued() {
     assertThat(CATALOG.identifyFamily("dynamo_frontend_ttft_seconds")).isEmpty();
