@@ -40,8 +40,8 @@ import java.util.function.LongSupplier;
  * embedded TSDB does), an entry keeps every step it was asked for, with the mark read before its
  * evaluation, and a repeated query evaluates only the steps from the lowest sample committed since
  * (scrapes commit at the newest time: a refreshed dashboard evaluates the last scrape or two; a
- * sender catching up 40 minutes late, 40 minutes). Over a delegate that cannot tell which steps
- * are final (a remote one: the bound is empty) nothing is cached and every query passes through.
+ * sender catching up 40 minutes late, 40 minutes). Over a delegate that cannot tell which steps are
+ * final (a remote one: the bound is empty) nothing is cached and every query passes through.
  *
  * <p>What is cached: only {@link #rangeQuery(String, long, long, long)} (instant queries, such as
  * rules', and the forms under a caller's timeout pass through), only queries without {@code @} and
@@ -257,6 +257,17 @@ public final class CachingBackend extends ForwardingBackend {
 
   /** The cached points in {@code [from, to]} followed by the tail's, series sorted by labels. */
   private static Matrix merge(List<TimeSeries> cached, long from, long to, Matrix tail) {
+    if (tail.series().isEmpty()) {
+      // nothing evaluated (nothing committed since): the cached series as they are, in their order
+      List<TimeSeries> out = new ArrayList<>(cached.size());
+      for (TimeSeries s : cached) {
+        TimeSeries cut = slice(s, from, to);
+        if (cut != null) {
+          out.add(cut);
+        }
+      }
+      return new Matrix(out);
+    }
     Map<Labels, TimeSeries[]> parts = new TreeMap<>();
     for (TimeSeries s : cached) {
       TimeSeries cut = slice(s, from, to);
