@@ -63,6 +63,7 @@ class CaptureNamesLintTest {
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | sum(vllm:num_requests_waiting)                | prefix-spelling error          | the endpoints spell it num_requests_waiting
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | (sum(vllm:num_requests_waiting) > 50) and (sum(rate(vllm:num_preemptions_total[5m])) > 0) | unknown-metric warning | NVIDIA NIM does not expose vllm:num_preemptions_total
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | (sum(vllm:num_requests_waiting) > 50) and (sum(vllm:num_requests_running) > 0) | prefix-spelling error; prefix-spelling error | the endpoints spell it num_requests_waiting
+          vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom | (sum(rate(vllm:request_success_total[5m])) > 0) and (sum(rate(vllm:request_success_total{finished_reason="abort"}[5m]) or rate(request_failure_total[5m])) > 0) | unknown-metric warning | vllm:request_success_total is missing from the endpoints
           VLLM                                 | sum(rate(vllm:prefix_cache_hits_total[5m]))             | -                              | -
           """)
   void aNameIsJudgedByTheReleasesAndHardwareOfTheCaptures(
