@@ -24,9 +24,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * or too new for is a removed one with its replacement, not an unknown one; a name every endpoint's
  * release predates is {@code added-later}, a warning with the upgrade, while a misspelt one stays
  * an unknown-metric error. NVIDIA NIM's fixed subset is an error in NIM's own spelling (no endpoint
- * serves it) and a warning in vLLM's (right for vLLM pods), once for the spellings or-ed together.
- * A fix names only what the captures' releases expose: a rename's other name, a replacement or a
- * did-you-mean that no endpoint's release has would send the user to another empty query.
+ * serves it) and a warning in vLLM's (right for vLLM pods), once for the spellings or-ed together;
+ * a vLLM name {@code and}-ed with such a family is no misspelling, since NIM's pods cannot meet the
+ * condition in any spelling (the default pack's queue-while-preempting rule reads vLLM's pods
+ * only). A fix names only what the captures' releases expose: a rename's other name, a replacement
+ * or a did-you-mean that no endpoint's release has would send the user to another empty query.
  */
 class CaptureNamesLintTest {
   private static final String VLLM =
@@ -58,6 +60,10 @@ class CaptureNamesLintTest {
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | sum(rate(num_preemptions_total[5m]))          | unknown-metric error           | NVIDIA NIM does not expose
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | sum(rate(vllm:num_preemptions_total[5m]))     | unknown-metric warning         | NVIDIA NIM does not expose
           nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | sum(rate(vllm:num_preemptions_total[5m]) or rate(ray_vllm:num_preemptions_total[5m])) | unknown-metric warning | NVIDIA NIM does not expose vllm:
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | sum(vllm:num_requests_waiting)                | prefix-spelling error          | the endpoints spell it num_requests_waiting
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | (sum(vllm:num_requests_waiting) > 50) and (sum(rate(vllm:num_preemptions_total[5m])) > 0) | unknown-metric warning | NVIDIA NIM does not expose vllm:num_preemptions_total
+          nim-llm-2024-10-30_llama-3.1-8b_unprefixed.txt | (sum(vllm:num_requests_waiting) > 50) and (sum(vllm:num_requests_running) > 0) | prefix-spelling error; prefix-spelling error | the endpoints spell it num_requests_waiting
+          vllm-pr28792_api-server-count-8_pid-label_EXCERPT.prom | (sum(rate(vllm:request_success_total[5m])) > 0) and (sum(rate(vllm:request_success_total{finished_reason="abort"}[5m]) or rate(request_failure_total[5m])) > 0) | unknown-metric warning | vllm:request_success_total is missing from the endpoints
           VLLM                                 | sum(rate(vllm:prefix_cache_hits_total[5m]))             | -                              | -
           """)
   void aNameIsJudgedByTheReleasesAndHardwareOfTheCaptures(

@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * An SGLang PD prefill server never observes TTFT (its tokenizer manager skips it in prefill mode:
- * sglang.yaml's not_on_roles): with the view filtered to the prefill role, the TTFT panels say so,
- * not that the page was cut.
+ * sglang.yaml's not_on_roles), nor inter-token latency (its requests end with their first token,
+ * the baseline ITL is counted from): with the view filtered to the prefill role, the TTFT and
+ * TPOT/ITL panels say so, not that the page was cut.
  */
 class SglangPrefillTtftTest {
   private static final Catalog CATALOG = Catalog.builtIn();
@@ -27,6 +28,30 @@ class SglangPrefillTtftTest {
   @ParameterizedTest
   @CsvSource({"pod.ttft", "model.ttft"})
   void aPrefillServerNeverObservesTtft(String id) {
+    assertThat(sglangReasons(id))
+        .allSatisfy(
+            m ->
+                assertThat(m)
+                    .contains("is never written on a SGLang prefill server")
+                    .doesNotContain("cut, or names dropped"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"pod.tpot", "model.tpot"})
+  void aPrefillServerNeverObservesInterTokenLatency(String id) {
+    List<String> itl =
+        sglangReasons(id).stream().filter(m -> m.contains("inter_token_latency")).toList();
+    assertThat(itl)
+        .isNotEmpty()
+        .allSatisfy(
+            m ->
+                assertThat(m)
+                    .contains("is never written on a SGLang prefill server")
+                    .doesNotContain("the page lacks it"));
+  }
+
+  /** The SGLang reasons of panel {@code id}, empty on the pair's prefill servers. */
+  private static List<String> sglangReasons(String id) {
     FleetConfig config =
         FleetConfig.builder()
             .vllmPods(0)
@@ -52,11 +77,6 @@ class SglangPrefillTtftTest {
             .map(EmptyReason::message)
             .toList();
     assertThat(sglang).isNotEmpty();
-    assertThat(sglang)
-        .allSatisfy(
-            m ->
-                assertThat(m)
-                    .contains("is never written on a SGLang prefill server")
-                    .doesNotContain("cut, or names dropped"));
+    return sglang;
   }
 }

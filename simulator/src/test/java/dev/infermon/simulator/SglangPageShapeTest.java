@@ -173,6 +173,28 @@ class SglangPageShapeTest {
         .allMatch(s -> "decode".equals(s.label("engine_type")));
   }
 
+  /**
+   * A PD prefill server observes no inter-token latency: its tokenizer manager's collect_metrics
+   * (sgl-project/sglang python/sglang/srt/managers/tokenizer_manager.py @ 001067ff) skips TTFT on a
+   * prefill server and observes ITL only for the tokens after {@code last_completion_tokens}, which
+   * starts at 1 ({@code ReqState}); a prefill request ends with the one token its forward appended
+   * (disaggregation/prefill.py @ 000c2b94, process_batch_result_disagg_prefill, "There is no
+   * output_ids for prefill"), streamed once when its KV transfer is done, so no interval is
+   * observed and the family has no sample. (A request aborted before its prefill reports 0 tokens,
+   * a delta of -1 the collector lands in a bucket: the bug sgl-project/sglang#39706 fixes; the
+   * simulator aborts none there.)
+   */
+  @Test
+  void prefillServersObserveNoInterTokenLatency() {
+    Page prefill = PageChecker.strict(Fixtures.sglangPage("prefill", 1, 600));
+    assertThat(prefill.value("sglang:num_requests_total", "model_name", "Qwen-32B")).isPositive();
+    assertThat(prefill.families)
+        .doesNotContainKey("sglang:inter_token_latency_seconds")
+        .doesNotContainKey("sglang:time_per_output_token_seconds");
+    Page decode = PageChecker.strict(Fixtures.sglangPage("decode", 1, 600));
+    assertThat(decode.family("sglang:inter_token_latency_seconds").samples).isNotEmpty();
+  }
+
   @Test
   void gatewayRewritesColonsAndAddsTheWorkerAddress() {
     String worker = Fixtures.sglangPage("unified", 2, 300);

@@ -17,8 +17,10 @@ import java.util.List;
  * thing: a rename of it (the catalog's history), a source of the same signal (SGLang's three
  * hit-rate sources), the same family in the other spelling (exposed, or in the spelling the
  * engine's targets use while this one's is used by none); or, for a family created lazily, any
- * exposed name of the engine (the {@code or} is the fallback while it does not exist yet). Names
- * the catalog does not know are never covered: a typo stays a typo. Stateless.
+ * exposed name of the engine (the {@code or} is the fallback while it does not exist yet). A name
+ * {@code and}-ed with an operand whose families none of its engine's targets can serve is covered
+ * too: the condition cannot hold there in any spelling. Names the catalog does not know are never
+ * covered: a typo stays a typo. Stateless.
  */
 final class Alternatives {
   private Alternatives() {}
@@ -52,6 +54,9 @@ final class Alternatives {
             .anyMatch(a -> a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LOR)) {
       return true; // NIM's branch of an or: empty on other spellings' targets
     }
+    if (andedWithUnserved(s, ancestors, vs, info)) {
+      return true;
+    }
     Expr child = vs;
     for (int i = ancestors.size() - 1; i >= 0; i--) {
       Expr a = ancestors.get(i);
@@ -74,6 +79,57 @@ final class Alternatives {
       child = a;
     }
     return false;
+  }
+
+  /**
+   * Whether {@code info} is {@code and}-ed with families of its engine that no spelling the
+   * engine's targets use serves (NVIDIA NIM's subset lacks vLLM's {@code num_preemptions_total}):
+   * on those targets the condition is empty in every spelling, so the name's spelling is no fault
+   * (an alert that reads the engine's own pods apart, as the queue-while-preempting rule does); the
+   * other operand gets the finding that says why.
+   */
+  private static boolean andedWithUnserved(
+      QueryScope s, List<Expr> ancestors, Expr vs, MetricInfo info) {
+    Expr child = vs;
+    for (int i = ancestors.size() - 1; i >= 0; i--) {
+      Expr a = ancestors.get(i);
+      if (a instanceof BinaryExpr && ((BinaryExpr) a).op() == BinaryOp.LAND) {
+        BinaryExpr and = (BinaryExpr) a;
+        Expr other = contains(and.lhs(), child) ? and.rhs() : and.lhs();
+        if (unsatisfiable(s, other, info)) {
+          return true;
+        }
+      }
+      child = a;
+    }
+    return false;
+  }
+
+  /**
+   * Whether every selector of {@code operand} names a family of {@code info}'s engine that no
+   * spelling of the engine's targets serves: one branch a target does serve (NIM's own {@code
+   * request_failure_total} beside vLLM's finish reasons) makes the operand satisfiable.
+   */
+  private static boolean unsatisfiable(QueryScope s, Expr operand, MetricInfo info) {
+    List<VectorSelector> selectors = ExprWalk.selectors(operand);
+    for (VectorSelector t : selectors) {
+      MetricInfo ti = s.info(t);
+      if (ti == null
+          || ti.hit() == null
+          || ti.hit().engine() != info.hit().engine()
+          || ti.exposed()
+          || !noTargetServes(s, ti)) {
+        return false;
+      }
+    }
+    return !selectors.isEmpty();
+  }
+
+  private static boolean noTargetServes(QueryScope s, MetricInfo info) {
+    var engine = info.hit().engine();
+    java.util.Set<dev.infermon.llm.catalog.Spelling> used = s.ref.spellingsOf(engine);
+    String family = info.hit().latest().name();
+    return !used.isEmpty() && used.stream().noneMatch(sp -> engine.serves(sp.variant(), family));
   }
 
   /**

@@ -115,29 +115,22 @@ public final class AlertPack {
                                 "Users of {{ $labels.model_name }} in {{ $labels.namespace }} wait {{ $value | humanizeDuration }} (p"
                                     + q
                                     + ") for their first token."))));
-    var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY, o);
-    var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY, o);
-    if (waiting.isPresent() && preempt.isPresent()) {
-      out.add(
-          new AlertRule(
-              QUEUED,
-              "("
-                  + waiting.get()
-                  + " > "
-                  + alerts.waitingThreshold()
-                  + ") and ("
-                  + preempt.get()
-                  + " > 0)",
-              alerts.waitingFor(),
-              Map.of("severity", "warning"),
-              Map.of(
-                  "summary",
-                  "{{ $labels.model_name }}: more than "
-                      + alerts.waitingThreshold()
-                      + " requests wait while the engine preempts",
-                  "description",
-                  "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings.")));
-    }
+    queued(c, catalog, spellings, alerts, fleet)
+        .ifPresent(
+            expr ->
+                out.add(
+                    new AlertRule(
+                        QUEUED,
+                        expr,
+                        alerts.waitingFor(),
+                        Map.of("severity", "warning"),
+                        Map.of(
+                            "summary",
+                            "{{ $labels.model_name }}: more than "
+                                + alerts.waitingThreshold()
+                                + " requests wait while the engine preempts",
+                            "description",
+                            "{{ $value }} requests wait for {{ $labels.model_name }} in {{ $labels.namespace }} and the KV cache is preempting: add capacity or review KV-cache and batch settings."))));
     slots(c, catalog, spellings, alerts, fleet).ifPresent(out::add);
     failures(c, o, alerts)
         .ifPresent(
@@ -157,6 +150,48 @@ public final class AlertPack {
                             "{{ $value | humanizePercentage }} of the requests to {{ $labels.model_name }} in {{ $labels.namespace }} finish with abort or error."))));
     RouterAlerts.queue(catalog, alerts, routers).ifPresent(out::add);
     return out;
+  }
+
+  /**
+   * Requests piling up while the engine preempts, per engine that has both signals: each engine's
+   * queue over the threshold {@code and} that engine's preemptions, joined with {@code or}. The
+   * queue of the engines and spellings that report no preemption (TGI, NIM, llama.cpp, ...) is left
+   * out, as is a second preempting engine's: a model of one name served by several engines would
+   * otherwise add queues of pods that do not preempt to those of pods that do, and fire on a queue
+   * no preemption explains ({@code LLMRequestsWaitingForSlot} reads the others').
+   */
+  private static Optional<String> queued(
+      PromqlCompiler c,
+      Catalog catalog,
+      List<Spelling> spellings,
+      LlmConfig.Alerts alerts,
+      Presence fleet) {
+    Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
+    for (Spelling s : spellings) {
+      if (preempts(catalog.engine(s.engine()), s)) {
+        byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
+      }
+    }
+    List<String> parts = new ArrayList<>();
+    for (Set<Spelling> one : byEngine.values()) {
+      PromqlCompiler.Options o = options(alerts, one, fleet);
+      var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY, o);
+      var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY, o);
+      if (waiting.isPresent() && preempt.isPresent()) {
+        parts.add(
+            "("
+                + waiting.get()
+                + " > "
+                + alerts.waitingThreshold()
+                + ") and ("
+                + preempt.get()
+                + " > 0)");
+      }
+    }
+    if (parts.size() <= 1) {
+      return parts.stream().findFirst();
+    }
+    return Optional.of("(" + String.join(") or (", parts) + ")");
   }
 
   /**

@@ -111,6 +111,15 @@ final class FleetOptions {
   int nimPods;
 
   @Option(
+      names = "--dynamo-pods",
+      description =
+          "vLLM workers (python -m dynamo.vllm, aggregated) of an NVIDIA Dynamo deployment of their"
+              + " own, serving Qwen/Qwen3-8B, behind Dynamo's frontend when --router lists dynamo;"
+              + " labelled as the Dynamo operator's workers: no backend label, role worker"
+              + " (default: ${DEFAULT-VALUE}; --engines all: at least 2, with the frontend).")
+  int dynamoPods;
+
+  @Option(
       names = "--pd",
       negatable = true,
       defaultValue = "true",
@@ -199,6 +208,7 @@ final class FleetOptions {
             .trtllmPods(trtllmPods)
             .tritonPods(tritonPods)
             .nimPods(nimPods)
+            .dynamoPods(dynamoPods)
             .prefillDecode(pd)
             .nodes(nodes)
             .amdNodes(amdNodes)

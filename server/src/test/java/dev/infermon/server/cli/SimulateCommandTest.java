@@ -210,6 +210,37 @@ class SimulateCommandTest {
   }
 
   @Test
+  void dynamoPodsReachTheFleetBehindDynamosFrontend() {
+    SimulateCommand plain = new SimulateCommand();
+    new CommandLine(plain).parseArgs();
+    assertThat(plain.config().dynamoPods()).isZero();
+    SimulateCommand c = new SimulateCommand();
+    new CommandLine(c).parseArgs("--dynamo-pods", "3");
+    assertThat(c.config().dynamoPods()).isEqualTo(3);
+    SimulateCommand all = new SimulateCommand();
+    new CommandLine(all).parseArgs("--engines", "all", "--dynamo-pods", "3");
+    assertThat(all.config().dynamoPods()).as("--engines all keeps a larger count").isEqualTo(3);
+    String[] r =
+        run(
+            "--dynamo-pods",
+            "2",
+            "--router",
+            "dynamo",
+            "--listen",
+            "127.0.0.1:19700",
+            "--print-file-sd");
+    assertThat(r[0]).as(r[2]).isEqualTo("0");
+    assertThat(r[1])
+        .contains("\"pod\": \"dynamo-vllm-qwen3-8b-worker-1\"")
+        .doesNotContain("dynamo-vllm-qwen3-8b-worker-2")
+        .contains("\"backend\": \"dynamo\"");
+    String[] bad = run("--dynamo-pods", "-1", "--print-file-sd");
+    assertThat(bad[0]).isEqualTo("2");
+    assertThat(bad[2]).contains("dynamoPods");
+    assertThat(run("--help")[1]).contains("--dynamo-pods=<dynamoPods>");
+  }
+
+  @Test
   void routerServesItsPageInFrontOfThePods() {
     String[] r = run("--router", "llm-d", "--listen", "127.0.0.1:19700", "--print-file-sd");
     assertThat(r[0]).isEqualTo("0");
