@@ -2,6 +2,13 @@ package dev.infermon.benchmarks.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.infermon.llm.catalog.Catalog;
+import dev.infermon.llm.dashboard.DashboardService;
+import dev.infermon.promql.QueryBackend;
+import dev.infermon.tsdb.Tsdb;
+import dev.infermon.web.WebOptions;
+import dev.infermon.web.WebServer;
+import dev.infermon.web.WebServices;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -45,6 +52,27 @@ final class DashboardLoad {
       }
     }
     return (long) Math.ceil(raw / 3600) * 3600;
+  }
+
+  /**
+   * infermon's HTTP server on a free port of 127.0.0.1 with the dashboard service over {@code
+   * backend} (the query stack) and {@code db}, as {@code it-ui}'s {@code HistoryServer} assembles
+   * them: what a load is sent to.
+   */
+  static WebServer serve(Tsdb db, QueryBackend backend) throws IOException {
+    DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
+    return WebServer.start(
+        WebOptions.defaults("127.0.0.1:0"),
+        WebServices.builder()
+            .queries(() -> backend)
+            .appendable(() -> db)
+            .dashboard(() -> dashboard)
+            .build());
+  }
+
+  /** The UI's window end for a history ending at {@code endMs}: the end rounded up to the step. */
+  static double uiEndSeconds(long endMs, long stepSeconds) {
+    return Math.ceil(endMs / 1000.0 / stepSeconds) * stepSeconds;
   }
 
   /** The panel ids of a layout answer, in its order (the level "all"). */

@@ -1,16 +1,11 @@
 package dev.infermon.benchmarks.dashboard;
 
-import dev.infermon.llm.catalog.Catalog;
-import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.EmbeddedQueryBackend;
-import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.tsdb.Tsdb;
-import dev.infermon.web.WebOptions;
 import dev.infermon.web.WebServer;
-import dev.infermon.web.WebServices;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -86,16 +81,7 @@ public final class DashboardLoadMain {
                   new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
                   db::appendableMinTime,
                   db));
-      QueryBackend backend = QueryStack.of(evaluator);
-      DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
-      try (WebServer web =
-          WebServer.start(
-              WebOptions.defaults("127.0.0.1:0"),
-              WebServices.builder()
-                  .queries(() -> backend)
-                  .appendable(() -> db)
-                  .dashboard(() -> dashboard)
-                  .build())) {
+      try (WebServer web = DashboardLoad.serve(db, QueryStack.of(evaluator))) {
         System.out.printf(
             Locale.ROOT,
             "%d pods x %d h at %d s (%,d samples), opened and serving in %.1f s%n",
@@ -115,7 +101,7 @@ public final class DashboardLoadMain {
     long range = h.hours * 3600L;
     long step = DashboardLoad.stepFor(range);
     // the UI's window at the history's end: the end rounded up to the step
-    double end = Math.ceil(h.endMs / 1000.0 / step) * step;
+    double end = DashboardLoad.uiEndSeconds(h.endMs, step);
     int top = Integer.getInteger("dashload.top", 0);
     System.out.println(
         "load          wall_ms  process_cpu_ms  thread_cpu_ms  range  instant  series  selects "

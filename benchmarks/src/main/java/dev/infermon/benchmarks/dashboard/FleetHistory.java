@@ -37,9 +37,8 @@ final class FleetHistory {
     this.samples = samples;
   }
 
-  /** The history built in {@code dir}, if one is there; refused when its parameters differ. */
-  static FleetHistory existing(Path dir, int pods, int hours, int scrapeSeconds)
-      throws IOException {
+  /** The history built in {@code dir}, whatever its parameters, or null when none is there. */
+  static FleetHistory read(Path dir) throws IOException {
     Path marker = dir.resolve(MARKER);
     if (!Files.exists(marker)) {
       return null;
@@ -48,13 +47,21 @@ final class FleetHistory {
     try (InputStream in = Files.newInputStream(marker)) {
       p.load(in);
     }
-    FleetHistory h =
-        new FleetHistory(
-            Integer.parseInt(p.getProperty("pods")),
-            Integer.parseInt(p.getProperty("hours")),
-            Integer.parseInt(p.getProperty("scrapeSeconds")),
-            Long.parseLong(p.getProperty("endMs")),
-            Long.parseLong(p.getProperty("samples")));
+    return new FleetHistory(
+        Integer.parseInt(p.getProperty("pods")),
+        Integer.parseInt(p.getProperty("hours")),
+        Integer.parseInt(p.getProperty("scrapeSeconds")),
+        Long.parseLong(p.getProperty("endMs")),
+        Long.parseLong(p.getProperty("samples")));
+  }
+
+  /** The history built in {@code dir}, if one is there; refused when its parameters differ. */
+  static FleetHistory existing(Path dir, int pods, int hours, int scrapeSeconds)
+      throws IOException {
+    FleetHistory h = read(dir);
+    if (h == null) {
+      return null;
+    }
     if (h.pods != pods || h.hours != hours || h.scrapeSeconds != scrapeSeconds) {
       throw new IllegalArgumentException(
           dir

@@ -121,12 +121,12 @@ final class FleetData {
     for (Map.Entry<String, List<Integer>> f : families.entrySet()) {
       out.write("# TYPE " + f.getKey() + " " + types.get(f.getValue().get(0)) + "\n");
       for (int j : f.getValue()) {
-        String prefix = seriesText(labels.get(j));
+        String prefix = OpenMetricsExport.seriesText(labels.get(j));
         for (int s = 0; s < scrapes; s++) {
           line.setLength(0);
           line.append(prefix)
               .append(' ')
-              .append(value(values[j][s]))
+              .append(OpenMetricsExport.value(values[j][s]))
               .append(' ')
               .append(time(s) / 1000)
               .append('\n');
@@ -151,43 +151,5 @@ final class FleetData {
       }
     }
     return name;
-  }
-
-  private static String seriesText(Labels l) {
-    StringBuilder sb = new StringBuilder(l.metricName()).append('{');
-    boolean first = true;
-    for (int i = 0; i < l.size(); i++) {
-      if (l.name(i).equals(Labels.METRIC_NAME)) {
-        continue;
-      }
-      if (!first) {
-        sb.append(',');
-      }
-      first = false;
-      sb.append(l.name(i)).append("=\"");
-      String v = l.value(i);
-      for (int k = 0; k < v.length(); k++) {
-        char c = v.charAt(k);
-        if (c == '\\' || c == '"') {
-          sb.append('\\');
-        }
-        sb.append(c == '\n' ? "\\n" : String.valueOf(c));
-      }
-      sb.append('"');
-    }
-    return sb.append('}').toString();
-  }
-
-  private static String value(double v) {
-    if (Double.isNaN(v)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "+Inf" : "-Inf";
-    }
-    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-      return Long.toString((long) v);
-    }
-    return Double.toString(v);
   }
 }

@@ -16,6 +16,7 @@ import java.lang.management.ThreadMXBean;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -127,14 +128,19 @@ final class SideBySide {
     return engine.rangeQuery(storage, expr, start, end, step).value();
   }
 
+  /** One series' points of an answer: times (ms) and values. */
+  private record Points(long[] ts, double[] vs) {}
+
   /**
    * Null when both sides return the same series and values (relative 1e-6), else what differs: the
-   * series counts, or how many series differ and the first difference.
+   * series counts, or how many series and points differ, how many of those points lie at or after
+   * {@code settledFrom} (a caller's time from which it expects no difference in principle; {@code
+   * Long.MIN_VALUE} for all) and the first difference.
    */
-  String compare(String q, long start, long end, long step)
+  String compare(String q, long start, long end, long step, long settledFrom)
       throws IOException, InterruptedException {
-    Map<String, double[]> inf = infermonResult(q, start, end, step);
-    Map<String, double[]> prom = prometheusResult(q, start, end, step);
+    Map<String, Points> inf = infermonResult(q, start, end, step);
+    Map<String, Points> prom = prometheusResult(q, start, end, step);
     if (!inf.keySet().equals(prom.keySet())) {
       String only =
           prom.keySet().stream()
@@ -150,27 +156,70 @@ final class SideBySide {
       return "series: infermon " + inf.size() + ", Prometheus " + prom.size() + only;
     }
     String first = null;
-    int differing = 0;
-    for (Map.Entry<String, double[]> e : prom.entrySet()) {
-      String d = difference(e.getKey(), e.getValue(), inf.get(e.getKey()));
+    int series = 0;
+    long[] points = new long[2]; // differing, of which settled
+    for (Map.Entry<String, Points> e : prom.entrySet()) {
+      String d = difference(e.getKey(), e.getValue(), inf.get(e.getKey()), settledFrom, points);
       if (d != null) {
-        differing++;
+        series++;
         first = first == null ? d : first;
       }
     }
-    return first == null ? null : differing + " of " + prom.size() + " series differ; " + first;
+    if (first == null) {
+      return null;
+    }
+    String settled =
+        settledFrom == Long.MIN_VALUE
+            ? ""
+            : " (" + points[1] + " at or after " + PrometheusProcess.seconds(settledFrom) + ")";
+    return String.format(
+        Locale.ROOT,
+        "%s%d of %d series differ, %d points%s; first: %s",
+        settledFrom != Long.MIN_VALUE && points[1] == 0 ? "only before the settled time: " : "",
+        series,
+        prom.size(),
+        points[0],
+        settled,
+        first);
   }
 
-  private static String difference(String series, double[] prom, double[] inf) {
-    if (prom.length != inf.length) {
-      return series + ": Prometheus " + prom.length + " vs infermon " + inf.length + " points";
-    }
-    for (int i = 0; i < prom.length; i++) {
-      if (!same(prom[i], inf[i])) {
-        return series + " point " + i + ": Prometheus " + prom[i] + ", infermon " + inf[i];
+  /** The first difference of one series, null when none; adds the differing points to counts. */
+  private static String difference(
+      String series, Points prom, Points inf, long settledFrom, long[] counts) {
+    String first = null;
+    int i = 0;
+    int j = 0;
+    while (i < prom.ts().length || j < inf.ts().length) {
+      long tp = i < prom.ts().length ? prom.ts()[i] : Long.MAX_VALUE;
+      long ti = j < inf.ts().length ? inf.ts()[j] : Long.MAX_VALUE;
+      long t = Math.min(tp, ti);
+      String d = null;
+      if (tp != ti) {
+        d =
+            series
+                + " at "
+                + PrometheusProcess.seconds(t)
+                + ": only in "
+                + (tp < ti ? "Prometheus" : "infermon");
+      } else if (!same(prom.vs()[i], inf.vs()[j])) {
+        d =
+            series
+                + " at "
+                + PrometheusProcess.seconds(t)
+                + ": Prometheus "
+                + prom.vs()[i]
+                + ", infermon "
+                + inf.vs()[j];
       }
+      if (d != null) {
+        counts[0]++;
+        counts[1] += t >= settledFrom ? 1 : 0;
+        first = first == null ? d : first;
+      }
+      i += tp <= ti ? 1 : 0;
+      j += ti <= tp ? 1 : 0;
     }
-    return null;
+    return first;
   }
 
   static boolean same(double a, double b) {
@@ -179,19 +228,27 @@ final class SideBySide {
         || Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
   }
 
-  private Map<String, double[]> infermonResult(String q, long start, long end, long step) {
-    Map<String, double[]> inf = new TreeMap<>();
+  private Map<String, Points> infermonResult(String q, long start, long end, long step) {
+    Map<String, Points> inf = new TreeMap<>();
     Value v = evaluate(PromqlParser.parse(q), start, end, step);
     if (v instanceof Matrix) {
       for (TimeSeries s : ((Matrix) v).series()) {
+        long[] ts = new long[s.size()];
         double[] vals = new double[s.size()];
         for (int i = 0; i < s.size(); i++) {
+          ts[i] = s.timestampAt(i);
           vals[i] = s.valueAt(i);
         }
-        inf.put(s.labels().toString(), vals);
+        inf.put(s.labels().toString(), new Points(ts, vals));
       }
     } else if (v instanceof Vector) {
-      ((Vector) v).samples().forEach(s -> inf.put(s.labels().toString(), new double[] {s.value()}));
+      ((Vector) v)
+          .samples()
+          .forEach(
+              s ->
+                  inf.put(
+                      s.labels().toString(),
+                      new Points(new long[] {end}, new double[] {s.value()})));
     } else {
       throw new IllegalStateException("a scalar or string result is not compared: " + q);
     }
@@ -199,9 +256,9 @@ final class SideBySide {
   }
 
   @SuppressWarnings("unchecked")
-  private Map<String, double[]> prometheusResult(String q, long start, long end, long step)
+  private Map<String, Points> prometheusResult(String q, long start, long end, long step)
       throws IOException, InterruptedException {
-    Map<String, double[]> prom = new TreeMap<>();
+    Map<String, Points> prom = new TreeMap<>();
     Map<String, Object> data = ask(q, start, end, step).data();
     for (Object o : (List<Object>) data.get("result")) {
       Map<String, Object> s = (Map<String, Object>) o;
@@ -209,11 +266,14 @@ final class SideBySide {
       ((Map<String, Object>) s.get("metric")).forEach((k, val) -> b.set(k, (String) val));
       List<Object> points =
           s.containsKey("values") ? (List<Object>) s.get("values") : List.of(s.get("value"));
+      long[] ts = new long[points.size()];
       double[] vals = new double[points.size()];
       for (int i = 0; i < vals.length; i++) {
-        vals[i] = PrometheusProcess.goFloat((String) ((List<Object>) points.get(i)).get(1));
+        List<Object> point = (List<Object>) points.get(i);
+        ts[i] = Math.round(((Number) point.get(0)).doubleValue() * 1000);
+        vals[i] = PrometheusProcess.goFloat((String) point.get(1));
       }
-      prom.put(b.build().toString(), vals);
+      prom.put(b.build().toString(), new Points(ts, vals));
     }
     return prom;
   }
