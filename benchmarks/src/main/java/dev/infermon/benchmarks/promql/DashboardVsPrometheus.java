@@ -56,7 +56,8 @@ public final class DashboardVsPrometheus {
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> opt = Cli.options(args, Set.of("history", "work", "warmup", "rounds"));
+    Map<String, String> opt =
+        Cli.options(args, Set.of("history", "work", "warmup", "rounds", "shards"));
     if (!opt.containsKey("history")) {
       throw new IllegalArgumentException("--history DIR (a DashboardLoadMain history) is needed");
     }
@@ -64,6 +65,7 @@ public final class DashboardVsPrometheus {
     Path work = Path.of(opt.getOrDefault("work", "/tmp/infermon-bench-dashboard-vs-prometheus"));
     int warmup = Cli.intOption(opt, "warmup", 3, 0);
     int rounds = Cli.intOption(opt, "rounds", 10, 1);
+    int shards = Cli.intOption(opt, "shards", 1, 1);
     DashboardQueryLog.History h = DashboardQueryLog.history(history);
     if (PrometheusProcess.unavailableReason() != null) {
       System.err.println(PrometheusProcess.unavailableReason());
@@ -81,7 +83,7 @@ public final class DashboardVsPrometheus {
     List<Row> rows = new ArrayList<>();
     List<DashboardQueryLog.Asked> asked;
     try (Tsdb db = Tsdb.open(DashboardQueryLog.data(history))) {
-      Path promData = prometheusData(db, history, h, work);
+      Path promData = prometheusData(db, history, h, shards, work);
       asked = DashboardQueryLog.oneLoad(db, h);
       System.out.printf(
           "one load asks %d distinct calls: %d range, %d instant, %d series lookups (not timed)%n",
@@ -99,6 +101,12 @@ public final class DashboardVsPrometheus {
               "--storage.tsdb.min-block-duration=2h",
               "--storage.tsdb.max-block-duration=2h",
               "--query.max-samples=200000000")) {
+        long t0 = System.nanoTime();
+        OpenMetricsExport.awaitMerged(promData, Duration.ofMinutes(60));
+        System.out.printf(
+            Locale.ROOT,
+            "Prometheus ready; no two of its blocks overlap (waited %.1f s)%n",
+            Stats.secondsSince(t0));
         SideBySide sides = new SideBySide(engine, db, prometheus);
         System.out.printf("load before timing: %s%n", Cli.loadAverage());
         for (DashboardQueryLog.Asked a : asked) {
@@ -180,8 +188,8 @@ public final class DashboardVsPrometheus {
    * Prometheus blocks of the history, exported into {@code work/prometheus} unless an export of the
    * same history (directory, end, sample count) is there already.
    */
-  private static Path prometheusData(Tsdb db, Path history, DashboardQueryLog.History h, Path work)
-      throws Exception {
+  private static Path prometheusData(
+      Tsdb db, Path history, DashboardQueryLog.History h, int shards, Path work) throws Exception {
     Path promData = work.resolve("prometheus");
     Path marker = work.resolve("prometheus.exported");
     String id = history.toAbsolutePath().normalize() + " " + h.endMs() + " " + h.samples();
@@ -193,7 +201,7 @@ public final class DashboardVsPrometheus {
     Cli.deleteTree(promData);
     OpenMetricsExport.Result r =
         OpenMetricsExport.toPrometheus(
-            db, db.startTime(), h.endMs(), work, promData, Duration.ofHours(12));
+            db, db.startTime(), h.endMs(), shards, work, promData, Duration.ofHours(12));
     String summary =
         String.format(
             Locale.ROOT,

@@ -92,6 +92,10 @@ final class DashboardVsPrometheusTable {
     long cpuMet = timed.stream().filter(r -> r.cpuMeasured() && r.cpuRatio() <= GOAL).count();
     long evalMet = timed.stream().filter(r -> r.evalRatio() <= GOAL).count();
     long differ = rows.stream().filter(r -> r.finding() != null).count();
+    long early =
+        rows.stream()
+            .filter(r -> r.finding() != null && r.finding().startsWith(SideBySide.ONLY_BEFORE))
+            .count();
     double infCpu =
         timed.stream().mapToDouble(r -> Stats.median(r.rounds().infermonCpuWithParse())).sum();
     double promCpu = timed.stream().mapToDouble(r -> r.rounds().prometheusCpu()).sum();
@@ -103,7 +107,7 @@ final class DashboardVsPrometheusTable {
             Locale.ROOT,
             "Summary: %d queries, %d timed; CPU ratio <= %.1f: %d of %d (%d more used under two"
                 + " /proc ticks of Prometheus CPU over all rounds: not measured); eval ratio <= %.1f:"
-                + " %d of %d; results differ or failed: %d. Whole load (sums over the queries): infermon"
+                + " %d of %d; results differ or failed: %d (%d of them only at points whose windows reach before the history's first sample). Whole load (sums over the queries): infermon"
                 + " CPU %.1f ms, Prometheus CPU %.1f ms (ratio %.2f); infermon eval wall %.1f ms,"
                 + " Prometheus evalTotalTime %.1f ms (ratio %.2f).%n%nWorst CPU ratios:%n",
             rows.size(),
@@ -116,6 +120,7 @@ final class DashboardVsPrometheusTable {
             evalMet,
             timed.size(),
             differ,
+            early,
             infCpu / 1e6,
             promCpu / 1e6,
             infCpu / Math.max(1, promCpu),

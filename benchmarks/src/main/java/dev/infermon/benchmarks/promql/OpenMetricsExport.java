@@ -25,8 +25,11 @@ import java.util.Set;
  * cuts blocks at multiples of two hours (epoch-aligned) and parses its whole input once per block,
  * so the samples are written one file per such window, each backfilled and deleted before the next
  * is written: each file makes exactly one block, and the disk holds one window's text at a time.
- * Within a file each series' samples are in time order (promtool appends them to one head per
- * block, which refuses an older sample after a newer one).
+ * With {@code shards > 1} a window's series are split over that many files (by their labels' hash),
+ * each backfilled into a block of its own: blocks of the same window then overlap, and Prometheus
+ * merges them when it starts ({@link #awaitMerged}). Within a file each series' samples are in time
+ * order (promtool appends them to one head per block, which refuses an older sample after a newer
+ * one).
  *
  * <p>Exact by construction: a value is written as the shortest decimal Go's {@code ParseFloat}
  * reads back to the same double; a timestamp as seconds that 2.42's parser ({@code int64(ts *
@@ -54,7 +57,13 @@ final class OpenMetricsExport {
    * promData}, through OpenMetrics files in {@code work} (deleted once backfilled).
    */
   static Result toPrometheus(
-      Queryable db, long mint, long maxt, Path work, Path promData, Duration promtoolTimeout)
+      Queryable db,
+      long mint,
+      long maxt,
+      int shards,
+      Path work,
+      Path promData,
+      Duration promtoolTimeout)
       throws IOException, InterruptedException {
     Set<Labels> series = new HashSet<>();
     long samples = 0;
@@ -65,31 +74,39 @@ final class OpenMetricsExport {
     long promtoolNanos = 0;
     Files.createDirectories(promData);
     for (long w = Math.floorDiv(mint, WINDOW_MS) * WINDOW_MS; w <= maxt; w += WINDOW_MS) {
-      Path om = work.resolve("window-" + w + ".om.txt");
-      long t0 = System.nanoTime();
-      long[] counts;
-      try (Writer out = Files.newBufferedWriter(om, StandardCharsets.UTF_8);
-          Querier q = db.querier()) {
-        counts = write(q, Math.max(w, mint), Math.min(w + WINDOW_MS - 1, maxt), out, series);
+      for (int shard = 0; shard < shards; shard++) {
+        Path om = work.resolve("window-" + w + "-" + shard + ".om.txt");
+        long t0 = System.nanoTime();
+        long[] counts;
+        try (Writer out = Files.newBufferedWriter(om, StandardCharsets.UTF_8);
+            Querier q = db.querier()) {
+          long from = Math.max(w, mint);
+          long to = Math.min(w + WINDOW_MS - 1, maxt);
+          counts = write(q, from, to, shard, shards, out, series);
+        }
+        exportNanos += System.nanoTime() - t0;
+        bytes += Files.size(om);
+        samples += counts[0];
+        stale += counts[1];
+        if (counts[0] > 0) {
+          t0 = System.nanoTime();
+          PrometheusProcess.backfill(om, promData, promtoolTimeout);
+          promtoolNanos += System.nanoTime() - t0;
+          blocks++;
+        }
+        Files.delete(om);
       }
-      exportNanos += System.nanoTime() - t0;
-      bytes += Files.size(om);
-      samples += counts[0];
-      stale += counts[1];
-      if (counts[0] > 0) {
-        t0 = System.nanoTime();
-        PrometheusProcess.backfill(om, promData, promtoolTimeout);
-        promtoolNanos += System.nanoTime() - t0;
-        blocks++;
-      }
-      Files.delete(om);
     }
     return new Result(
         series.size(), samples, stale, bytes, blocks, exportNanos / 1e9, promtoolNanos / 1e9);
   }
 
-  /** One window's samples as OpenMetrics; {samples written, staleness markers left out}. */
-  static long[] write(Querier q, long mint, long maxt, Writer out, Set<Labels> seen)
+  /**
+   * One window's samples as OpenMetrics, of the series whose labels' hash is {@code shard} modulo
+   * {@code shards}; {samples written, staleness markers left out}.
+   */
+  static long[] write(
+      Querier q, long mint, long maxt, int shard, int shards, Writer out, Set<Labels> seen)
       throws IOException {
     SeriesSet set = q.select(false, mint, maxt, List.of(Matcher.regex(Labels.METRIC_NAME, ".+")));
     long samples = 0;
@@ -97,6 +114,9 @@ final class OpenMetricsExport {
     StringBuilder line = new StringBuilder(512);
     while (set.next()) {
       Labels labels = set.at().labels();
+      if (Math.floorMod(labels.hashCode(), shards) != shard) {
+        continue;
+      }
       String prefix = seriesText(labels);
       SampleIterator it = set.at().iterator();
       boolean any = false;
@@ -119,6 +139,50 @@ final class OpenMetricsExport {
     }
     out.write("# EOF\n");
     return new long[] {samples, stale};
+  }
+
+  /**
+   * Waits until {@code promData} holds no two blocks whose time ranges overlap: Prometheus merges
+   * overlapping blocks in its compaction loop (about a minute after it starts), and a query while
+   * they are apart would read both.
+   *
+   * @throws IOException when they are not merged within {@code timeout}
+   */
+  static void awaitMerged(Path promData, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (overlapping(promData)) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("Prometheus did not merge the overlapping blocks in " + timeout);
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  private static boolean overlapping(Path promData) throws IOException {
+    List<long[]> ranges = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> dirs = Files.list(promData)) {
+      for (Path d : (Iterable<Path>) dirs::iterator) {
+        Path meta = d.resolve("meta.json");
+        if (!Files.exists(meta)) {
+          continue;
+        }
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, Object> m =
+            (java.util.Map<String, Object>) PrometheusProcess.parseJson(Files.readString(meta));
+        ranges.add(
+            new long[] {
+              ((Number) m.get("minTime")).longValue(), ((Number) m.get("maxTime")).longValue()
+            });
+      }
+    }
+    ranges.sort(java.util.Comparator.comparingLong(r -> r[0]));
+    for (int i = 1; i < ranges.size(); i++) {
+      if (ranges.get(i)[0] < ranges.get(i - 1)[1]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code name{label="value",...}}, values escaped as OpenMetrics requires. */

@@ -31,6 +31,9 @@ final class SideBySide {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
+  /** How a comparison's answer starts when every differing point lies before the settled time. */
+  static final String ONLY_BEFORE = "only before the settled time: ";
+
   private final Engine engine;
   private final Queryable storage;
   private final PrometheusProcess prometheus;
@@ -175,7 +178,7 @@ final class SideBySide {
     return String.format(
         Locale.ROOT,
         "%s%d of %d series differ, %d points%s; first: %s",
-        settledFrom != Long.MIN_VALUE && points[1] == 0 ? "only before the settled time: " : "",
+        settledFrom != Long.MIN_VALUE && points[1] == 0 ? ONLY_BEFORE : "",
         series,
         prom.size(),
         points[0],

@@ -60,7 +60,7 @@ class OpenMetricsExportTest {
     Set<Labels> seen = new HashSet<>();
     long[] counts;
     try (Querier q = db.querier()) {
-      counts = OpenMetricsExport.write(q, 0, 8_999, out, seen);
+      counts = OpenMetricsExport.write(q, 0, 8_999, 0, 1, out, seen);
     }
     assertThat(counts).containsExactly(3, 1);
     assertThat(seen).containsExactlyInAnyOrder(a, b);
