@@ -28,8 +28,8 @@ public final class DashboardQueryLog {
   }
 
   /**
-   * One distinct call: a query's text (a series lookup's selectors, space-separated), its range
-   * ({@code start == end} for an instant query) and step (0 but for a range query), milliseconds.
+   * One distinct call: a query's text (a series lookup's selectors, one a line), its range ({@code
+   * start == end} for an instant query) and step (0 but for a range query), milliseconds.
    */
   public record Asked(Kind kind, String query, long startMs, long endMs, long stepMs) {}
 

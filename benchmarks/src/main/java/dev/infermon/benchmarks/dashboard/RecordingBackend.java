@@ -79,7 +79,7 @@ final class RecordingBackend implements QueryBackend {
 
   @Override
   public List<Labels> series(List<String> selectors, long startMs, long endMs) {
-    record(DashboardQueryLog.Kind.SERIES, String.join(" ", selectors), startMs, endMs, 0);
+    record(DashboardQueryLog.Kind.SERIES, String.join("\n", selectors), startMs, endMs, 0);
     return delegate.series(selectors, startMs, endMs);
   }
 

@@ -1,6 +1,8 @@
 package dev.infermon.benchmarks.promql;
 
 import dev.infermon.benchmarks.dashboard.DashboardQueryLog;
+import dev.infermon.promql.EmbeddedQueryBackend;
+import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.testing.PrometheusProcess;
@@ -23,7 +25,8 @@ import java.util.Set;
  * are those one full load asks of infermon's query stack ({@link DashboardQueryLog}): each distinct
  * range and instant query, with its own window and step. For each, both answers are compared
  * (relative 1e-6; every difference is printed with the query), then both sides are timed in
- * alternating rounds ({@link SideBySide}); series lookups are listed, not timed.
+ * alternating rounds ({@link SideBySide}); so are the series lookups (Prometheus's {@code
+ * /api/v1/series} reports no evaluation time: process CPU and round trip only).
  *
  * <p>The history directory is opened for writing (a TSDB writes when it opens): pass a copy of one
  * that others measure.
@@ -51,6 +54,9 @@ public final class DashboardVsPrometheus {
 
     /** infermon's evaluation wall time over Prometheus's evalTotalTime, medians. */
     double evalRatio() {
+      if (asked.kind() == DashboardQueryLog.Kind.SERIES) {
+        return Double.NaN; // Prometheus reports no evaluation time for a series lookup
+      }
       return Stats.median(rounds.infermon()) / Math.max(1, Stats.median(rounds.eval()));
     }
   }
@@ -80,46 +86,65 @@ public final class DashboardVsPrometheus {
         h.hours(),
         h.scrapeSeconds(),
         h.samples());
-    List<Row> rows = new ArrayList<>();
+    List<Row> rows;
     List<DashboardQueryLog.Asked> asked;
     try (Tsdb db = Tsdb.open(DashboardQueryLog.data(history))) {
       Path promData = prometheusData(db, history, h, shards, work);
       asked = DashboardQueryLog.oneLoad(db, h);
       System.out.printf(
-          "one load asks %d distinct calls: %d range, %d instant, %d series lookups (not timed)%n",
+          "one load asks %d distinct calls: %d range, %d instant, %d series lookups%n",
           asked.size(),
           count(asked, DashboardQueryLog.Kind.RANGE),
           count(asked, DashboardQueryLog.Kind.INSTANT),
           count(asked, DashboardQueryLog.Kind.SERIES));
-      Engine engine = new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000));
-      // min = max block duration: no block compaction while timing; the dashboard's own limit
-      try (PrometheusProcess prometheus =
-          PrometheusProcess.start(
-              promData,
-              work,
-              Duration.ofMinutes(10),
-              "--storage.tsdb.min-block-duration=2h",
-              "--storage.tsdb.max-block-duration=2h",
-              "--query.max-samples=200000000")) {
-        long t0 = System.nanoTime();
-        OpenMetricsExport.awaitMerged(promData, Duration.ofMinutes(60));
-        System.out.printf(
-            Locale.ROOT,
-            "Prometheus ready; no two of its blocks overlap (waited %.1f s)%n",
-            Stats.secondsSince(t0));
-        SideBySide sides = new SideBySide(engine, db, prometheus);
-        System.out.printf("load before timing: %s%n", Cli.loadAverage());
-        for (DashboardQueryLog.Asked a : asked) {
-          if (a.kind() != DashboardQueryLog.Kind.SERIES) {
-            rows.add(row(sides, a, db.startTime(), warmup, rounds));
-          }
-        }
-        System.out.printf("load after timing: %s%n", Cli.loadAverage());
-      }
+      rows = sideBySide(db, promData, work, asked, warmup, rounds);
     }
     String table = DashboardVsPrometheusTable.render(rows, asked, h, warmup, rounds);
     System.out.println(table);
     Files.writeString(work.resolve("results.md"), table);
+  }
+
+  /**
+   * Prometheus started over {@code promData}, then each range and instant query of {@code asked}
+   * compared and timed on both sides.
+   */
+  private static List<Row> sideBySide(
+      Tsdb db,
+      Path promData,
+      Path work,
+      List<DashboardQueryLog.Asked> asked,
+      int warmup,
+      int rounds)
+      throws Exception {
+    List<Row> rows = new ArrayList<>();
+    Engine engine = new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000));
+    // min = max block duration: no block compaction while timing; the dashboard's own limit
+    try (PrometheusProcess prometheus =
+        PrometheusProcess.start(
+            promData,
+            work,
+            Duration.ofMinutes(10),
+            "--storage.tsdb.min-block-duration=2h",
+            "--storage.tsdb.max-block-duration=2h",
+            "--query.max-samples=200000000")) {
+      long t0 = System.nanoTime();
+      OpenMetricsExport.awaitMerged(promData, Duration.ofMinutes(60));
+      System.out.printf(
+          Locale.ROOT,
+          "Prometheus ready; no two of its blocks overlap (waited %.1f s)%n",
+          Stats.secondsSince(t0));
+      SideBySide sides = new SideBySide(engine, db, prometheus);
+      System.out.printf("load before timing: %s%n", Cli.loadAverage());
+      QueryBackend backend = new EmbeddedQueryBackend(db, engine);
+      for (DashboardQueryLog.Asked a : asked) {
+        rows.add(
+            a.kind() == DashboardQueryLog.Kind.SERIES
+                ? seriesRow(sides, backend, a, warmup, rounds)
+                : row(sides, a, db.startTime(), warmup, rounds));
+      }
+      System.out.printf("load after timing: %s%n", Cli.loadAverage());
+    }
+    return rows;
   }
 
   private static long count(List<DashboardQueryLog.Asked> asked, DashboardQueryLog.Kind kind) {
@@ -172,6 +197,24 @@ public final class DashboardVsPrometheus {
     return longest;
   }
 
+  /** A series lookup compared, then timed, as {@link #row}. */
+  private static Row seriesRow(
+      SideBySide sides, QueryBackend backend, DashboardQueryLog.Asked a, int warmup, int rounds)
+      throws InterruptedException {
+    List<String> selectors = List.of(a.query().split("\n"));
+    try {
+      String check = sides.compareSeries(backend, selectors, a.startMs(), a.endMs());
+      if (check != null) {
+        System.out.printf("RESULTS DIFFER for %s: %s%n", describe(a), check);
+      }
+      return new Row(
+          a, sides.timeSeries(backend, selectors, a.startMs(), a.endMs(), warmup, rounds), check);
+    } catch (java.io.IOException | RuntimeException e) {
+      System.out.printf("FAILED %s: %s%n", describe(a), e.getMessage());
+      return new Row(a, null, "failed: " + e.getMessage());
+    }
+  }
+
   static String describe(DashboardQueryLog.Asked a) {
     return a.kind() == DashboardQueryLog.Kind.RANGE
         ? String.format(
@@ -181,7 +224,14 @@ public final class DashboardVsPrometheus {
             a.endMs() / 1000,
             a.stepMs() / 1000,
             a.query())
-        : String.format(Locale.ROOT, "instant at %d: %s", a.endMs() / 1000, a.query());
+        : a.kind() == DashboardQueryLog.Kind.INSTANT
+            ? String.format(Locale.ROOT, "instant at %d: %s", a.endMs() / 1000, a.query())
+            : String.format(
+                Locale.ROOT,
+                "series lookup [%d, %d]: %s",
+                a.startMs() / 1000,
+                a.endMs() / 1000,
+                a.query());
   }
 
   /**

@@ -43,19 +43,12 @@ final class DashboardVsPrometheusTable {
       sb.append(line(i + 1, rows.get(i)));
     }
     sb.append('\n').append(summary(rows));
-    long lookups = asked.stream().filter(a -> a.kind() == DashboardQueryLog.Kind.SERIES).count();
-    if (lookups > 0) {
-      sb.append(String.format(Locale.ROOT, "%nSeries lookups of the load (not timed):%n"));
-      asked.stream()
-          .filter(a -> a.kind() == DashboardQueryLog.Kind.SERIES)
-          .forEach(a -> sb.append("- `").append(a.query()).append("`\n"));
-    }
     return sb.toString();
   }
 
   private static String line(int n, DashboardVsPrometheus.Row r) {
     DashboardQueryLog.Asked a = r.asked();
-    String kind = a.kind() == DashboardQueryLog.Kind.RANGE ? "range" : "instant";
+    String kind = a.kind().name().toLowerCase(Locale.ROOT);
     long steps =
         a.kind() == DashboardQueryLog.Kind.RANGE ? (a.endMs() - a.startMs()) / a.stepMs() + 1 : 1;
     String results = r.finding() == null ? "same" : "DIFFER: " + r.finding().replace('|', '/');
@@ -72,16 +65,16 @@ final class DashboardVsPrometheusTable {
     SideBySide.Rounds t = r.rounds();
     return String.format(
         Locale.ROOT,
-        "| %d | %s | %d | %s | %s | %.2f | %s | %s | %.2f | %s | `%s` |%n",
+        "| %d | %s | %d | %s | %s | %.2f | %s | %s | %s | %s | `%s` |%n",
         n,
         kind,
         steps,
         Stats.ms(t.infermonCpuWithParse()),
         Stats.ms(t.infermon()),
         t.prometheusCpu() / 1e6,
-        Stats.ms(t.eval()),
+        a.kind() == DashboardQueryLog.Kind.SERIES ? "(none)" : Stats.ms(t.eval()),
         r.cpuMeasured() ? String.format(Locale.ROOT, "%.2f", r.cpuRatio()) : "(< 2 ticks)",
-        r.evalRatio(),
+        Double.isNaN(r.evalRatio()) ? "" : String.format(Locale.ROOT, "%.2f", r.evalRatio()),
         results.length() > 160 ? results.substring(0, 160) + "…" : results,
         a.query());
   }
@@ -90,7 +83,9 @@ final class DashboardVsPrometheusTable {
     List<DashboardVsPrometheus.Row> timed = rows.stream().filter(r -> r.rounds() != null).toList();
     long cpuMeasured = timed.stream().filter(DashboardVsPrometheus.Row::cpuMeasured).count();
     long cpuMet = timed.stream().filter(r -> r.cpuMeasured() && r.cpuRatio() <= GOAL).count();
-    long evalMet = timed.stream().filter(r -> r.evalRatio() <= GOAL).count();
+    List<DashboardVsPrometheus.Row> evaluated =
+        timed.stream().filter(r -> !Double.isNaN(r.evalRatio())).toList();
+    long evalMet = evaluated.stream().filter(r -> r.evalRatio() <= GOAL).count();
     long differ = rows.stream().filter(r -> r.finding() != null).count();
     long early =
         rows.stream()
@@ -99,15 +94,15 @@ final class DashboardVsPrometheusTable {
     double infCpu =
         timed.stream().mapToDouble(r -> Stats.median(r.rounds().infermonCpuWithParse())).sum();
     double promCpu = timed.stream().mapToDouble(r -> r.rounds().prometheusCpu()).sum();
-    double promEval = timed.stream().mapToDouble(r -> Stats.median(r.rounds().eval())).sum();
-    double infEval = timed.stream().mapToDouble(r -> Stats.median(r.rounds().infermon())).sum();
+    double promEval = evaluated.stream().mapToDouble(r -> Stats.median(r.rounds().eval())).sum();
+    double infEval = evaluated.stream().mapToDouble(r -> Stats.median(r.rounds().infermon())).sum();
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
             Locale.ROOT,
-            "Summary: %d queries, %d timed; CPU ratio <= %.1f: %d of %d (%d more used under two"
+            "Summary: %d calls (series lookups included), %d timed; CPU ratio <= %.1f: %d of %d (%d more used under two"
                 + " /proc ticks of Prometheus CPU over all rounds: not measured); eval ratio <= %.1f:"
-                + " %d of %d; results differ or failed: %d (%d of them only at points whose windows reach before the history's first sample). Whole load (sums over the queries): infermon"
+                + " %d of %d (series lookups have none); results differ or failed: %d (%d of them only at points whose windows reach before the history's first sample). Whole load (sums over the queries): infermon"
                 + " CPU %.1f ms, Prometheus CPU %.1f ms (ratio %.2f); infermon eval wall %.1f ms,"
                 + " Prometheus evalTotalTime %.1f ms (ratio %.2f).%n%nWorst CPU ratios:%n",
             rows.size(),
@@ -118,7 +113,7 @@ final class DashboardVsPrometheusTable {
             timed.size() - cpuMeasured,
             GOAL,
             evalMet,
-            timed.size(),
+            evaluated.size(),
             differ,
             early,
             infCpu / 1e6,

@@ -1,6 +1,7 @@
 package dev.infermon.benchmarks.promql;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.parser.Expr;
 import dev.infermon.promql.parser.PromqlParser;
@@ -18,7 +19,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * One query on infermon's engine and on a running Prometheus, side by side: both answers compared
@@ -279,6 +282,85 @@ final class SideBySide {
       prom.put(b.build().toString(), new Points(ts, vals));
     }
     return prom;
+  }
+
+  /**
+   * A series lookup ({@code /api/v1/series}) on both sides, timed as {@link #time}: infermon's
+   * {@code backend.series} on this thread (wall and thread CPU), Prometheus's HTTP round trip and
+   * process CPU. Prometheus reports no evaluation time for it: {@code eval} and the parse are
+   * zeros.
+   */
+  Rounds timeSeries(
+      QueryBackend backend, List<String> selectors, long start, long end, int warmup, int rounds)
+      throws IOException, InterruptedException {
+    long[] inf = new long[rounds];
+    long[] infCpu = new long[rounds];
+    long[] http = new long[rounds];
+    long promCpu = 0;
+    for (int i = -warmup; i < rounds; i++) {
+      for (int side = 0; side < 2; side++) {
+        if ((side == 0) == ((i & 1) == 0)) {
+          long c0 = THREADS.getCurrentThreadCpuTime();
+          long t0 = System.nanoTime();
+          backend.series(selectors, start, end);
+          if (i >= 0) {
+            inf[i] = System.nanoTime() - t0;
+            infCpu[i] = THREADS.getCurrentThreadCpuTime() - c0;
+          }
+        } else {
+          long c0 = prometheus.cpuNanos();
+          long t0 = System.nanoTime();
+          prometheusSeries(selectors, start, end);
+          if (i >= 0) {
+            http[i] = System.nanoTime() - t0;
+            promCpu += prometheus.cpuNanos() - c0;
+          }
+        }
+      }
+    }
+    long[] none = new long[rounds];
+    return new Rounds(inf, infCpu, none, none, http, none, promCpu / Math.max(1, rounds));
+  }
+
+  /** Null when both sides' series lookups answer the same label sets, else what differs. */
+  String compareSeries(QueryBackend backend, List<String> selectors, long start, long end)
+      throws IOException, InterruptedException {
+    Set<String> inf = new TreeSet<>();
+    backend.series(selectors, start, end).forEach(l -> inf.add(l.toString()));
+    Set<String> prom = prometheusSeries(selectors, start, end);
+    if (inf.equals(prom)) {
+      return null;
+    }
+    Set<String> onlyProm = new TreeSet<>(prom);
+    onlyProm.removeAll(inf);
+    Set<String> onlyInf = new TreeSet<>(inf);
+    onlyInf.removeAll(prom);
+    return String.format(
+        Locale.ROOT,
+        "series: infermon %d, Prometheus %d; only in Prometheus %d%s; only in infermon %d%s",
+        inf.size(),
+        prom.size(),
+        onlyProm.size(),
+        onlyProm.isEmpty() ? "" : " (first " + onlyProm.iterator().next() + ")",
+        onlyInf.size(),
+        onlyInf.isEmpty() ? "" : " (first " + onlyInf.iterator().next() + ")");
+  }
+
+  @SuppressWarnings("unchecked")
+  private Set<String> prometheusSeries(List<String> selectors, long start, long end)
+      throws IOException, InterruptedException {
+    HttpResponse<String> r = prometheus.series(selectors, start, end, TIMEOUT);
+    Map<String, Object> root = (Map<String, Object>) PrometheusProcess.parseJson(r.body());
+    if (!"success".equals(root.get("status"))) {
+      throw new IOException("series lookup failed: " + selectors + ": " + r.body());
+    }
+    Set<String> out = new TreeSet<>();
+    for (Object o : (List<Object>) root.get("data")) {
+      Labels.Builder b = Labels.builder();
+      ((Map<String, Object>) o).forEach((k, val) -> b.set(k, (String) val));
+      out.add(b.build().toString());
+    }
+    return out;
   }
 
   /** One answer: the body as received, the round trip, and Prometheus's own timings. */

@@ -200,6 +200,21 @@ public final class PrometheusProcess implements AutoCloseable {
     return post("/api/v1/query", form, extraParams, timeout);
   }
 
+  /**
+   * {@code /api/v1/series} for {@code selectors} ({@code match[]}) over {@code [startMs, endMs]};
+   * the answer as received, error statuses included.
+   */
+  public HttpResponse<String> series(
+      List<String> selectors, long startMs, long endMs, Duration timeout)
+      throws IOException, InterruptedException {
+    StringBuilder form = new StringBuilder();
+    for (String s : selectors) {
+      form.append("match[]=").append(URLEncoder.encode(s, StandardCharsets.UTF_8)).append('&');
+    }
+    form.append("start=").append(seconds(startMs)).append("&end=").append(seconds(endMs));
+    return post("/api/v1/series", form.toString(), new String[0], timeout);
+  }
+
   private HttpResponse<String> post(String path, String form, String[] extra, Duration timeout)
       throws IOException, InterruptedException {
     StringBuilder body = new StringBuilder(form);
