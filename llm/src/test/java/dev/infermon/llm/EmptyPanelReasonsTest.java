@@ -101,12 +101,12 @@ class EmptyPanelReasonsTest {
         "pod.kv_offload_hit_rate   | sglang   | NOT_EXPOSED | SGLang loads LMCache through its own radix cache",
         "pod.kv_offload_hit_rate   | tgi      | NOT_EXPOSED | Hugging Face TGI is not among them",
         "pod.kv_offload_hit_rate   | llamacpp | NOT_EXPOSED | llama.cpp is not among them",
-        "pod.kv_offload_hit_rate   | trtllm   | NOT_EXPOSED | TensorRT-LLM is not among them",
+        "pod.kv_offload_hit_rate   | trtllm   | NOT_EXPOSED | TensorRT-LLM can run LMCache through its KV cache connector",
         "pod.kv_offload_tokens     | lmcache  | BEHIND_FLAG | no LMCache on these vLLM pods",
         "pod.kv_offload_tokens     | vllm     | NOT_EXPOSED | NVIDIA NIM serves a fixed subset",
         "pod.kv_offload_tokens     | sglang   | NOT_EXPOSED | SGLang loads LMCache",
         "model.kv_offload_hit_rate | lmcache  | BEHIND_FLAG | no LMCache on these vLLM pods",
-        "model.kv_offload_hit_rate | trtllm   | NOT_EXPOSED | TensorRT-LLM is not among them",
+        "model.kv_offload_hit_rate | trtllm   | NOT_EXPOSED | no TensorRT-LLM family counts KV offload and LMCache's own families",
       })
   void kvOffloadSaysOneTrueReasonPerEngine(String id, String engine, String kind, String says) {
     PanelResult p = everyEngine().get(id);
