@@ -61,8 +61,12 @@ final class Symptoms {
         case QUEUED_WHILE_PREEMPTING:
           // the pack's condition: waiting over its limit and preemptions counted, at once
           double[] p = x.get(model ? "m_preemptions" : "preemptions");
-          if (p == null || Double.isNaN(p[i]) || Double.isNaN(v[i])) {
+          if (p == null || Double.isNaN(p[i]) || (!model && Double.isNaN(v[i]))) {
             out[i] = Double.NaN;
+          } else if (model) {
+            // a model's waiting is its preempting engines' only, with a point only where one of
+            // them preempts (Diagnoser.waitingWhilePreempting): none there is under the limit
+            out[i] = Double.isNaN(v[i]) ? -1 : v[i] - t.alerts().waitingThreshold();
           } else {
             out[i] = p[i] > 0 ? v[i] - t.alerts().waitingThreshold() : -1;
           }
