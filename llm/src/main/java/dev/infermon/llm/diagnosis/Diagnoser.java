@@ -222,6 +222,8 @@ final class Diagnoser {
     if (parts.isEmpty()) {
       return Optional.empty();
     }
+    // each part is labelled with its engine because "or" keeps the left one of equal label sets,
+    // where max must compare both
     return Optional.of("max by (namespace, model_name) (" + String.join(" or ", parts) + ")");
   }
 
