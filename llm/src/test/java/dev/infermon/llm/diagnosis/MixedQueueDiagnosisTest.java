@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.export.AlertPack;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -49,14 +50,18 @@ class MixedQueueDiagnosisTest {
   }
 
   /** The alert's firing after the window, and every finding of the diagnosis at its end. */
-  private record Run(boolean fires, List<Finding> findings) {
+  private record Run(boolean fires, Diagnosis diagnosis) {
+    List<Finding> findings() {
+      return diagnosis.findings();
+    }
+
     boolean seen() {
-      return findings.stream()
+      return findings().stream()
           .anyMatch(f -> f.symptoms().contains(Symptom.QUEUED_WHILE_PREEMPTING));
     }
 
     String all() {
-      return findings.stream()
+      return findings().stream()
           .map(f -> f.state().id() + " " + f.pod() + " " + f.symptoms() + ": " + f.summary())
           .collect(Collectors.joining("\n"));
     }
@@ -72,7 +77,7 @@ class MixedQueueDiagnosisTest {
         new DiagnosisService(p.backend, Catalog.builtIn())
             .diagnose(DiagnosisRequest.between(SyntheticPods.START, p.end, 15_000));
     boolean fires = pack.firing().contains(new PackAlerts.Firing(AlertPack.QUEUED, "ns", "m"));
-    return new Run(fires, d.findings());
+    return new Run(fires, d);
   }
 
   @Test
@@ -147,5 +152,36 @@ class MixedQueueDiagnosisTest {
     assertThat(r.fires()).as(r.all()).isTrue();
     // the value the alert has: vLLM's 60, not the 140 of every engine's queue
     seenWith(r, 60);
+  }
+
+  /**
+   * A model's preempting queue is not explained by a pod of an engine that never preempts: NIM's
+   * and TGI's pods pinned at their ceiling are named saturated, with their own queues, and neither
+   * is the cause of the alert on vLLM's queue, which stays a model's cause-not-found.
+   */
+  @Test
+  void saturatedNimAndTgiPodsDoNotExplainAPreemptingVllmQueue() {
+    SyntheticPods p = new SyntheticPods(MINUTES);
+    vllm(p, "vllm-0", 30, 0.1);
+    vllm(p, "vllm-1", 30, 0.1);
+    nim(p, 40, 32);
+    tgi(p, 40, 32);
+    Run r = run(p);
+    assertThat(r.fires()).as(r.all()).isTrue();
+    assertThat(r.findings())
+        .as(r.all())
+        .filteredOn(f -> f.state() == State.SATURATED)
+        .extracting(Finding::pod)
+        .containsExactlyInAnyOrder("nim-0", "tgi-0");
+    seenWith(r, 60);
+    Map<String, String> labels = Map.of("namespace", "ns", "model_name", "m");
+    assertThat(AlertCauses.matching(r.diagnosis(), AlertPack.QUEUED, labels))
+        .as(r.all())
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.state()).isEqualTo(State.CAUSE_NOT_FOUND);
+              assertThat(f.pod()).isEmpty();
+            });
   }
 }
