@@ -1,9 +1,11 @@
 package dev.infermon.llm.diagnosis;
 
+import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
+import dev.infermon.llm.export.AlertPack;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.InventoryService;
@@ -83,6 +85,10 @@ final class Diagnoser {
     for (Map.Entry<String, Measure> m : modelMeasures(q).entrySet()) {
       s.putModel(m.getKey(), query(compiler, m.getValue(), BY_MODEL, alertOptions, w));
     }
+    Optional<String> queued = waitingWhilePreempting(compiler, q, presence);
+    s.putModel(
+        "m_waiting",
+        queued.isPresent() ? raw(queued.get(), w) : new Signals.Result("", new Matrix(List.of())));
     List<String> pods = new ArrayList<>();
     Set<String> examined = new HashSet<>();
     for (Signals.Series p : data.values()) {
@@ -175,12 +181,50 @@ final class Diagnoser {
   static Map<String, Measure> modelMeasures(double q) {
     Map<String, Measure> m = new LinkedHashMap<>();
     m.put("m_ttft", new Measure.Quantile(Signal.TTFT, q));
-    m.put("m_waiting", new Measure.Level(Signal.REQUESTS_WAITING));
     m.put("m_preemptions", new Measure.Rate(Signal.PREEMPTIONS));
     m.put("m_success", new Measure.SuccessRate());
     // the pack's minimum of failed requests (llm.alerts.failure_min_count) is judged on it
     m.put("m_failed", new Measure.Rate(Signal.REQUESTS_FAILED));
     return m;
+  }
+
+  /**
+   * The requests waiting per model on the engines that preempt, read as the alert pack's
+   * queue-while-preempting rule reads them ({@link AlertPack#preempting}): per engine, its own
+   * queue where that engine's own preemptions are above 0, the largest of them where several
+   * engines serve the model. Over the pack's threshold exactly where the rule's condition holds; no
+   * point where no engine of the model preempts. The queues of engines that report no preemption
+   * (NIM, TGI, llama.cpp, ...) are never added to a preempting engine's, nor one engine's queue
+   * paired with another's preemptions.
+   */
+  private Optional<String> waitingWhilePreempting(PromqlCompiler c, double q, Presence presence) {
+    List<Spelling> all = new ArrayList<>();
+    inventories.catalog().engines().forEach(e -> all.addAll(e.spellings()));
+    List<String> parts = new ArrayList<>();
+    for (Set<Spelling> one : AlertPack.preempting(inventories.catalog(), all)) {
+      PromqlCompiler.Options mine =
+          new PromqlCompiler.Options(
+              Filters.NONE, Map.of(), q, ALERT_RATE, Presence.spellings(one).and(presence));
+      var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY_MODEL, mine);
+      var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY_MODEL, mine);
+      if (waiting.isPresent() && preempt.isPresent()) {
+        String engine = one.iterator().next().engine();
+        parts.add(
+            "label_replace(("
+                + waiting.get()
+                + ") and on (namespace, model_name) (("
+                + preempt.get()
+                + ") > 0), \"engine\", \""
+                + engine
+                + "\", \"\", \"\")");
+      }
+    }
+    if (parts.isEmpty()) {
+      return Optional.empty();
+    }
+    // each part is labelled with its engine because "or" keeps the left one of equal label sets,
+    // where max must compare both
+    return Optional.of("max by (namespace, model_name) (" + String.join(" or ", parts) + ")");
   }
 
   /**

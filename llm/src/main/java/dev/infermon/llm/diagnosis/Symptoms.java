@@ -61,8 +61,12 @@ final class Symptoms {
         case QUEUED_WHILE_PREEMPTING:
           // the pack's condition: waiting over its limit and preemptions counted, at once
           double[] p = x.get(model ? "m_preemptions" : "preemptions");
-          if (p == null || Double.isNaN(p[i]) || Double.isNaN(v[i])) {
+          if (p == null || Double.isNaN(p[i]) || (!model && Double.isNaN(v[i]))) {
             out[i] = Double.NaN;
+          } else if (model) {
+            // a model's waiting is its preempting engines' only, with a point only where one of
+            // them preempts (Diagnoser.waitingWhilePreempting): none there is under the limit
+            out[i] = Double.isNaN(v[i]) ? -1 : v[i] - t.alerts().waitingThreshold();
           } else {
             out[i] = p[i] > 0 ? v[i] - t.alerts().waitingThreshold() : -1;
           }
@@ -141,7 +145,11 @@ final class Symptoms {
       }
       for (Signals.Series m : models.values()) {
         if (sameModel(f, m)) {
-          shown.addAll(seen(m, true));
+          for (Symptom s : seen(m, true)) {
+            if (partOf(s, f, pods)) {
+              shown.add(s);
+            }
+          }
         }
       }
       shown.retainAll(f.state().explains());
@@ -152,7 +160,7 @@ final class Symptoms {
         continue;
       }
       for (Symptom s : seen(p, false)) {
-        if (!explained(out, p, s, false)) {
+        if (!explained(out, pods, p, s, false)) {
           out.add(notFound(s, p, false, List.of(p)));
         }
       }
@@ -162,7 +170,7 @@ final class Symptoms {
         continue;
       }
       for (Symptom s : seen(m, true)) {
-        if (!explained(out, m, s, true)) {
+        if (!explained(out, pods, m, s, true)) {
           List<Signals.Series> members = new ArrayList<>();
           for (Signals.Series p : pods.values()) {
             if (p.model.equals(m.model) && p.namespace.equals(m.namespace)) {
@@ -181,15 +189,40 @@ final class Symptoms {
   }
 
   /**
-   * Whether a finding explains {@code s} on {@code x}: a state that explains it on the same pod or
-   * on the whole model; for a model, any finding on it that does, or a pod's cause-not-found.
+   * Whether a model's {@code s} can be one of {@code f}'s: always on a finding of the whole model;
+   * on a pod's, unless the symptom is queued-while-preempting and the pod reports no preemptions. A
+   * model's queue while preempting is its preempting engines' alone, as the alert's
+   * (Diagnoser.waitingWhilePreempting), so a NIM or TGI pod of the model, however full, has no part
+   * in it and is not the alert's cause.
    */
-  private static boolean explained(List<Finding> out, Signals.Series x, Symptom s, boolean model) {
+  private static boolean partOf(Symptom s, Finding f, Map<String, Signals.Series> pods) {
+    if (s != Symptom.QUEUED_WHILE_PREEMPTING || f.pod().isEmpty()) {
+      return true;
+    }
+    for (Signals.Series p : pods.values()) {
+      if (sameModel(f, p) && p.pod.equals(f.pod()) && p.get("preemptions") != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a finding explains {@code s} on {@code x}: a state that explains it on the same pod or
+   * on the whole model; for a model, any finding on it that does ({@link #partOf} it), or a pod's
+   * cause-not-found.
+   */
+  private static boolean explained(
+      List<Finding> out,
+      Map<String, Signals.Series> pods,
+      Signals.Series x,
+      Symptom s,
+      boolean model) {
     for (Finding f : out) {
       if (!sameModel(f, x)) {
         continue;
       }
-      boolean samePlace = model || f.pod().isEmpty() || f.pod().equals(x.pod);
+      boolean samePlace = model ? partOf(s, f, pods) : f.pod().isEmpty() || f.pod().equals(x.pod);
       boolean explains =
           f.state().explains().contains(s)
               || (model && f.state() == State.CAUSE_NOT_FOUND && f.symptoms().contains(s));
