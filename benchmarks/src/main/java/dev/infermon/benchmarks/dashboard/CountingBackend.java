@@ -1,15 +1,14 @@
 package dev.infermon.benchmarks.dashboard;
 
 import dev.infermon.model.labels.Labels;
-import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.ForwardingBackend;
 import dev.infermon.promql.value.QueryResult;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -19,7 +18,7 @@ import java.util.function.Supplier;
  * joined query or a cached step never does), its kind, and the thread CPU it took, by query text,
  * so that a load's cost can be read query by query.
  */
-final class CountingBackend implements QueryBackend {
+final class CountingBackend extends ForwardingBackend {
   private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
   /** One query text's evaluations: how many, their steps and their thread CPU. */
@@ -29,14 +28,13 @@ final class CountingBackend implements QueryBackend {
     final LongAdder cpuNanos = new LongAdder();
   }
 
-  private final QueryBackend delegate;
   final LongAdder instant = new LongAdder();
   final LongAdder range = new LongAdder();
   final LongAdder seriesCalls = new LongAdder();
   final Map<String, Cost> byQuery = new ConcurrentHashMap<>();
 
   CountingBackend(QueryBackend delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   void reset() {
@@ -90,36 +88,11 @@ final class CountingBackend implements QueryBackend {
   }
 
   @Override
-  public OptionalLong immutableBefore() {
-    return delegate.immutableBefore();
-  }
-
-  @Override
-  public java.util.Optional<dev.infermon.storage.AppendWatermark> appendWatermark() {
-    return delegate.appendWatermark();
-  }
-
-  @Override
   public List<Labels> series(List<String> selectors, long startMs, long endMs) {
     seriesCalls.increment();
     return timed(
         "series " + String.join(" ", selectors),
         0,
         () -> delegate.series(selectors, startMs, endMs));
-  }
-
-  @Override
-  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
-    return delegate.labelNames(selectors, startMs, endMs);
-  }
-
-  @Override
-  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
-    return delegate.labelValues(name, selectors, startMs, endMs);
-  }
-
-  @Override
-  public Map<String, List<Metadata>> metadata(String metric) {
-    return delegate.metadata(metric);
   }
 }

@@ -1,15 +1,13 @@
 package dev.infermon.benchmarks.dashboard;
 
 import dev.infermon.model.labels.Labels;
-import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.backend.ForwardingBackend;
 import dev.infermon.promql.value.QueryResult;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -18,12 +16,11 @@ import java.util.concurrent.CompletableFuture;
  * series lookup asked of it recorded, in the order first asked, each distinct one once: what a
  * dashboard load asks, whether or not the stack below joins, caches or evaluates it.
  */
-final class RecordingBackend implements QueryBackend {
-  private final QueryBackend delegate;
+final class RecordingBackend extends ForwardingBackend {
   private final Set<DashboardQueryLog.Asked> asked = new LinkedHashSet<>();
 
   RecordingBackend(QueryBackend delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** What was asked so far, de-duplicated, in the order first asked. */
@@ -68,33 +65,8 @@ final class RecordingBackend implements QueryBackend {
   }
 
   @Override
-  public OptionalLong immutableBefore() {
-    return delegate.immutableBefore();
-  }
-
-  @Override
-  public java.util.Optional<dev.infermon.storage.AppendWatermark> appendWatermark() {
-    return delegate.appendWatermark();
-  }
-
-  @Override
   public List<Labels> series(List<String> selectors, long startMs, long endMs) {
     record(DashboardQueryLog.Kind.SERIES, String.join("\n", selectors), startMs, endMs, 0);
     return delegate.series(selectors, startMs, endMs);
-  }
-
-  @Override
-  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
-    return delegate.labelNames(selectors, startMs, endMs);
-  }
-
-  @Override
-  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
-    return delegate.labelValues(name, selectors, startMs, endMs);
-  }
-
-  @Override
-  public Map<String, List<Metadata>> metadata(String metric) {
-    return delegate.metadata(metric);
   }
 }

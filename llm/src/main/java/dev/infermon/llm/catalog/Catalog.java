@@ -1,5 +1,6 @@
 package dev.infermon.llm.catalog;
 
+import dev.infermon.llm.signals.Signal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -171,6 +172,36 @@ public final class Catalog {
           "unknown engine: \"" + name + "\" (known: " + String.join(", ", engines.keySet()) + ")");
     }
     return e;
+  }
+
+  /**
+   * The spellings of {@code spellings} that serve their engine's {@code signal}, one set per engine
+   * in the order they come. The queue-while-preempting rule compares each engine's queue with its
+   * own preemptions ({@code Signal.PREEMPTIONS}) and diagnosis reads the same sets, so that its
+   * symptom is the rule's; NVIDIA NIM's spelling of vLLM's names serves no preemption counter and
+   * is in none.
+   */
+  public List<Set<Spelling>> servingBy(Signal signal, List<Spelling> spellings) {
+    Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
+    for (Spelling s : spellings) {
+      if (serves(engine(s.engine()), signal, s)) {
+        byEngine.computeIfAbsent(s.engine(), k -> new java.util.LinkedHashSet<>()).add(s);
+      }
+    }
+    List<Set<Spelling>> out = new ArrayList<>();
+    byEngine.values().forEach(one -> out.add(Collections.unmodifiableSet(one)));
+    return List.copyOf(out);
+  }
+
+  private static boolean serves(EngineCatalog engine, Signal signal, Spelling s) {
+    for (SignalSource src : engine.sources(signal)) {
+      for (String m : src.metrics()) {
+        if (engine.serves(s.variant(), m)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The engine a family name belongs to, with its entries and variant, if any. */

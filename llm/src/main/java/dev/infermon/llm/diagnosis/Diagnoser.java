@@ -5,7 +5,6 @@ import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
 import dev.infermon.llm.dashboard.Presence;
 import dev.infermon.llm.dashboard.PromqlCompiler;
-import dev.infermon.llm.export.AlertPack;
 import dev.infermon.llm.inventory.Detection;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.InventoryService;
@@ -190,18 +189,18 @@ final class Diagnoser {
 
   /**
    * The requests waiting per model on the engines that preempt, read as the alert pack's
-   * queue-while-preempting rule reads them ({@link AlertPack#preempting}): per engine, its own
-   * queue where that engine's own preemptions are above 0, the largest of them where several
-   * engines serve the model. Over the pack's threshold exactly where the rule's condition holds; no
-   * point where no engine of the model preempts. The queues of engines that report no preemption
-   * (NIM, TGI, llama.cpp, ...) are never added to a preempting engine's, nor one engine's queue
-   * paired with another's preemptions.
+   * queue-while-preempting rule reads them ({@link dev.infermon.llm.catalog.Catalog#servingBy}):
+   * per engine, its own queue where that engine's own preemptions are above 0, the largest of them
+   * where several engines serve the model. Over the pack's threshold exactly where the rule's
+   * condition holds; no point where no engine of the model preempts. The queues of engines that
+   * report no preemption (NIM, TGI, llama.cpp, ...) are never added to a preempting engine's, nor
+   * one engine's queue paired with another's preemptions.
    */
   private Optional<String> waitingWhilePreempting(PromqlCompiler c, double q, Presence presence) {
     List<Spelling> all = new ArrayList<>();
     inventories.catalog().engines().forEach(e -> all.addAll(e.spellings()));
     List<String> parts = new ArrayList<>();
-    for (Set<Spelling> one : AlertPack.preempting(inventories.catalog(), all)) {
+    for (Set<Spelling> one : inventories.catalog().servingBy(Signal.PREEMPTIONS, all)) {
       PromqlCompiler.Options mine =
           new PromqlCompiler.Options(
               Filters.NONE, Map.of(), q, ALERT_RATE, Presence.spellings(one).and(presence));

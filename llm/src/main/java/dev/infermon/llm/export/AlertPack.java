@@ -167,7 +167,7 @@ public final class AlertPack {
       LlmConfig.Alerts alerts,
       Presence fleet) {
     List<String> parts = new ArrayList<>();
-    for (Set<Spelling> one : preempting(catalog, spellings)) {
+    for (Set<Spelling> one : catalog.servingBy(Signal.PREEMPTIONS, spellings)) {
       PromqlCompiler.Options o = options(alerts, one, fleet);
       var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY, o);
       var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY, o);
@@ -186,24 +186,6 @@ public final class AlertPack {
       return parts.stream().findFirst();
     }
     return Optional.of("(" + String.join(") or (", parts) + ")");
-  }
-
-  /**
-   * The spellings of {@code spellings} that serve their engine's preemption signal, one set per
-   * engine in the order they come: the queue-while-preempting rule compares each set's queue with
-   * its own preemptions, and diagnosis reads the same sets, so that its symptom is the rule's.
-   * NVIDIA NIM's spelling of vLLM's names is in none (it serves no preemption counter).
-   */
-  public static List<Set<Spelling>> preempting(Catalog catalog, List<Spelling> spellings) {
-    Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
-    for (Spelling s : spellings) {
-      if (preempts(catalog.engine(s.engine()), s)) {
-        byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
-      }
-    }
-    List<Set<Spelling>> out = new ArrayList<>();
-    byEngine.values().forEach(one -> out.add(java.util.Collections.unmodifiableSet(one)));
-    return List.copyOf(out);
   }
 
   /**

@@ -13,14 +13,21 @@ import java.util.OptionalLong;
 
 /**
  * A decorator's base: every call passes to the delegate unchanged; a decorator overrides what it
- * changes. The forms with a caller's timeout pass through in every decorator of this package: a
- * query under the HTTP API's deadline is evaluated whole, by itself, on the caller's thread (a
- * joined evaluation would run under another caller's deadline).
+ * changes, so a method added to {@link QueryBackend} later (as {@link #appendWatermark()} was)
+ * passes through every decorator without each repeating it. The forms with a caller's timeout pass
+ * through in every decorator of this package: a query under the HTTP API's deadline is evaluated
+ * whole, by itself, on the caller's thread (a joined evaluation would run under another caller's
+ * deadline). Decorators elsewhere (the server's instrumentation, the benchmarks' counters) extend
+ * it too.
  */
-abstract class ForwardingBackend implements QueryBackend {
-  final QueryBackend delegate;
+public abstract class ForwardingBackend implements QueryBackend {
+  /** What every call not overridden passes to. */
+  protected final QueryBackend delegate;
 
-  ForwardingBackend(QueryBackend delegate) {
+  /**
+   * @throws IllegalArgumentException when {@code delegate} is null
+   */
+  protected ForwardingBackend(QueryBackend delegate) {
     if (delegate == null) {
       throw new IllegalArgumentException("delegate backend is required");
     }

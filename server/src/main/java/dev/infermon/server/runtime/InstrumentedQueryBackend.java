@@ -1,9 +1,8 @@
 package dev.infermon.server.runtime;
 
-import dev.infermon.model.labels.Labels;
-import dev.infermon.model.metadata.Metadata;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.QueryException;
+import dev.infermon.promql.backend.ForwardingBackend;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
@@ -13,9 +12,6 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
@@ -27,7 +23,7 @@ import java.util.function.Supplier;
  * through it; rules on the embedded TSDB run an engine of their own and are not counted.
  * Thread-safe.
  */
-final class InstrumentedQueryBackend implements QueryBackend {
+final class InstrumentedQueryBackend extends ForwardingBackend {
   /** The metrics, registered once and shared by every backend built after a reload. */
   static final class Metrics {
     final Counter queries;
@@ -60,11 +56,10 @@ final class InstrumentedQueryBackend implements QueryBackend {
     }
   }
 
-  private final QueryBackend delegate;
   private final Metrics m;
 
   InstrumentedQueryBackend(QueryBackend delegate, Metrics metrics) {
-    this.delegate = delegate;
+    super(delegate);
     this.m = metrics;
   }
 
@@ -118,35 +113,5 @@ final class InstrumentedQueryBackend implements QueryBackend {
       return n;
     }
     return 1;
-  }
-
-  @Override
-  public OptionalLong immutableBefore() {
-    return delegate.immutableBefore();
-  }
-
-  @Override
-  public java.util.Optional<dev.infermon.storage.AppendWatermark> appendWatermark() {
-    return delegate.appendWatermark();
-  }
-
-  @Override
-  public List<Labels> series(List<String> selectors, long startMs, long endMs) {
-    return delegate.series(selectors, startMs, endMs);
-  }
-
-  @Override
-  public List<String> labelNames(List<String> selectors, long startMs, long endMs) {
-    return delegate.labelNames(selectors, startMs, endMs);
-  }
-
-  @Override
-  public List<String> labelValues(String name, List<String> selectors, long startMs, long endMs) {
-    return delegate.labelValues(name, selectors, startMs, endMs);
-  }
-
-  @Override
-  public Map<String, List<Metadata>> metadata(String metric) {
-    return delegate.metadata(metric);
   }
 }
