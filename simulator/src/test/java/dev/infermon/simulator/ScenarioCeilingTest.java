@@ -3,7 +3,8 @@ package dev.infermon.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.infermon.simulator.model.KvCeiling;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A scenario whose cause is not the KV cache stays clear of the cache's ceiling at any hour: the
@@ -17,17 +18,23 @@ class ScenarioCeilingTest {
   /** Below this share of the ceiling, the cache has room beside the diagnosis's 90% threshold. */
   static final double MARGIN = 0.7;
 
-  @Test
-  void longPromptsStayInsideTheKvCeilingAtTheDailyPeakInABurst() {
-    ModelProfile p = ModelProfile.forName("scenario/long-prompts");
+  /**
+   * The scenarios whose cause is not the KV cache (the diagnosis must not see KV pressure), on the
+   * 8B profile every scenario model of the tests is (a name that is no built-in profile).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Scenario.class,
+      names = {"HEALTHY", "LONG_PROMPTS", "ERROR_SPIKE", "POD_RESTART"})
+  void staysInsideTheKvCeilingAtTheDailyPeakInABurst(Scenario s) {
+    ModelProfile p = ModelProfile.forName("scenario/" + s.cliName());
     double peak =
         p.workload().requestsPerSecond()
-            * Scenario.LONG_PROMPTS.effects().arrivalFactor()
+            * s.effects().arrivalFactor()
             * FleetLayout.shape(FleetConfig.builder().build().seed(), p).maxMultiplier();
-    double ceiling =
-        KvCeiling.requestRate(p.params(), p.workload(), Scenario.LONG_PROMPTS.effects(), 7);
+    double ceiling = KvCeiling.requestRate(p.params(), p.workload(), s.effects(), 7);
     assertThat(peak)
-        .as("long prompts' busiest rate per pod against its KV ceiling %.3f", ceiling)
+        .as("%s: busiest rate per pod against its KV ceiling %.3f", s, ceiling)
         .isLessThan(MARGIN * ceiling);
   }
 }
