@@ -198,17 +198,7 @@ final class OpenMetricsExport {
       }
       first = false;
       sb.append(l.name(i)).append("=\"");
-      String v = l.value(i);
-      for (int k = 0; k < v.length(); k++) {
-        char c = v.charAt(k);
-        if (c == '\\' || c == '"') {
-          sb.append('\\').append(c);
-        } else if (c == '\n') {
-          sb.append("\\n");
-        } else {
-          sb.append(c);
-        }
-      }
+      Labels.escapeInto(sb, l.value(i));
       sb.append('"');
     }
     return sb.append('}').toString();

@@ -184,7 +184,7 @@ public final class Catalog {
   public List<Set<Spelling>> servingBy(Signal signal, List<Spelling> spellings) {
     Map<String, Set<Spelling>> byEngine = new LinkedHashMap<>();
     for (Spelling s : spellings) {
-      if (serves(engine(s.engine()), signal, s)) {
+      if (serves(signal, s)) {
         byEngine.computeIfAbsent(s.engine(), k -> new java.util.LinkedHashSet<>()).add(s);
       }
     }
@@ -193,7 +193,12 @@ public final class Catalog {
     return List.copyOf(out);
   }
 
-  private static boolean serves(EngineCatalog engine, Signal signal, Spelling s) {
+  /**
+   * Whether spelling {@code s} serves a family of its engine's {@code signal}: NVIDIA NIM's subset
+   * of vLLM's names lacks {@code num_preemptions_total}, so its waiting requests are a slot's.
+   */
+  public boolean serves(Signal signal, Spelling s) {
+    EngineCatalog engine = engine(s.engine());
     for (SignalSource src : engine.sources(signal)) {
       for (String m : src.metrics()) {
         if (engine.serves(s.variant(), m)) {

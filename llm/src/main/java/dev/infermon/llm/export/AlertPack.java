@@ -3,7 +3,6 @@ package dev.infermon.llm.export;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
-import dev.infermon.llm.catalog.SignalSource;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
@@ -232,7 +231,7 @@ public final class AlertPack {
       Presence fleet) {
     Set<Spelling> noPreemption = new LinkedHashSet<>();
     for (Spelling s : spellings) {
-      if (!preempts(catalog.engine(s.engine()), s)) {
+      if (!catalog.serves(Signal.PREEMPTIONS, s)) {
         noPreemption.add(s);
       }
     }
@@ -260,21 +259,6 @@ public final class AlertPack {
                         "{{ $value }} requests of {{ $labels.workload_name }} in {{ $labels.namespace }} wait for a free slot of an engine that reports no preemptions: add replicas or "
                             + remedy
                             + ".")));
-  }
-
-  /**
-   * Whether a spelling serves a family of its engine's preemption signal: NVIDIA NIM's subset of
-   * vLLM's names lacks {@code num_preemptions_total}, so its waiting requests are a slot's.
-   */
-  private static boolean preempts(EngineCatalog engine, Spelling s) {
-    for (SignalSource src : engine.sources(Signal.PREEMPTIONS)) {
-      for (String m : src.metrics()) {
-        if (engine.serves(s.variant(), m)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   /**
