@@ -45,6 +45,9 @@ public final class AlertPack {
   /** An engine that names no model on its page (llama.cpp) is told apart by its workload. */
   private static final List<String> BY_WORKLOAD = List.of("namespace", "workload_name");
 
+  /** The label telling the preempting engines' queues apart inside the queue rule. */
+  private static final String ENGINE_LABEL = "infermon_engine";
+
   private AlertPack() {}
 
   /**
@@ -165,13 +168,14 @@ public final class AlertPack {
       List<Spelling> spellings,
       LlmConfig.Alerts alerts,
       Presence fleet) {
-    List<String> parts = new ArrayList<>();
+    Map<String, String> parts = new LinkedHashMap<>();
     for (Set<Spelling> one : catalog.servingBy(Signal.PREEMPTIONS, spellings)) {
       PromqlCompiler.Options o = options(alerts, one, fleet);
       var waiting = c.compile(new Measure.Level(Signal.REQUESTS_WAITING), BY, o);
       var preempt = c.compile(new Measure.Rate(Signal.PREEMPTIONS), BY, o);
       if (waiting.isPresent() && preempt.isPresent()) {
-        parts.add(
+        parts.put(
+            one.iterator().next().engine(),
             "("
                 + waiting.get()
                 + " > "
@@ -182,9 +186,23 @@ public final class AlertPack {
       }
     }
     if (parts.size() <= 1) {
-      return parts.stream().findFirst();
+      return parts.values().stream().findFirst();
     }
-    return Optional.of("(" + String.join(") or (", parts) + ")");
+    // each engine's part under a label of its own, so that `or` keeps them all and the alert's
+    // value is the largest queue (the one the diagnosis names), not the first engine's
+    List<String> marked = new ArrayList<>();
+    parts.forEach(
+        (engine, part) ->
+            marked.add(
+                "label_replace("
+                    + part
+                    + ", \""
+                    + ENGINE_LABEL
+                    + "\", \""
+                    + engine
+                    + "\", \"\", \"\")"));
+    return Optional.of(
+        "max by (" + String.join(", ", BY) + ") (" + String.join(" or ", marked) + ")");
   }
 
   /**
