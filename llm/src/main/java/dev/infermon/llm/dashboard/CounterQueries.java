@@ -11,7 +11,9 @@ import dev.infermon.llm.dashboard.Selectors.Resolved;
 import dev.infermon.llm.signals.Aggregation;
 import dev.infermon.llm.signals.Signal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,6 +22,9 @@ import java.util.Set;
  * (see {@link PromqlCompiler}). Stateless; thread-safe.
  */
 final class CounterQueries {
+  /** The label telling engines' quantiles of one group apart before their {@code max}. */
+  static final String ENGINE_LABEL = "infermon_engine";
+
   private final Selectors selectors;
 
   CounterQueries(Selectors selectors) {
@@ -113,9 +118,47 @@ final class CounterQueries {
   /** A histogram signal's buckets per group and {@code le}, {@code fn} applied to each. */
   String buckets(Signal s, List<String> g, Options o, String fn) {
     List<Resolved> rs = selectors.resolve(s, g, o);
+    return rs.isEmpty() ? null : buckets(rs, g, o, fn);
+  }
+
+  /**
+   * The {@code phi} quantile of a histogram signal per group, from its buckets' 5 m rates. Buckets
+   * of different engines are never summed by {@code le}: their bounds differ (vLLM's TTFT has 2.5
+   * and 5 s, SGLang's 2 and 4 s), and a sum reads bounds of one engine with the counts of both, up
+   * to a quantile in the merged {@code +Inf} bucket that no request had. Where a group spans
+   * several engines' pods (a model served by vLLM and SGLang), each engine's quantile is taken and
+   * the largest is the group's, the value the alert pack's TTFT rule has.
+   */
+  String quantile(Signal s, List<String> g, Options o, double phi) {
+    List<Resolved> rs = selectors.resolve(s, g, o);
     if (rs.isEmpty()) {
       return null;
     }
+    Map<String, List<Resolved>> byEngine = new LinkedHashMap<>();
+    for (Resolved r : rs) {
+      byEngine.computeIfAbsent(r.engine().engine(), k -> new ArrayList<>()).add(r);
+    }
+    String head = "histogram_quantile(" + PromqlCompiler.num(phi) + ", ";
+    if (g.contains("pod") || byEngine.size() == 1) {
+      return head + buckets(rs, g, o, "rate") + ")"; // a pod runs one engine
+    }
+    List<String> parts = new ArrayList<>();
+    byEngine.forEach(
+        (engine, one) ->
+            parts.add(
+                "label_replace("
+                    + head
+                    + buckets(one, g, o, "rate")
+                    + "), \""
+                    + ENGINE_LABEL
+                    + "\", \""
+                    + engine
+                    + "\", \"\", \"\")"));
+    // each engine's quantile under a label of its own: "or" keeps all of them, max compares them
+    return "max " + by(g) + " (" + String.join(" or ", parts) + ")";
+  }
+
+  private String buckets(List<Resolved> rs, List<String> g, Options o, String fn) {
     List<String> inner = new ArrayList<>();
     for (Resolved r : rs) {
       inner.add(

@@ -161,9 +161,7 @@ public final class PromqlCompiler {
     }
     if (m instanceof Measure.Quantile) {
       Measure.Quantile q = (Measure.Quantile) m;
-      String buckets = counters.buckets(q.signal(), g, o, "rate");
-      double phi = q.fixed() != null ? q.fixed() : o.quantile();
-      return buckets == null ? null : "histogram_quantile(" + num(phi) + ", " + buckets + ")";
+      return counters.quantile(q.signal(), g, o, q.fixed() != null ? q.fixed() : o.quantile());
     }
     if (m instanceof Measure.Mean) {
       Signal s = ((Measure.Mean) m).signal();

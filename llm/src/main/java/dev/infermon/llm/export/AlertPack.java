@@ -185,11 +185,19 @@ public final class AlertPack {
                 + " > 0)");
       }
     }
+    return largest(parts);
+  }
+
+  /**
+   * The engines' parts joined so that the value is the largest of those that hold: each part under
+   * an {@link #ENGINE_LABEL} of its own, so that {@code or} keeps them all, then the {@code max}
+   * per model (a plain {@code or} keeps the first engine's and drops the others' of the same
+   * model).
+   */
+  private static Optional<String> largest(Map<String, String> parts) {
     if (parts.size() <= 1) {
       return parts.values().stream().findFirst();
     }
-    // each engine's part under a label of its own, so that `or` keeps them all and the alert's
-    // value is the largest queue (the one the diagnosis names), not the first engine's
     List<String> marked = new ArrayList<>();
     parts.forEach(
         (engine, part) ->
@@ -330,25 +338,26 @@ public final class AlertPack {
     for (Spelling s : spellings) {
       byEngine.computeIfAbsent(s.engine(), k -> new LinkedHashSet<>()).add(s);
     }
-    List<String> parts = new ArrayList<>();
+    Map<String, String> parts = new LinkedHashMap<>();
     for (Map.Entry<String, Set<Spelling>> one : byEngine.entrySet()) {
       // a lowered threshold may be a set's largest finite bound, which is what the quantile
       // returns when it lies in +Inf there: ">" would never hold on those pods, ">=" does
       Double t = lowered.get(one.getKey());
       String cmp = t == null ? " > " + seconds(alerts.ttftThreshold()) : " >= " + num(t);
       c.compile(new Measure.Quantile(Signal.TTFT, null), BY, options(alerts, one.getValue(), fleet))
-          .ifPresent(e -> parts.add(e + cmp));
+          .ifPresent(e -> parts.put(one.getKey(), e + cmp));
     }
+    Optional<String> engines = largest(parts);
     String window = LlmConfig.Alerts.RATE_WINDOW_SECONDS / 60 + "m";
     List<String> user = RouterAlerts.userTtft(catalog, alerts.ttftQuantile(), window, routers);
     if (user.isEmpty()) {
-      return parts.isEmpty() ? Optional.empty() : Optional.of(String.join(" or ", parts));
+      return engines;
     }
     List<String> out = new ArrayList<>();
-    if (!parts.isEmpty()) {
+    if (engines.isPresent()) {
       out.add(
           "(("
-              + String.join(" or ", parts)
+              + engines.get()
               + ") unless on (namespace, model_name) ("
               + String.join(" or ", user)
               + "))");
