@@ -111,6 +111,9 @@ public final class EmbeddedQueryBackend implements QueryBackend {
     if (selectors.isEmpty()) {
       throw new BadQueryException("no match[] parameter provided");
     }
+    if (selectors.size() == 1) {
+      return series(selectors.get(0), startMs, endMs);
+    }
     TreeSet<Labels> out = new TreeSet<>();
     try (Querier q = storage.querier()) {
       for (String sel : selectors) {
@@ -127,6 +130,33 @@ public final class EmbeddedQueryBackend implements QueryBackend {
       }
     }
     return new ArrayList<>(out);
+  }
+
+  /**
+   * One selector's series: a sorted select is sorted and distinct already (a querier merging
+   * several joins equal label sets), so they are listed as they come, not sorted again into a set
+   * (the inventory's lookup of 600 k series spent a third of its time in that second sort).
+   */
+  private List<Labels> series(String selector, long startMs, long endMs) {
+    List<Matcher> matchers = matchers(selector);
+    List<Labels> out = new ArrayList<>();
+    try (Querier q = storage.querier()) {
+      SeriesSet set;
+      try {
+        set = q.select(true, startMs, endMs, matchers);
+      } catch (IllegalArgumentException e) {
+        throw new BadQueryException(e.getMessage());
+      }
+      Labels last = null;
+      while (set.next()) {
+        Labels l = set.at().labels();
+        if (!l.equals(last)) { // sorted: a storage that repeats a label set repeats it in a row
+          out.add(l);
+          last = l;
+        }
+      }
+    }
+    return out;
   }
 
   @Override

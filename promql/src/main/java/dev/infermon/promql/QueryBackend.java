@@ -88,6 +88,26 @@ public interface QueryBackend {
   }
 
   /**
+   * A mark of {@link #appendWatermark()} to read before reading, for a reader outside the storage's
+   * layer (the LLM layer keeps its inventory with it); empty when the backend cannot tell. Built on
+   * {@link #appendWatermark()}, so decorators need not forward it.
+   */
+  default OptionalLong commitMark() {
+    Optional<AppendWatermark> w = appendWatermark();
+    return w.isPresent() ? OptionalLong.of(w.get().mark()) : OptionalLong.empty();
+  }
+
+  /**
+   * {@link AppendWatermark#lowestSince} of a {@link #commitMark()}: the lowest sample timestamp
+   * committed since it was read, {@link Long#MAX_VALUE} when none; empty when the backend cannot
+   * tell or no longer keeps track that far back.
+   */
+  default OptionalLong lowestCommittedSince(long mark) {
+    Optional<AppendWatermark> w = appendWatermark();
+    return w.isPresent() ? w.get().lowestSince(mark) : OptionalLong.empty();
+  }
+
+  /**
    * Label sets of the series that match any of the selectors ({@code match[]}) and have samples in
    * the range, sorted and distinct.
    */

@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
  * buckets ({@link StoredInventory}, through the {@link QueryBackend} only). One per process, shared
  * by the LLM layer's services (the dashboard, diagnosis, lint), so that the inventory is read in
  * one place with one staleness rule: the same time and look-back window asked for within {@link
- * #MAX_AGE_MS} of wall time get one read ({@link InventoryCache}).
+ * #MAX_AGE_MS} of wall time get one read ({@link InventoryCache}), and so do later requests for
+ * them while the backend says nothing at or before that time was committed since ({@link
+ * QueryBackend#lowestCommittedSince(long)}).
  *
  * <p>The window is the caller's: the dashboard looks back ten minutes, lint an hour, diagnosis over
  * the window it diagnoses; each window is cached on its own, so no caller sees another's period.
@@ -35,7 +37,27 @@ public final class InventoryService {
         new InventoryCache(
             (t, w) -> stored.read(backend, t, w),
             System::nanoTime,
-            TimeUnit.MILLISECONDS.toNanos(MAX_AGE_MS));
+            TimeUnit.MILLISECONDS.toNanos(MAX_AGE_MS),
+            watermark(backend));
+  }
+
+  /** The backend's commit watermark for the cache, null when it has none (a remote store). */
+  static InventoryCache.Watermark watermark(QueryBackend backend) {
+    if (backend.commitMark().isEmpty()) {
+      return null;
+    }
+    return new InventoryCache.Watermark() {
+      @Override
+      public long mark() {
+        // present once, present always: the backend's watermark is fixed at its construction
+        return backend.commitMark().orElseThrow();
+      }
+
+      @Override
+      public java.util.OptionalLong lowestSince(long mark) {
+        return backend.lowestCommittedSince(mark);
+      }
+    };
   }
 
   /** The catalog the inventory is detected with. */

@@ -69,15 +69,18 @@ public final class StoredInventory {
         up.put(key, s.value() == 1);
       }
     }
-    Map<String, Map<String, TreeSet<String>>> labelNames = new LinkedHashMap<>();
+    Map<String, Map<String, FamilyNames>> labelNames = new LinkedHashMap<>();
     Map<String, Map<String, TreeSet<Double>>> bounds = new LinkedHashMap<>();
     Map<String, TreeSet<String>> models = new HashMap<>();
     List<Labels> series =
         backend.series(List.of("{__name__=~\"" + namePattern + "\"}"), timeMs - windowMs, timeMs);
     // tens of thousands of series share a few hundred names: resolve each name once (the catalog
-    // lookup builds every variant's sample names and was most of the read's time)
+    // lookup builds every variant's sample names and was most of the read's time); so with the
+    // targets' keys and the buckets' bounds (a few dozen values over hundreds of thousands)
     Map<String, Optional<String>> families = new HashMap<>();
     Map<String, String> instances = new HashMap<>();
+    Keys keys = new Keys();
+    Map<String, Double> les = new HashMap<>();
     for (Labels l : series) {
       String sample = l.get("__name__");
       String family =
@@ -85,42 +88,33 @@ public final class StoredInventory {
       if (family == null) {
         continue;
       }
-      String key = key(l);
+      String key = keys.of(l);
       targetLabels.computeIfAbsent(key, k -> targetLabels(l, true));
       instances.putIfAbsent(key, l.get("instance"));
       if (l.has("model_name")) {
         models.computeIfAbsent(key, k -> new TreeSet<>()).add(l.get("model_name"));
       }
-      TreeSet<String> names =
-          labelNames
-              .computeIfAbsent(key, k -> new LinkedHashMap<>())
-              .computeIfAbsent(family, k -> new TreeSet<>());
-      for (int i = 0; i < l.size(); i++) {
-        String n = l.name(i);
-        // le is a bucket's structure, quantile a summary's (its samples carry the family's name)
-        if (!n.equals("__name__")
-            && !n.equals("le")
-            && !(n.equals("quantile") && sample.equals(family))) {
-          names.add(n);
-        }
-      }
-      if (sample.endsWith("_bucket") && l.has("le")) {
-        try {
-          double le = Double.parseDouble(l.get("le"));
-          if (!Double.isInfinite(le)) {
-            bounds
-                .computeIfAbsent(key, k -> new LinkedHashMap<>())
-                .computeIfAbsent(family, k -> new TreeSet<>())
-                .add(le);
-          }
-        } catch (NumberFormatException e) {
-          // "+Inf" and malformed bounds carry no finite bound
-        }
+      labelNames
+          .computeIfAbsent(key, k -> new LinkedHashMap<>())
+          .computeIfAbsent(family, k -> new FamilyNames())
+          .add(l, sample.equals(family));
+      String le = sample.endsWith("_bucket") ? l.get("le") : null;
+      double bound = le == null ? Double.NaN : les.computeIfAbsent(le, StoredInventory::bound);
+      if (!Double.isNaN(bound)) {
+        bounds
+            .computeIfAbsent(key, k -> new LinkedHashMap<>())
+            .computeIfAbsent(family, k -> new TreeSet<>())
+            .add(bound);
       }
     }
     Map<String, FamilyInfo.Activity> activity =
         activity(backend, timeMs, windowMs, families, labelNames, instances);
     List<TargetInventory> out = new ArrayList<>();
+    // a fleet's targets share a few shapes (families and their label names): the detection is a
+    // function of the shape alone (every stored family's type is UNKNOWN, and activity, bounds and
+    // target labels are not read; the families' order breaks ties), so each shape is detected once
+    // per read
+    Map<List<Object>, Optional<Detection>> detected = new HashMap<>();
     for (Map.Entry<String, Map<String, String>> t : targetLabels.entrySet()) {
       String key = t.getKey();
       Map<String, FamilyInfo> infos = new LinkedHashMap<>();
@@ -133,17 +127,14 @@ public final class StoredInventory {
                       new FamilyInfo(
                           f,
                           MetricType.UNKNOWN,
-                          names,
+                          names.names,
                           new ArrayList<>(
                               bounds.getOrDefault(key, Map.of()).getOrDefault(f, new TreeSet<>())),
                           activity(activity, key, f))));
-      Detection d = detector.detect(infos);
-      // a router's page (NVIDIA Dynamo's frontend, backend dynamo) is no engine's, whatever its
-      // backend label says: engine reasons would otherwise count it as one more engine
-      if (d.engine().equals(Detection.UNKNOWN)
-          && catalog.nonEngine().router(infos.keySet()).isEmpty()) {
-        d = fromBackendLabel(t.getValue().getOrDefault("backend", ""));
-      }
+      Detection d =
+          detected
+              .computeIfAbsent(shape(infos), k -> detect(infos))
+              .orElseGet(() -> fromBackendLabel(t.getValue().getOrDefault("backend", "")));
       out.add(
           new TargetInventory(
               t.getValue(),
@@ -153,6 +144,35 @@ public final class StoredInventory {
               models(d, t.getValue(), models.getOrDefault(key, new TreeSet<>()))));
     }
     return new Inventory(out);
+  }
+
+  /**
+   * The detection from a target's families, empty when they tell no engine and the target is no
+   * router: a router's page (NVIDIA Dynamo's frontend, backend dynamo) is no engine's, whatever its
+   * backend label says (engine reasons would otherwise count it as one more engine); any other
+   * target is then told by its {@code backend} label.
+   */
+  private Optional<Detection> detect(Map<String, FamilyInfo> infos) {
+    Detection d = detector.detect(infos);
+    if (d.engine().equals(Detection.UNKNOWN)
+        && catalog.nonEngine().router(infos.keySet()).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(d);
+  }
+
+  /**
+   * What a detection reads of a target's families: their names and label names, in their order
+   * (votes and unknown families follow it).
+   */
+  private static List<Object> shape(Map<String, FamilyInfo> infos) {
+    List<Object> out = new ArrayList<>(infos.size() * 2);
+    infos.forEach(
+        (f, info) -> {
+          out.add(f);
+          out.add(info.labelNames());
+        });
+    return out;
   }
 
   /**
@@ -206,7 +226,7 @@ public final class StoredInventory {
       long timeMs,
       long windowMs,
       Map<String, Optional<String>> families,
-      Map<String, Map<String, TreeSet<String>>> labelNames,
+      Map<String, Map<String, FamilyNames>> labelNames,
       Map<String, String> instances) {
     Set<String> names = new TreeSet<>(activityNames);
     families.forEach(
@@ -288,6 +308,62 @@ public final class StoredInventory {
       }
     }
     return String.join("|", parts).replace("\\Q", "").replace("\\E", "");
+  }
+
+  /** A bucket's finite bound, NaN for {@code +Inf} and a malformed bound (they carry none). */
+  private static double bound(String le) {
+    try {
+      double v = Double.parseDouble(le);
+      return Double.isInfinite(v) ? Double.NaN : v;
+    } catch (NumberFormatException e) {
+      return Double.NaN; // "+Inf" is no Java spelling of infinity
+    }
+  }
+
+  /**
+   * The label names of one target's family's series, without {@code __name__} and {@code le} (a
+   * bucket's structure) and a summary's {@code quantile} (on the samples that carry the family's
+   * name). Series that share their label names (the head keeps one names array per tuple) are read
+   * once: the last such series of each kind is remembered.
+   */
+  private static final class FamilyNames {
+    final TreeSet<String> names = new TreeSet<>();
+    private Labels lastPlain;
+    private Labels lastNamed;
+
+    void add(Labels l, boolean familyNamed) {
+      Labels last = familyNamed ? lastNamed : lastPlain;
+      if (last != null && l.sharesNamesWith(last)) {
+        return;
+      }
+      if (familyNamed) {
+        lastNamed = l;
+      } else {
+        lastPlain = l;
+      }
+      for (int i = 0; i < l.size(); i++) {
+        String n = l.name(i);
+        if (!n.equals("__name__") && !n.equals("le") && !(n.equals("quantile") && familyNamed)) {
+          names.add(n);
+        }
+      }
+    }
+  }
+
+  /** {@link #key(Labels)}, each {@code job|instance} built once per read. */
+  private static final class Keys {
+    private final Map<String, Map<String, String>> byJob = new HashMap<>();
+
+    String of(Labels l) {
+      String job = l.get("job");
+      String instance = l.get("instance");
+      if (job == null && instance == null) {
+        return key(l);
+      }
+      return byJob
+          .computeIfAbsent(job, j -> new HashMap<>())
+          .computeIfAbsent(instance, i -> job + "|" + instance);
+    }
   }
 
   /** A target's key: {@code job|instance}, else {@code namespace/pod}. */

@@ -141,7 +141,8 @@ public final class Labels implements Comparable<Labels> {
 
   /**
    * True when both label sets use the same names array instance, as label sets interned by the head
-   * with the same names do. Says nothing about equality; for memory accounting and tests.
+   * with the same names do. Says nothing about equality; for memory accounting, tests and readers
+   * that do work once per names tuple.
    */
   public boolean sharesNamesWith(Labels other) {
     return names == other.names;
