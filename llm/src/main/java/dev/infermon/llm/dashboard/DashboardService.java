@@ -192,6 +192,38 @@ public final class DashboardService {
     return out;
   }
 
+  /**
+   * The range queries of the standard dashboard's default view (every panel, no filters, {@link
+   * DashboardRequest#of}'s quantile and window) for the fleet present at {@code timeMs}: the texts a
+   * server keeps stored answers of ({@code llm.dashboard.rollups}). Texts that depend on the step
+   * (a per-step increase, {@code x - x offset <step>}) are left out: each panel is compiled at two
+   * steps and only the texts equal at both are kept. The cost panels are left out too (their prices
+   * are {@code llm.cost}'s, which a reload changes).
+   */
+  public java.util.SortedSet<String> defaultQueries(long timeMs) {
+    Presence presence = Presence.of(inventory(timeMs), catalog);
+    DashboardRequest r = DashboardRequest.of(Filters.NONE, timeMs - 6 * 3_600_000L, timeMs);
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (Panel p : Dashboards.standard()) {
+      PromqlCompiler.Options a =
+          new PromqlCompiler.Options(
+              Filters.NONE, p.match(), r.quantile(), r.window(), presence, "90s");
+      PromqlCompiler.Options b =
+          new PromqlCompiler.Options(
+              Filters.NONE, p.match(), r.quantile(), r.window(), presence, "360s");
+      for (Query q : p.queries()) {
+        if (q.measure() instanceof Measure.CostPerMillionTokens) {
+          continue;
+        }
+        Optional<String> x = compiler.compile(q.measure(), p.level(), a);
+        if (x.isPresent() && x.equals(compiler.compile(q.measure(), p.level(), b))) {
+          out.add(x.get());
+        }
+      }
+    }
+    return java.util.Collections.unmodifiableSortedSet(out);
+  }
+
   /** The answer of a query asked asynchronously; its exception as the backend threw it. */
   private static QueryResult await(CompletableFuture<QueryResult> f) {
     try {
