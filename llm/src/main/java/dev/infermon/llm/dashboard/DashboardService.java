@@ -194,8 +194,8 @@ public final class DashboardService {
 
   /**
    * The range queries of the standard dashboard's default view (every panel, no filters, {@link
-   * DashboardRequest#of}'s quantile and window) for the fleet present at {@code timeMs}: the texts a
-   * server keeps stored answers of ({@code llm.dashboard.rollups}). Texts that depend on the step
+   * DashboardRequest#of}'s quantile and window) for the fleet present at {@code timeMs}: the texts
+   * a server keeps stored answers of ({@code llm.dashboard.rollups}). Texts that depend on the step
    * (a per-step increase, {@code x - x offset <step>}) are left out: each panel is compiled at two
    * steps and only the texts equal at both are kept. The cost panels are left out too (their prices
    * are {@code llm.cost}'s, which a reload changes).

@@ -20,8 +20,8 @@ import java.util.concurrent.ExecutionException;
  * evaluation); evaluations hold the heap's headroom open ({@link HeapHeadroom}: room to grow while
  * queries run under {@code serve}'s tight heap). With {@link Rollups}, the range queries they keep
  * read their stored answers below the cache ({@link RollupBackend}), so the cache and joining work
- * on the merged answer as on any other, and only the steps not stored are evaluations. Stateless; each stack owns its pool and cache, the
- * headroom is the process's.
+ * on the merged answer as on any other, and only the steps not stored are evaluations. Stateless;
+ * each stack owns its pool and cache, the headroom is the process's.
  */
 public final class QueryStack {
   /**
