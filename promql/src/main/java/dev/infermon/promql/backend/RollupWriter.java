@@ -47,6 +47,15 @@ import java.util.function.Supplier;
  * <p>Threading: {@link #advance()} is synchronized; one thread calls it (the server's scheduler).
  */
 public final class RollupWriter {
+  /**
+   * How far back the catch-up reaches for a query without markers: the dashboard's longest default
+   * range.
+   */
+  public static final long REACH_MS = 6 * 3_600_000L;
+
+  /** Intervals behind the clock a step is evaluated: a scrape of the step has one to commit. */
+  public static final int LAG_INTERVALS = 2;
+
   /** Steps evaluated per range query, and written per commit: inside the store's window. */
   static final long CHUNK_MS = 30 * 60_000;
 
@@ -117,6 +126,30 @@ public final class RollupWriter {
     this.lagMs = lagMs;
     this.maxBackMs = maxBackMs;
     this.progress = progress;
+  }
+
+  /**
+   * The writer {@code serve} runs, and the demo's and the benchmark's histories are written with:
+   * {@link #LAG_INTERVALS} behind the clock, {@link #REACH_MS} back at most.
+   */
+  public static RollupWriter standard(
+      Rollups rollups,
+      QueryBackend evaluator,
+      Supplier<? extends Collection<String>> queries,
+      LongSupplier clock,
+      LongSupplier historyStart,
+      LongSupplier storeMin,
+      Consumer<String> progress) {
+    return new RollupWriter(
+        rollups,
+        evaluator,
+        queries,
+        clock,
+        historyStart,
+        storeMin,
+        LAG_INTERVALS * rollups.intervalMs(),
+        REACH_MS,
+        progress);
   }
 
   /**

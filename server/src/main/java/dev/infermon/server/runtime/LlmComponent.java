@@ -28,9 +28,6 @@ import org.slf4j.LoggerFactory;
 final class LlmComponent implements Component {
   private static final Logger log = LoggerFactory.getLogger(LlmComponent.class);
 
-  /** How far back the rollups' catch-up reaches for a query without stored answers. */
-  static final long ROLLUP_REACH_MS = 6 * 3_600_000L;
-
   /** How often the rollups' list of queries is compiled again (the inventory is cached). */
   static final long ROLLUP_QUERIES_EVERY_MS = 60_000;
 
@@ -72,8 +69,9 @@ final class LlmComponent implements Component {
 
   /**
    * The writer of the dashboard's stored answers, on a thread of its own: its first run is the
-   * catch-up (from the last stored step, or {@link #ROLLUP_REACH_MS} back), then one run per scrape
-   * interval, two intervals behind the clock so that a step's scrapes are committed.
+   * catch-up (from the last stored step, or {@link RollupWriter#REACH_MS} back), then one run per
+   * scrape interval, {@link RollupWriter#LAG_INTERVALS} behind the clock so that a step's scrapes
+   * are committed.
    */
   private void startRollups() {
     Rollups rollups = engine.rollups();
@@ -100,15 +98,13 @@ final class LlmComponent implements Component {
           }
         };
     RollupWriter writer =
-        new RollupWriter(
+        RollupWriter.standard(
             rollups,
             engine.inner(),
             queries,
             System::currentTimeMillis,
             db::startTime,
             store::appendableMinTime,
-            2 * iv,
-            ROLLUP_REACH_MS,
             log::info);
     rollupThread =
         Executors.newSingleThreadScheduledExecutor(
