@@ -53,8 +53,9 @@ final class StorageComponent implements Component {
     tsdb = db;
     if (cfg.llm().dashboard().rollups()) {
       // the dashboard's stored answers: a TSDB of its own (its appendable window follows its own
-      // newest step, so the catch-up can write hours back), inside the data directory
-      rollups = Tsdb.open(path(cfg).resolve("rollups"), opts);
+      // newest step, so the catch-up can write hours back), inside the data directory; the time
+      // retention only (a size bound is the main TSDB's)
+      rollups = Tsdb.open(path(cfg).resolve("rollups"), opts.withRetentionBytes(0));
     }
   }
 
@@ -104,7 +105,13 @@ final class StorageComponent implements Component {
         || (time.equals(retentionTime(current)) && size.equals(retentionSize(current)))) {
       return Change.NONE;
     }
-    return () -> db.setRetention(time, size.bytes());
+    Tsdb r = rollups;
+    return () -> {
+      db.setRetention(time, size.bytes());
+      if (r != null) {
+        r.setRetention(time, 0);
+      }
+    };
   }
 
   /** The database; null outside embedded mode, before start and after stop. */
