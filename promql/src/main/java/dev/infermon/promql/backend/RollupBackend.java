@@ -68,14 +68,15 @@ public final class RollupBackend extends ForwardingBackend {
     int n = (int) Math.min(Integer.MAX_VALUE - 1, (endMs - startMs) / stepMs + 1);
     Map<Labels, Points> points = new TreeMap<>();
     boolean[] covered;
+    List<Noted> noted = new ArrayList<>();
     try (Querier q = rollups.store().querier()) {
       covered = covered(q, id, startMs, endMs, stepMs, n);
       if (!any(covered)) {
         return delegate.rangeQuery(query, startMs, endMs, stepMs);
       }
       readStored(q, id, startMs, endMs, stepMs, covered, points);
+      readNotes(q, id, startMs, endMs, stepMs, covered, noted);
     }
-    Set<Annotation> notes = new LinkedHashSet<>();
     int covers = 0;
     for (int i = 0; i < n; ) {
       if (covered[i]) {
@@ -92,7 +93,9 @@ public final class RollupBackend extends ForwardingBackend {
       if (!(raw.value() instanceof Matrix)) {
         return delegate.rangeQuery(query, startMs, endMs, stepMs);
       }
-      notes.addAll(raw.annotations().all());
+      for (Annotation a : raw.annotations().all()) {
+        noted.add(new Noted(startMs + i * stepMs, a));
+      }
       for (TimeSeries s : ((Matrix) raw.value()).series()) {
         Points p = points.computeIfAbsent(s.labels(), k -> new Points());
         for (int k = 0; k < s.size(); k++) {
@@ -103,6 +106,10 @@ public final class RollupBackend extends ForwardingBackend {
       i = j + 1;
     }
     stepsRead.addAndGet(covers);
+    // by the first step each was met at, stored or raw (the list sort is stable)
+    noted.sort((x, y) -> Long.compare(x.atMs(), y.atMs()));
+    Set<Annotation> notes = new LinkedHashSet<>();
+    noted.forEach(x -> notes.add(x.annotation()));
     List<TimeSeries> out = new ArrayList<>(points.size());
     for (Map.Entry<Labels, Points> e : points.entrySet()) {
       out.add(e.getValue().series(e.getKey()));
@@ -195,6 +202,35 @@ public final class RollupBackend extends ForwardingBackend {
           p = points.computeIfAbsent(labels, k -> new Points());
         }
         p.add(t, it.value());
+      }
+    }
+  }
+
+  /** An annotation and the first step it was met at. */
+  private record Noted(long atMs, Annotation annotation) {}
+
+  /** The stored annotations of the covered steps, each at the first covered step it was met at. */
+  private static void readNotes(
+      Querier q,
+      String id,
+      long startMs,
+      long endMs,
+      long stepMs,
+      boolean[] covered,
+      List<Noted> out) {
+    SeriesSet set =
+        q.select(false, startMs, endMs, List.of(Matcher.metricName(Rollups.NOTES), query(id)));
+    while (set.next()) {
+      SampleIterator it = set.at().iterator();
+      while (it.next()) {
+        long t = it.timestamp();
+        if (t >= startMs
+            && t <= endMs
+            && (t - startMs) % stepMs == 0
+            && covered[(int) ((t - startMs) / stepMs)]) {
+          out.add(new Noted(t, Rollups.annotation(set.at().labels())));
+          break;
+        }
       }
     }
   }

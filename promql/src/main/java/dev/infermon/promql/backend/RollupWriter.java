@@ -3,6 +3,8 @@ package dev.infermon.promql.backend;
 import dev.infermon.model.labels.Labels;
 import dev.infermon.model.labels.Matcher;
 import dev.infermon.promql.QueryBackend;
+import dev.infermon.promql.value.Annotation;
+import dev.infermon.promql.value.Annotations;
 import dev.infermon.promql.value.Matrix;
 import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
@@ -265,7 +267,7 @@ public final class RollupWriter {
 
   /** Evaluates {@code text} over {@code [a, b]} and appends the answer; the steps written. */
   private long write(String text, String id, long a, long b) {
-    List<Object[]> parts = new ArrayList<>();
+    List<Part> parts = new ArrayList<>();
     try {
       evaluate(text, a, b, parts);
     } catch (RuntimeException e) {
@@ -277,8 +279,8 @@ public final class RollupWriter {
     long steps = 0;
     long newest = Long.MIN_VALUE;
     try {
-      for (Object[] p : parts) {
-        for (TimeSeries s : ((Matrix) p[2]).series()) {
+      for (Part p : parts) {
+        for (TimeSeries s : p.answer().series()) {
           Labels stored = Rollups.stored(s.labels(), id);
           long ref = 0;
           for (int i = 0; i < s.size(); i++) {
@@ -286,10 +288,15 @@ public final class RollupWriter {
           }
         }
       }
+      for (Part p : parts) {
+        for (Annotation n : p.notes().all()) {
+          app.append(Rollups.note(id, n), p.from(), 1);
+        }
+      }
       Labels marker = Rollups.steps(id);
       long ref = 0;
-      for (Object[] p : parts) {
-        for (long t = (long) p[0]; t <= (long) p[1]; t += iv) {
+      for (Part p : parts) {
+        for (long t = p.from(); t <= p.to(); t += iv) {
           ref = app.append(ref, marker, t, 1);
           steps++;
           newest = t;
@@ -305,22 +312,22 @@ public final class RollupWriter {
     return steps;
   }
 
+  /** A run of steps evaluated at once; its annotations only when it is one step. */
+  private record Part(long from, long to, Matrix answer, Annotations notes) {}
+
   /**
-   * The answer over {@code [a, b]} in parts {@code {from, to, matrix}} without annotations: a range
-   * whose evaluation had any is evaluated again in halves, and a single step that had any is left
-   * out.
+   * The answer over {@code [a, b]} in parts: a range whose evaluation had annotations is evaluated
+   * again in halves down to single steps, each kept with its own (a range's annotations are not
+   * those of each of its steps).
    */
-  private void evaluate(String text, long a, long b, List<Object[]> parts) {
+  private void evaluate(String text, long a, long b, List<Part> parts) {
     long iv = rollups.intervalMs();
     QueryResult r = evaluator.rangeQuery(text, a, b, iv);
     if (!(r.value() instanceof Matrix)) {
       return; // not a range-vector answer: nothing to keep
     }
-    if (r.annotations().isEmpty()) {
-      parts.add(new Object[] {a, b, r.value()});
-      return;
-    }
-    if (a == b) {
+    if (r.annotations().isEmpty() || a == b) {
+      parts.add(new Part(a, b, (Matrix) r.value(), r.annotations()));
       return;
     }
     long mid = a + (b - a) / iv / 2 * iv;

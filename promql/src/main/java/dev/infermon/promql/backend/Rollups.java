@@ -1,6 +1,7 @@
 package dev.infermon.promql.backend;
 
 import dev.infermon.model.labels.Labels;
+import dev.infermon.promql.value.Annotation;
 import dev.infermon.storage.Storage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -23,6 +24,8 @@ import java.util.Map;
  *       own labels kept, its {@code __name__} (if it has one) in {@code __rollup_name__};
  *   <li>{@value #STEPS}{@code {__rollup_query__="<id>"}}: 1 at every step whose answer is stored,
  *       so that an empty answer is told from a step not written (a gap, the tail);
+ *   <li>{@value #NOTES}{@code {__rollup_query__="<id>", severity="info|warning", message="..."}}: 1
+ *       at every stored step whose evaluation had that annotation;
  *   <li>{@value #REVOKED}: a sample at {@code t} of value {@code v} takes back every step in {@code
  *       [v, t]}: samples were committed at or below them after they were evaluated (a late sender),
  *       and stored samples cannot be replaced, so those steps are evaluated raw from then on.
@@ -40,11 +43,16 @@ public final class Rollups {
   /** The metric name of the steps stored per query. */
   public static final String STEPS = "infermon_rollup_steps";
 
+  /** The metric name of the annotations of a step. */
+  public static final String NOTES = "infermon_rollup_note";
+
   /** The metric name of the steps taken back. */
   public static final String REVOKED = "infermon_rollup_revoked";
 
   static final String QUERY = "__rollup_query__";
   static final String NAME = "__rollup_name__";
+  static final String SEVERITY = "severity";
+  static final String MESSAGE = "message";
 
   private final Storage store;
   private final long intervalMs;
@@ -154,6 +162,17 @@ public final class Rollups {
   /** The marker series of query {@code id}. */
   static Labels steps(String id) {
     return Labels.of(Labels.METRIC_NAME, STEPS, QUERY, id);
+  }
+
+  /** The series of one annotation of query {@code id}. */
+  static Labels note(String id, Annotation a) {
+    return Labels.of(
+        Labels.METRIC_NAME, NOTES, QUERY, id, SEVERITY, a.severity().name(), MESSAGE, a.message());
+  }
+
+  /** The annotation a note series stands for. */
+  static Annotation annotation(Labels note) {
+    return new Annotation(Annotation.Severity.valueOf(note.get(SEVERITY)), note.get(MESSAGE));
   }
 
   static Labels revoked() {
