@@ -182,7 +182,8 @@ public final class RollupWriter {
       first = Math.min(first, f);
     }
     long written = 0;
-    boolean report = first != Long.MAX_VALUE && to - first > 2 * CHUNK_MS;
+    // the catch-up reports (the first run, or one after a pause of over a chunk)
+    boolean report = first != Long.MAX_VALUE && to - first > CHUNK_MS;
     if (report) {
       progress.accept(
           "rollups: catching up "

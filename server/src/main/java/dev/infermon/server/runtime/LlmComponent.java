@@ -6,7 +6,6 @@ import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.backend.RollupWriter;
 import dev.infermon.promql.backend.Rollups;
 import dev.infermon.tsdb.Tsdb;
-import java.util.Collections;
 import java.util.SortedSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -78,19 +77,29 @@ final class LlmComponent implements Component {
     Tsdb db = tsdb.get();
     Tsdb store = rollupStore.get();
     if (rollups == null || db == null || store == null || engine.inner() == null) {
+      log.info(
+          "rollups: off (rollups {}, tsdb {}, store {}, evaluator {})",
+          rollups != null,
+          db != null,
+          store != null,
+          engine.inner() != null);
       return;
     }
+    log.info(
+        "rollups: the dashboard's default queries stored every {} s into {}",
+        rollups.intervalMs() / 1000,
+        store.dir());
     long iv = rollups.intervalMs();
     DashboardService dashboard = layer.dashboard();
     Supplier<SortedSet<String>> queries =
         new Supplier<>() {
-          private long readAt = Long.MIN_VALUE;
-          private SortedSet<String> texts = Collections.emptySortedSet();
+          private long readAt;
+          private SortedSet<String> texts; // null until the first read
 
           @Override
           public SortedSet<String> get() {
             long now = System.currentTimeMillis();
-            if (now - readAt >= ROLLUP_QUERIES_EVERY_MS) {
+            if (texts == null || now - readAt >= ROLLUP_QUERIES_EVERY_MS) {
               texts = dashboard.defaultQueries(now);
               readAt = now;
             }
@@ -116,8 +125,9 @@ final class LlmComponent implements Component {
     rollupThread.scheduleWithFixedDelay(
         () -> {
           try {
-            writer.advance();
-          } catch (RuntimeException e) {
+            long n = writer.advance();
+            log.debug("rollups: {} query steps written", n);
+          } catch (RuntimeException | Error e) {
             log.warn("rollups: a run failed; the next one tries again", e);
           }
         },
