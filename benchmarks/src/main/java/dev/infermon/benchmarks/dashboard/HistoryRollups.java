@@ -48,7 +48,7 @@ final class HistoryRollups {
     return RollupWriter.standard(
         rollups,
         raw,
-        () -> dashboard.defaultQueries(endMs),
+        () -> dashboard.defaultQueries(endMs, rollups.intervalMs()),
         () -> endMs,
         db::startTime,
         store::appendableMinTime,

@@ -100,7 +100,7 @@ final class LlmComponent implements Component {
           public SortedSet<String> get() {
             long now = System.currentTimeMillis();
             if (texts == null || now - readAt >= ROLLUP_QUERIES_EVERY_MS) {
-              texts = dashboard.defaultQueries(now);
+              texts = dashboard.defaultQueries(now, iv);
               readAt = now;
             }
             return texts;
