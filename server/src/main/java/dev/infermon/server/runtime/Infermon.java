@@ -112,6 +112,7 @@ public final class Infermon implements AutoCloseable {
     scrape = new ScrapeComponent(remote::storage, own, jitterSeed());
     llm = new LlmComponent(layer, engine, storage::tsdb, storage::rollups);
     OwnMetrics.bindTsdb(registry, storage::tsdb);
+    OwnMetrics.bindRollups(registry, storage::rollups);
     RemoteWriteMetrics.bind(registry, remote::remoteWrite);
     group =
         new RunGroup(

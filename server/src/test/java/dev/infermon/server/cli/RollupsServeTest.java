@@ -14,6 +14,10 @@ import dev.infermon.storage.SeriesSet;
 import dev.infermon.tsdb.Tsdb;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code serve} with {@code llm.dashboard.rollups} on (the default), over {@code infermon demo}'s
  * machinery: after the demo's 30 minutes of backfill the writer's catch-up stores the dashboard's
- * default queries from the history's start on, in {@code <data>/rollups}, and goes on live. Every
- * wait is bounded.
+ * default queries from the history's start on, in {@code <data>/rollups}, and goes on live (its
+ * newest step, on {@code /metrics}, passes the start). Every wait is bounded.
  */
 class RollupsServeTest {
   @TempDir Path dir;
@@ -54,12 +58,12 @@ class RollupsServeTest {
             new PrintWriter(new StringWriter()))) {
       store = demo.workDir().resolve("data").resolve("rollups");
       assertThat(store).isDirectory();
-      // the catch-up and a few live runs: the store's WAL grows past the catch-up's
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (walBytes(store) < 200_000 && System.nanoTime() < deadline) {
-        Thread.sleep(250);
+      // the catch-up, then live runs: the newest step written passes the start (bounded wait)
+      long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+      while (newestStep(demo) * 1000 <= started + 10_000 && System.nanoTime() < deadline) {
+        Thread.sleep(500);
       }
-      Thread.sleep(12_000); // two live runs at the 5 s interval
+      Thread.sleep(2_000); // the write-ahead log's sync interval
       // the demo deletes its work directory at close, and the store is locked while it runs
       Path copy = dir.resolve("rollups");
       try (var files = Files.walk(store)) {
@@ -102,13 +106,20 @@ class RollupsServeTest {
     assertThat(last).as("live, a few intervals behind").isGreaterThan(started);
   }
 
-  private static long walBytes(Path store) throws java.io.IOException {
-    Path wal = store.resolve("wal");
-    if (!Files.isDirectory(wal)) {
-      return 0;
+  /** {@code infermon_rollups_newest_step_timestamp_seconds} from the server's own metrics. */
+  private static double newestStep(Demo demo) throws Exception {
+    String body =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(demo.uiUrl().replaceAll("/$", "") + "/metrics"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    for (String line : body.split("\n")) {
+      if (line.startsWith("infermon_rollups_newest_step_timestamp_seconds ")) {
+        return Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+      }
     }
-    try (var files = Files.list(wal)) {
-      return files.mapToLong(p -> p.toFile().length()).sum();
-    }
+    return 0;
   }
 }
