@@ -5,6 +5,7 @@ import static dev.infermon.config.ConfigSchema.DCGM;
 import static dev.infermon.config.ConfigSchema.INFERENCE_WORKLOAD;
 import static dev.infermon.config.ConfigSchema.LLM_ALERTS;
 import static dev.infermon.config.ConfigSchema.LLM_COST;
+import static dev.infermon.config.ConfigSchema.LLM_DASHBOARD;
 import static dev.infermon.config.ConfigSchema.LLM_SLO;
 import static dev.infermon.config.ConfigSchema.STORAGE_EXEMPLARS;
 import static dev.infermon.config.ConfigSchema.STORAGE_REMOTE;
@@ -397,8 +398,11 @@ final class AppMapping {
     }
     List<LlmConfig.Slo> slos = slos(v);
     LlmConfig.Cost cost = cost(v.map("cost", LLM_COST));
+    MapView dash = v.map("dashboard", LLM_DASHBOARD);
+    boolean rollups = dash.bool("rollups", LlmConfig.Dashboard.DEFAULT.rollups());
+    dash.finish();
     v.finish();
-    return new LlmConfig(alerts, quantiles, slos, cost);
+    return new LlmConfig(alerts, quantiles, slos, cost, new LlmConfig.Dashboard(rollups));
   }
 
   /** {@code llm.cost}: prices are numbers of at least 0; a GPU model is any non-empty key. */

@@ -375,7 +375,10 @@ final class ConfigSchema {
   static final Section LLM_COST =
       Section.of("llm.cost", List.of("currency", "default_gpu_hour_price", "gpu_hour_prices"));
 
-  static final Section LLM = Section.of("llm", List.of("alerts", "quantiles", "slos", "cost"));
+  static final Section LLM_DASHBOARD = Section.of("llm.dashboard", List.of("rollups"));
+
+  static final Section LLM =
+      Section.of("llm", List.of("alerts", "quantiles", "slos", "cost", "dashboard"));
 
   static final Section UI = Section.of("ui", List.of("enabled", "title", "default_range"));
 
@@ -458,6 +461,7 @@ final class ConfigSchema {
           LLM_ALERTS,
           LLM_SLO,
           LLM_COST,
+          LLM_DASHBOARD,
           UI,
           WEB,
           WEB_AUTH,

@@ -1,5 +1,6 @@
 package dev.infermon.benchmarks.dashboard;
 
+import dev.infermon.promql.backend.Rollups;
 import dev.infermon.simulator.Fleet;
 import dev.infermon.simulator.FleetConfig;
 import dev.infermon.simulator.testing.FleetScrape;
@@ -17,8 +18,10 @@ import java.util.Properties;
  * ({@code it-ui}'s {@code UiDashboardBench.fleetOf}, the same proportions) replayed for {@code
  * hours} at one scrape interval with the target labels infermon's scrape would attach (as {@code
  * it-ui}'s {@code Backfill}), compacted and closed, so that a measuring process opens it as a
- * restarted server would. {@code history.properties} records what was built and its end time; a
- * directory built with other parameters is refused.
+ * restarted server would; with the dashboard's stored answers in {@code data/rollups}, written
+ * through {@code serve}'s own catch-up ({@link HistoryRollups}). {@code history.properties} records
+ * what was built and its end time; a directory built with other parameters, or before the rollups
+ * (no {@code rollups=true}), is refused.
  */
 final class FleetHistory {
   private static final String MARKER = "history.properties";
@@ -62,6 +65,13 @@ final class FleetHistory {
     if (h == null) {
       return null;
     }
+    if (!"true".equals(rollupsOf(dir))) {
+      throw new IllegalArgumentException(
+          dir
+              + " was built before the dashboard's rollups (no rollups=true in "
+              + MARKER
+              + "): delete it, or use another -Ddashload.dir, and build it again");
+    }
     if (h.pods != pods || h.hours != hours || h.scrapeSeconds != scrapeSeconds) {
       throw new IllegalArgumentException(
           dir
@@ -76,7 +86,18 @@ final class FleetHistory {
     return h;
   }
 
-  /** Replays the fleet into a new TSDB in {@code dir}, compacts and closes it. */
+  private static String rollupsOf(Path dir) throws IOException {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(dir.resolve(MARKER))) {
+      p.load(in);
+    }
+    return p.getProperty("rollups");
+  }
+
+  /**
+   * Replays the fleet into a new TSDB in {@code dir}, writes the dashboard's rollups through the
+   * server's catch-up, compacts both and closes them.
+   */
   static FleetHistory build(Path dir, int pods, int hours, int scrapeSeconds)
       throws IOException, InterruptedException {
     long end = System.currentTimeMillis() / 1000 * 1000;
@@ -85,6 +106,18 @@ final class FleetHistory {
     try (Tsdb db = Tsdb.open(dir.resolve("data"))) {
       samples = replay(fleet, db, end, Duration.ofSeconds(scrapeSeconds));
       db.compact();
+      try (Tsdb store = HistoryRollups.open(dir.resolve("data"))) {
+        Rollups rollups = new Rollups(store, scrapeSeconds * 1000L);
+        long t0 = System.nanoTime();
+        long steps = HistoryRollups.writer(rollups, db, store, end).advance();
+        store.compact();
+        System.out.printf(
+            java.util.Locale.ROOT,
+            "rollups: %d queries, %,d query steps written in %.1f s%n",
+            rollups.queries().size(),
+            steps,
+            (System.nanoTime() - t0) / 1e9);
+      }
     }
     FleetHistory h = new FleetHistory(pods, hours, scrapeSeconds, end, samples);
     Properties p = new Properties();
@@ -93,6 +126,7 @@ final class FleetHistory {
     p.setProperty("scrapeSeconds", Integer.toString(scrapeSeconds));
     p.setProperty("endMs", Long.toString(end));
     p.setProperty("samples", Long.toString(samples));
+    p.setProperty("rollups", "true");
     try (OutputStream out = Files.newOutputStream(dir.resolve(MARKER))) {
       p.store(out, "the dashboard load benchmark's fleet history");
     }

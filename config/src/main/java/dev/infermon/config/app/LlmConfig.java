@@ -10,15 +10,35 @@ import java.util.Optional;
  * The {@code llm} section: the built-in alert pack, the latency quantiles that dashboards show and
  * the service-level objectives. Alerts are few and user-facing: time to first token over target,
  * requests piling up while the engine preempts, and failures rising. {@code cost} prices GPU time
- * for the efficiency figures.
+ * for the efficiency figures. {@code dashboard.rollups} keeps the stored answers of the default
+ * dashboard's queries (embedded engine only; docs/configuration.md#llmdashboard).
  */
-public record LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, Cost cost) {
+public record LlmConfig(
+    Alerts alerts, List<Double> quantiles, List<Slo> slos, Cost cost, Dashboard dashboard) {
+  /**
+   * The {@code llm.dashboard} section.
+   *
+   * @param rollups whether the answers of the default dashboard's queries are evaluated as the data
+   *     arrives and stored, so that a load reads them (the embedded engine only)
+   */
+  public record Dashboard(boolean rollups) {
+    public static final Dashboard DEFAULT = new Dashboard(true);
+  }
+
   public LlmConfig {
+    if (dashboard == null) {
+      throw new IllegalArgumentException("dashboard must be set (Dashboard.DEFAULT)");
+    }
     quantiles = List.copyOf(quantiles);
     slos = List.copyOf(slos);
     if (cost == null) {
       throw new IllegalArgumentException("cost must be set (Cost.NONE for no prices)");
     }
+  }
+
+  /** The section with the default of {@code dashboard.rollups}. */
+  public LlmConfig(Alerts alerts, List<Double> quantiles, List<Slo> slos, Cost cost) {
+    this(alerts, quantiles, slos, cost, Dashboard.DEFAULT);
   }
 
   /** The section without prices. */

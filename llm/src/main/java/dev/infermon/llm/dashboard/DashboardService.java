@@ -192,6 +192,54 @@ public final class DashboardService {
     return out;
   }
 
+  /**
+   * The UI's steps for its ranges within the rollups' reach (web's {@code state.js} {@code
+   * stepFor}: 15 minutes and 1 hour at 15 s, 6 hours at 90 s).
+   */
+  static final List<Long> UI_STEPS_MS = List.of(15_000L, 90_000L);
+
+  /**
+   * The range queries of the standard dashboard's default view (every panel, no filters, {@link
+   * DashboardRequest#of}'s quantile and window) and of the filters' adapter listing, for the fleet
+   * present at {@code timeMs}: the texts a server keeps stored answers of ({@code
+   * llm.dashboard.rollups}), on a grid of {@code intervalMs}. A text that names its step (a
+   * per-step increase, {@code x - x offset <step>}) is compiled at each of the UI's steps that is a
+   * multiple of the interval ({@link #UI_STEPS_MS}), since only a query at that step asks it; its
+   * value at a time still depends on that time alone. The cost panels are left out (their prices
+   * are {@code llm.cost}'s, which a reload changes).
+   */
+  public java.util.SortedSet<String> defaultQueries(long timeMs, long intervalMs) {
+    Presence presence = Presence.of(inventory(timeMs), catalog);
+    DashboardRequest r = DashboardRequest.of(Filters.NONE, timeMs - 6 * 3_600_000L, timeMs);
+    List<String> steps = new ArrayList<>();
+    for (long step : UI_STEPS_MS) {
+      if (step % intervalMs == 0) {
+        steps.add(PromqlCompiler.duration(step));
+      }
+    }
+    steps.add(PromqlCompiler.duration(r.stepMs())); // the adapters' listing asks at this one
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String step : steps) {
+      for (Panel p : Dashboards.standard()) {
+        PromqlCompiler.Options o =
+            new PromqlCompiler.Options(
+                Filters.NONE, p.match(), r.quantile(), r.window(), presence, step);
+        for (Query q : p.queries()) {
+          if (!(q.measure() instanceof Measure.CostPerMillionTokens)) {
+            compiler.compile(q.measure(), p.level(), o).ifPresent(out::add);
+          }
+        }
+      }
+      PromqlCompiler.Options o =
+          new PromqlCompiler.Options(
+              Filters.NONE, Map.of(), r.quantile(), r.window(), presence, step);
+      compiler
+          .compile(new Measure.Lora(Measure.Lora.View.LISTED), Level.MODEL, o)
+          .ifPresent(out::add);
+    }
+    return java.util.Collections.unmodifiableSortedSet(out);
+  }
+
   /** The answer of a query asked asynchronously; its exception as the backend threw it. */
   private static QueryResult await(CompletableFuture<QueryResult> f) {
     try {

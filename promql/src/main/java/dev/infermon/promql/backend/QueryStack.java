@@ -10,7 +10,7 @@ import java.util.concurrent.ExecutionException;
  * embedded engine or a remote API, with whatever counts evaluations below):
  *
  * <pre>
- * JoiningBackend → ParallelBackend → CachingBackend → HeadroomBackend → evaluator
+ * JoiningBackend → ParallelBackend → CachingBackend → [RollupBackend →] HeadroomBackend → evaluator
  * </pre>
  *
  * Joining comes first so that a query identical to one in flight waits for it without taking a pool
@@ -18,8 +18,10 @@ import java.util.concurrent.ExecutionException;
  * too; the cache sits on the evaluator, whose {@link QueryBackend#immutableBefore()} says which
  * steps are final, and below it only evaluations pass (a joined query or a cached step is no
  * evaluation); evaluations hold the heap's headroom open ({@link HeapHeadroom}: room to grow while
- * queries run under {@code serve}'s tight heap). Stateless; each stack owns its pool and cache, the
- * headroom is the process's.
+ * queries run under {@code serve}'s tight heap). With {@link Rollups}, the range queries they keep
+ * read their stored answers below the cache ({@link RollupBackend}), so the cache and joining work
+ * on the merged answer as on any other, and only the steps not stored are evaluations. Stateless;
+ * each stack owns its pool and cache, the headroom is the process's.
  */
 public final class QueryStack {
   /**
@@ -63,10 +65,21 @@ public final class QueryStack {
    * @throws IllegalArgumentException when {@code evaluator} is null
    */
   public static QueryBackend of(QueryBackend evaluator) {
+    return of(evaluator, null);
+  }
+
+  /**
+   * As {@link #of(QueryBackend)}, the range queries {@code rollups} keeps read from their stored
+   * answers; null for none.
+   *
+   * @throws IllegalArgumentException when {@code evaluator} is null
+   */
+  public static QueryBackend of(QueryBackend evaluator, Rollups rollups) {
+    QueryBackend evaluating = new HeadroomBackend(evaluator, HeapHeadroom.jvm());
     return new JoiningBackend(
         new ParallelBackend(
             new CachingBackend(
-                new HeadroomBackend(evaluator, HeapHeadroom.jvm()),
+                rollups == null ? evaluating : new RollupBackend(evaluating, rollups),
                 APPENDER_MARGIN_MS,
                 System::currentTimeMillis,
                 RANGE_CACHE_MAX_AGE_MS,

@@ -88,7 +88,11 @@ public final class Infermon implements AutoCloseable {
     remote = new RemoteStorage(storage::tsdb, version);
     QueryEngine engine =
         new QueryEngine(
-            settings, storage::tsdb, remote, new InstrumentedQueryBackend.Metrics(registry));
+            settings,
+            storage::tsdb,
+            storage::rollups,
+            remote,
+            new InstrumentedQueryBackend.Metrics(registry));
     AlertingMetrics alertingMetrics =
         new AlertingMetrics(
             registry,
@@ -106,8 +110,9 @@ public final class Infermon implements AutoCloseable {
             layer.exports(),
             layer.alertCauses(web::externalUrl));
     scrape = new ScrapeComponent(remote::storage, own, jitterSeed());
-    llm = new LlmComponent(layer, engine);
+    llm = new LlmComponent(layer, engine, storage::tsdb, storage::rollups);
     OwnMetrics.bindTsdb(registry, storage::tsdb);
+    OwnMetrics.bindRollups(registry, storage::rollups);
     RemoteWriteMetrics.bind(registry, remote::remoteWrite);
     group =
         new RunGroup(

@@ -88,6 +88,25 @@ final class OwnMetrics implements ScrapeMetrics {
   }
 
   /** The TSDB's counters, read when {@code /metrics} is scraped; zero while it is not open. */
+  /**
+   * The dashboard's rollups' store ({@code llm.dashboard.rollups}): how many series it holds in its
+   * head and the newest step written (how far the writer is; nothing while it is off).
+   */
+  static void bindRollups(PrometheusRegistry registry, Supplier<Tsdb> store) {
+    gauge(
+        registry,
+        "infermon_rollups_head_series",
+        "Series of the dashboard's stored answers in their store's head.",
+        store,
+        db -> db.headStats().series());
+    gauge(
+        registry,
+        "infermon_rollups_newest_step_timestamp_seconds",
+        "The newest step of the dashboard's stored answers (or revocation) written.",
+        store,
+        db -> db.headStats().maxTime() / 1000.0);
+  }
+
   static void bindTsdb(PrometheusRegistry registry, Supplier<Tsdb> tsdb) {
     gauge(
         registry,

@@ -4,6 +4,7 @@ import dev.infermon.config.Config;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.promql.backend.Rollups;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.tsdb.Tsdb;
@@ -24,6 +25,8 @@ import java.util.function.Supplier;
 final class QueryEngine implements Component {
   private final ServeSettings settings;
   private final Supplier<Tsdb> tsdb;
+  private final Supplier<Tsdb> rollupStore;
+  private volatile Rollups rollups;
   private final RemoteStorage remote;
   private final InstrumentedQueryBackend.Metrics metrics;
   private EngineOptions options;
@@ -33,10 +36,12 @@ final class QueryEngine implements Component {
   QueryEngine(
       ServeSettings settings,
       Supplier<Tsdb> tsdb,
+      Supplier<Tsdb> rollupStore,
       RemoteStorage remote,
       InstrumentedQueryBackend.Metrics metrics) {
     this.settings = settings;
     this.tsdb = tsdb;
+    this.rollupStore = rollupStore;
     this.remote = remote;
     this.metrics = metrics;
   }
@@ -64,13 +69,26 @@ final class QueryEngine implements Component {
                         ? null
                         : new EmbeddedQueryBackend(
                             db, new Engine(options), db::appendableMinTime, db));
-    backend = inner == null ? null : QueryStack.of(new InstrumentedQueryBackend(inner, metrics));
+    Tsdb store = rollupStore.get();
+    // rollups over the embedded engine only: a remote API's answers are not stored here
+    rollups =
+        store == null || db == null || remote.remoteQueries().isPresent()
+            ? null
+            : new Rollups(store, cfg.global().scrapeInterval().toMillis());
+    backend =
+        inner == null ? null : QueryStack.of(new InstrumentedQueryBackend(inner, metrics), rollups);
+  }
+
+  /** The dashboard's stored answers, read by the stack; null when off or not embedded. */
+  Rollups rollups() {
+    return rollups;
   }
 
   @Override
   public void stop() {
     backend = null;
     inner = null;
+    rollups = null;
   }
 
   @Override

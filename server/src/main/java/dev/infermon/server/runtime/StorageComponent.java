@@ -29,6 +29,8 @@ final class StorageComponent implements Component {
     this.settings = settings;
   }
 
+  private volatile Tsdb rollups;
+
   @Override
   public String name() {
     return "storage";
@@ -49,12 +51,28 @@ final class StorageComponent implements Component {
       log.warn("data was skipped at start-up (also on /-/ready): {}", db.startupProblems());
     }
     tsdb = db;
+    if (cfg.llm().dashboard().rollups()) {
+      // the dashboard's stored answers: a TSDB of its own (its appendable window follows its own
+      // newest step, so the catch-up can write hours back), inside the data directory; the time
+      // retention only (a size bound is the main TSDB's)
+      rollups = Tsdb.open(path(cfg).resolve("rollups"), opts.withRetentionBytes(0));
+    }
+  }
+
+  /** The store of the dashboard's answers ({@code llm.dashboard.rollups}); null when off. */
+  Tsdb rollups() {
+    return rollups;
   }
 
   @Override
   public void stop() {
     Tsdb db = tsdb;
     tsdb = null;
+    Tsdb r = rollups;
+    rollups = null;
+    if (r != null) {
+      r.close();
+    }
     if (db != null) {
       db.close();
     }
@@ -66,6 +84,9 @@ final class StorageComponent implements Component {
     StorageConfig n = next.storage();
     if (c.mode() != n.mode()) {
       throw new Refused("storage.mode", "the storage is opened at start");
+    }
+    if (!current.llm().dashboard().equals(next.llm().dashboard())) {
+      throw new Refused("llm.dashboard.rollups", "the rollups' store is opened at start");
     }
     if (!path(current).equals(path(next))) {
       throw new Refused("storage.tsdb.path", "the data directory is locked at start");
@@ -84,7 +105,13 @@ final class StorageComponent implements Component {
         || (time.equals(retentionTime(current)) && size.equals(retentionSize(current)))) {
       return Change.NONE;
     }
-    return () -> db.setRetention(time, size.bytes());
+    Tsdb r = rollups;
+    return () -> {
+      db.setRetention(time, size.bytes());
+      if (r != null) {
+        r.setRetention(time, 0);
+      }
+    };
   }
 
   /** The database; null outside embedded mode, before start and after stop. */
