@@ -145,7 +145,17 @@ public final class UiDashboardBench {
    * at that time (the end rounded up to the step), asked with {@code from}/{@code to}.
    */
   static void measure(Browser b, String base, String level, int hours, int runs, long endMs) {
-    System.out.println("level=" + level + ", " + hours + " h, every panel loaded (lazy=0):");
+    System.out.printf(
+        Locale.ROOT,
+        "level=%s, %d h, every panel loaded (lazy=0); load average %.2f:%n",
+        level,
+        hours,
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    // the first navigation of the all level is the first of the process; of the next, of its level
+    String first =
+        !level.equals("all")
+            ? "first of the level"
+            : endMs > 0 ? "first after open" : "first after backfill";
     long rangeMs = hours * 3_600_000L;
     long stepMs = stepSeconds(rangeMs / 1000) * 1000;
     String page = base + "/dashboard?level=" + level + "&lazy=0";
@@ -171,10 +181,11 @@ public final class UiDashboardBench {
       b.driver.get(uncached ? page + window(anchor + 1_000 + i * 1_013L, rangeMs) : url);
       wait.until(d -> Boolean.TRUE.equals(b.js("return window.__dashboardDone === true")));
       double cpu = (processCpuNanos() - cpu0) / 1e9;
-      String name = i > 0 ? "run " + i : endMs > 0 ? "first after open" : "first (cold cache)";
+      String name = i > 0 ? "run " + i : first;
       times.add(report(b, name, cpu, i == 0 && endMs > 0 && !uncached ? stepMs : 0));
-      if (!b.consoleErrors().isEmpty()) {
-        System.out.println("console errors: " + b.consoleErrors());
+      List<String> errors = b.consoleErrors(); // reading empties the log: once
+      if (!errors.isEmpty()) {
+        System.out.println("console errors: " + errors);
       }
     }
     times.remove(0);
