@@ -13,6 +13,7 @@ import dev.infermon.tsdb.Tsdb;
 import dev.infermon.web.WebOptions;
 import dev.infermon.web.WebServer;
 import dev.infermon.web.WebServices;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -24,14 +25,18 @@ import java.util.concurrent.TimeUnit;
  * history, kept current by appending the fleet's pages every step (as scraping would, without
  * HTTP): the stack the dashboard figure measures (UI, dashboard API, PromQL engine, TSDB),
  * assembled from the modules' public APIs so that it does not depend on how {@code serve} wires
- * them. The targets page is empty here; {@link Harness} is the full process.
+ * them. The targets page is empty here; {@link Harness} is the full process. {@link #open} serves a
+ * history stored before ({@link StoredHistory}) as a restarted server would: the TSDB opened from
+ * its blocks and write-ahead log, no ticker (the history stays as it was stored).
  */
 final class HistoryServer implements AutoCloseable {
+  /** The fleet replayed; null when the history was {@linkplain #open opened} from a directory. */
   final Fleet fleet;
+
   final long samples;
   private final Tsdb db;
   private final WebServer web;
-  private final ScheduledExecutorService ticker;
+  private final ScheduledExecutorService ticker; // null: a stored history, nothing appended
 
   private HistoryServer(
       Fleet fleet, long samples, Tsdb db, WebServer web, ScheduledExecutorService ticker) {
@@ -51,22 +56,7 @@ final class HistoryServer implements AutoCloseable {
     try {
       long samples =
           Backfill.run(fleet, db, now, Duration.ofSeconds(stepSeconds), p -> "sim:" + p.name());
-      QueryBackend backend =
-          QueryStack.of(
-              new EmbeddedQueryBackend(
-                  db,
-                  new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
-                  db::appendableMinTime,
-                  db));
-      DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
-      WebServer web =
-          WebServer.start(
-              WebOptions.defaults("127.0.0.1:0"),
-              WebServices.builder()
-                  .queries(() -> backend)
-                  .appendable(() -> db)
-                  .dashboard(() -> dashboard)
-                  .build());
+      WebServer web = serve(db);
       ScheduledExecutorService ticker =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -87,17 +77,53 @@ final class HistoryServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Opens the TSDB in {@code dataDir} (blocks, write-ahead-log replay into the head: what a
+   * restarted server does before it serves) and serves it. Opening writes into {@code dataDir}
+   * (lock, a new log segment, compactions): pass a copy.
+   */
+  static HistoryServer open(Path dataDir, long samples) throws Exception {
+    Tsdb db = Tsdb.open(dataDir);
+    try {
+      return new HistoryServer(null, samples, db, serve(db), null);
+    } catch (Exception | Error e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  /** The HTTP server over {@code db}: query stack, dashboard service, API and UI. */
+  private static WebServer serve(Tsdb db) throws IOException {
+    QueryBackend backend =
+        QueryStack.of(
+            new EmbeddedQueryBackend(
+                db,
+                new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
+                db::appendableMinTime,
+                db));
+    DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
+    return WebServer.start(
+        WebOptions.defaults("127.0.0.1:0"),
+        WebServices.builder()
+            .queries(() -> backend)
+            .appendable(() -> db)
+            .dashboard(() -> dashboard)
+            .build());
+  }
+
   String baseUrl() {
     return "http://127.0.0.1:" + web.port();
   }
 
   @Override
   public void close() {
-    ticker.shutdownNow();
-    try {
-      ticker.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (ticker != null) {
+      ticker.shutdownNow();
+      try {
+        ticker.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     web.close();
     db.close();
