@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -183,6 +184,41 @@ class UiTruthTest {
             .findElement(By.cssSelector("[data-panel='model.generation_length_heatmap'] .q code"))
             .getAttribute("textContent");
     assertThat(promql).contains("offset " + Math.round(step) + "s").doesNotContain("[5m]");
+  }
+
+  /**
+   * Over both engines (no backend filter) the panel draws one heatmap per engine, each on its own
+   * bounds: the server marks each engine's buckets and never sums them by {@code le}, and each
+   * engine's columns add up to that engine's own count.
+   */
+  @Test
+  void aHeatmapOverTwoEnginesIsOnePerEngine() throws Exception {
+    long to = System.currentTimeMillis() - 5_000;
+    long from = to - 60_000;
+    open("/dashboard?level=model&lazy=0&from=" + from + "&to=" + to);
+    awaitDashboard();
+    WebElement b = body("model.generation_length_heatmap");
+    wait.until(d -> b.findElements(By.cssSelector(".heat-engine [data-total]")).size() == 2);
+    Map<String, String> counts =
+        Map.of(
+            "vllm", "sum(vllm:request_generation_tokens_count)",
+            // both spellings: the fleet runs SGLang releases that use either
+            "sglang", "sum({__name__=~\"sglang[:_]generation_tokens_histogram_count\"})");
+    Set<String> seen = new TreeSet<>();
+    for (WebElement box : b.findElements(By.cssSelector(".heat-engine"))) {
+      String engine = box.getAttribute("data-engine");
+      seen.add(engine);
+      assertThat(box.getText()).contains(engine);
+      WebElement map = box.findElement(By.cssSelector("[data-total]"));
+      double first = Double.parseDouble(map.getAttribute("data-first"));
+      double last = Double.parseDouble(map.getAttribute("data-last"));
+      double step = (last - first) / (Integer.parseInt(map.getAttribute("data-columns")) - 1);
+      String count = counts.get(engine);
+      double want = instant(count, last) - instant(count, first - step);
+      assertThat(want).as(engine + " requests in the window").isPositive();
+      assertThat(Double.parseDouble(map.getAttribute("data-total"))).as(engine).isEqualTo(want);
+    }
+    assertThat(seen).containsExactly("sglang", "vllm");
   }
 
   /** The one value of an instant query at {@code timeSeconds}. */

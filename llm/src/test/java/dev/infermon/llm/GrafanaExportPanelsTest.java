@@ -52,13 +52,71 @@ class GrafanaExportPanelsTest {
   private static final LlmConfig.Cost COST =
       new LlmConfig.Cost("USD", Optional.of(PRICE), Map.of());
 
-  /** The number of panels (not rows) of an exported dashboard. */
+  /**
+   * The number of dashboard panels (not rows) an exported dashboard shows: a heatmap shown once per
+   * engine ("Prompt length (sglang)") counts once.
+   */
   private static int panels(JsonNode dashboard) {
-    int n = 0;
+    java.util.Set<String> titles = new java.util.HashSet<>();
     for (JsonNode p : dashboard.path("panels")) {
-      n += p.path("type").asText().equals("row") ? 0 : 1;
+      if (!p.path("type").asText().equals("row")) {
+        titles.add(base(p));
+      }
     }
-    return n;
+    return titles.size();
+  }
+
+  /** A panel's title without the engine a per-engine heatmap names; its id where titles repeat. */
+  private static String base(JsonNode p) {
+    String title = p.path("title").asText();
+    if (p.path("type").asText().equals("heatmap")) {
+      for (var e : CATALOG.engines()) {
+        if (title.endsWith(" (" + e.engine() + ")")) {
+          return title.substring(0, title.length() - e.engine().length() - 3);
+        }
+      }
+    }
+    return p.path("id").asText();
+  }
+
+  /**
+   * A heatmap whose signal several engines have is one Grafana panel per engine, each reading one
+   * engine's buckets: their bounds differ, and Grafana's heatmap merges series by {@code le}.
+   */
+  @Test
+  void aHeatmapOfSeveralEnginesIsOnePanelPerEngine() throws IOException {
+    JsonNode d = JSON.readTree(EXPORTS.grafana(List.of("vllm", "sglang")));
+    List<String> titles = new ArrayList<>();
+    for (JsonNode p : d.path("panels")) {
+      if (!p.path("type").asText().equals("heatmap")) {
+        continue;
+      }
+      titles.add(p.path("title").asText());
+      String expr = p.path("targets").get(0).path("expr").asText();
+      boolean vllm = expr.contains("vllm:");
+      boolean sglang = expr.contains("sglang:");
+      assertThat(vllm ^ sglang).as(p.path("title").asText() + ": " + expr).isTrue();
+      assertThat(p.path("title").asText()).endsWith(vllm ? " (vllm)" : " (sglang)");
+      assertThat(expr).doesNotContain("infermon_engine");
+    }
+    assertThat(titles)
+        .contains(
+            "Prompt length distribution (vllm)",
+            "Prompt length distribution (sglang)",
+            "Generation length distribution (vllm)",
+            "Generation length distribution (sglang)");
+    // one engine: one panel, titled as the dashboard's
+    JsonNode one = JSON.readTree(EXPORTS.grafana(List.of("vllm")));
+    List<String> alone = new ArrayList<>();
+    one.path("panels")
+        .forEach(
+            p -> {
+              if (p.path("type").asText().equals("heatmap")) {
+                alone.add(p.path("title").asText());
+              }
+            });
+    assertThat(alone)
+        .containsExactlyInAnyOrder("Prompt length distribution", "Generation length distribution");
   }
 
   /** The panels (not rows) of an exported dashboard whose targets hold no expression. */

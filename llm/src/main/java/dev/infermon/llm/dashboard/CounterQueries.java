@@ -115,12 +115,6 @@ final class CounterQueries {
     return agg + by(union(g, byLabels)) + " (" + String.join(" or ", inner) + ")";
   }
 
-  /** A histogram signal's buckets per group and {@code le}, {@code fn} applied to each. */
-  String buckets(Signal s, List<String> g, Options o, String fn) {
-    List<Resolved> rs = selectors.resolve(s, g, o);
-    return rs.isEmpty() ? null : buckets(rs, g, o, fn);
-  }
-
   /**
    * The {@code phi} quantile of a histogram signal per group, from its buckets' 5 m rates. Buckets
    * of different engines are never summed by {@code le}: their bounds differ (vLLM's TTFT has 2.5
@@ -134,30 +128,52 @@ final class CounterQueries {
     if (rs.isEmpty()) {
       return null;
     }
-    Map<String, List<Resolved>> byEngine = new LinkedHashMap<>();
-    for (Resolved r : rs) {
-      byEngine.computeIfAbsent(r.engine().engine(), k -> new ArrayList<>()).add(r);
-    }
     String head = "histogram_quantile(" + PromqlCompiler.num(phi) + ", ";
+    Map<String, List<Resolved>> byEngine = byEngine(rs);
     if (g.contains("pod") || byEngine.size() == 1) {
       return head + buckets(rs, g, o, "rate") + ")"; // a pod runs one engine
     }
     List<String> parts = new ArrayList<>();
     byEngine.forEach(
-        (engine, one) ->
-            parts.add(
-                "label_replace("
-                    + head
-                    + buckets(one, g, o, "rate")
-                    + "), \""
-                    + ENGINE_LABEL
-                    + "\", \""
-                    + engine
-                    + "\", \"\", \"\")"));
+        (engine, one) -> parts.add(engineMarked(head + buckets(one, g, o, "rate") + ")", engine)));
     // each engine's quantile under a label of its own: "or" keeps all of them, max compares them
     return "max " + by(g) + " (" + String.join(" or ", parts) + ")";
   }
 
+  /**
+   * A histogram signal's buckets by {@code le} over the whole selection, {@code fn} applied to
+   * each, for a heatmap. As for {@link #quantile}, engines' buckets are never summed: where the
+   * selection spans several engines, each engine's buckets come under an {@link #ENGINE_LABEL} of
+   * their own, and the page draws one heatmap per engine on that engine's bounds.
+   */
+  String heatmap(Signal s, Options o, String fn) {
+    List<Resolved> rs = selectors.resolve(s, List.of(), o);
+    if (rs.isEmpty()) {
+      return null;
+    }
+    Map<String, List<Resolved>> byEngine = byEngine(rs);
+    if (byEngine.size() == 1) {
+      return buckets(rs, List.of(), o, fn);
+    }
+    List<String> parts = new ArrayList<>();
+    byEngine.forEach(
+        (engine, one) -> parts.add(engineMarked(buckets(one, List.of(), o, fn), engine)));
+    return String.join(" or ", parts);
+  }
+
+  private static Map<String, List<Resolved>> byEngine(List<Resolved> rs) {
+    Map<String, List<Resolved>> byEngine = new LinkedHashMap<>();
+    for (Resolved r : rs) {
+      byEngine.computeIfAbsent(r.engine().engine(), k -> new ArrayList<>()).add(r);
+    }
+    return byEngine;
+  }
+
+  private static String engineMarked(String expr, String engine) {
+    return "label_replace(" + expr + ", \"" + ENGINE_LABEL + "\", \"" + engine + "\", \"\", \"\")";
+  }
+
+  /** Buckets per group and {@code le}, {@code fn} applied to each. */
   private String buckets(List<Resolved> rs, List<String> g, Options o, String fn) {
     List<String> inner = new ArrayList<>();
     for (Resolved r : rs) {

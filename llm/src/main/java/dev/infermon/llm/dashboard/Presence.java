@@ -49,6 +49,32 @@ public interface Presence {
     return true;
   }
 
+  /** The families of {@code engine} this has; samples, labels and routers' copies as this. */
+  default Presence onlyEngine(String engine) {
+    Presence self = this;
+    return new Presence() {
+      @Override
+      public boolean has(EngineCatalog e, NameVariant variant, MetricEntry entry) {
+        return e.engine().equals(engine) && self.has(e, variant, entry);
+      }
+
+      @Override
+      public String shadowLabel(String sample) {
+        return self.shadowLabel(sample);
+      }
+
+      @Override
+      public boolean hasSample(String sample) {
+        return self.hasSample(sample);
+      }
+
+      @Override
+      public boolean mayHaveLabel(String name) {
+        return self.mayHaveLabel(name);
+      }
+    };
+  }
+
   /**
    * The families both this and {@code other} have, a sample or label where both say so, and a
    * router's copies left out where either leaves them out: an export's spellings limited to what a

@@ -170,7 +170,7 @@ public final class PromqlCompiler {
           counters.counter(s, "_count", g, o, "rate", null));
     }
     if (m instanceof Measure.Heatmap) {
-      return counters.buckets(((Measure.Heatmap) m).signal(), List.of(), o, Selectors.PER_STEP);
+      return counters.heatmap(((Measure.Heatmap) m).signal(), o, Selectors.PER_STEP);
     }
     if (m instanceof Measure.Ratio) {
       Measure.Ratio r = (Measure.Ratio) m;

@@ -21,6 +21,7 @@ import dev.infermon.llm.dashboard.PromqlCompiler;
 import dev.infermon.llm.dashboard.Query;
 import dev.infermon.llm.dashboard.Section;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +102,7 @@ public final class GrafanaDashboard {
     CostTarget.variable(variables, scope.cost());
     // a panel none of whose queries can be written for the scope is left out, never exported
     // empty, and the dashboard's description names it
-    List<String> leftOut = panels(root.putArray("panels"), compiler, reads, scope);
+    List<String> leftOut = panels(root.putArray("panels"), catalog, compiler, reads, scope);
     if (!leftOut.isEmpty()) {
       root.put(
           "description",
@@ -123,7 +124,7 @@ public final class GrafanaDashboard {
    * panels left out (section / title), which no query could be written for.
    */
   private static List<String> panels(
-      ArrayNode panels, PromqlCompiler compiler, Presence reads, Scope scope) {
+      ArrayNode panels, Catalog catalog, PromqlCompiler compiler, Presence reads, Scope scope) {
     List<String> leftOut = new ArrayList<>();
     int id = 1;
     int y = 0;
@@ -141,25 +142,27 @@ public final class GrafanaDashboard {
         if (!p.section().equals(section)) {
           continue;
         }
-        ArrayNode targets = targets(compiler, p, reads, scope);
-        if (targets.isEmpty()) {
+        Map<String, ArrayNode> views = views(catalog, compiler, p, reads, scope);
+        if (views.isEmpty()) {
           leftOut.add(section + " / " + p.title());
           continue;
         }
-        ObjectNode n = panels.addObject();
-        n.put("id", id++);
-        n.put("title", p.title());
-        n.put("description", p.description());
-        n.put("type", p.kind() == Panel.Kind.HEATMAP ? "heatmap" : "timeseries");
-        datasource(n);
-        n.putObject("fieldConfig").putObject("defaults").put("unit", p.unit());
-        grid(n, x, y, 8, 8);
-        x += 8;
-        if (x >= 24) {
-          x = 0;
-          y += 8;
+        for (Map.Entry<String, ArrayNode> v : views.entrySet()) {
+          ObjectNode n = panels.addObject();
+          n.put("id", id++);
+          n.put("title", v.getKey());
+          n.put("description", p.description());
+          n.put("type", p.kind() == Panel.Kind.HEATMAP ? "heatmap" : "timeseries");
+          datasource(n);
+          n.putObject("fieldConfig").putObject("defaults").put("unit", p.unit());
+          grid(n, x, y, 8, 8);
+          x += 8;
+          if (x >= 24) {
+            x = 0;
+            y += 8;
+          }
+          n.set("targets", v.getValue());
         }
-        n.set("targets", targets);
       }
       if (panels.size() == before) {
         // a row of nothing the scope has (no prefill/decode pods, no GPU exporter): left out
@@ -172,6 +175,35 @@ public final class GrafanaDashboard {
       }
     }
     return leftOut;
+  }
+
+  /**
+   * The panel's targets by the title of the Grafana panel that shows them: one panel, or for a
+   * heatmap whose signal more than one engine of the scope has, one panel per engine ("Prompt
+   * length (sglang)"), as the engines' bucket bounds differ and Grafana's heatmap merges its series
+   * by {@code le} (the infermon UI draws one heatmap per engine for the same reason). Empty when no
+   * query can be written.
+   */
+  private static Map<String, ArrayNode> views(
+      Catalog catalog, PromqlCompiler compiler, Panel p, Presence reads, Scope scope) {
+    Map<String, ArrayNode> views = new LinkedHashMap<>();
+    if (p.kind() == Panel.Kind.HEATMAP) {
+      for (EngineCatalog e : catalog.engines()) {
+        ArrayNode targets = targets(compiler, p, reads.onlyEngine(e.engine()), scope);
+        if (!targets.isEmpty()) {
+          views.put(p.title() + " (" + e.engine() + ")", targets);
+        }
+      }
+      if (views.size() > 1) {
+        return views;
+      }
+      views.clear();
+    }
+    ArrayNode targets = targets(compiler, p, reads, scope);
+    if (!targets.isEmpty()) {
+      views.put(p.title(), targets);
+    }
+    return views;
   }
 
   /**

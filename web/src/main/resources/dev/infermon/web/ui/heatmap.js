@@ -35,7 +35,7 @@ export function bucketCounts(xs, series) {
   return { bounds: rows.map((r) => r.le), counts, max };
 }
 
-export function heatmap(el, xs, series, { unit }) {
+export function heatmap(el, xs, series, { unit, height = 180 }) {
   el.textContent = '';
   const { bounds, counts, max } = bucketCounts(xs, series);
   const canvas = document.createElement('canvas');
@@ -59,7 +59,7 @@ export function heatmap(el, xs, series, { unit }) {
   function draw() {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(200, el.clientWidth);
-    const h = 180;
+    const h = height;
     canvas.width = w * dpr;
     canvas.height = h * dpr;
     canvas.style.height = h + 'px';
@@ -115,4 +115,34 @@ export function heatmap(el, xs, series, { unit }) {
   const ro = new ResizeObserver(() => draw());
   ro.observe(el);
   return { destroy() { ro.disconnect(); } };
+}
+
+/**
+ * One heatmap per engine where the series come marked by `infermon_engine` (a selection spanning
+ * engines whose buckets have different bounds, which the server never sums), each on its own
+ * bounds under the engine's name; one heatmap as above otherwise.
+ */
+export function engineHeatmaps(el, xs, series, { unit }) {
+  const byEngine = new Map();
+  series.forEach((s) => {
+    const engine = s.labels.infermon_engine || '';
+    if (!byEngine.has(engine)) byEngine.set(engine, []);
+    byEngine.get(engine).push({ le: s.labels.le, values: s.values });
+  });
+  if (byEngine.size <= 1) return heatmap(el, xs, [...byEngine.values()][0] || [], { unit });
+  el.textContent = '';
+  const parts = [];
+  [...byEngine.keys()].sort().forEach((engine) => {
+    const box = document.createElement('div');
+    box.className = 'heat-engine';
+    box.dataset.engine = engine;
+    const cap = document.createElement('div');
+    cap.className = 'heat-caption';
+    cap.textContent = engine + ' (its own buckets)';
+    const area = document.createElement('div');
+    box.append(cap, area);
+    el.append(box);
+    parts.push(heatmap(area, xs, byEngine.get(engine), { unit, height: 120 }));
+  });
+  return { destroy() { parts.forEach((p) => p.destroy()); } };
 }

@@ -3,7 +3,7 @@
 // single place that knows its JSON shape.
 import { api, catalogFamilyNames } from './api.js';
 import { timeChart } from './chart.js';
-import { heatmap } from './heatmap.js';
+import { engineHeatmaps } from './heatmap.js';
 import { esc, legend, unitLabel } from './format.js';
 
 /** What to do about an empty panel, by the kind of reason the API gives (EmptyReason.Kind). */
@@ -179,7 +179,7 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
     el.dataset.state = 'drawn';
     el.dataset.series = String(all.length);
     if (spec.kind === 'heatmap' || spec.kind === 'HEATMAP') {
-      drawn = heatmap(body, win.xs, all.map((s) => ({ le: s.labels.le, values: s.values })), { unit: spec.unit });
+      drawn = engineHeatmaps(body, win.xs, all, { unit: spec.unit });
     } else {
       drawn = timeChart(body, win.xs, all, { unit: spec.unit, onZoom });
     }
