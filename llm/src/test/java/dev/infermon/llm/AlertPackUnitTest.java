@@ -88,6 +88,29 @@ class AlertPackUnitTest {
   }
 
   /**
+   * The waiting-for-a-slot rule tells what to raise for every engine it reads, in that engine's own
+   * terms: NVIDIA NIM's vLLM flag through {@code nim-serve}, not "raise how many requests a replica
+   * runs at once" alone (NIM is a spelling of vLLM, whose own flags the engine catalog does not
+   * list, since vLLM preempts and the other rule covers it).
+   */
+  @Test
+  void theWaitingForSlotRuleNamesEachEnginesConcurrencyFlag() {
+    String description =
+        AlertPack.rules(Catalog.builtIn(), Set.copyOf(Catalog.ENGINES), LlmConfig.Alerts.DEFAULT)
+            .stream()
+            .filter(r -> r.alert().equals("LLMRequestsWaitingForSlot"))
+            .findFirst()
+            .orElseThrow()
+            .annotations()
+            .get("description");
+    assertThat(description)
+        .contains("NVIDIA NIM: nim-serve --max-num-seqs")
+        .contains("llama-server --parallel")
+        .contains("text-generation-launcher --max-batch-size")
+        .contains("trtllm-serve --max_batch_size");
+  }
+
+  /**
    * The TTFT quantile is computed per engine and compared with the threshold: the default must be a
    * bucket bound of the TTFT histogram of every engine the pack's TTFT rule reads, in its newest
    * release, or that engine's quantile is interpolated at the threshold instead of measured there.

@@ -91,7 +91,8 @@ final class CatalogNodes {
             "renames",
             "required_labels",
             "own",
-            "releases"),
+            "releases",
+            "concurrency_flags"),
         at);
     Map<String, String> renames = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = v.path("renames").properties().iterator();
@@ -109,7 +110,8 @@ final class CatalogNodes {
           renames,
           strings(v.path("required_labels")),
           new LinkedHashSet<>(strings(v.path("own"))),
-          strings(v.path("releases")));
+          strings(v.path("releases")),
+          strings(v.path("concurrency_flags")));
     } catch (IllegalArgumentException e) {
       throw fail(at, e.getMessage());
     }

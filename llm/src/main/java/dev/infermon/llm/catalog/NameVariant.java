@@ -28,6 +28,9 @@ import java.util.Set;
  * @param releases the release lines that write this spelling (TensorRT-LLM's unprefixed names are
  *     1.0's only: 1.3 prefixed every name with {@code trtllm_}): a family no entry of which exists
  *     in one of them is not of this spelling; empty when every release writes it
+ * @param concurrencyFlags how the product sets the number of requests one replica runs at once,
+ *     where it differs from the engine's {@code concurrency_flags} (NIM passes vLLM's flags through
+ *     {@code nim-serve}); empty when the engine's apply or none is documented
  */
 public record NameVariant(
     String prefix,
@@ -38,7 +41,8 @@ public record NameVariant(
     Map<String, String> renames,
     List<String> requiredLabels,
     Set<String> own,
-    List<String> releases) {
+    List<String> releases,
+    List<String> concurrencyFlags) {
   public NameVariant {
     if (prefix == null || cite == null || cite.isBlank()) {
       throw new IllegalArgumentException("a name variant needs a prefix and a citation");
@@ -72,6 +76,11 @@ public record NameVariant(
     requiredLabels = List.copyOf(requiredLabels);
     own = Set.copyOf(own);
     releases = List.copyOf(releases);
+    concurrencyFlags = List.copyOf(concurrencyFlags);
+    if (!concurrencyFlags.isEmpty() && noProduct) {
+      throw new IllegalArgumentException(
+          "name variant \"" + prefix + "\" lists concurrency flags but names no product");
+    }
     for (String o : own) {
       if (!serves.contains(o)) {
         throw new IllegalArgumentException(
@@ -88,12 +97,32 @@ public record NameVariant(
       String product,
       Set<String> serves,
       Map<String, String> renames) {
-    this(prefix, optionalLabels, cite, product, serves, renames, List.of(), Set.of(), List.of());
+    this(
+        prefix,
+        optionalLabels,
+        cite,
+        product,
+        serves,
+        renames,
+        List.of(),
+        Set.of(),
+        List.of(),
+        List.of());
   }
 
   /** A spelling of the engine itself, with every family of the release. */
   public NameVariant(String prefix, List<String> optionalLabels, String cite) {
-    this(prefix, optionalLabels, cite, null, Set.of(), Map.of(), List.of(), Set.of(), List.of());
+    this(
+        prefix,
+        optionalLabels,
+        cite,
+        null,
+        Set.of(),
+        Map.of(),
+        List.of(),
+        Set.of(),
+        List.of(),
+        List.of());
   }
 
   /** The family name of catalog name {@code name} in this spelling: renamed, else prefixed. */

@@ -3,6 +3,7 @@ package dev.infermon.llm.export;
 import dev.infermon.config.app.LlmConfig;
 import dev.infermon.llm.catalog.Catalog;
 import dev.infermon.llm.catalog.EngineCatalog;
+import dev.infermon.llm.catalog.NameVariant;
 import dev.infermon.llm.catalog.Spelling;
 import dev.infermon.llm.dashboard.Filters;
 import dev.infermon.llm.dashboard.Measure;
@@ -292,15 +293,20 @@ public final class AlertPack {
    * named: the rule covers them all in one expression, so its text names every one.
    */
   private static String remedy(Catalog catalog, Set<Spelling> spellings) {
-    Set<String> engines = new LinkedHashSet<>();
-    spellings.forEach(s -> engines.add(s.engine()));
-    List<String> parts = new ArrayList<>();
-    for (String e : engines) {
-      EngineCatalog ec = catalog.engine(e);
-      if (!ec.concurrencyFlags().isEmpty()) {
-        parts.add(ec.title() + ": " + String.join(", ", ec.concurrencyFlags()));
+    Map<String, List<String>> flags = new LinkedHashMap<>();
+    for (Spelling s : spellings) {
+      NameVariant v = s.variant();
+      if (!v.concurrencyFlags().isEmpty()) {
+        flags.putIfAbsent(v.product(), v.concurrencyFlags());
+      } else {
+        EngineCatalog ec = catalog.engine(s.engine());
+        if (!ec.concurrencyFlags().isEmpty()) {
+          flags.putIfAbsent(ec.title(), ec.concurrencyFlags());
+        }
       }
     }
+    List<String> parts = new ArrayList<>();
+    flags.forEach((who, f) -> parts.add(who + ": " + String.join(", ", f)));
     return "raise how many requests a replica runs at once"
         + (parts.isEmpty() ? "" : " (" + String.join("; ", parts) + ")");
   }
