@@ -5,6 +5,8 @@ import dev.infermon.llm.dashboard.DashboardService;
 import dev.infermon.promql.EmbeddedQueryBackend;
 import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.backend.QueryStack;
+import dev.infermon.promql.backend.RollupWriter;
+import dev.infermon.promql.backend.Rollups;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.simulator.Fleet;
@@ -14,6 +16,7 @@ import dev.infermon.web.WebOptions;
 import dev.infermon.web.WebServer;
 import dev.infermon.web.WebServices;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -35,14 +38,21 @@ final class HistoryServer implements AutoCloseable {
 
   final long samples;
   private final Tsdb db;
+  private final Tsdb rollupStore; // null: no rollups
   private final WebServer web;
   private final ScheduledExecutorService ticker; // null: a stored history, nothing appended
 
   private HistoryServer(
-      Fleet fleet, long samples, Tsdb db, WebServer web, ScheduledExecutorService ticker) {
+      Fleet fleet,
+      long samples,
+      Tsdb db,
+      Tsdb rollupStore,
+      WebServer web,
+      ScheduledExecutorService ticker) {
     this.fleet = fleet;
     this.samples = samples;
     this.db = db;
+    this.rollupStore = rollupStore;
     this.web = web;
     this.ticker = ticker;
   }
@@ -56,7 +66,7 @@ final class HistoryServer implements AutoCloseable {
     try {
       long samples =
           Backfill.run(fleet, db, now, Duration.ofSeconds(stepSeconds), p -> "sim:" + p.name());
-      WebServer web = serve(db);
+      WebServer web = serve(db, null);
       ScheduledExecutorService ticker =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
@@ -70,7 +80,7 @@ final class HistoryServer implements AutoCloseable {
           stepSeconds,
           stepSeconds,
           TimeUnit.SECONDS);
-      return new HistoryServer(fleet, samples, db, web, ticker);
+      return new HistoryServer(fleet, samples, db, null, web, ticker);
     } catch (Exception | Error e) {
       db.close();
       throw e;
@@ -79,28 +89,58 @@ final class HistoryServer implements AutoCloseable {
 
   /**
    * Opens the TSDB in {@code dataDir} (blocks, write-ahead-log replay into the head: what a
-   * restarted server does before it serves) and serves it. Opening writes into {@code dataDir}
-   * (lock, a new log segment, compactions): pass a copy.
+   * restarted server does before it serves) and serves it. Where the history holds the dashboard's
+   * rollups ({@code dataDir/rollups}, as {@code serve} keeps them), they are opened too and the
+   * stack reads them, their writer's clock at {@code endMs} (its first run writes what is due and
+   * sets the texts the reader answers for). Opening writes into {@code dataDir} (lock, a new log
+   * segment, compactions): pass a copy.
    */
-  static HistoryServer open(Path dataDir, long samples) throws Exception {
+  static HistoryServer open(Path dataDir, long samples, long endMs, int scrapeSeconds)
+      throws Exception {
     Tsdb db = Tsdb.open(dataDir);
+    Tsdb store = null;
     try {
-      return new HistoryServer(null, samples, db, serve(db), null);
+      Rollups rollups = null;
+      if (Files.isDirectory(dataDir.resolve("rollups"))) {
+        store = Tsdb.open(dataDir.resolve("rollups"));
+        rollups = new Rollups(store, scrapeSeconds * 1000L);
+        writer(rollups, db, store, endMs).advance();
+      }
+      return new HistoryServer(null, samples, db, store, serve(db, rollups), null);
     } catch (Exception | Error e) {
+      if (store != null) {
+        store.close();
+      }
       db.close();
       throw e;
     }
   }
 
+  /** The writer {@code serve} runs, over an engine of its own, its clock at {@code endMs}. */
+  private static RollupWriter writer(Rollups rollups, Tsdb db, Tsdb store, long endMs) {
+    QueryBackend raw = engine(db);
+    DashboardService dashboard = new DashboardService(raw, Catalog.builtIn());
+    return RollupWriter.standard(
+        rollups,
+        raw,
+        () -> dashboard.defaultQueries(endMs, rollups.intervalMs()),
+        () -> endMs,
+        db::startTime,
+        store::appendableMinTime,
+        System.out::println);
+  }
+
+  private static QueryBackend engine(Tsdb db) {
+    return new EmbeddedQueryBackend(
+        db,
+        new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
+        db::appendableMinTime,
+        db);
+  }
+
   /** The HTTP server over {@code db}: query stack, dashboard service, API and UI. */
-  private static WebServer serve(Tsdb db) throws IOException {
-    QueryBackend backend =
-        QueryStack.of(
-            new EmbeddedQueryBackend(
-                db,
-                new Engine(EngineOptions.DEFAULTS.withMaxSamples(200_000_000)),
-                db::appendableMinTime,
-                db));
+  private static WebServer serve(Tsdb db, Rollups rollups) throws IOException {
+    QueryBackend backend = QueryStack.of(engine(db), rollups);
     DashboardService dashboard = new DashboardService(backend, Catalog.builtIn());
     return WebServer.start(
         WebOptions.defaults("127.0.0.1:0"),
@@ -126,6 +166,9 @@ final class HistoryServer implements AutoCloseable {
       }
     }
     web.close();
+    if (rollupStore != null) {
+      rollupStore.close();
+    }
     db.close();
   }
 }

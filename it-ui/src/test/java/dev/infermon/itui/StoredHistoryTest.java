@@ -55,7 +55,7 @@ class StoredHistoryTest {
     Path copy = tmp.resolve("copy").resolve("data");
     StoredHistory.copyTree(stored.resolve("data"), copy);
     String window = (HOURS * 60 + 1) + "m";
-    try (HistoryServer server = HistoryServer.open(copy, h.samples)) {
+    try (HistoryServer server = HistoryServer.open(copy, h.samples, h.endMs, h.scrapeSeconds)) {
       // every sample back, from the blocks and the replayed log: what a restarted server serves
       // (by metric name: count_over_time drops the name, so names sharing labels would collide)
       double read = 0;

@@ -123,7 +123,7 @@ public final class UiDashboardBench {
       }
       long t0 = System.nanoTime();
       long cpu0 = processCpuNanos();
-      try (HistoryServer h = HistoryServer.open(data, s.samples)) {
+      try (HistoryServer h = HistoryServer.open(data, s.samples, s.endMs, s.scrapeSeconds)) {
         System.out.printf(
             Locale.ROOT,
             "opened and serving in %.1f s (JVM CPU %.1f s)%n",
