@@ -32,14 +32,30 @@ public record PanelResult(
    *
    * @param legend the legend template
    * @param promql the compiled query, or null when no engine present has the signal
-   * @param series the series returned
+   * @param series the series returned: all of them, or the request's {@code top} worst first
    * @param warnings the backend's annotations
+   * @param total how many series the query returned before a cut to the request's {@code top}
+   *     ({@link DashboardRequest#top}); the size of {@code series} when nothing was cut
    */
   public record QueryData(
-      String legend, String promql, List<SeriesData> series, List<String> warnings) {
+      String legend, String promql, List<SeriesData> series, List<String> warnings, int total) {
     public QueryData {
       series = List.copyOf(series);
       warnings = List.copyOf(warnings);
+      if (total < series.size()) {
+        throw new IllegalArgumentException(
+            "total must count at least the " + series.size() + " series kept, got " + total);
+      }
+    }
+
+    /** Every series the query returned, none cut. */
+    public QueryData(String legend, String promql, List<SeriesData> series, List<String> warnings) {
+      this(legend, promql, series, warnings, series.size());
+    }
+
+    /** Whether a cut left series out. */
+    public boolean cut() {
+      return total > series.size();
     }
   }
 
