@@ -231,8 +231,9 @@ final class LlmJson {
 
   /**
    * One series for a table: {@code labels}, {@code last} (its last value that is a number, null
-   * when none) and {@code spark}, the series in at most {@link Sparkline#POINTS} runs of steps, each
-   * the run's largest value (smallest for a {@code rank: low} panel), null for a run without one.
+   * when none) and {@code spark}, the series in at most {@link Sparkline#POINTS} runs of steps,
+   * each the run's largest value (smallest for a {@code rank: low} panel), null for a run without
+   * one.
    */
   private static void summary(JsonGenerator g, PanelResult.SeriesData s, Panel.Rank rank)
       throws IOException {
