@@ -58,7 +58,7 @@ export function mount(main) {
     const qv = Number(p.get('q'));
     const quantile = qv >= 0.5 && qv <= 0.99 ? p.get('q') : '0.95';
     const filters = st.filters(p);
-    const top = st.top(p, TOP);
+    const top = st.top(p.get('top'), TOP);
     return Object.assign(w, { xs, quantile, filters, top, key: [w.start, w.end, w.step, quantile, JSON.stringify(filters), top].join('|') });
   }
 

@@ -91,11 +91,10 @@ export function matchers(f) {
 }
 
 /**
- * The per-pod charts' series limit: `?top=N` (a positive integer) overrides `dflt`, `?top=all`
- * draws every series (null); anything else falls back to `dflt`.
+ * The per-pod charts' series limit from the URL's `top` (`raw`): a positive integer overrides
+ * `dflt`, `all` draws every series (null); anything else (absent) falls back to `dflt`.
  */
-export function top(p = params(), dflt = 20) {
-  const raw = p.get('top');
+export function top(raw, dflt) {
   if (raw === 'all') return null;
   return /^[1-9][0-9]{0,8}$/.test(raw || '') ? Number(raw) : dflt;
 }
