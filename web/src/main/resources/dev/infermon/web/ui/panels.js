@@ -1,6 +1,6 @@
 // One dashboard panel: its card, its one request, and how it draws (chart, heatmap, the reason it
-// is empty, or the error; a per-pod chart cut to its top series says so). Panel data comes from the LLM layer's dashboard API; `normalize` is the
-// single place that knows its JSON shape.
+// is empty, or the error; a per-pod chart cut to its top series says so). Panel data comes from
+// the LLM layer's dashboard API; `normalize` is the single place that knows its JSON shape.
 import { api, catalogFamilyNames } from './api.js';
 import { timeChart } from './chart.js';
 import { engineHeatmaps } from './heatmap.js';
@@ -75,10 +75,11 @@ function values(s, xs, start, step) {
 
 /**
  * The API's panel JSON → {spec, queries: [{legend, expr, total, series: [{labels, label, values}]}],
- * status, reasons}. A summary series ({labels, last, spark}: summary=true) becomes {labels, label,
- * values: the sparkline's points, last}. Series arrive compact as {labels, start (ms), step (ms), values (numbers,
+ * status, reasons}. Series arrive compact as {labels, start (ms), step (ms), values (numbers,
  * "NaN"/"+Inf" strings, null for a gap)}, as {labels, timestamps (ms), values} when off the grid,
- * or as Prometheus's {metric, values: [[s, "v"]]}; values are aligned on the window's step grid.
+ * or as Prometheus's {metric, values: [[s, "v"]]}; values are aligned on the window's step grid. A
+ * summary series ({labels, last, spark}: summary=true) becomes {labels, label, values: the
+ * sparkline's points, last}.
  */
 export function normalize(data, xs, start, step) {
   const queries = (data.queries || []).map((q) => {
