@@ -67,6 +67,9 @@ public record PanelResult(
    * @param values sample values (NaN where a ratio had no denominator)
    */
   public record SeriesData(Map<String, String> labels, long[] timestamps, double[] values) {
+    /** The points a table's sparkline gets: a few dozen, enough for the shape of six hours. */
+    public static final int SPARKLINE_POINTS = 40;
+
     public SeriesData {
       labels = Map.copyOf(labels);
       timestamps = timestamps.clone();
@@ -91,6 +94,15 @@ public record PanelResult(
         }
       }
       return false;
+    }
+
+    /**
+     * The values in at most {@code points} runs of consecutive steps, each run's largest value
+     * ({@link Panel.Rank#HIGH}) or smallest ({@link Panel.Rank#LOW}), NaN for a run without one: a
+     * table's sparkline, which keeps the peak (or dip) the panel ranks by.
+     */
+    public double[] sparkline(int points, Panel.Rank rank) {
+      return Sparkline.of(values, points, rank);
     }
 
     /** The last non-NaN value, or NaN. */

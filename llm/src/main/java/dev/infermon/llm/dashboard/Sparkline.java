@@ -3,19 +3,17 @@ package dev.infermon.llm.dashboard;
 /**
  * A series downsampled for a table's sparkline: at most {@code points} values, each the largest of
  * its run of steps (or the smallest, for a {@link Panel.Rank#LOW} panel), so that the peak (or the
- * dip) the table ranks by stays visible; NaN for a run with no value. Stateless.
+ * dip) the table ranks by stays visible; NaN for a run with no value. Reached through {@link
+ * PanelResult.SeriesData#sparkline}. Stateless.
  */
-public final class Sparkline {
-  /** The points a table's sparkline gets: a few dozen, enough for the shape of six hours. */
-  public static final int POINTS = 40;
-
+final class Sparkline {
   private Sparkline() {}
 
   /**
    * {@code values} in at most {@code points} runs of consecutive steps, the runs as even as the
    * count allows; the values themselves when there are no more than {@code points}.
    */
-  public static double[] of(double[] values, int points, Panel.Rank rank) {
+  static double[] of(double[] values, int points, Panel.Rank rank) {
     if (points <= 0) {
       throw new IllegalArgumentException("points must be positive, got " + points);
     }

@@ -16,12 +16,12 @@ class SparklineTest {
     for (int i = 0; i < v.length; i++) {
       v[i] = i % 6 == 2 ? 100 + i : i; // each run of 6 has one peak
     }
-    double[] s = Sparkline.of(v, Sparkline.POINTS, Panel.Rank.HIGH);
+    double[] s = Sparkline.of(v, PanelResult.SeriesData.SPARKLINE_POINTS, Panel.Rank.HIGH);
     assertThat(s).hasSize(40);
     for (int i = 0; i < s.length; i++) {
       assertThat(s[i]).as("run %d", i).isEqualTo(100 + 6 * i + 2);
     }
-    double[] low = Sparkline.of(v, Sparkline.POINTS, Panel.Rank.LOW);
+    double[] low = Sparkline.of(v, PanelResult.SeriesData.SPARKLINE_POINTS, Panel.Rank.LOW);
     for (int i = 0; i < low.length; i++) {
       assertThat(low[i]).as("run %d", i).isEqualTo(6 * i);
     }

@@ -27,7 +27,8 @@ import java.util.regex.Pattern;
  * @param request what to render (panel ids resolved from {@code panels} and {@code level})
  * @param level the level asked for ({@code all} when none)
  * @param summary whether each series is written as its last value and a sparkline of {@link
- *     dev.infermon.llm.dashboard.Sparkline#POINTS} points instead of every step (the pod tables)
+ *     dev.infermon.llm.dashboard.PanelResult.SeriesData#SPARKLINE_POINTS} points instead of every
+ *     step (the pod tables)
  */
 record DashboardParams(DashboardRequest request, String level, boolean summary) {
   /** The levels {@code level} takes: the layout's (the UI's tabs), {@code all} first. */

@@ -13,7 +13,6 @@ import dev.infermon.llm.dashboard.LoraAdapter;
 import dev.infermon.llm.dashboard.Panel;
 import dev.infermon.llm.dashboard.PanelResult;
 import dev.infermon.llm.dashboard.Section;
-import dev.infermon.llm.dashboard.Sparkline;
 import dev.infermon.llm.inventory.FamilyInfo;
 import dev.infermon.llm.inventory.Inventory;
 import dev.infermon.llm.inventory.Lookalike;
@@ -231,9 +230,9 @@ final class LlmJson {
 
   /**
    * One series for a table: {@code labels}, {@code last} (its last value that is a number, null
-   * when none) and {@code spark}, the series in at most {@link Sparkline#POINTS} runs of steps,
-   * each the run's largest value (smallest for a {@code rank: low} panel), null for a run without
-   * one.
+   * when none) and {@code spark}, the series in at most {@link
+   * PanelResult.SeriesData#SPARKLINE_POINTS} runs of steps, each the run's largest value (smallest
+   * for a {@code rank: low} panel), null for a run without one.
    */
   private static void summary(JsonGenerator g, PanelResult.SeriesData s, Panel.Rank rank)
       throws IOException {
@@ -242,7 +241,7 @@ final class LlmJson {
     g.writeFieldName("last");
     nullable(g, s.last());
     g.writeArrayFieldStart("spark");
-    for (double x : Sparkline.of(s.values(), Sparkline.POINTS, rank)) {
+    for (double x : s.sparkline(PanelResult.SeriesData.SPARKLINE_POINTS, rank)) {
       nullable(g, x);
     }
     g.writeEndArray();
