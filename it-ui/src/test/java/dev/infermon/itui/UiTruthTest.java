@@ -221,6 +221,67 @@ class UiTruthTest {
     assertThat(seen).containsExactly("sglang", "vllm");
   }
 
+  /**
+   * With {@code ?top=2} (the URL's override of the charts' limit) over a fleet of more pods, a
+   * per-pod chart draws the two that peaked highest and says how many there are, while the pod
+   * table, from its own summary request, still lists every pod; at the default limit (more than
+   * this fleet's pods) nothing is cut and no note is shown.
+   */
+  @Test
+  void aPerPodChartDrawsItsTopPodsWithANoteWhileThePodTableListsEveryPod() throws Exception {
+    Set<String> inference = new TreeSet<>();
+    for (PodInfo p : harness.fleet.inventory()) {
+      if (p.backend() != Backend.DCGM) {
+        inference.add(p.name());
+      }
+    }
+    long now = System.currentTimeMillis() / 1000;
+    com.fasterxml.jackson.databind.JsonNode every =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(
+                api(
+                    "/api/v1/llm/dashboard?panels=pod.kv_usage&start="
+                        + (now - 900)
+                        + "&end="
+                        + now
+                        + "&step=15"))
+            .path("data")
+            .path("panels")
+            .get(0)
+            .path("queries")
+            .get(0)
+            .path("series");
+    Set<String> withKv = new TreeSet<>();
+    every.forEach(x -> withKv.add(x.path("labels").path("pod").asText()));
+    assertThat(withKv).as("pods with a KV-cache usage").hasSizeGreaterThan(2);
+    assertThat(inference).containsAll(withKv);
+
+    open("/dashboard?level=pod&range=15m&lazy=0&top=2");
+    awaitDashboard();
+    WebElement card = browser.driver.findElement(By.cssSelector("[data-panel='pod.kv_usage']"));
+    awaitDrawn(body("pod.kv_usage"));
+    assertThat(card.getAttribute("data-series")).as("lines drawn").isEqualTo("2");
+    WebElement note = card.findElement(By.cssSelector(".top-note"));
+    assertThat(note.getAttribute("data-shown")).isEqualTo("2");
+    assertThat(note.getAttribute("data-total")).isEqualTo(String.valueOf(withKv.size()));
+    assertThat(note.getText()).startsWith("2 of " + withKv.size() + " pods drawn");
+    wait.until(d -> !d.findElements(By.cssSelector("#pod-table table")).isEmpty());
+    Set<String> rows =
+        browser.driver.findElements(By.cssSelector("#pod-table tbody tr")).stream()
+            .map(r -> r.getAttribute("data-pod"))
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(rows).as("every pod in the table").containsAll(withKv);
+    assertThat(inference).containsAll(rows);
+    assertThat(browser.consoleErrors()).isEmpty();
+
+    open("/dashboard?level=pod&range=15m&lazy=0");
+    awaitDashboard();
+    awaitDrawn(body("pod.kv_usage"));
+    WebElement all = browser.driver.findElement(By.cssSelector("[data-panel='pod.kv_usage']"));
+    assertThat(all.getAttribute("data-series")).isEqualTo(String.valueOf(withKv.size()));
+    assertThat(all.findElements(By.cssSelector(".top-note"))).isEmpty();
+  }
+
   /** The one value of an instant query at {@code timeSeconds}. */
   static double instant(String query, double timeSeconds) throws Exception {
     String body =

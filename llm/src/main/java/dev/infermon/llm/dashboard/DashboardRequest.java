@@ -1,6 +1,7 @@
 package dev.infermon.llm.dashboard;
 
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * What to render.
@@ -12,6 +13,8 @@ import java.util.List;
  * @param stepMs resolution
  * @param window the rate window ({@code 5m})
  * @param panels panel ids to render; empty for all
+ * @param top per query of a per-pod or per-GPU panel, how many series to keep, the worst first
+ *     ({@link Panel#rank}); empty for all. Model-level and fleet-level panels are never cut.
  */
 public record DashboardRequest(
     Filters filters,
@@ -20,7 +23,8 @@ public record DashboardRequest(
     long endMs,
     long stepMs,
     String window,
-    List<String> panels) {
+    List<String> panels,
+    OptionalInt top) {
   /** Validates; names the bad value. */
   public DashboardRequest {
     if (filters == null) {
@@ -42,6 +46,31 @@ public record DashboardRequest(
       throw new IllegalArgumentException("window must be a duration like 5m, got " + window);
     }
     panels = List.copyOf(panels);
+    if (top == null) {
+      throw new IllegalArgumentException("top must not be null (empty for all series)");
+    }
+    if (top.isPresent() && top.getAsInt() <= 0) {
+      throw new IllegalArgumentException(
+          "top must be a positive number of series, got " + top.getAsInt());
+    }
+  }
+
+  /** Every series of every panel ({@link #top} empty). */
+  public DashboardRequest(
+      Filters filters,
+      double quantile,
+      long startMs,
+      long endMs,
+      long stepMs,
+      String window,
+      List<String> panels) {
+    this(filters, quantile, startMs, endMs, stepMs, window, panels, OptionalInt.empty());
+  }
+
+  /** This request with per-pod and per-GPU panels cut to their {@code top} worst series. */
+  public DashboardRequest withTop(int top) {
+    return new DashboardRequest(
+        filters, quantile, startMs, endMs, stepMs, window, panels, OptionalInt.of(top));
   }
 
   /** All panels over {@code [start, end]} with the defaults: p95, 5m windows, 60 points at most. */

@@ -353,7 +353,29 @@ public final class DashboardService {
               null,
               null));
     }
-    return new PanelResult(p, queries, status, why);
+    return new PanelResult(p, top(p, queries, r), status, why);
+  }
+
+  /**
+   * The queries as the response carries them: a per-pod or per-GPU panel's cut to the request's top
+   * worst series each, with how many there were; after the reasons, which read every series.
+   */
+  private static List<PanelResult.QueryData> top(
+      Panel p, List<PanelResult.QueryData> queries, DashboardRequest r) {
+    if (r.top().isEmpty() || !p.ranked()) {
+      return queries;
+    }
+    List<PanelResult.QueryData> out = new ArrayList<>();
+    for (PanelResult.QueryData q : queries) {
+      out.add(
+          new PanelResult.QueryData(
+              q.legend(),
+              q.promql(),
+              TopSeries.cut(q.series(), r.top().getAsInt(), p.rank()),
+              q.warnings(),
+              q.series().size()));
+    }
+    return out;
   }
 
   /** Whether every query of the panel reads a router. */

@@ -19,6 +19,8 @@ import java.util.TreeMap;
  * @param match extra label matchers that scope the panel ({@code role=decode}); value is a regex
  * @param queries the lines
  * @param description what the panel answers, shown as help
+ * @param rank which of a per-pod or per-GPU panel's series are the worst, kept first when a request
+ *     asks for its {@code top} ({@link DashboardRequest#top})
  */
 public record Panel(
     String id,
@@ -29,14 +31,28 @@ public record Panel(
     Kind kind,
     Map<String, String> match,
     List<Query> queries,
-    String description) {
+    String description,
+    Rank rank) {
   /** How the panel draws. */
   public enum Kind {
     TIMESERIES,
     HEATMAP
   }
 
+  /**
+   * Which series are the worst: those that peaked highest (latencies, queues, usage), or for a
+   * panel where a low value is the bad one ({@code rank: low} in panels.yaml: hit rates,
+   * acceptance, efficiency), those that fell lowest.
+   */
+  public enum Rank {
+    HIGH,
+    LOW
+  }
+
   public Panel {
+    if (rank == null) {
+      throw new IllegalArgumentException(id + ": rank must not be null");
+    }
     if (id == null || !id.matches("[a-z0-9_.]+")) {
       throw new IllegalArgumentException("bad panel id: " + id);
     }
@@ -45,6 +61,14 @@ public record Panel(
     if (queries.isEmpty()) {
       throw new IllegalArgumentException(id + ": a panel needs at least one query");
     }
+  }
+
+  /**
+   * Whether a request's {@code top} cuts this panel's series ({@link DashboardRequest#top}): lines
+   * per pod or per GPU; never a model-level, fleet-level or heatmap panel.
+   */
+  public boolean ranked() {
+    return (level == Level.POD || level == Level.GPU) && kind == Kind.TIMESERIES;
   }
 
   /** Every signal the panel reads. */

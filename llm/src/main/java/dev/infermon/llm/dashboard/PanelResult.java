@@ -32,14 +32,30 @@ public record PanelResult(
    *
    * @param legend the legend template
    * @param promql the compiled query, or null when no engine present has the signal
-   * @param series the series returned
+   * @param series the series returned: all of them, or the request's {@code top} worst first
    * @param warnings the backend's annotations
+   * @param total how many series the query returned before a cut to the request's {@code top}
+   *     ({@link DashboardRequest#top}); the size of {@code series} when nothing was cut
    */
   public record QueryData(
-      String legend, String promql, List<SeriesData> series, List<String> warnings) {
+      String legend, String promql, List<SeriesData> series, List<String> warnings, int total) {
     public QueryData {
       series = List.copyOf(series);
       warnings = List.copyOf(warnings);
+      if (total < series.size()) {
+        throw new IllegalArgumentException(
+            "total must count at least the " + series.size() + " series kept, got " + total);
+      }
+    }
+
+    /** Every series the query returned, none cut. */
+    public QueryData(String legend, String promql, List<SeriesData> series, List<String> warnings) {
+      this(legend, promql, series, warnings, series.size());
+    }
+
+    /** Whether a cut left series out. */
+    public boolean cut() {
+      return total > series.size();
     }
   }
 
@@ -51,6 +67,9 @@ public record PanelResult(
    * @param values sample values (NaN where a ratio had no denominator)
    */
   public record SeriesData(Map<String, String> labels, long[] timestamps, double[] values) {
+    /** The points a table's sparkline gets: a few dozen, enough for the shape of six hours. */
+    public static final int SPARKLINE_POINTS = 40;
+
     public SeriesData {
       labels = Map.copyOf(labels);
       timestamps = timestamps.clone();
@@ -75,6 +94,15 @@ public record PanelResult(
         }
       }
       return false;
+    }
+
+    /**
+     * The values in at most {@code points} runs of consecutive steps, each run's largest value
+     * ({@link Panel.Rank#HIGH}) or smallest ({@link Panel.Rank#LOW}), NaN for a run without one: a
+     * table's sparkline, which keeps the peak (or dip) the panel ranks by.
+     */
+    public double[] sparkline(int points, Panel.Rank rank) {
+      return Sparkline.of(values, points, rank);
     }
 
     /** The last non-NaN value, or NaN. */

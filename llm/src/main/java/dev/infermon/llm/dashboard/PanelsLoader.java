@@ -30,7 +30,17 @@ final class PanelsLoader {
   private static final Set<String> LEVEL_KEYS = Set.of("id", "title");
   private static final Set<String> SECTION_KEYS = Set.of("id", "title", "level", "wide");
   private static final Set<String> PANEL_KEYS =
-      Set.of("id", "section", "title", "group", "unit", "kind", "match", "queries", "description");
+      Set.of(
+          "id",
+          "section",
+          "title",
+          "group",
+          "unit",
+          "kind",
+          "match",
+          "queries",
+          "description",
+          "rank");
   private static final List<String> MEASURES =
       List.of(
           "gauge",
@@ -201,6 +211,14 @@ final class PanelsLoader {
   private Panel panel(JsonNode n, String id, String where, Section section) {
     Level group = choice(n, "group", where, Level.class, null);
     Panel.Kind kind = choice(n, "kind", where, Panel.Kind.class, Panel.Kind.TIMESERIES);
+    Panel.Rank rank = choice(n, "rank", where, Panel.Rank.class, Panel.Rank.HIGH);
+    if (n.has("rank") && group != Level.POD && group != Level.GPU) {
+      throw fail(
+          where,
+          "rank",
+          "only a per-pod or per-GPU panel is ranked (group pod or gpu), got group "
+              + group.name().toLowerCase(Locale.ROOT));
+    }
     Map<String, String> match = new LinkedHashMap<>();
     JsonNode m = n.path("match");
     if (!m.isMissingNode()) {
@@ -241,7 +259,8 @@ final class PanelsLoader {
           kind,
           match,
           queries,
-          description);
+          description,
+          rank);
     } catch (IllegalArgumentException e) {
       throw fail(where, "id", e.getMessage());
     }

@@ -40,6 +40,7 @@ class PanelsLoaderTest {
           "    group: pod",
           "    unit: s",
           "    kind: heatmap",
+          "    rank: low",
           "    match: {role: decode}",
           "    queries:",
           "      - {legend: q, quantile: {signal: ttft, fixed: 0.95}}",
@@ -66,6 +67,8 @@ class PanelsLoaderTest {
     assertThat(p.section()).isEqualTo("More");
     assertThat(p.level()).isEqualTo(Level.POD);
     assertThat(p.kind()).isEqualTo(Panel.Kind.HEATMAP);
+    assertThat(p.rank()).isEqualTo(Panel.Rank.LOW);
+    assertThat(l.panel("model.qps").rank()).as("the default").isEqualTo(Panel.Rank.HIGH);
     assertThat(p.match()).containsEntry("role", "decode");
     assertThat(p.description()).isEqualTo("help");
     assertThat(p.queries())
@@ -93,7 +96,18 @@ class PanelsLoaderTest {
             "    unit: reqps",
             "    unit: reqps\n    colour: red",
             "panels.yaml: panel \"model.qps\": colour: unknown key (allowed: description, group,"
-                + " id, kind, match, queries, section, title, unit)"),
+                + " id, kind, match, queries, rank, section, title, unit)"),
+        row(
+            "unknown rank",
+            "    rank: low",
+            "    rank: lowest",
+            "panels.yaml: panel \"model.ttft\": rank: unknown value \"lowest\" (one of high, low)"),
+        row(
+            "a rank on a panel not per pod or GPU",
+            "    unit: reqps",
+            "    unit: reqps\n    rank: high",
+            "panels.yaml: panel \"model.qps\": rank: only a per-pod or per-GPU panel is ranked"
+                + " (group pod or gpu), got group model"),
         row(
             "unknown signal",
             "rate: requests_finished",

@@ -14,18 +14,23 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The dashboard endpoints' query parameters, checked one by one with a {@code bad_data} message
  * naming the parameter: {@code level}, {@code panels} / {@code id}, the filters, {@code quantile},
- * {@code start}, {@code end}, {@code step} and {@code window}. Immutable.
+ * {@code start}, {@code end}, {@code step}, {@code window}, {@code top} and {@code summary}.
+ * Immutable.
  *
  * @param request what to render (panel ids resolved from {@code panels} and {@code level})
  * @param level the level asked for ({@code all} when none)
+ * @param summary whether each series is written as its last value and a sparkline of {@link
+ *     dev.infermon.llm.dashboard.PanelResult.SeriesData#SPARKLINE_POINTS} points instead of every
+ *     step (the pod tables)
  */
-record DashboardParams(DashboardRequest request, String level) {
+record DashboardParams(DashboardRequest request, String level, boolean summary) {
   /** The levels {@code level} takes: the layout's (the UI's tabs), {@code all} first. */
   static final List<String> LEVELS = levels();
 
@@ -112,7 +117,36 @@ record DashboardParams(DashboardRequest request, String level) {
           "window", "must be a duration like 5m (s, m, h or d), got \"" + window + "\"");
     }
     return new DashboardParams(
-        new DashboardRequest(filters, quantile, start, end, step, window, ids), level);
+        new DashboardRequest(filters, quantile, start, end, step, window, ids, top(p.first("top"))),
+        level,
+        bool("summary", p.first("summary")));
+  }
+
+  /** {@code top}: a positive number of series; absent (or {@code all}) for every series. */
+  static OptionalInt top(String raw) {
+    if (raw.isEmpty() || raw.equals("all")) {
+      return OptionalInt.empty();
+    }
+    if (!raw.matches("[0-9]{1,9}") || Integer.parseInt(raw) == 0) {
+      throw ApiException.invalidParam(
+          "top", "must be a positive number of series (or all), got \"" + raw + "\"");
+    }
+    return OptionalInt.of(Integer.parseInt(raw));
+  }
+
+  /** A flag: {@code true} or {@code 1}, {@code false} or {@code 0}; absent is false. */
+  private static boolean bool(String name, String raw) {
+    switch (raw) {
+      case "true":
+      case "1":
+        return true;
+      case "":
+      case "false":
+      case "0":
+        return false;
+      default:
+        throw ApiException.invalidParam(name, "must be true or false, got \"" + raw + "\"");
+    }
   }
 
   private static String level(String raw) {

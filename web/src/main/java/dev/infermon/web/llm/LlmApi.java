@@ -109,7 +109,7 @@ public final class LlmApi {
           "id", "exactly one panel is served here, got " + ids.size() + " (use /dashboard)");
     }
     PanelResult r = s.render(p.request()).get(0);
-    ok(ex, g -> LlmJson.panelResult(g, r, p.request().stepMs()));
+    ok(ex, g -> LlmJson.panelResult(g, r, p.request().stepMs(), p.summary()));
   }
 
   /** The LoRA adapters listed in the window, by model: the model filter's extra choices. */

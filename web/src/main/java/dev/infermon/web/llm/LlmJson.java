@@ -59,9 +59,13 @@ final class LlmJson {
     g.writeFieldName("step");
     g.writeNumber(JsonNumbers.timestamp(p.request().stepMs()));
     g.writeStringField("window", p.request().window());
+    if (p.request().top().isPresent()) {
+      g.writeNumberField("top", p.request().top().getAsInt());
+    }
+    g.writeBooleanField("summary", p.summary());
     g.writeArrayFieldStart("panels");
     for (PanelResult r : panels) {
-      panelResult(g, r, p.request().stepMs());
+      panelResult(g, r, p.request().stepMs(), p.summary());
     }
     g.writeEndArray();
     g.writeEndObject();
@@ -69,6 +73,15 @@ final class LlmJson {
 
   /** One panel: its spec, status, reasons and queries with their series. */
   static void panelResult(JsonGenerator g, PanelResult r, long stepMs) throws IOException {
+    panelResult(g, r, stepMs, false);
+  }
+
+  /**
+   * One panel; with {@code summary} each series as its last value and a sparkline ({@link
+   * #summary}) instead of every step.
+   */
+  static void panelResult(JsonGenerator g, PanelResult r, long stepMs, boolean summary)
+      throws IOException {
     g.writeStartObject();
     g.writeFieldName("panel");
     panel(g, r.panel());
@@ -84,9 +97,14 @@ final class LlmJson {
       g.writeStringField("legend", q.legend());
       g.writeStringField("promql", q.promql());
       strings(g, "warnings", q.warnings());
+      g.writeNumberField("total", q.total());
       g.writeArrayFieldStart("series");
       for (PanelResult.SeriesData s : q.series()) {
-        series(g, s, stepMs);
+        if (summary) {
+          summary(g, s, r.panel().rank());
+        } else {
+          series(g, s, stepMs);
+        }
       }
       g.writeEndArray();
       g.writeEndObject();
@@ -144,6 +162,9 @@ final class LlmJson {
     strings(g, "groupBy", p.level().groupBy());
     g.writeStringField("unit", p.unit());
     g.writeStringField("kind", p.kind().name().toLowerCase(Locale.ROOT));
+    if (p.ranked()) {
+      g.writeStringField("rank", p.rank().name().toLowerCase(Locale.ROOT));
+    }
     g.writeStringField("description", p.description());
     g.writeArrayFieldStart("legends");
     for (var q : p.queries()) {
@@ -177,11 +198,7 @@ final class LlmJson {
   private static void series(JsonGenerator g, PanelResult.SeriesData s, long stepMs)
       throws IOException {
     g.writeStartObject();
-    g.writeObjectFieldStart("labels");
-    for (Map.Entry<String, String> l : new TreeMap<>(s.labels()).entrySet()) {
-      g.writeStringField(l.getKey(), l.getValue());
-    }
-    g.writeEndObject();
+    labels(g, s);
     long[] t = s.timestamps();
     double[] v = s.values();
     if (t.length > 0 && onGrid(t, stepMs)) {
@@ -208,6 +225,42 @@ final class LlmJson {
       }
     }
     g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  /**
+   * One series for a table: {@code labels}, {@code last} (its last value that is a number, null
+   * when none) and {@code spark}, the series in at most {@link
+   * PanelResult.SeriesData#SPARKLINE_POINTS} runs of steps, each the run's largest value (smallest
+   * for a {@code rank: low} panel), null for a run without one.
+   */
+  private static void summary(JsonGenerator g, PanelResult.SeriesData s, Panel.Rank rank)
+      throws IOException {
+    g.writeStartObject();
+    labels(g, s);
+    g.writeFieldName("last");
+    nullable(g, s.last());
+    g.writeArrayFieldStart("spark");
+    for (double x : s.sparkline(PanelResult.SeriesData.SPARKLINE_POINTS, rank)) {
+      nullable(g, x);
+    }
+    g.writeEndArray();
+    g.writeEndObject();
+  }
+
+  private static void nullable(JsonGenerator g, double x) throws IOException {
+    if (Double.isNaN(x)) {
+      g.writeNull();
+    } else {
+      value(g, x);
+    }
+  }
+
+  private static void labels(JsonGenerator g, PanelResult.SeriesData s) throws IOException {
+    g.writeObjectFieldStart("labels");
+    for (Map.Entry<String, String> l : new TreeMap<>(s.labels()).entrySet()) {
+      g.writeStringField(l.getKey(), l.getValue());
+    }
     g.writeEndObject();
   }
 

@@ -3,7 +3,7 @@
 // when it scrolls into view with one request. window.__lastPanelDrawnAt (performance.now()) and
 // window.__dashboardDone mark the moment the last panel of the view was drawn (bench/ui-dashboard).
 import { api } from './api.js';
-import { panelCard, panelLoader } from './panels.js';
+import { panelCard, panelLoader, TOP } from './panels.js';
 import { podTable, tableRows, POD_COLUMNS, GPU_COLUMNS } from './podtable.js';
 import { headroomTable } from './headroom.js';
 import { esc, fmtTime } from './format.js';
@@ -58,7 +58,8 @@ export function mount(main) {
     const qv = Number(p.get('q'));
     const quantile = qv >= 0.5 && qv <= 0.99 ? p.get('q') : '0.95';
     const filters = st.filters(p);
-    return Object.assign(w, { xs, quantile, filters, key: [w.start, w.end, w.step, quantile, JSON.stringify(filters)].join('|') });
+    const top = st.top(p.get('top'), TOP);
+    return Object.assign(w, { xs, quantile, filters, top, key: [w.start, w.end, w.step, quantile, JSON.stringify(filters), top].join('|') });
   }
 
   function syncToolbar() {
@@ -274,7 +275,7 @@ export function mount(main) {
       const w = win;
       Promise.all(tb.cols.map((col) => {
         const spec = specs.find((x) => x.id === col.panel);
-        return spec ? loader.load(spec, w).then((d) => [col.panel, d], () => [col.panel, null]) : [col.panel, null];
+        return spec ? loader.load(spec, w, 'summary').then((d) => [col.panel, d], () => [col.panel, null]) : [col.panel, null];
       })).then((pairs) => {
         if (w !== win) return;
         tb.t.set(tableRows(tb.cols, Object.fromEntries(pairs.filter((x) => x[1])), tb.byGpu));

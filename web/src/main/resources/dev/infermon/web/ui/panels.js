@@ -1,6 +1,6 @@
 // One dashboard panel: its card, its one request, and how it draws (chart, heatmap, the reason it
-// is empty, or the error). Panel data comes from the LLM layer's dashboard API; `normalize` is the
-// single place that knows its JSON shape.
+// is empty, or the error; a per-pod chart cut to its top series says so). Panel data comes from
+// the LLM layer's dashboard API; `normalize` is the single place that knows its JSON shape.
 import { api, catalogFamilyNames } from './api.js';
 import { timeChart } from './chart.js';
 import { engineHeatmaps } from './heatmap.js';
@@ -74,18 +74,27 @@ function values(s, xs, start, step) {
 }
 
 /**
- * The API's panel JSON → {spec, queries: [{legend, expr, series: [{labels, label, values}]}],
+ * The API's panel JSON → {spec, queries: [{legend, expr, total, series: [{labels, label, values}]}],
  * status, reasons}. Series arrive compact as {labels, start (ms), step (ms), values (numbers,
  * "NaN"/"+Inf" strings, null for a gap)}, as {labels, timestamps (ms), values} when off the grid,
- * or as Prometheus's {metric, values: [[s, "v"]]}; values are aligned on the window's step grid.
+ * or as Prometheus's {metric, values: [[s, "v"]]}; values are aligned on the window's step grid. A
+ * summary series ({labels, last, spark}: summary=true) becomes {labels, label, values: the
+ * sparkline's points, last}.
  */
 export function normalize(data, xs, start, step) {
   const queries = (data.queries || []).map((q) => {
     const series = (q.series || q.result || []).map((s) => {
       const labels = s.labels || s.metric || {};
+      if (Array.isArray(s.spark)) {
+        // a table's summary (summary=true): the last value and a sparkline, not on the grid
+        const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+        return { labels, label: legend(q.legend || '', labels), values: s.spark.map(num), last: num(s.last) };
+      }
       return { labels, label: legend(q.legend || '', labels), values: values(s, xs, start, step) };
     });
-    return { legend: q.legend || '', expr: q.promql || q.expr || '', series, warnings: q.warnings || [] };
+    // total: the series the query returned before the server kept its `top` (>= series.length)
+    const total = typeof q.total === 'number' ? q.total : series.length;
+    return { legend: q.legend || '', expr: q.promql || q.expr || '', series, total, warnings: q.warnings || [] };
   });
   const reasons = data.reasons || [];
   return { spec: data.panel || null, queries, status: String(data.status || '').toUpperCase(), reasons };
@@ -183,6 +192,8 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
     } else {
       drawn = timeChart(body, win.xs, all, { unit: spec.unit, onZoom });
     }
+    const cut = topNote(spec, d);
+    if (cut) body.appendChild(cut);
     if (d.reasons.length) {
       const note = document.createElement('p');
       note.className = 'help partial';
@@ -197,6 +208,37 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
 }
 
 /**
+ * The note under a per-pod or per-GPU chart the server cut to its top series: how many of how
+ * many it draws, ranked how, and how to see the others; null when nothing was cut. data-shown is
+ * the most series a query kept, data-total the most it had.
+ */
+export function topNote(spec, d) {
+  const cut = d.queries.filter((q) => q.total > q.series.length);
+  if (!cut.length) return null;
+  const shown = Math.max(...cut.map((q) => q.series.length));
+  const total = Math.max(...cut.map((q) => q.total));
+  const what = (spec.groupBy || []).includes('gpu') ? 'GPUs' : 'pods';
+  const how = spec.rank === 'low' ? 'the lowest dips (low is bad here)' : 'the highest peaks';
+  const note = document.createElement('p');
+  note.className = 'help top-note';
+  note.dataset.shown = String(shown);
+  note.dataset.total = String(total);
+  note.textContent = shown + ' of ' + total.toLocaleString('en-US') + ' ' + what + ' drawn' +
+    (d.queries.length > 1 ? ' per line' : '') + ', ' + how + ' in the window; narrow with a filter (namespace, workload, model) ' +
+    'to see the others, or add top=all to the URL.';
+  return note;
+}
+
+/**
+ * How many series a per-pod or per-GPU chart asks for (the API's `top`, the worst first; `?top=` in
+ * the page's URL overrides it, `top=all` draws every one). Twenty: a chart of more lines is
+ * unreadable, and every per-pod series of a large fleet made the dashboard's JSON 15 MB at 100 pods
+ * and 144 MB at 1,000 over 6 h (docs/rationale.md, "Per-pod panels: the worst pods"); the pod
+ * and GPU tables still list every pod, from their own compact summary.
+ */
+export const TOP = 20;
+
+/**
  * At most this many requests share the panels that come into view together. One: the server runs
  * a request's queries in parallel itself, and with two the page drew the first answer while the
  * browser read the second, which took the full dashboard 1.7 s instead of 0.9 s
@@ -204,14 +246,17 @@ export function panelCard(spec, { load, onZoom, onDrawn }) {
  */
 export const PARALLEL = 1;
 
-function windowParams(win) {
-  return Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters);
+/** A request's parameters: the window's, and for a chart its top, for a table its summary. */
+function windowParams(win, mode) {
+  const extra = mode === 'summary' ? { summary: 'true' } : { top: win.top || undefined };
+  return Object.assign({ start: win.start, end: win.end, step: win.step, quantile: win.quantile }, win.filters, extra);
 }
 
 /**
- * Loads panel data once per (panel, window, quantile, filters); cards and tables share it. Panels
- * asked for in the same tick (those that scroll into view together) are dealt round-robin into at
- * most PARALLEL requests.
+ * Loads panel data once per (panel, window, quantile, filters, mode): mode 'chart' (a card: the
+ * window's top series) or 'summary' (a pod table: every series, its last value and a sparkline).
+ * Panels asked for in the same tick (those that scroll into view together) with the same window
+ * and mode are dealt round-robin into at most PARALLEL requests.
  */
 export function panelLoader(signalFor) {
   const cache = new Map();
@@ -222,8 +267,9 @@ export function panelLoader(signalFor) {
     timer = 0;
     const groups = new Map();
     for (const item of queue) {
-      if (!groups.has(item.win.key)) groups.set(item.win.key, []);
-      groups.get(item.win.key).push(item);
+      const g = item.win.key + '|' + item.mode;
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(item);
     }
     queue = [];
     for (const items of groups.values()) {
@@ -231,7 +277,7 @@ export function panelLoader(signalFor) {
       for (let k = 0; k < n; k++) {
         const chunk = items.filter((x, i) => i % n === k);
         const win = chunk[0].win;
-        api.panels(chunk.map((x) => x.spec.id), windowParams(win), signalFor()).then((r) => {
+        api.panels(chunk.map((x) => x.spec.id), windowParams(win, chunk[0].mode), signalFor()).then((r) => {
           for (const x of chunk) x.resolve(normalize(pick(r.data, x.spec.id), win.xs, win.start, win.step));
         }, (e) => {
           for (const x of chunk) { cache.delete(x.key); x.reject(e); }
@@ -242,10 +288,10 @@ export function panelLoader(signalFor) {
 
   return {
     clear() { cache.clear(); queue = []; },
-    load(spec, win) {
-      const key = spec.id + '|' + win.key;
+    load(spec, win, mode = 'chart') {
+      const key = spec.id + '|' + win.key + '|' + mode;
       if (!cache.has(key)) {
-        cache.set(key, new Promise((resolve, reject) => queue.push({ spec, win, key, resolve, reject })));
+        cache.set(key, new Promise((resolve, reject) => queue.push({ spec, win, mode, key, resolve, reject })));
         if (!timer) timer = setTimeout(flush, 0);
       }
       return cache.get(key);

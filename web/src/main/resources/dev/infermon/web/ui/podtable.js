@@ -1,6 +1,7 @@
 // Per-pod (or per-GPU) tables: one row per pod, a sparkline and the latest value per column, sorted
-// worst first (the first column, descending) and re-sortable by any column. Built from the data
-// the panels load, so a table costs no request of its own.
+// worst first (the first column, descending) and re-sortable by any column. Built from the
+// columns' panels in the API's summary form (summary=true: every series, none cut to the charts'
+// top, as its last value and a sparkline of a few dozen points), one request per table.
 import { sparkline, PALETTE } from './chart.js';
 import { esc, fmt } from './format.js';
 
@@ -44,7 +45,7 @@ export function tableRows(columns, dataByPanel, byGpu) {
       if (!rows.has(key)) {
         rows.set(key, { key, name: s.labels.pod + (byGpu ? ' · gpu ' + (s.labels.gpu || '?') : ''), ns: s.labels.namespace || '', cells: columns.map(() => null) });
       }
-      rows.get(key).cells[ci] = { values: s.values, last: lastValue(s.values) };
+      rows.get(key).cells[ci] = { values: s.values, last: s.last !== undefined ? s.last : lastValue(s.values) };
     }
   });
   return [...rows.values()];

@@ -1,5 +1,5 @@
 // Page state kept in the URL, so that a view can be shared: time range, refresh, filters, level,
-// quantile. Reading never throws: a bad value falls back to the default.
+// quantile, the per-pod charts' top. Reading never throws: a bad value falls back to the default.
 
 export const RANGES = { '15m': 900, '1h': 3600, '6h': 21600, '24h': 86400, '7d': 604800 };
 export const REFRESH = { off: 0, '10s': 10, '30s': 30, '1m': 60, '5m': 300 };
@@ -88,4 +88,13 @@ export function filters(p = params()) {
 export function matchers(f) {
   const parts = Object.entries(f).map(([k, v]) => k + '="' + v.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"');
   return parts.length ? '{' + parts.join(',') + '}' : '';
+}
+
+/**
+ * The per-pod charts' series limit from the URL's `top` (`raw`): a positive integer overrides
+ * `dflt`, `all` draws every series (null); anything else (absent) falls back to `dflt`.
+ */
+export function top(raw, dflt) {
+  if (raw === 'all') return null;
+  return /^[1-9][0-9]{0,8}$/.test(raw || '') ? Number(raw) : dflt;
 }

@@ -256,6 +256,21 @@ class LlmApiTest {
           "invalid parameter \"step\": zero or negative query resolution step widths are not accepted. Try a positive integer"
         },
         new String[] {
+          "top=0",
+          "invalid parameter \"top\": must be a positive number of series (or all), got \"0\""
+        },
+        new String[] {
+          "top=-2",
+          "invalid parameter \"top\": must be a positive number of series (or all), got \"-2\""
+        },
+        new String[] {
+          "top=ten",
+          "invalid parameter \"top\": must be a positive number of series (or all), got \"ten\""
+        },
+        new String[] {
+          "summary=yes", "invalid parameter \"summary\": must be true or false, got \"yes\""
+        },
+        new String[] {
           "window=5 minutes",
           "invalid parameter \"window\": must be a duration like 5m (s, m, h or d), got \"5 minutes\""
         },
@@ -274,6 +289,86 @@ class LlmApiTest {
     assertThat(body.path("status").asText()).isEqualTo("error");
     assertThat(body.path("errorType").asText()).isEqualTo("bad_data");
     assertThat(body.path("error").asText()).isEqualTo(message);
+  }
+
+  @Test
+  void topCutsPerPodPanelsToTheHighestPeaksAndSaysHowManyThereWere() throws Exception {
+    Set<String> pods = fleet(PodInfo::name);
+    assertThat(pods).hasSizeGreaterThan(2);
+    JsonNode all = ok("/api/v1/llm/dashboard?panels=pod.kv_usage,model.qps" + window());
+    JsonNode cut = ok("/api/v1/llm/dashboard?panels=pod.kv_usage,model.qps&top=2" + window());
+    assertThat(cut.path("top").asInt()).isEqualTo(2);
+    JsonNode every = panel(all, "pod.kv_usage").path("queries").get(0);
+    JsonNode kept = panel(cut, "pod.kv_usage").path("queries").get(0);
+    assertThat(values(panel(all, "pod.kv_usage"), "pod")).isEqualTo(pods);
+    assertThat(every.path("total").asInt()).isEqualTo(pods.size());
+    assertThat(kept.path("total").asInt()).isEqualTo(pods.size());
+    assertThat(kept.path("series")).hasSize(2);
+    // the two kept are those whose largest value is highest, worst first
+    List<Double> peaks = new ArrayList<>();
+    for (JsonNode s : every.path("series")) {
+      peaks.add(peak(s));
+    }
+    peaks.sort(java.util.Comparator.reverseOrder());
+    assertThat(List.of(peak(kept.path("series").get(0)), peak(kept.path("series").get(1))))
+        .isEqualTo(peaks.subList(0, 2));
+    // the model level is never cut
+    assertThat(panel(cut, "model.qps").path("queries"))
+        .isEqualTo(panel(all, "model.qps").path("queries"));
+    // top=all: every series, as without top
+    assertThat(
+            panel(
+                ok("/api/v1/llm/dashboard?panels=pod.kv_usage&top=all" + window()), "pod.kv_usage"))
+        .isEqualTo(panel(all, "pod.kv_usage"));
+  }
+
+  private static double peak(JsonNode series) {
+    double best = Double.NEGATIVE_INFINITY;
+    for (JsonNode v : series.path("values")) {
+      if (v.isNumber()) {
+        best = Math.max(best, v.asDouble());
+      }
+    }
+    return best;
+  }
+
+  @Test
+  void summaryGivesEveryPodItsLastValueAndASparkline() throws Exception {
+    JsonNode all =
+        ok(
+            "/api/v1/llm/dashboard?panels=pod.kv_usage&start="
+                + (end - 3_600_000) / 1000
+                + "&end="
+                + end / 1000
+                + "&step=15");
+    JsonNode sum =
+        ok(
+            "/api/v1/llm/dashboard?panels=pod.kv_usage&summary=true&start="
+                + (end - 3_600_000) / 1000
+                + "&end="
+                + end / 1000
+                + "&step=15");
+    assertThat(sum.path("summary").asBoolean()).isTrue();
+    JsonNode full = panel(all, "pod.kv_usage").path("queries").get(0).path("series");
+    JsonNode small = panel(sum, "pod.kv_usage").path("queries").get(0).path("series");
+    assertThat(values(panel(sum, "pod.kv_usage"), "pod")).isEqualTo(fleet(PodInfo::name));
+    assertThat(small).hasSize(full.size());
+    for (int i = 0; i < full.size(); i++) {
+      JsonNode f = full.get(i);
+      JsonNode s = small.get(i);
+      assertThat(s.path("labels")).isEqualTo(f.path("labels"));
+      assertThat(s.has("values")).isFalse();
+      JsonNode last = null;
+      for (JsonNode v : f.path("values")) {
+        last = v.isNumber() ? v : last;
+      }
+      assertThat(s.path("last")).as("the last value").isEqualTo(last);
+      assertThat(s.path("spark").size()).isBetween(2, 40);
+      assertThat(peak(JSON.createObjectNode().set("values", s.path("spark"))))
+          .as("the sparkline keeps the peak")
+          .isEqualTo(peak(f));
+    }
+    assertThat(sum.toString().length()).isLessThan(all.toString().length());
   }
 
   @Test

@@ -27,6 +27,39 @@ class LlmJsonTest {
   }
 
   @Test
+  void aSummaryIsTheLastValueAndASparklineOfTheRunsPeaksAndATotalIsWritten() throws Exception {
+    long[] t = new long[80];
+    double[] v = new double[80];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = 15_000L * i;
+      v[i] = i % 2 == 0 ? i : Double.NaN;
+    }
+    v[78] = Double.NaN; // the last number is v[76]; the last run has none
+    PanelResult.SeriesData s = new PanelResult.SeriesData(Map.of("pod", "p"), t, v);
+    PanelResult r =
+        new PanelResult(
+            Dashboards.panel("pod.kv_usage"),
+            List.of(new PanelResult.QueryData("{{pod}}", "up", List.of(s), List.of(), 9)),
+            PanelResult.Status.OK,
+            List.of());
+    JsonNode q =
+        JSON.readTree(Envelope.success(g -> LlmJson.panelResult(g, r, 15_000, true)))
+            .path("data")
+            .path("queries")
+            .get(0);
+    assertThat(q.path("total").asInt()).isEqualTo(9);
+    JsonNode n = q.path("series").get(0);
+    assertThat(n.has("values")).isFalse();
+    assertThat(n.path("last").asDouble()).isEqualTo(76);
+    JsonNode spark = n.path("spark");
+    assertThat(spark).hasSize(40); // runs of two steps: the even one is the run's value
+    for (int i = 0; i < 39; i++) {
+      assertThat(spark.get(i).asDouble()).as("run %d", i).isEqualTo(2 * i);
+    }
+    assertThat(spark.get(39).isNull()).isTrue();
+  }
+
+  @Test
   void gapsAreNullsAndNonFiniteValuesStrings() throws Exception {
     PanelResult.SeriesData s =
         new PanelResult.SeriesData(
