@@ -28,6 +28,25 @@ import java.util.List;
  * step ({@code state.js timeWindow}, about 240 points), unless the caller shifts it off the grid.
  */
 final class DashboardLoad {
+  /** The series a per-pod chart asks for, as the page does ({@code panels.js TOP}). */
+  static final int TOP = 20;
+
+  /** The panels the pod and GPU tables read, as the page asks them: one summary request. */
+  static final List<String> TABLE_PANELS =
+      List.of(
+          "pod.ttft",
+          "pod.e2e",
+          "pod.kv_usage",
+          "pod.kv_capacity",
+          "pod.scheduler",
+          "pod.admission_rejections",
+          "pod.tokens",
+          "pod.sleep",
+          "gpu.utilization",
+          "gpu.tensor_active",
+          "gpu.sm_active",
+          "gpu.memory_used");
+
   private static final ObjectMapper JSON = new ObjectMapper();
   static final List<String> FILTER_LABELS =
       List.of("namespace", "workload_name", "model_name", "backend", "role");
@@ -116,7 +135,21 @@ final class DashboardLoad {
                 + end
                 + "&step="
                 + step
-                + "&quantile=0.95"));
+                + "&quantile=0.95&top="
+                + TOP));
+    // the pod and GPU tables' own compact request (podtable.js POD_COLUMNS, GPU_COLUMNS)
+    out.add(
+        new Request(
+            "table summaries",
+            "/api/v1/llm/dashboard?panels="
+                + URLEncoder.encode(String.join(",", TABLE_PANELS), StandardCharsets.UTF_8)
+                + "&start="
+                + start
+                + "&end="
+                + end
+                + "&step="
+                + step
+                + "&quantile=0.95&summary=true"));
     out.add(new Request("catalog families", "/api/v1/llm/catalog/families"));
     return out;
   }

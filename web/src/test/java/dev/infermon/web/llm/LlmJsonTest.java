@@ -59,6 +59,36 @@ class LlmJsonTest {
     assertThat(spark.get(39).isNull()).isTrue();
   }
 
+  /**
+   * A sparkline's points are written to three significant digits (a thumbnail needs no more, and
+   * all seventeen were most of a large fleet's table answer); the last value stays exact.
+   */
+  @Test
+  void aSparklineIsWrittenToThreeDigitsAndTheLastValueExactly() throws Exception {
+    double[] v = {0.123456789, 98765.4321, 1.0000001e-7, 42, 0, -2.71828, 0.076543210987};
+    long[] t = new long[v.length];
+    for (int i = 0; i < t.length; i++) {
+      t[i] = 15_000L * i;
+    }
+    PanelResult.SeriesData s = new PanelResult.SeriesData(Map.of("pod", "p"), t, v);
+    PanelResult r =
+        new PanelResult(
+            Dashboards.panel("pod.kv_usage"),
+            List.of(new PanelResult.QueryData("{{pod}}", "up", List.of(s), List.of(), 1)),
+            PanelResult.Status.OK,
+            List.of());
+    String json =
+        new String(
+            Envelope.success(g -> LlmJson.panelResult(g, r, 15_000, true)),
+            java.nio.charset.StandardCharsets.UTF_8);
+    JsonNode n = JSON.readTree(json).path("data").path("queries").get(0).path("series").get(0);
+    assertThat(n.path("last").asDouble()).isEqualTo(0.076543210987);
+    List<String> spark = new java.util.ArrayList<>();
+    n.path("spark").forEach(x -> spark.add(x.asText()));
+    assertThat(spark).containsExactly("0.123", "98800", "1.0E-7", "42", "0", "-2.72", "0.0765");
+    assertThat(json).doesNotContain("0.123456789");
+  }
+
   @Test
   void gapsAreNullsAndNonFiniteValuesStrings() throws Exception {
     PanelResult.SeriesData s =
