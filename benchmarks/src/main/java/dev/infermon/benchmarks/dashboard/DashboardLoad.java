@@ -124,34 +124,27 @@ final class DashboardLoad {
     }
     out.add(
         new Request("adapters", "/api/v1/llm/dashboard/adapters?start=" + start + "&end=" + end));
-    out.add(
-        new Request(
-            "panels",
-            "/api/v1/llm/dashboard?panels="
-                + URLEncoder.encode(String.join(",", panels), StandardCharsets.UTF_8)
-                + "&start="
-                + start
-                + "&end="
-                + end
-                + "&step="
-                + step
-                + "&quantile=0.95&top="
-                + TOP));
+    out.add(new Request("panels", panels(panels, start, end, step, "&top=" + TOP)));
     // the pod and GPU tables' own compact request (podtable.js POD_COLUMNS, GPU_COLUMNS)
     out.add(
-        new Request(
-            "table summaries",
-            "/api/v1/llm/dashboard?panels="
-                + URLEncoder.encode(String.join(",", TABLE_PANELS), StandardCharsets.UTF_8)
-                + "&start="
-                + start
-                + "&end="
-                + end
-                + "&step="
-                + step
-                + "&quantile=0.95&summary=true"));
+        new Request("table summaries", panels(TABLE_PANELS, start, end, step, "&summary=true")));
     out.add(new Request("catalog families", "/api/v1/llm/catalog/families"));
     return out;
+  }
+
+  /** The dashboard API's URL for {@code panels} over the window, {@code extra} appended. */
+  private static String panels(
+      List<String> panels, String start, String end, long step, String extra) {
+    return "/api/v1/llm/dashboard?panels="
+        + URLEncoder.encode(String.join(",", panels), StandardCharsets.UTF_8)
+        + "&start="
+        + start
+        + "&end="
+        + end
+        + "&step="
+        + step
+        + "&quantile=0.95"
+        + extra;
   }
 
   private static String num(double seconds) {

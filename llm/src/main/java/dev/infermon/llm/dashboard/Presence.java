@@ -51,28 +51,18 @@ public interface Presence {
 
   /** The families of {@code engine} this has; samples, labels and routers' copies as this. */
   default Presence onlyEngine(String engine) {
-    Presence self = this;
-    return new Presence() {
-      @Override
-      public boolean has(EngineCatalog e, NameVariant variant, MetricEntry entry) {
-        return e.engine().equals(engine) && self.has(e, variant, entry);
-      }
+    return and(
+        new Presence() {
+          @Override
+          public boolean has(EngineCatalog e, NameVariant variant, MetricEntry entry) {
+            return e.engine().equals(engine);
+          }
 
-      @Override
-      public String shadowLabel(String sample) {
-        return self.shadowLabel(sample);
-      }
-
-      @Override
-      public boolean hasSample(String sample) {
-        return self.hasSample(sample);
-      }
-
-      @Override
-      public boolean mayHaveLabel(String name) {
-        return self.mayHaveLabel(name);
-      }
-    };
+          @Override
+          public boolean hasSample(String sample) {
+            return true; // "and" keeps this presence's answer
+          }
+        });
   }
 
   /**
