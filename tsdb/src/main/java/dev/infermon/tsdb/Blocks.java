@@ -117,11 +117,17 @@ final class Blocks {
     }
   }
 
-  /** End of the newest block's range, or {@link Long#MIN_VALUE} when there is none. */
-  long maxTime() {
+  /**
+   * End of the newest range of the head's blocks, those not backfilled ({@link
+   * BlockMeta.Compaction#backfilled}), or {@link Long#MIN_VALUE} when there is none: the head's
+   * samples before it are in blocks, those after it may be only in the write-ahead log.
+   */
+  long headMaxTime() {
     long m = Long.MIN_VALUE;
     for (Block b : snapshot()) {
-      m = Math.max(m, b.meta().maxTime());
+      if (!b.meta().compaction().backfilled()) {
+        m = Math.max(m, b.meta().maxTime());
+      }
     }
     return m;
   }

@@ -4,6 +4,7 @@ import dev.infermon.model.labels.Matcher;
 import dev.infermon.model.metadata.Metadata;
 import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
+import dev.infermon.storage.Backfill;
 import dev.infermon.storage.MergeQuerier;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.SeriesSet;
@@ -12,6 +13,7 @@ import dev.infermon.storage.StorageException;
 import dev.infermon.storage.StorageUnavailableException;
 import dev.infermon.tsdb.block.Block;
 import dev.infermon.tsdb.block.BlockMeta;
+import dev.infermon.tsdb.block.BlockWriter;
 import dev.infermon.tsdb.chunkenc.XorChunk;
 import dev.infermon.tsdb.fileutil.IoErrors;
 import dev.infermon.tsdb.head.Head;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: all methods are thread-safe. Appends never wait for compaction except for the
  * moment the log cuts a segment; queriers keep the blocks they read alive until closed.
  */
-public final class Tsdb implements Storage, AppendWatermark {
+public final class Tsdb implements Storage, AppendWatermark, Backfill {
   private static final Logger log = LoggerFactory.getLogger(Tsdb.class);
 
   static final String WAL_DIR = "wal";
@@ -139,7 +142,7 @@ public final class Tsdb implements Storage, AppendWatermark {
                       headLog,
                       dir.resolve(HEAD_CHUNKS_DIR))
                   .withFutureWindow(options.futureWindow().toMillis(), System::currentTimeMillis));
-      long minValid = blocks.maxTime();
+      long minValid = blocks.headMaxTime();
       if (minValid != Long.MIN_VALUE) {
         head.setMinValidTime(minValid);
       }
@@ -323,6 +326,40 @@ public final class Tsdb implements Storage, AppendWatermark {
       throw e;
     }
     return new TrackedQuerier(MergeQuerier.of(parts), epoch);
+  }
+
+  /**
+   * Writes {@code series} as a block of their own ({@link BlockMeta.Compaction#BACKFILL}) and opens
+   * it: the way to add samples older than the head's appendable window. The block may overlap
+   * others in time (also the head's range); compaction merges overlapping blocks first, and a
+   * backfilled block's end never bounds what the write-ahead log replays into the head at open. A
+   * crash leaves the whole block or none (see {@link BlockWriter}).
+   */
+  @Override
+  public boolean backfill(long mintMs, long maxtMs, List<Backfill.Samples> series)
+      throws IOException {
+    checkOpen();
+    Optional<BlockMeta> meta;
+    try (BlockWriter w = BlockWriter.create(dir, mintMs, maxtMs)) {
+      for (Backfill.Samples s : series) {
+        long[] ts = s.timestamps();
+        w.addSamples(s.labels(), ts, s.values(), ts.length);
+      }
+      meta = w.commit(BlockMeta.Compaction::backfill);
+    }
+    if (meta.isEmpty()) {
+      return false;
+    }
+    blocks.replace(List.of(), List.of(Block.open(dir.resolve(meta.get().ulid()))));
+    log.info(
+        "tsdb {}: backfilled block {} for [{}, {}): {} series, {} samples",
+        dir,
+        meta.get().ulid(),
+        mintMs,
+        maxtMs,
+        meta.get().stats().numSeries(),
+        meta.get().stats().numSamples());
+    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.infermon.tsdb.block;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -67,38 +68,69 @@ public record BlockMeta(
       @JsonProperty("numChunks") long numChunks) {}
 
   /**
-   * @param level 1 for a block cut from the head, one more than its highest parent otherwise
+   * @param level 1 for a block cut from the head or backfilled, one more than its highest parent
+   *     otherwise
    * @param sources ids of the level-1 blocks whose data this block holds, sorted
    * @param parents the blocks merged into this one (empty at level 1)
+   * @param hints {@value #BACKFILL} when the block's end is not the head's: it was written from
+   *     samples older than the head's appendable window, or merged with such a block that ended
+   *     last; written only when not empty
    */
   public record Compaction(
       @JsonProperty("level") int level,
       @JsonProperty("sources") List<String> sources,
-      @JsonProperty("parents") List<Parent> parents) {
+      @JsonProperty("parents") List<Parent> parents,
+      @JsonProperty("hints") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hints) {
+    /** The hint of a block whose end says nothing of what the head holds. */
+    public static final String BACKFILL = "from-backfill";
+
     public Compaction {
       if (level < 1) {
         throw new IllegalArgumentException("compaction level must be at least 1: " + level);
       }
       sources = sources == null ? List.of() : List.copyOf(sources);
       parents = parents == null ? List.of() : List.copyOf(parents);
+      hints = hints == null ? List.of() : List.copyOf(hints);
     }
 
     /** The lineage of a block cut from the head. */
     public static Compaction head(String ulid) {
-      return new Compaction(1, List.of(ulid), List.of());
+      return new Compaction(1, List.of(ulid), List.of(), List.of());
     }
 
-    /** The lineage of a block merged from {@code parents}. */
+    /** The lineage of a block written from samples older than the head's window. */
+    public static Compaction backfill(String ulid) {
+      return new Compaction(1, List.of(ulid), List.of(), List.of(BACKFILL));
+    }
+
+    /**
+     * The lineage of a block merged from {@code parents}; a backfill when the parent that ends last
+     * (all of them that do) is one, since the merged block ends where it does.
+     */
     public static Compaction merged(List<BlockMeta> parents) {
       int level = 0;
       java.util.TreeSet<String> sources = new java.util.TreeSet<>();
       List<Parent> ps = new ArrayList<>();
+      long end = Long.MIN_VALUE;
       for (BlockMeta p : parents) {
         level = Math.max(level, p.compaction().level());
         sources.addAll(p.compaction().sources());
         ps.add(new Parent(p.ulid(), p.minTime(), p.maxTime()));
+        end = Math.max(end, p.maxTime());
       }
-      return new Compaction(level + 1, List.copyOf(sources), ps);
+      boolean backfill = !parents.isEmpty();
+      for (BlockMeta p : parents) {
+        if (p.maxTime() == end && !p.compaction().backfilled()) {
+          backfill = false;
+        }
+      }
+      return new Compaction(
+          level + 1, List.copyOf(sources), ps, backfill ? List.of(BACKFILL) : List.of());
+    }
+
+    /** True for a block whose end is not the head's ({@link #BACKFILL}). */
+    public boolean backfilled() {
+      return hints.contains(BACKFILL);
     }
   }
 

@@ -131,6 +131,22 @@ public final class BlockWriter implements AutoCloseable {
   }
 
   /**
+   * Adds a series given as its samples, {@code ts} strictly increasing and inside {@code [mint,
+   * maxt)}; nothing when {@code n} is 0.
+   */
+  public void addSamples(Labels ls, long[] ts, double[] vs, int n) throws IOException {
+    checkOrder(ls);
+    for (int i = 0; i < n; i++) {
+      if (ts[i] < mint || ts[i] >= maxt) {
+        throw new IllegalArgumentException(
+            "sample at " + ts[i] + " of " + ls + " outside [" + mint + ", " + maxt + ")");
+      }
+      buffer(ts[i], vs[i]);
+    }
+    finishSeries(ls);
+  }
+
+  /**
    * Adds a series given as encoded XOR chunks (the head's), in time order, each wholly inside
    * {@code [mint, maxt)}. Their samples are re-chunked like {@link #addSeries}'s.
    */
