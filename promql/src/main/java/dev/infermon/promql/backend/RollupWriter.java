@@ -10,10 +10,12 @@ import dev.infermon.promql.value.QueryResult;
 import dev.infermon.promql.value.TimeSeries;
 import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
+import dev.infermon.storage.Backfill;
 import dev.infermon.storage.Querier;
 import dev.infermon.storage.SampleIterator;
 import dev.infermon.storage.SeriesSet;
 import dev.infermon.storage.StorageException;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -168,20 +170,12 @@ public final class RollupWriter {
       loadCursors(to);
       loaded = true;
     }
-    long floor = rollups.ceil(Math.max(to - maxBackMs, historyStart.getAsLong()));
     long min = storeMin.getAsLong();
-    if (min != Long.MIN_VALUE) {
-      floor = Math.max(floor, rollups.ceil(min));
-    }
-    Map<String, Long> from = new HashMap<>();
-    long first = Long.MAX_VALUE;
-    for (String id : ids.values()) {
-      Long c = cursor.get(id);
-      long f = Math.max(floor, c == null ? Long.MIN_VALUE : c + iv);
-      from.put(id, f);
-      first = Math.min(first, f);
-    }
-    long written = 0;
+    long window = min == Long.MIN_VALUE ? Long.MIN_VALUE : rollups.ceil(min);
+    Optional<Backfill> backfill = rollups.backfill();
+    Map<String, Long> from =
+        starts(ids.values(), to, backfill.isPresent() ? Long.MIN_VALUE : window);
+    long first = earliest(from);
     // the catch-up reports (the first run, or one after a pause of over a chunk)
     boolean report = first != Long.MAX_VALUE && to - first > CHUNK_MS;
     if (report) {
@@ -197,6 +191,12 @@ public final class RollupWriter {
       verify();
       return 0;
     }
+    long written = 0;
+    if (backfill.isPresent() && window > first) {
+      written += backfill(backfill.get(), ids, from, Math.min(to, window - iv));
+    }
+    long start = first;
+    first = earliest(from);
     for (long cs = first; cs <= to; cs += CHUNK_MS) {
       long ce = Math.min(to, cs + CHUNK_MS - iv);
       verify();
@@ -213,13 +213,100 @@ public final class RollupWriter {
             "rollups: written up to "
                 + Instant.ofEpochMilli(ce)
                 + " ("
-                + (ce - first + iv) * 100 / (to - first + iv)
+                + (ce - start + iv) * 100 / (to - start + iv)
                 + "%, "
                 + written
                 + " query steps)");
       }
     }
     return written;
+  }
+
+  /**
+   * The first step due of each query: after its last marker, at most {@code maxBack} before {@code
+   * to}, not before the history's start nor {@code floor}.
+   */
+  private Map<String, Long> starts(Collection<String> ids, long to, long floor) {
+    long reach = rollups.ceil(Math.max(to - maxBackMs, historyStart.getAsLong()));
+    Map<String, Long> from = new HashMap<>();
+    for (String id : ids) {
+      Long c = cursor.get(id);
+      from.put(id, Math.max(Math.max(reach, floor), c == null ? Long.MIN_VALUE : c + iv()));
+    }
+    return from;
+  }
+
+  private static long earliest(Map<String, Long> from) {
+    long first = Long.MAX_VALUE;
+    for (long f : from.values()) {
+      first = Math.min(first, f);
+    }
+    return first;
+  }
+
+  private long iv() {
+    return rollups.intervalMs();
+  }
+
+  /**
+   * Writes the steps of every query due before the store's appendable window (a query new to a
+   * running store, one kept again after a while) as a block of its own per query, through {@code
+   * last}, and moves the query's start past them. The block holds the steps' markers with their
+   * answers, so a crash leaves both or neither; a query that fails stays raw there.
+   *
+   * @return the steps written
+   */
+  private long backfill(Backfill to, Map<String, String> ids, Map<String, Long> from, long last) {
+    long written = 0;
+    for (Map.Entry<String, String> e : ids.entrySet()) {
+      String id = e.getValue();
+      long a = from.get(id);
+      if (a > last) {
+        continue;
+      }
+      from.put(id, last + rollups.intervalMs());
+      verify();
+      rollups.unverified(mark, boundAtMark);
+      long steps = writeBlock(to, e.getKey(), id, a, last);
+      written += steps;
+      progress.accept(
+          "rollups: "
+              + steps
+              + " steps of a query new to the store, from "
+              + Instant.ofEpochMilli(a)
+              + " to "
+              + Instant.ofEpochMilli(last)
+              + " (before the store's appendable window), written as a block of its own: "
+              + e.getKey());
+    }
+    return written;
+  }
+
+  /** Evaluates {@code text} over {@code [a, b]} and writes it as a block; the steps written. */
+  private long writeBlock(Backfill to, String text, String id, long a, long b) {
+    long iv = rollups.intervalMs();
+    List<Part> parts = new ArrayList<>();
+    try {
+      for (long cs = a; cs <= b; cs += CHUNK_MS) {
+        evaluate(text, cs, Math.min(b, cs + CHUNK_MS - iv), parts);
+      }
+    } catch (RuntimeException e) {
+      progress.accept("rollups: " + text + " failed over " + a + ".." + b + ": " + e.getMessage());
+      return 0;
+    }
+    RollupBlock block = RollupBlock.of(id, parts, iv);
+    if (block.steps() == 0) {
+      return 0;
+    }
+    try {
+      to.backfill(a, b + 1, block.series());
+    } catch (IOException | RuntimeException e) {
+      progress.accept("rollups: could not store " + text + " as a block: " + e.getMessage());
+      return 0;
+    }
+    cursor.put(id, block.newest());
+    lastWritten = Math.max(lastWritten, block.newest());
+    return block.steps();
   }
 
   /**
@@ -314,7 +401,7 @@ public final class RollupWriter {
   }
 
   /** A run of steps evaluated at once; its annotations only when it is one step. */
-  private record Part(long from, long to, Matrix answer, Annotations notes) {}
+  record Part(long from, long to, Matrix answer, Annotations notes) {}
 
   /**
    * The answer over {@code [a, b]} in parts: a range whose evaluation had annotations is evaluated

@@ -2,6 +2,7 @@ package dev.infermon.promql.backend;
 
 import dev.infermon.model.labels.Labels;
 import dev.infermon.promql.value.Annotation;
+import dev.infermon.storage.Backfill;
 import dev.infermon.storage.Storage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Stored answers of range queries ("rollups"): for each query text of a set (a dashboard's default
@@ -89,6 +91,11 @@ public final class Rollups {
 
   Storage store() {
     return store;
+  }
+
+  /** The store's way to take steps older than its appendable window, when it has one. */
+  Optional<Backfill> backfill() {
+    return store instanceof Backfill b ? Optional.of(b) : Optional.empty();
   }
 
   /**
