@@ -37,7 +37,10 @@ import java.util.function.Supplier;
  * after start is the catch-up: from each query's last marker (a query without one: from the
  * history's start, at most {@code maxBack} before the clock), with progress reported; the calls
  * after it, one interval apart, write the step or two that became due. The same code writes the
- * demo's and the benchmark's histories.
+ * demo's and the benchmark's histories. Steps due before the store's appendable window (a query new
+ * to a running store, whose other queries moved the window on) are written first, as a block of
+ * their own per query with their markers ({@link Backfill}), when the store takes one; else they
+ * stay raw.
  *
  * <p>Exactness: a step whose evaluation had annotations is neither stored nor marked (it stays raw,
  * so its annotations are the engine's): a range that had any is evaluated again in halves down to
@@ -87,7 +90,8 @@ public final class RollupWriter {
    * @param queries the texts to keep, read at each call
    * @param clock wall time
    * @param historyStart the evaluated storage's earliest sample ({@link Long#MAX_VALUE}: empty)
-   * @param storeMin the store's earliest appendable time ({@link Long#MIN_VALUE}: any)
+   * @param storeMin the store's earliest appendable time ({@link Long#MIN_VALUE}: any); older steps
+   *     go in as blocks when the store is a {@link Backfill}
    * @param lagMs how far behind the clock a step is evaluated, at least one interval
    * @param maxBackMs how far back the catch-up reaches for a query without markers
    * @param progress where the catch-up reports
