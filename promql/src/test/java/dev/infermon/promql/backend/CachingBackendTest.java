@@ -66,30 +66,11 @@ class CachingBackendTest {
       app.append(0, Labels.of("__name__", "queue", "pod", "late"), late, kl % 11);
     }
     app.commit();
-    commits.add(new long[] {commits.size(), late >= T0 ? late : now});
+    watermark.commit(late >= T0 ? late : now);
     now += SCRAPE;
   }
 
-  /** Every commit's sequence number and lowest sample time: the storage's watermark. */
-  private final List<long[]> commits = new ArrayList<>();
-
-  private final AppendWatermark watermark =
-      new AppendWatermark() {
-        @Override
-        public long mark() {
-          return commits.size();
-        }
-
-        @Override
-        public OptionalLong lowestSince(long mark) {
-          return OptionalLong.of(
-              commits.stream()
-                  .filter(c -> c[0] >= mark)
-                  .mapToLong(c -> c[1])
-                  .min()
-                  .orElse(Long.MAX_VALUE));
-        }
-      };
+  private final RecordedCommits watermark = new RecordedCommits();
 
   private void scrapeFor(long ms) {
     long until = now + ms;

@@ -8,13 +8,10 @@ import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.QueryResult;
-import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.testing.MemoryStorage;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,25 +27,8 @@ class RollupBackendTest {
 
   private final MemoryStorage storage = new MemoryStorage();
   private final MemoryStorage store = new MemoryStorage();
-  private final List<long[]> commits = new ArrayList<>();
   private long now = T0;
-  private final AppendWatermark watermark =
-      new AppendWatermark() {
-        @Override
-        public long mark() {
-          return commits.size();
-        }
-
-        @Override
-        public OptionalLong lowestSince(long mark) {
-          return OptionalLong.of(
-              commits.stream()
-                  .filter(c -> c[0] >= mark)
-                  .mapToLong(c -> c[1])
-                  .min()
-                  .orElse(Long.MAX_VALUE));
-        }
-      };
+  private final RecordedCommits watermark = new RecordedCommits();
   private final QueryBackend engine =
       new EmbeddedQueryBackend(
           storage, new Engine(EngineOptions.DEFAULTS), () -> now - HOUR, watermark);
@@ -101,7 +81,7 @@ class RollupBackendTest {
       }
     }
     app.commit();
-    commits.add(new long[] {commits.size(), t});
+    watermark.commit(t);
   }
 
   private void scrapeFor(long ms) {

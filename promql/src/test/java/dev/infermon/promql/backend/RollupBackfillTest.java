@@ -9,7 +9,6 @@ import dev.infermon.promql.QueryBackend;
 import dev.infermon.promql.engine.Engine;
 import dev.infermon.promql.engine.EngineOptions;
 import dev.infermon.promql.value.QueryResult;
-import dev.infermon.storage.AppendWatermark;
 import dev.infermon.storage.Appender;
 import dev.infermon.storage.Backfill;
 import dev.infermon.storage.OutOfBoundsException;
@@ -19,7 +18,6 @@ import dev.infermon.storage.testing.MemoryStorage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,25 +38,8 @@ class RollupBackfillTest {
 
   private final MemoryStorage storage = new MemoryStorage();
   private final WindowedStore store = new WindowedStore();
-  private final List<long[]> commits = new ArrayList<>();
   private long now = T0;
-  private final AppendWatermark watermark =
-      new AppendWatermark() {
-        @Override
-        public long mark() {
-          return commits.size();
-        }
-
-        @Override
-        public OptionalLong lowestSince(long mark) {
-          return OptionalLong.of(
-              commits.stream()
-                  .filter(c -> c[0] >= mark)
-                  .mapToLong(c -> c[1])
-                  .min()
-                  .orElse(Long.MAX_VALUE));
-        }
-      };
+  private final RecordedCommits watermark = new RecordedCommits();
   private final QueryBackend engine =
       new EmbeddedQueryBackend(
           storage, new Engine(EngineOptions.DEFAULTS), () -> now - HOUR, watermark);
@@ -96,7 +77,7 @@ class RollupBackfillTest {
       }
     }
     app.commit();
-    commits.add(new long[] {commits.size(), t});
+    watermark.commit(t);
   }
 
   private void scrapeFor(long ms) {
