@@ -46,7 +46,22 @@ public record Panel(
    */
   public enum Rank {
     HIGH,
-    LOW
+    LOW;
+
+    /**
+     * The worst of {@code values[from, to)} by this rank, its largest (HIGH) or smallest (LOW), NaN
+     * ignored; NaN when the run has no number.
+     */
+    double worst(double[] values, int from, int to) {
+      double best = Double.NaN;
+      for (int j = from; j < to; j++) {
+        double v = values[j];
+        if (!Double.isNaN(v) && (Double.isNaN(best) || (this == HIGH ? v > best : v < best))) {
+          best = v;
+        }
+      }
+      return best;
+    }
   }
 
   public Panel {

@@ -24,15 +24,7 @@ final class Sparkline {
     for (int i = 0; i < points; i++) {
       int from = (int) ((long) i * values.length / points);
       int to = (int) ((long) (i + 1) * values.length / points);
-      double best = Double.NaN;
-      for (int j = from; j < to; j++) {
-        double v = values[j];
-        if (!Double.isNaN(v)
-            && (Double.isNaN(best) || (rank == Panel.Rank.HIGH ? v > best : v < best))) {
-          best = v;
-        }
-      }
-      out[i] = best;
+      out[i] = rank.worst(values, from, to);
     }
     return out;
   }

@@ -232,10 +232,11 @@ public final class RollupWriter {
    */
   private Map<String, Long> starts(Collection<String> ids, long to, long floor) {
     long reach = rollups.ceil(Math.max(to - maxBackMs, historyStart.getAsLong()));
+    long iv = rollups.intervalMs();
     Map<String, Long> from = new HashMap<>();
     for (String id : ids) {
       Long c = cursor.get(id);
-      from.put(id, Math.max(Math.max(reach, floor), c == null ? Long.MIN_VALUE : c + iv()));
+      from.put(id, Math.max(Math.max(reach, floor), c == null ? Long.MIN_VALUE : c + iv));
     }
     return from;
   }
@@ -246,10 +247,6 @@ public final class RollupWriter {
       first = Math.min(first, f);
     }
     return first;
-  }
-
-  private long iv() {
-    return rollups.intervalMs();
   }
 
   /**

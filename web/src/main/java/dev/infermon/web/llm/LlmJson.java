@@ -258,10 +258,31 @@ final class LlmJson {
     if (x == 0 || x == Math.rint(x) && Math.abs(x) < 1000) {
       return x;
     }
-    return new BigDecimal(x).round(THREE_DIGITS).doubleValue();
+    // a power of ten is an exact double up to 1e22, so one rounded product or quotient gives the
+    // closest double; BigDecimal, per point of every table's sparklines, cost more than the rest
+    int e = (int) Math.floor(Math.log10(Math.abs(x))) - 2;
+    double p = Math.abs(e) > 22 ? Double.NaN : POWERS_OF_TEN[Math.abs(e)];
+    double scaled = e < 0 ? Math.abs(x) * p : Math.abs(x) / p;
+    double frac = scaled - Math.floor(scaled);
+    if (Double.isNaN(p) || Math.abs(frac - 0.5) < 1e-6) {
+      // near a tie the scaled value's own rounding may pick the side: the exact decimal decides
+      return new BigDecimal(x).round(THREE_DIGITS).doubleValue();
+    }
+    double digits = Math.signum(x) * Math.floor(scaled + 0.5);
+    return e < 0 ? digits / p : digits * p;
   }
 
   private static final MathContext THREE_DIGITS = new MathContext(3, RoundingMode.HALF_UP);
+  private static final double[] POWERS_OF_TEN = powersOfTen();
+
+  private static double[] powersOfTen() {
+    double[] p = new double[23];
+    p[0] = 1;
+    for (int i = 1; i < p.length; i++) {
+      p[i] = p[i - 1] * 10;
+    }
+    return p;
+  }
 
   private static void nullable(JsonGenerator g, double x) throws IOException {
     if (Double.isNaN(x)) {
